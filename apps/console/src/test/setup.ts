@@ -1,0 +1,1 @@
+// Component-test setup: filled in with the console.

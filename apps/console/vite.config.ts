@@ -1,0 +1,13 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+/** The console is served by the server at /portal/; in development Vite proxies the API to it. */
+export default defineConfig({
+  base: '/portal/',
+  plugins: [react()],
+  server: {
+    port: 5173,
+    proxy: { '/portal/rest': { target: process.env.GANTRY_API ?? 'http://127.0.0.1:3000', ws: true } },
+  },
+  build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 1500 },
+});

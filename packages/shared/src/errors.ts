@@ -1,0 +1,36 @@
+import type { MessageKey } from './messages.js';
+
+/**
+ * Stable error ids sent as `code` in every error body (spec README, contract 5), with their HTTP
+ * status and the message key the server translates.
+ */
+export const ERRORS = {
+  validation: { status: 400, message: 'error.validation' },
+  unauthorized: { status: 401, message: 'error.unauthorized' },
+  forbidden: { status: 403, message: 'error.forbidden' },
+  notFound: { status: 404, message: 'error.notFound' },
+  payloadTooLarge: { status: 413, message: 'error.payloadTooLarge' },
+  tooManyRequests: { status: 429, message: 'error.tooManyRequests' },
+  internal: { status: 500, message: 'error.internal' },
+  badCredentials: { status: 400, message: 'auth.badCredentials' },
+  accountFrozen: { status: 400, message: 'auth.frozen' },
+  accountDisabled: { status: 400, message: 'auth.disabled' },
+  adminMissing: { status: 400, message: 'auth.adminMissing' },
+  adminExists: { status: 409, message: 'auth.adminExists' },
+  captchaRequired: { status: 451, message: 'auth.captchaRequired' },
+  captchaInvalid: { status: 451, message: 'auth.captchaInvalid' },
+  oldPasswordWrong: { status: 400, message: 'auth.oldPasswordWrong' },
+  verifyFailed: { status: 400, message: 'auth.verifyFailed' },
+  notImage: { status: 415, message: 'upload.notImage' },
+  noFile: { status: 400, message: 'upload.noFile' },
+} as const satisfies Record<string, { status: number; message: MessageKey }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** The JSON body of every non-2xx response. */
+export interface ErrorBody {
+  message: string;
+  code: ErrorCode;
+  fields?: Record<string, string>;
+  license?: string;
+}

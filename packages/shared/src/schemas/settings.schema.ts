@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { FREEZE_UNITS, LOGIN_DURATION_UNITS, normalizeLoginDuration, RETENTION_UNITS, toSeconds } from '../duration.js';
+import { COPYRIGHT_MAX, IMAGE_URL_MAX, LANGUAGES, SYSTEM_NAME_MAX } from '../validations.js';
+
+const wholeNumber = (min: number) =>
+  z
+    .number({ error: min === 0 ? 'settings.countMin0' : 'settings.countMin1' })
+    .int({ error: min === 0 ? 'settings.countMin0' : 'settings.countMin1' })
+    .min(min, { error: min === 0 ? 'settings.countMin0' : 'settings.countMin1' })
+    .max(1_000_000, { error: 'settings.countMin1' });
+
+/** An uploaded image address ('' for none): our own upload path or an absolute http(s) URL. */
+const imageUrl = z
+  .string()
+  .max(IMAGE_URL_MAX, { error: 'settings.imageUrl' })
+  .regex(/^$|^\/portal\/rest\/spm\/resource\/img\/[A-Za-z0-9._-]+$|^https?:\/\/[^\s"'<>]+$/, {
+    error: 'settings.imageUrl',
+  });
+
+export const PUBLIC_DIR_FEATURES = ['mkDir', 'upload', 'modify', 'delete'] as const;
+export const CAPTCHA_MODES = ['off', 'afterFailure', 'always'] as const;
+export type CaptchaMode = (typeof CAPTCHA_MODES)[number];
+
+/** Freeze after wrong passwords; count 0 or null = no limit. `interval` is derived, in seconds. */
+const errorLogin = z.object({
+  count: wholeNumber(0).nullable(),
+  duration: z.object({
+    count: wholeNumber(1),
+    unit: z.enum(FREEZE_UNITS),
+    interval: z.number().optional(),
+  }),
+});
+
+/** How long a session lives; `time` is derived, in seconds. */
+const loginDuration = z.object({
+  count: wholeNumber(1),
+  unit: z.enum(LOGIN_DURATION_UNITS),
+  time: z.number().optional(),
+});
+
+/** Time-series retention; `time` is derived, in seconds (year 365 days, month 30, week 7). */
+const retentionPolicy = z.object({
+  count: wholeNumber(1),
+  unit: z.enum(RETENTION_UNITS),
+  time: z.number().optional(),
+});
+
+/** Public media-library folder; the permissions are cleared when it is off. */
+const mediaLibrary = z.object({
+  publicDirEnable: z.boolean(),
+  publicDirFeature: z.array(z.enum(PUBLIC_DIR_FEATURES)).max(PUBLIC_DIR_FEATURES.length),
+});
+
+export const settingsSchema = z.object({
+  name: z
+    .string({ error: 'settings.nameRequired' })
+    .trim()
+    .min(1, { error: 'settings.nameRequired' })
+    .max(SYSTEM_NAME_MAX, { error: 'settings.nameTooLong' }),
+  copyright: z.string().trim().max(COPYRIGHT_MAX),
+  language: z.enum(LANGUAGES),
+  logo: imageUrl,
+  backgroundImage: imageUrl,
+  project_logo: imageUrl,
+  project_backgroundImage: imageUrl,
+  errorLogin,
+  loginDuration,
+  captcha: z.enum(CAPTCHA_MODES),
+  mediaLibrary,
+  enableCors: z.boolean(),
+  retentionPolicy,
+  /** Extra project fields (settings/project); its editor arrives with the project issue. */
+  projectExpand: z.record(z.string(), z.unknown()),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+/** PATCH body: any subset of the top-level fields, each given whole. */
+export const settingsPatchSchema = settingsSchema.partial();
+export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
+
+export const DEFAULT_SETTINGS: Settings = normalizeSettings({
+  name: 'Gantry',
+  copyright: '',
+  language: 'zh_Hans',
+  logo: '',
+  backgroundImage: '',
+  project_logo: '',
+  project_backgroundImage: '',
+  errorLogin: { count: null, duration: { count: 1, unit: 'm' } },
+  loginDuration: { count: 1, unit: 'd' },
+  captcha: 'afterFailure',
+  mediaLibrary: { publicDirEnable: false, publicDirFeature: [] },
+  enableCors: false,
+  retentionPolicy: { count: 1, unit: 'Y' },
+  projectExpand: {},
+});
+
+/**
+ * The derived parts of settings, computed the same way on both sides: durations in seconds,
+ * the 10-minute floor of the login duration, 0 freeze count as "no limit" (null), and the
+ * public-folder permissions cleared when the folder is off.
+ */
+export function normalizeSettings(s: Settings): Settings {
+  const loginCount = normalizeLoginDuration(s.loginDuration.count, s.loginDuration.unit);
+  return {
+    ...s,
+    errorLogin: {
+      count: s.errorLogin.count ? s.errorLogin.count : null,
+      duration: { ...s.errorLogin.duration, interval: toSeconds(s.errorLogin.duration.count, s.errorLogin.duration.unit) },
+    },
+    loginDuration: { ...s.loginDuration, count: loginCount, time: toSeconds(loginCount, s.loginDuration.unit) },
+    retentionPolicy: { ...s.retentionPolicy, time: toSeconds(s.retentionPolicy.count, s.retentionPolicy.unit) },
+    mediaLibrary: s.mediaLibrary.publicDirEnable
+      ? { publicDirEnable: true, publicDirFeature: [...new Set(s.mediaLibrary.publicDirFeature)] }
+      : { publicDirEnable: false, publicDirFeature: [] },
+  };
+}
+
+/** What anyone may read before signing in (the login page needs these). */
+export const PUBLIC_SETTING_KEYS = [
+  'name',
+  'copyright',
+  'language',
+  'logo',
+  'backgroundImage',
+  'project_logo',
+  'project_backgroundImage',
+] as const;
+export type PublicSettings = Pick<Settings, (typeof PUBLIC_SETTING_KEYS)[number]>;
+
+export const imageUploadResponse = z.object({ url: z.string() });

@@ -1,0 +1,39 @@
+/** Limits and constants shared by the console and the server (console.md §5, §9). */
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 30;
+export const LOGIN_PASSWORD_MAX = 30;
+export const LOGIN_DURATION_MIN_MINUTES = 10;
+export const SYSTEM_NAME_MAX = 64;
+export const COPYRIGHT_MAX = 256;
+export const IMAGE_URL_MAX = 1024;
+export const IMAGE_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+export const PORT_MIN = 5001;
+export const PORT_MAX = 65535;
+export const DOMAIN_MAX = 255;
+export const LICENCE_COUNT_MAX = 9_999_999;
+export const LICENCE_TABLE_COUNT_MAX = 99_999_999;
+export const LICENCE_WARNING_DAYS = 14;
+export const COUNT_DISPLAY_MAX = 999;
+
+export const TOAST_ERROR_SECONDS = 13;
+export const TOAST_SUCCESS_SECONDS = 1.5;
+export const TOAST_POPUP_SECONDS = 3;
+export const SIDEBAR_COLLAPSED_WIDTH = 80;
+export const MIN_LAYOUT_WIDTH = 1200;
+export const MOBILE_BREAKPOINT = 768;
+export const WINDOW_OPEN_DELAY_MS = 200;
+
+/** Session token entropy: 32 random bytes (256 bits), sent as base64url. */
+export const TOKEN_BYTES = 32;
+/** Lifetime of an issued verification-code image. */
+export const CAPTCHA_TTL_SECONDS = 300;
+
+export const LANGUAGES = ['zh_Hans', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'zh_Hans';
+
+/** The platform administrator's user id. */
+export const ADMIN_USER_ID = 'admin';
+
+/** A password as it travels: lowercase hex SHA-256 of the UTF-8 password (spec README, contract 2). */
+export const WIRE_PASSWORD_PATTERN = /^[0-9a-f]{64}$/;
