@@ -1,0 +1,123 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyCors from '@fastify/cors';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import { type DatabaseHandle, openDatabase } from './db/database.js';
+import { AppError } from './lib/app-error.js';
+import { type Clock, systemClock } from './lib/clock.js';
+import { Storage } from './lib/storage.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { AuthService } from './modules/auth/auth.service.js';
+import { CaptchaRepository } from './modules/auth/captcha.repository.js';
+import { CaptchaService } from './modules/auth/captcha.service.js';
+import { LoginAttemptRepository } from './modules/auth/login-attempt.repository.js';
+import { PasswordHasher } from './modules/auth/password-hasher.js';
+import { SessionRepository } from './modules/auth/session.repository.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { settingsRoutes } from './modules/settings/settings.routes.js';
+import { SettingsRepository } from './modules/settings/settings.repository.js';
+import { SettingsService } from './modules/settings/settings.service.js';
+import { uploadRoutes } from './modules/uploads/upload.routes.js';
+import { UserRepository } from './modules/users/user.repository.js';
+import { registerAuth } from './plugins/auth.js';
+import { registerErrorHandler } from './plugins/error-handler.js';
+import { loggerOptions } from './plugins/logging.js';
+import './plugins/types.js';
+
+export const PORTAL = '/portal';
+export const API = `${PORTAL}/rest`;
+export const SPM = `${API}/spm`;
+
+export interface AppOptions {
+  config: Config;
+  /** An open database; when absent the app opens the one the config names and closes it with itself. */
+  database?: DatabaseHandle;
+  clock?: Clock;
+  logger?: boolean;
+}
+
+export interface App {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  services: { auth: AuthService; settings: SettingsService };
+}
+
+/** Builds the server: repositories → services → routes, wired by hand so the graph is readable here. */
+export async function buildApp(options: AppOptions): Promise<App> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const database =
+    options.database ??
+    (await openDatabase({
+      url: config.databaseUrl,
+      dataDir: config.persistDatabase ? path.join(config.dataDir, 'pglite') : null,
+    }));
+  const { db } = database;
+
+  const settings = new SettingsService(new SettingsRepository(db));
+  const auth = new AuthService({
+    users: new UserRepository(db),
+    sessions: new SessionRepository(db),
+    attempts: new LoginAttemptRepository(db),
+    captcha: new CaptchaService(new CaptchaRepository(db), clock),
+    settings,
+    hasher: new PasswordHasher(config.hashConcurrency, config.hashQueue),
+    clock,
+  });
+  const storage = new Storage(config.dataDir);
+
+  const app = Fastify({
+    logger: options.logger === false ? false : loggerOptions(config.logLevel),
+    trustProxy: false,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  registerAuth(app, auth, API);
+  if (!options.database) app.addHook('onClose', () => database.close());
+
+  await app.register(fastifyCors, {
+    // Cross-origin access follows the enableCors setting at run time.
+    origin: (_origin, callback) => {
+      settings.get().then(
+        (s) => callback(null, s.enableCors),
+        (error: Error) => callback(error, false),
+      );
+    },
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Language', 'x-request-project'],
+    exposedHeaders: ['count', 'Content-Disposition'],
+    maxAge: 600,
+  });
+  await app.register(fastifyRateLimit, { global: false, errorResponseBuilder: () => new AppError('tooManyRequests') });
+  await app.register(fastifyMultipart);
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Gantry API', version: '0.1.0', description: 'Administration console of the Gantry platform.' },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization' } } },
+      security: [{ token: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  await app.register(healthRoutes(db));
+  await app.register(authRoutes(auth, config.loginRatePerMinute), { prefix: SPM });
+  await app.register(settingsRoutes(settings), { prefix: SPM });
+  await app.register(uploadRoutes(storage, SPM), { prefix: SPM });
+  app.get(`${API}/openapi.json`, { config: { action: 'public' }, schema: { hide: true } }, async () => app.swagger());
+
+  app.get('/', (_request, reply) => reply.redirect(`${PORTAL}/`));
+  app.get(PORTAL, (_request, reply) => reply.redirect(`${PORTAL}/`));
+  if (existsSync(path.join(config.consoleDir, 'index.html'))) {
+    await app.register(fastifyStatic, { root: config.consoleDir, prefix: `${PORTAL}/`, maxAge: '1h' });
+  }
+
+  return { app, database, services: { auth, settings } };
+}

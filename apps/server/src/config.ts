@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Everything the server reads from the environment, parsed and checked once at start. */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  GANTRY_DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Login calls allowed per client address per minute, counted before any password is hashed. */
+  GANTRY_LOGIN_RATE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Password hashes computed at once; more wait in a short queue, beyond it the call gets 429. */
+  GANTRY_HASH_CONCURRENCY: z.coerce.number().int().min(1).default(2),
+  GANTRY_HASH_QUEUE: z.coerce.number().int().min(0).default(32),
+  /** The built console; served at /portal/ when present. */
+  GANTRY_CONSOLE_DIR: z.string().optional(),
+});
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  /** Files (uploads and the embedded database); null keeps the database in memory (tests). */
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** When false the embedded database lives in memory; used by tests. */
+  persistDatabase: boolean;
+  logLevel: string;
+  loginRatePerMinute: number;
+  hashConcurrency: number;
+  hashQueue: number;
+  consoleDir: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.GANTRY_DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    persistDatabase: true,
+    logLevel: e.LOG_LEVEL,
+    loginRatePerMinute: e.GANTRY_LOGIN_RATE_PER_MINUTE,
+    hashConcurrency: e.GANTRY_HASH_CONCURRENCY,
+    hashQueue: e.GANTRY_HASH_QUEUE,
+    consoleDir: path.resolve(e.GANTRY_CONSOLE_DIR ?? new URL('../../console/dist', import.meta.url).pathname),
+  };
+}

@@ -1,0 +1,35 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * Files under the data directory (design D4). Every path is confined to its area; names come from
+ * the server (content hashes), never straight from user input.
+ */
+export class Storage {
+  constructor(private readonly root: string) {}
+
+  resolve(area: string, name: string): string {
+    const base = path.resolve(this.root, area);
+    const full = path.resolve(base, name);
+    if (!full.startsWith(base + path.sep)) throw new Error(`Path escapes its area: ${area}/${name}`);
+    return full;
+  }
+
+  /** Writes atomically: a temporary file renamed into place. */
+  async write(area: string, name: string, data: Uint8Array): Promise<void> {
+    const target = this.resolve(area, name);
+    await mkdir(path.dirname(target), { recursive: true });
+    const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(temp, data);
+    await rename(temp, target);
+  }
+
+  async read(area: string, name: string): Promise<Buffer | undefined> {
+    try {
+      return await readFile(this.resolve(area, name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+}

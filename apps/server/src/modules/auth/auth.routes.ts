@@ -1,0 +1,95 @@
+import {
+  adminCheckResponse,
+  captchaResponse,
+  changePasswordBody,
+  loginBody,
+  loginResponse,
+  messageResponse,
+  registerBody,
+  sessionUser,
+  translate,
+} from '@gantry/shared';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error.js';
+import { toSessionUser, type AuthService } from './auth.service.js';
+
+/** Registration of the administrator, sign-in, sign-out and the signed-in user's own account. */
+export function authRoutes(auth: AuthService, loginRatePerMinute: number) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    const throttled = { rateLimit: { max: loginRatePerMinute, timeWindow: '1 minute' } };
+
+    app.post(
+      '/admin/register',
+      {
+        config: { action: 'public', ...throttled },
+        schema: { tags: ['auth'], body: registerBody, response: { 200: messageResponse } },
+      },
+      async (request) => {
+        await auth.registerAdmin(request.body.password);
+        return { message: translate('auth.adminRegistered', request.language) };
+      },
+    );
+
+    app.get(
+      '/admin/check',
+      { config: { action: 'public' }, schema: { tags: ['auth'], response: { 200: adminCheckResponse } } },
+      async () => {
+        if (!(await auth.adminExists())) throw new AppError('adminMissing', { status: 404 });
+        return { exists: true };
+      },
+    );
+
+    app.get(
+      '/login/captcha',
+      {
+        config: { action: 'public', ...throttled },
+        schema: {
+          tags: ['auth'],
+          querystring: z.object({ username: z.string().max(64).default('') }),
+          response: { 200: captchaResponse },
+        },
+      },
+      async (request) => auth.captchaFor(request.query.username, request.ip),
+    );
+
+    app.post(
+      '/login',
+      {
+        config: { action: 'public', ...throttled },
+        schema: { tags: ['auth'], body: loginBody, response: { 200: loginResponse } },
+      },
+      async (request) => auth.login(request.body, request.ip, request.language),
+    );
+
+    app.post(
+      '/login/exit',
+      { config: { action: 'session' }, schema: { tags: ['auth'], response: { 200: messageResponse } } },
+      async (request) => {
+        if (request.auth) await auth.logout(request.auth.tokenHash);
+        return { message: translate('auth.loggedOut', request.language) };
+      },
+    );
+
+    app.put(
+      '/login/current/password',
+      {
+        config: { action: 'session' },
+        schema: { tags: ['auth'], body: changePasswordBody, response: { 200: messageResponse } },
+      },
+      async (request) => {
+        const { user } = request.auth!;
+        await auth.changePassword(user, request.body.oldPassword, request.body.newPassword);
+        return { message: translate('auth.passwordChanged', request.language) };
+      },
+    );
+
+    app.get(
+      '/login/current/user',
+      { config: { action: 'session' }, schema: { tags: ['auth'], response: { 200: sessionUser } } },
+      async (request) => toSessionUser(request.auth!.user, request.auth!.expiresAt),
+    );
+  };
+}

@@ -1,0 +1,162 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  ADMIN_USER_ID,
+  type CaptchaResponse,
+  type LoginBody,
+  type LoginResponse,
+  type SessionUser,
+  TOKEN_BYTES,
+  translate,
+  type Language,
+} from '@gantry/shared';
+import { AppError } from '../../lib/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+import type { SettingsService } from '../settings/settings.service.js';
+import type { UserRepository, UserRow } from '../users/user.repository.js';
+import type { CaptchaService } from './captcha.service.js';
+import type { LoginAttemptRepository } from './login-attempt.repository.js';
+import type { PasswordHasher } from './password-hasher.js';
+import type { SessionRepository } from './session.repository.js';
+
+/** How long a failed attempt keeps the verification code switched on ('afterFailure'). */
+const FAILURE_MEMORY_MS = 60 * 60 * 1000;
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const userKey = (username: string) => `user:${username}`;
+const addressKey = (ip: string) => `ip:${ip}`;
+
+export interface AuthDeps {
+  users: UserRepository;
+  sessions: SessionRepository;
+  attempts: LoginAttemptRepository;
+  captcha: CaptchaService;
+  settings: SettingsService;
+  hasher: PasswordHasher;
+  clock: Clock;
+}
+
+/** A duration in words, for the frozen-account message. */
+function waitText(ms: number, language: Language): string {
+  const minutes = Math.max(1, Math.ceil(ms / 60_000));
+  if (minutes < 60) return `${minutes} ${translate('unit.m', language)}`;
+  const hours = Math.ceil(minutes / 60);
+  if (hours < 24) return `${hours} ${translate('unit.h', language)}`;
+  return `${Math.ceil(hours / 24)} ${translate('unit.d', language)}`;
+}
+
+export function toSessionUser(user: UserRow, expiresAt: Date): SessionUser {
+  return {
+    id: user.id,
+    username: user.id,
+    name: user.name,
+    isAdmin: user.isAdmin,
+    userId: user.id,
+    protectUrl: user.protectUrl,
+    expiresAt: expiresAt.toISOString(),
+  };
+}
+
+export class AuthService {
+  constructor(private readonly deps: AuthDeps) {}
+
+  adminExists(): Promise<boolean> {
+    return this.deps.users.adminExists();
+  }
+
+  async registerAdmin(password: string): Promise<void> {
+    if (await this.deps.users.adminExists()) throw new AppError('adminExists');
+    const created = await this.deps.users.createAdmin(await this.deps.hasher.hash(password));
+    if (!created) throw new AppError('adminExists');
+  }
+
+  /** Whether the next login of this account from this address must carry a code. */
+  async captchaRequired(username: string, ip: string): Promise<boolean> {
+    const { captcha } = await this.deps.settings.get();
+    if (captcha === 'always') return true;
+    if (captcha === 'off') return false;
+    const since = new Date(this.deps.clock().getTime() - FAILURE_MEMORY_MS);
+    return this.deps.attempts.anyRecent([userKey(username), addressKey(ip)], since);
+  }
+
+  async captchaFor(username: string, ip: string): Promise<CaptchaResponse> {
+    if (!(await this.captchaRequired(username, ip))) return { required: false };
+    const { id, svg } = await this.deps.captcha.issue();
+    return { required: true, id, svg };
+  }
+
+  /**
+   * Order matters: the verification code and the attempt count are settled before any password
+   * hash is computed, and the attempt is reserved atomically so that concurrent wrong passwords
+   * never exceed the configured count.
+   */
+  async login(body: LoginBody, ip: string, language: Language): Promise<LoginResponse> {
+    const { username, password } = body;
+    const { deps } = this;
+    if (username === ADMIN_USER_ID && !(await deps.users.adminExists())) {
+      throw new AppError('adminMissing', { fields: { user: 'auth.adminMissing' } });
+    }
+    const settings = await deps.settings.get();
+
+    if (await this.captchaRequired(username, ip)) {
+      if (!body.code || !body.codeId) throw new AppError('captchaRequired', { fields: { code: 'auth.captchaRequired' } });
+      if (!(await deps.captcha.verify(body.codeId, body.code))) {
+        throw new AppError('captchaInvalid', { fields: { code: 'auth.captchaInvalid' } });
+      }
+    }
+
+    const now = deps.clock();
+    const key = userKey(username);
+    const limit = settings.errorLogin.count;
+    const freezeMs = (settings.errorLogin.duration.interval ?? 60) * 1000;
+    const frozen = (until: number) =>
+      new AppError('accountFrozen', { params: { wait: waitText(until - now.getTime(), language) }, fields: { user: 'auth.frozen' } });
+
+    const reservation = await deps.attempts.reserve(key, now);
+    if (reservation.frozenUntil) throw frozen(reservation.frozenUntil.getTime());
+    if (limit && reservation.attempts > limit) throw frozen(now.getTime() + freezeMs);
+
+    const user = await deps.users.findById(username);
+    const valid = await deps.hasher.verify(user?.passwordHash, password);
+    if (!user || !valid) {
+      await deps.attempts.recordFailure(addressKey(ip), now);
+      if (limit && reservation.attempts >= limit) {
+        const until = new Date(now.getTime() + freezeMs);
+        await deps.attempts.freeze(key, until);
+        throw frozen(until.getTime());
+      }
+      throw new AppError('badCredentials', { fields: { user: 'auth.badCredentials' } });
+    }
+    await deps.attempts.clear(key);
+    if (!user.status) throw new AppError('accountDisabled', { fields: { user: 'auth.disabled' } });
+
+    const token = randomBytes(TOKEN_BYTES).toString('base64url');
+    const expiresAt = new Date(now.getTime() + (settings.loginDuration.time ?? 86_400) * 1000);
+    await deps.sessions.create({ tokenHash: hashToken(token), userId: user.id, expiresAt, ip });
+    if (Math.random() < 0.05) {
+      await deps.sessions.deleteExpired(now);
+      await deps.attempts.purge(new Date(now.getTime() - 24 * FAILURE_MEMORY_MS));
+    }
+    return { ...toSessionUser(user, expiresAt), token };
+  }
+
+  logout(tokenHash: string): Promise<void> {
+    return this.deps.sessions.delete(tokenHash);
+  }
+
+  /** Checks the old password, stores the new one and ends every session of the user. */
+  async changePassword(user: UserRow, oldPassword: string, newPassword: string): Promise<void> {
+    const current = await this.deps.users.findById(user.id);
+    if (!(await this.deps.hasher.verify(current?.passwordHash, oldPassword))) {
+      throw new AppError('oldPasswordWrong', { fields: { oldPassword: 'auth.oldPasswordWrong' } });
+    }
+    await this.deps.users.setPassword(user.id, await this.deps.hasher.hash(newPassword));
+    await this.deps.sessions.deleteForUser(user.id);
+  }
+
+  /** The session behind a token, if it is alive. */
+  async authenticate(token: string): Promise<{ user: UserRow; expiresAt: Date; tokenHash: string } | undefined> {
+    const tokenHash = hashToken(token);
+    const found = await this.deps.sessions.findActive(tokenHash, this.deps.clock());
+    return found && { ...found, tokenHash };
+  }
+}

@@ -1,0 +1,56 @@
+import { ERRORS, type ErrorBody, type ErrorCode, isMessageKey, type Language, translate } from '@gantry/shared';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../lib/app-error.js';
+
+function bodyFor(error: AppError, language: Language): ErrorBody {
+  const body: ErrorBody = { message: translate(ERRORS[error.code].message, language, error.options.params), code: error.code };
+  if (error.options.fields) {
+    body.fields = Object.fromEntries(
+      Object.entries(error.options.fields).map(([field, key]) => [field, translate(key, language, error.options.params)]),
+    );
+  }
+  return body;
+}
+
+/** Zod issues → `fields` keyed by dotted path; a rule's own message key is translated. */
+function validationBody(
+  issues: Array<{ instancePath: string; message?: string | undefined }>,
+  language: Language,
+): ErrorBody {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
+    if (fields[field]) continue;
+    fields[field] =
+      issue.message && isMessageKey(issue.message)
+        ? translate(issue.message, language)
+        : translate('error.invalidField', language, { field });
+  }
+  const first = Object.values(fields)[0];
+  return { message: first ?? translate('error.validation', language), code: 'validation', fields };
+}
+
+/**
+ * One error handler (fastify/demo style): known errors become `{message, code, fields?}` in the
+ * caller's language; anything unexpected is logged and answered with a generic 500.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
+    const language = request.language ?? 'zh_Hans';
+    if (error instanceof AppError) return reply.code(error.status).send(bodyFor(error, language));
+    if (hasZodFastifySchemaValidationErrors(error)) return reply.code(400).send(validationBody(error.validation, language));
+    const status = error.statusCode ?? 500;
+    if (status < 500) {
+      const code: ErrorCode =
+        status === 413 ? 'payloadTooLarge' : status === 429 ? 'tooManyRequests' : status === 404 ? 'notFound' : 'validation';
+      return reply.code(status).send({ message: translate(ERRORS[code].message, language), code } satisfies ErrorBody);
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send({ message: translate('error.internal', language), code: 'internal' } satisfies ErrorBody);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ message: translate('error.notFound', request.language ?? 'zh_Hans'), code: 'notFound' }),
+  );
+}
