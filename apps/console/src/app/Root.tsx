@@ -1,0 +1,48 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useNavigate, useNavigation } from 'react-router';
+import { followSystemLanguage, isLanguage } from '../i18n';
+import { checkAdmin } from '../services/auth';
+import { toast } from '../services/feedback';
+import { currentHashPath } from '../services/navigation';
+import { isRequestError } from '../services/request';
+import { useSettings } from '../services/settings';
+
+/**
+ * The root of every route. At start: is there an admin password yet (else go to /regest)?
+ * Settings give the product name (document title) and the system language.
+ */
+export function Root() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const { data: settings } = useSettings();
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, at app start
+  useEffect(() => {
+    let cancelled = false;
+    checkAdmin().catch((error: unknown) => {
+      if (cancelled || !isRequestError(error)) return;
+      if (error.status === 404 || error.code === 'adminMissing') {
+        toast.warning(t('auth.adminMissing'));
+        if (!currentHashPath().startsWith('/regest')) void navigate('/regest', { replace: true });
+      }
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!settings) return;
+    if (settings.name) document.title = settings.name;
+    if (isLanguage(settings.language)) followSystemLanguage(settings.language);
+  }, [settings]);
+
+  return (
+    <>
+      {navigation.state === 'loading' ? <div className="gantry-route-progress" aria-hidden /> : null}
+      <Outlet />
+    </>
+  );
+}

@@ -1,0 +1,87 @@
+import { SIDEBAR_COLLAPSED_WIDTH } from '@gantry/shared';
+import { Layout, Menu } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { RouteGuard } from '../app/RouteGuard';
+import { ADMIN_MENU } from '../routes';
+import { HeaderTitle } from './components/HeaderTitle';
+import { selectedMenu, toMenuItems } from './components/menuItems';
+import { UserMenu } from './components/UserMenu';
+
+export const COLLAPSED_KEY = 'gantry.sidebarCollapsed';
+
+function readCollapsed(): boolean {
+  try {
+    return localStorage.getItem(COLLAPSED_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+/** Platform administrator: collapsible sidebar (state persisted), header with title and user menu. */
+export function AdminLayout() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [collapsed, setCollapsed] = useState(readCollapsed);
+  const items = useMemo(() => toMenuItems(ADMIN_MENU, t), [t]);
+  const { selected, open } = selectedMenu(ADMIN_MENU, pathname);
+  const [openKeys, setOpenKeys] = useState<string[]>(open);
+
+  const onCollapse = (value: boolean) => {
+    setCollapsed(value);
+    try {
+      localStorage.setItem(COLLAPSED_KEY, value ? '1' : '0');
+    } catch {
+      // ignore
+    }
+  };
+
+  return (
+    <Layout style={{ minHeight: '100vh' }} data-testid="admin-layout">
+      <Layout.Sider
+        collapsible
+        collapsed={collapsed}
+        onCollapse={onCollapse}
+        collapsedWidth={SIDEBAR_COLLAPSED_WIDTH}
+        width={220}
+        data-testid="sider"
+        data-collapsed={collapsed ? 'true' : 'false'}
+        style={{ position: 'sticky', top: 0, height: '100vh', overflow: 'auto' }}
+      >
+        <div style={{ height: 64, display: 'flex', alignItems: 'center', padding: '0 24px' }}>
+          <HeaderTitle color="#fff" showName={!collapsed} />
+        </div>
+        <Menu
+          theme="dark"
+          mode="inline"
+          items={items}
+          selectedKeys={selected}
+          openKeys={collapsed ? undefined : openKeys}
+          onOpenChange={setOpenKeys}
+          onClick={({ key }) => {
+            if (key.startsWith('/')) void navigate(key);
+          }}
+        />
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header
+          style={{
+            background: '#fff',
+            padding: '0 16px',
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'flex-end',
+            boxShadow: '0 1px 4px rgba(0,21,41,0.08)',
+          }}
+        >
+          <UserMenu />
+        </Layout.Header>
+        <Layout.Content style={{ margin: 16 }}>
+          <RouteGuard />
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

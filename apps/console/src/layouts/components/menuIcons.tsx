@@ -1,0 +1,23 @@
+import {
+  AppstoreOutlined,
+  HomeOutlined,
+  LockOutlined,
+  QuestionCircleOutlined,
+  SafetyCertificateOutlined,
+  SettingOutlined,
+  TeamOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import type { ReactNode } from 'react';
+import type { MenuIcon } from '../../routes';
+
+export const MENU_ICONS: Record<MenuIcon, ReactNode> = {
+  home: <HomeOutlined />,
+  project: <AppstoreOutlined />,
+  team: <TeamOutlined />,
+  license: <SafetyCertificateOutlined />,
+  setting: <SettingOutlined />,
+  help: <QuestionCircleOutlined />,
+  lock: <LockOutlined />,
+  user: <UserOutlined />,
+};

@@ -1,0 +1,80 @@
+import { Button, Card, Form, Input } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { PasswordStrength } from '../../components/PasswordStrength';
+import { passwordRules, repeatRules } from '../../components/PasswordStrength/rules';
+import { changePassword } from '../../services/auth';
+import { toast } from '../../services/feedback';
+import { isRequestError, reportError } from '../../services/request';
+import { clearUser } from '../../services/session';
+
+interface ChangeValues {
+  oldPassword: string;
+  newPassword: string;
+  newPassword2: string;
+}
+
+const FIELDS = new Set<string>(['oldPassword', 'newPassword', 'newPassword2']);
+
+/** Old / new / repeat. Success ends the session and goes to /login (console.md §4). */
+export default function ChangePasswordPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [form] = Form.useForm<ChangeValues>();
+  const newPassword = Form.useWatch('newPassword', form);
+  const [submitting, setSubmitting] = useState(false);
+
+  const onFinish = async (values: ChangeValues) => {
+    setSubmitting(true);
+    try {
+      const result = await changePassword(values.oldPassword, values.newPassword, values.newPassword2);
+      toast.success(result?.message || t('auth.passwordChanged'));
+      await navigate('/login', { replace: true });
+      clearUser();
+    } catch (error) {
+      if (isRequestError(error) && error.code === 'oldPasswordWrong') {
+        form.setFields([{ name: 'oldPassword', errors: [error.message || t('auth.oldPasswordWrong')] }]);
+      } else if (isRequestError(error) && error.fields && Object.keys(error.fields).some((k) => FIELDS.has(k))) {
+        form.setFields(
+          Object.entries(error.fields)
+            .filter(([k]) => FIELDS.has(k))
+            .map(([name, text]) => ({ name: name as keyof ChangeValues, errors: [text] })),
+        );
+      } else {
+        reportError(error);
+      }
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Card title={t('changePassword.title')} style={{ maxWidth: 560 }}>
+      <Form<ChangeValues> form={form} layout="vertical" onFinish={onFinish}>
+        <Form.Item
+          name="oldPassword"
+          label={t('changePassword.old')}
+          rules={[{ required: true, message: t('password.required') }]}
+        >
+          <Input.Password data-testid="change-old" autoComplete="current-password" />
+        </Form.Item>
+        <Form.Item name="newPassword" label={t('changePassword.new')} rules={passwordRules(t)}>
+          <Input.Password data-testid="change-new" autoComplete="new-password" />
+        </Form.Item>
+        <PasswordStrength password={newPassword} />
+        <Form.Item
+          name="newPassword2"
+          label={t('changePassword.new2')}
+          dependencies={['newPassword']}
+          rules={repeatRules(t, 'newPassword')}
+        >
+          <Input.Password data-testid="change-new2" autoComplete="new-password" />
+        </Form.Item>
+        <Button data-testid="change-submit" type="primary" htmlType="submit" loading={submitting}>
+          {t('changePassword.submit')}
+        </Button>
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,86 @@
+import { RETENTION_UNITS, retentionDays, type Settings } from '@gantry/shared';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Form, Skeleton, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DurationInput, type DurationValue } from '../../components/DurationInput';
+import { toast } from '../../services/feedback';
+import { isRequestError, reportError } from '../../services/request';
+import { useSessionUser } from '../../services/session';
+import { isFullSettings, patchSettings, settingsKey, useSettings } from '../../services/settings';
+
+type RetentionUnit = (typeof RETENTION_UNITS)[number];
+
+interface RetentionValues {
+  retentionPolicy: DurationValue<RetentionUnit>;
+}
+
+/** /app/settings/bbs_realtime: how long time-series data is kept, saved with PATCH {retentionPolicy}. */
+export default function RetentionPage() {
+  const { t } = useTranslation();
+  const user = useSessionUser();
+  const queryClient = useQueryClient();
+  const { data: settings } = useSettings();
+  const [form] = Form.useForm<RetentionValues>();
+  const policy = Form.useWatch('retentionPolicy', form);
+  const [saving, setSaving] = useState(false);
+
+  if (!isFullSettings(settings)) return <Skeleton active />;
+
+  const onFinish = async ({ retentionPolicy }: RetentionValues) => {
+    if (typeof retentionPolicy.count !== 'number') return;
+    setSaving(true);
+    try {
+      const saved: Settings = await patchSettings({
+        retentionPolicy: { count: retentionPolicy.count, unit: retentionPolicy.unit },
+      });
+      queryClient.setQueryData(settingsKey(user?.id ?? null), saved);
+      toast.success(t('settings.saved'));
+    } catch (error) {
+      const message = isRequestError(error) ? Object.values(error.fields ?? {})[0] : undefined;
+      if (message) form.setFields([{ name: 'retentionPolicy', errors: [message] }]);
+      else reportError(error);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const days = typeof policy?.count === 'number' && policy.count > 0 ? retentionDays(policy.count, policy.unit) : null;
+
+  return (
+    <Card title={t('retention.title')} style={{ maxWidth: 640 }}>
+      <Form<RetentionValues>
+        form={form}
+        layout="vertical"
+        initialValues={{
+          retentionPolicy: { count: settings.retentionPolicy.count, unit: settings.retentionPolicy.unit },
+        }}
+        onFinish={onFinish}
+      >
+        <Form.Item
+          name="retentionPolicy"
+          label={t('retention.duration')}
+          extra={t('retention.help')}
+          rules={[
+            {
+              validator: (_rule, value: DurationValue<RetentionUnit> | undefined) =>
+                typeof value?.count === 'number' && value.count >= 1
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('settings.countMin1'))),
+            },
+          ]}
+        >
+          <DurationInput units={RETENTION_UNITS} testId="retention" />
+        </Form.Item>
+        {days !== null ? (
+          <Typography.Paragraph data-testid="retention-days" type="secondary">
+            {t('retention.days', { days })}
+          </Typography.Paragraph>
+        ) : null}
+        <Button data-testid="retention-save" type="primary" htmlType="submit" loading={saving}>
+          {t('common.save')}
+        </Button>
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,116 @@
+import {
+  type CAPTCHA_MODES,
+  type FREEZE_UNITS,
+  type LANGUAGES,
+  type LOGIN_DURATION_UNITS,
+  normalizeSettings,
+  type PUBLIC_DIR_FEATURES,
+  type Settings,
+  settingsSchema,
+} from '@gantry/shared';
+import type { DurationValue } from '../../components/DurationInput';
+import { translateMessage } from '../../i18n';
+
+/** What the basic-settings form edits (the rest of Settings is kept as loaded). */
+export interface SettingsFormValues {
+  name: string;
+  copyright: string;
+  language: (typeof LANGUAGES)[number];
+  logo: string;
+  backgroundImage: string;
+  project_logo: string;
+  project_backgroundImage: string;
+  errorLogin: { count: number | null; duration: DurationValue<(typeof FREEZE_UNITS)[number]> };
+  loginDuration: DurationValue<(typeof LOGIN_DURATION_UNITS)[number]>;
+  captcha: (typeof CAPTCHA_MODES)[number];
+  mediaLibrary: { publicDirEnable: boolean; publicDirFeature: (typeof PUBLIC_DIR_FEATURES)[number][] };
+}
+
+/** Form item names, as dotted paths; server `fields` keys map onto the longest one they start with. */
+const FORM_FIELDS = [
+  'name',
+  'copyright',
+  'language',
+  'logo',
+  'backgroundImage',
+  'project_logo',
+  'project_backgroundImage',
+  'errorLogin.count',
+  'errorLogin.duration',
+  'loginDuration',
+  'captcha',
+  'mediaLibrary.publicDirEnable',
+  'mediaLibrary.publicDirFeature',
+] as const;
+
+export function toFormValues(s: Settings): SettingsFormValues {
+  return {
+    name: s.name,
+    copyright: s.copyright,
+    language: s.language,
+    logo: s.logo,
+    backgroundImage: s.backgroundImage,
+    project_logo: s.project_logo,
+    project_backgroundImage: s.project_backgroundImage,
+    errorLogin: {
+      count: s.errorLogin.count,
+      duration: { count: s.errorLogin.duration.count, unit: s.errorLogin.duration.unit },
+    },
+    loginDuration: { count: s.loginDuration.count, unit: s.loginDuration.unit },
+    captcha: s.captcha,
+    mediaLibrary: {
+      publicDirEnable: s.mediaLibrary.publicDirEnable,
+      publicDirFeature: [...s.mediaLibrary.publicDirFeature],
+    },
+  };
+}
+
+export interface FieldError {
+  name: string[];
+  errors: string[];
+}
+
+/** A dotted server/schema path → the form item that shows it (null when the form has none). */
+export function formFieldFor(path: string): string[] | null {
+  let best: string | null = null;
+  for (const field of FORM_FIELDS) {
+    if ((path === field || path.startsWith(`${field}.`)) && (!best || field.length > best.length)) best = field;
+  }
+  return best ? best.split('.') : null;
+}
+
+/** `fields` of a 400 answer (or schema issues) → form errors, and the messages no field can show. */
+export function mapFieldErrors(fields: Record<string, string>): { fieldErrors: FieldError[]; other: string[] } {
+  const fieldErrors: FieldError[] = [];
+  const other: string[] = [];
+  for (const [path, message] of Object.entries(fields)) {
+    const name = formFieldFor(path);
+    const text = translateMessage(message);
+    if (name) fieldErrors.push({ name, errors: [text] });
+    else other.push(text);
+  }
+  return { fieldErrors, other };
+}
+
+/** The whole Settings to PUT: the loaded settings with the form's values, checked by the shared schema. */
+export function buildSettings(
+  loaded: Settings,
+  values: SettingsFormValues,
+): { ok: true; settings: Settings } | { ok: false; fields: Record<string, string> } {
+  const candidate = {
+    ...loaded,
+    ...values,
+    errorLogin: { count: values.errorLogin.count ?? null, duration: { ...values.errorLogin.duration } },
+    loginDuration: { ...values.loginDuration },
+  };
+  const parsed = settingsSchema.safeParse(candidate);
+  if (!parsed.success) {
+    const fields: Record<string, string> = {};
+    for (const issue of parsed.error.issues) {
+      const path = issue.path.map(String).join('.');
+      fields[path] ??= issue.message;
+    }
+    return { ok: false, fields };
+  }
+  return { ok: true, settings: normalizeSettings(parsed.data) };
+}

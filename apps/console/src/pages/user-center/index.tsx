@@ -1,0 +1,39 @@
+import { useQuery } from '@tanstack/react-query';
+import { Card, Form, Input, Skeleton, Switch } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { fetchCurrentUser } from '../../services/auth';
+
+/** Personal centre: the profile of login/current/user, read-only for now. */
+export default function UserCenterPage() {
+  const { t } = useTranslation();
+  const { data: user, isPending } = useQuery({ queryKey: ['currentUser'], queryFn: fetchCurrentUser });
+
+  return (
+    <Card title={t('userCenter.title')} style={{ maxWidth: 640 }}>
+      {isPending || !user ? (
+        <Skeleton active />
+      ) : (
+        <Form layout="vertical" initialValues={user} data-testid="user-center-form">
+          <Form.Item name="id" label={t('userCenter.id')}>
+            <Input readOnly data-testid="user-id" />
+          </Form.Item>
+          <Form.Item name="username" label={t('userCenter.username')}>
+            <Input readOnly data-testid="user-username" />
+          </Form.Item>
+          <Form.Item name="name" label={t('userCenter.name')}>
+            <Input readOnly data-testid="user-name" />
+          </Form.Item>
+          <Form.Item name="userId" label={t('userCenter.userId')}>
+            <Input readOnly data-testid="user-userId" />
+          </Form.Item>
+          <Form.Item name="isAdmin" label={t('userCenter.isAdmin')} valuePropName="checked">
+            <Switch disabled checkedChildren={t('common.yes')} unCheckedChildren={t('common.no')} />
+          </Form.Item>
+          <Form.Item label={t('userCenter.expiresAt')}>
+            <Input readOnly value={new Date(user.expiresAt).toLocaleString()} />
+          </Form.Item>
+        </Form>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,110 @@
+import type { MessageKey } from '@gantry/shared';
+import type { ComponentType } from 'react';
+import type { ConsoleKey } from './i18n/zh_Hans';
+
+/**
+ * Every page of /app: its path, title, code-split module and who may open it; and the menus built
+ * from them. This is the one place that says what exists and who sees it.
+ */
+export type TKey = ConsoleKey | MessageKey;
+type PageModule = { default: ComponentType };
+
+export interface PageRoute {
+  /** Absolute hash path (what the address bar shows after `#`). */
+  path: string;
+  title: TKey;
+  load: () => Promise<PageModule>;
+  /** `admin`: platform administrators only. Omitted: any signed-in user. */
+  access?: 'admin';
+}
+
+const comingSoon = () => import('./pages/coming-soon');
+
+export const PAGES = {
+  dashboard: { path: '/app/dashboard', title: 'menu.dashboard', load: () => import('./pages/dashboard') },
+  changePassword: {
+    path: '/app/change_current_password',
+    title: 'menu.changePassword',
+    load: () => import('./pages/change-password'),
+  },
+  userCenter: { path: '/app/user/center', title: 'menu.userCenter', load: () => import('./pages/user-center') },
+  projects: { path: '/app/model/Project/list', title: 'menu.projects', load: comingSoon },
+  tenants: { path: '/app/model/User/list', title: 'menu.tenants', load: comingSoon, access: 'admin' },
+  license: { path: '/app/license', title: 'menu.license', load: comingSoon, access: 'admin' },
+  settings: {
+    path: '/app/settings',
+    title: 'menu.settingsBasic',
+    load: () => import('./pages/settings'),
+    access: 'admin',
+  },
+  settingsProject: { path: '/app/settings/project', title: 'menu.settingsProject', load: comingSoon, access: 'admin' },
+  retention: {
+    path: '/app/settings/bbs_realtime',
+    title: 'menu.retention',
+    load: () => import('./pages/retention'),
+    access: 'admin',
+  },
+  crossRequest: {
+    path: '/app/crossRequest',
+    title: 'menu.crossRequest',
+    load: () => import('./pages/cross-request'),
+    access: 'admin',
+  },
+} as const satisfies Record<string, PageRoute>;
+
+export type PageName = keyof typeof PAGES;
+export const PAGE_LIST: readonly PageRoute[] = Object.values(PAGES);
+
+export const HOME_PATH = PAGES.dashboard.path;
+/** External help documentation (opened in a new window). */
+export const HELP_URL = 'https://example.com/gantry/help';
+
+export type MenuIcon = 'home' | 'project' | 'team' | 'license' | 'setting' | 'help' | 'lock' | 'user';
+
+export interface MenuEntry {
+  key: string;
+  title: TKey;
+  icon?: MenuIcon;
+  page?: PageName;
+  href?: string;
+  children?: MenuEntry[];
+  /** Shown in the bottom tabs of the mobile layout. */
+  common?: boolean;
+}
+
+/** The administrator's sidebar. */
+export const ADMIN_MENU: MenuEntry[] = [
+  { key: 'projects', title: 'menu.projects', icon: 'project', page: 'projects', common: true },
+  { key: 'tenants', title: 'menu.tenants', icon: 'team', page: 'tenants' },
+  { key: 'license', title: 'menu.license', icon: 'license', page: 'license' },
+  {
+    key: 'settings',
+    title: 'menu.settings',
+    icon: 'setting',
+    children: [
+      { key: 'settings-basic', title: 'menu.settingsBasic', page: 'settings' },
+      { key: 'settings-project', title: 'menu.settingsProject', page: 'settingsProject' },
+      { key: 'cross-request', title: 'menu.crossRequest', page: 'crossRequest' },
+      { key: 'retention', title: 'menu.retention', page: 'retention' },
+    ],
+  },
+  { key: 'help', title: 'menu.help', icon: 'help', href: HELP_URL },
+];
+
+/** The tenant's top bar (logout is added by the layout). */
+export const TENANT_MENU: MenuEntry[] = [
+  { key: 'projects', title: 'menu.myProjects', icon: 'project', page: 'projects', common: true },
+  { key: 'change-password', title: 'menu.changePassword', icon: 'lock', page: 'changePassword' },
+  { key: 'user-center', title: 'menu.userCenter', icon: 'user', page: 'userCenter', common: true },
+];
+
+/** Bottom tabs on small screens: home plus the entries marked common, that the user may open. */
+export function commonMenu(isAdmin: boolean): MenuEntry[] {
+  const home: MenuEntry = { key: 'home', title: 'menu.dashboard', icon: 'home', page: 'dashboard' };
+  const flat = (entries: MenuEntry[]): MenuEntry[] => entries.flatMap((e) => [e, ...flat(e.children ?? [])]);
+  const marked = flat(isAdmin ? ADMIN_MENU : TENANT_MENU).filter((e) => e.common);
+  const userCenter: MenuEntry = { key: 'user-center', title: 'menu.userCenter', icon: 'user', page: 'userCenter' };
+  const list = [home, ...marked];
+  if (!list.some((e) => e.page === 'userCenter')) list.push(userCenter);
+  return list;
+}

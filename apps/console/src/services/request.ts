@@ -1,0 +1,180 @@
+import { createElement, type ReactNode } from 'react';
+import { ErrorToast } from '../components/ErrorToast';
+import i18n, { acceptLanguage } from '../i18n';
+import { toast } from './feedback';
+import { currentHashPath, navigateTo } from './navigation';
+import { clearUser, getToken } from './session';
+
+/** The console and its API live under /portal/ (spec README, contract 1); paths are relative to it. */
+export const API_ROOT = '/portal/';
+/** The message the login page shows once (e.g. token expired), kept in sessionStorage. */
+export const LOGIN_MESSAGE_KEY = 'gantry.loginMessage';
+export const NOT_LOGGED_IN = 'not logged in';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  method?: Method;
+  /** JSON-encoded unless it is FormData. */
+  body?: unknown;
+  query?: Record<string, QueryValue>;
+  /** Failures reject without any toast. */
+  noMessage?: boolean;
+  /** A 401 is an answer of its own here (the login call), not an expired session. */
+  ignoreUnauthorized?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Every non-2xx body: `{message, code, fields?, license?}` (spec README, contract 5). */
+export interface ErrorPayload {
+  message?: string;
+  code?: string;
+  fields?: Record<string, string>;
+  license?: string;
+  disabled?: boolean;
+}
+
+export class RequestError extends Error {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly fields: Record<string, string> | undefined;
+  readonly license: string | undefined;
+  readonly disabled: boolean;
+  readonly path: string;
+
+  constructor(message: string, status: number, path: string, payload: ErrorPayload = {}) {
+    super(message);
+    this.name = 'RequestError';
+    this.status = status;
+    this.path = path;
+    this.code = payload.code;
+    this.fields = payload.fields;
+    this.license = payload.license;
+    this.disabled = payload.disabled === true;
+  }
+}
+
+export function isRequestError(error: unknown): error is RequestError {
+  return error instanceof RequestError;
+}
+
+function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const base = /^(https?:)?\//.test(path) ? path : `${API_ROOT}${path}`;
+  if (!query) return base;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `${base}${base.includes('?') ? '&' : '?'}${text}` : base;
+}
+
+function parsePayload(text: string): ErrorPayload {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== 'object' || parsed === null) return {};
+    const p = parsed as Record<string, unknown>;
+    const fields =
+      typeof p.fields === 'object' && p.fields !== null
+        ? Object.fromEntries(Object.entries(p.fields).map(([k, v]) => [k, String(v)]))
+        : undefined;
+    return {
+      message: typeof p.message === 'string' ? p.message : undefined,
+      code: typeof p.code === 'string' ? p.code : undefined,
+      fields,
+      license: typeof p.license === 'string' ? p.license : undefined,
+      disabled: p.disabled === true,
+    };
+  } catch {
+    return {};
+  }
+}
+
+/** 401: sign out, leave the token-expired message for the login page and go there. */
+function signOutExpired(): void {
+  clearUser();
+  try {
+    sessionStorage.setItem(LOGIN_MESSAGE_KEY, i18n.t('error.unauthorized'));
+  } catch {
+    // ignore
+  }
+  const current = currentHashPath();
+  if (current.startsWith('/login')) return;
+  navigateTo(`/login?redirect=${encodeURIComponent(current)}`, { replace: true });
+}
+
+/** Show the right toast for a failed call (also for callers that used `noMessage` and then decided to). */
+export function reportError(error: unknown): void {
+  if (!isRequestError(error)) {
+    if (error instanceof Error && error.name === 'AbortError') return;
+    toast.error(i18n.t('request.network'));
+    return;
+  }
+  if (error.status === 401) return;
+  if (error.license !== undefined || error.disabled) {
+    toast.error(`${i18n.t('request.updateLicense')}${error.license ?? error.message}`);
+    return;
+  }
+  if (error.status === 403) {
+    toast.notifyError(i18n.t('request.accessDenied'), i18n.t('error.forbidden'));
+    return;
+  }
+  if (error.status >= 500) {
+    toast.error(error.message || i18n.t('error.internal'));
+    return;
+  }
+  const content: ReactNode = createElement(ErrorToast, {
+    message: error.message || i18n.t('request.failed'),
+    code: error.code,
+    status: error.status,
+    path: error.path,
+  });
+  toast.error(content);
+}
+
+/**
+ * The one request layer: relative `rest/spm/...` paths under /portal/, bearer token, language,
+ * JSON in and out, and every failure turned into the right toast (unless `noMessage`).
+ */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', body, query, noMessage = false, ignoreUnauthorized = false, signal } = options;
+  const url = buildUrl(path, query);
+  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': acceptLanguage() };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(url, { method, headers, body: payload, signal });
+  } catch (error) {
+    if (!noMessage) reportError(error);
+    throw error;
+  }
+
+  const text = await response.text();
+  if (response.ok) {
+    if (!text) return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      return text as T;
+    }
+  }
+
+  const errorPayload = parsePayload(text);
+  if (response.status === 401 && !ignoreUnauthorized) {
+    signOutExpired();
+    throw new RequestError(NOT_LOGGED_IN, 401, path, errorPayload);
+  }
+  const fallback = response.status >= 500 ? i18n.t('error.internal') : response.statusText;
+  const error = new RequestError(errorPayload.message || fallback, response.status, path, errorPayload);
+  if (!noMessage) reportError(error);
+  throw error;
+}
