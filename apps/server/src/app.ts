@@ -45,7 +45,7 @@ export interface AppOptions {
 export interface App {
   app: FastifyInstance;
   database: DatabaseHandle;
-  services: { auth: AuthService; settings: SettingsService };
+  services: { auth: AuthService; settings: SettingsService; captcha: CaptchaService };
 }
 
 /** Builds the server: repositories → services → routes, wired by hand so the graph is readable here. */
@@ -61,11 +61,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const { db } = database;
 
   const settings = new SettingsService(new SettingsRepository(db));
+  const captcha = new CaptchaService(new CaptchaRepository(db), clock);
   const auth = new AuthService({
     users: new UserRepository(db),
     sessions: new SessionRepository(db),
     attempts: new LoginAttemptRepository(db),
-    captcha: new CaptchaService(new CaptchaRepository(db), clock),
+    captcha,
     settings,
     hasher: new PasswordHasher(config.hashConcurrency, config.hashQueue),
     clock,
@@ -119,5 +120,5 @@ export async function buildApp(options: AppOptions): Promise<App> {
     await app.register(fastifyStatic, { root: config.consoleDir, prefix: `${PORTAL}/`, maxAge: '1h' });
   }
 
-  return { app, database, services: { auth, settings } };
+  return { app, database, services: { auth, settings, captcha } };
 }

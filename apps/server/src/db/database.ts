@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { PGlite, PGliteInterface } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { SQL } from 'drizzle-orm';
 import * as schema from './schema.js';
@@ -24,16 +25,22 @@ export async function openDatabase(options: { url?: string | undefined; dataDir:
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    // An idle connection dropped by the server must not crash the process; the pool replaces it.
+    pool.on('error', (error) => console.warn(`PostgreSQL idle connection error: ${error.message}`));
     const db = drizzle({ client: pool, schema });
     await migrate(db, { migrationsFolder });
     return { db: db as unknown as Database, engine: 'postgres', close: () => pool.end() };
   }
   const { PGlite } = await import('@electric-sql/pglite');
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  return usePglite(options.dataDir ? new PGlite(options.dataDir) : new PGlite());
+}
+
+/** Wraps an open PGlite (tests pass clones of a migrated template) and brings it up to date. */
+export async function usePglite(client: PGliteInterface): Promise<DatabaseHandle> {
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
-  const db = drizzle({ client, schema });
+  const db = drizzle({ client: client as PGlite, schema });
   await migrate(db, { migrationsFolder });
   return { db: db as unknown as Database, engine: 'pglite', close: () => client.close() };
 }

@@ -1,0 +1,92 @@
+import type { LoginResponse } from '@gantry/shared';
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { createMemoryRouter, RouterProvider, type RouteObject, useLocation } from 'react-router';
+import { vi } from 'vitest';
+import { AppProviders } from '../app/providers';
+import { createQueryClient } from '../app/queryClient';
+import { setUser } from '../services/session';
+
+export interface MockCall {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+type Reply = { status?: number; body?: unknown } | undefined;
+type Handler = (call: MockCall) => Reply | Promise<Reply>;
+
+/** Replace fetch: the handler answers each call (200 with its body by default); calls are recorded. */
+export function mockFetch(handler: Handler) {
+  const calls: MockCall[] = [];
+  const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const headers = Object.fromEntries(Object.entries((init?.headers ?? {}) as Record<string, string>));
+    let body: unknown = init?.body;
+    if (typeof body === 'string') {
+      try {
+        body = JSON.parse(body);
+      } catch {
+        // keep the text
+      }
+    }
+    const call: MockCall = { url, method: init?.method ?? 'GET', headers, body };
+    calls.push(call);
+    const reply = (await handler(call)) ?? { status: 404, body: { message: 'not mocked', code: 'notFound' } };
+    const status = reply.status ?? 200;
+    const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
+    return new Response(text, { status, headers: { 'Content-Type': 'application/json' } });
+  });
+  vi.stubGlobal('fetch', fn);
+  return { calls, fn };
+}
+
+/** Shows the router location, so tests can assert navigation. */
+export function LocationProbe() {
+  const location = useLocation();
+  return <div data-testid="location">{`${location.pathname}${location.search}`}</div>;
+}
+
+/** Render routes in a memory router inside the app providers. */
+export function renderRoutes(routes: RouteObject[], initialEntry: string) {
+  const router = createMemoryRouter([...routes, { path: '*', element: <LocationProbe /> }], {
+    initialEntries: [initialEntry],
+  });
+  const utils = render(
+    <AppProviders queryClient={createQueryClient()}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { ...utils, router };
+}
+
+/** Render one element at `path`; any other location shows a LocationProbe. */
+export function renderPage(element: ReactElement, { path = '/', url = path }: { path?: string; url?: string } = {}) {
+  return renderRoutes([{ path, element }], url);
+}
+
+export const ADMIN: LoginResponse = {
+  id: 'u-admin',
+  username: 'admin',
+  name: 'Administrator',
+  isAdmin: true,
+  userId: 'admin',
+  protectUrl: null,
+  expiresAt: '2099-01-01T00:00:00.000Z',
+  token: 'admin-token',
+};
+
+export const TENANT: LoginResponse = {
+  ...ADMIN,
+  id: 'u-tenant',
+  username: 'acme',
+  name: 'Acme',
+  isAdmin: false,
+  userId: 'acme',
+  token: 'tenant-token',
+};
+
+export function signIn(user: LoginResponse = ADMIN): void {
+  setUser(user, false);
+}
