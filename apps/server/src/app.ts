@@ -20,8 +20,8 @@ import { LoginAttemptRepository } from './modules/auth/login-attempt.repository.
 import { PasswordHasher } from './modules/auth/password-hasher.js';
 import { SessionRepository } from './modules/auth/session.repository.js';
 import { healthRoutes } from './modules/health/health.routes.js';
-import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { SettingsRepository } from './modules/settings/settings.repository.js';
+import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { SettingsService } from './modules/settings/settings.service.js';
 import { uploadRoutes } from './modules/uploads/upload.routes.js';
 import { UserRepository } from './modules/users/user.repository.js';

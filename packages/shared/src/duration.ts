@@ -36,7 +36,10 @@ export function normalizeLoginDuration(count: number, unit: (typeof LOGIN_DURATI
 }
 
 /** The largest unit that divides the seconds exactly, for showing a stored duration. */
-export function fromSeconds(seconds: number, units: readonly DurationUnit[] = DURATION_UNITS): { count: number; unit: DurationUnit } {
+export function fromSeconds(
+  seconds: number,
+  units: readonly DurationUnit[] = DURATION_UNITS,
+): { count: number; unit: DurationUnit } {
   for (const unit of units) {
     const size = UNIT_SECONDS[unit];
     if (seconds >= size && seconds % size === 0) return { count: seconds / size, unit };

@@ -47,7 +47,10 @@ export const MESSAGES = {
   'settings.imageUrl': { zh_Hans: '图片地址不正确', en: 'The image address is not valid' },
   'settings.saved': { zh_Hans: '保存成功', en: 'Successfully saved' },
 
-  'upload.notImage': { zh_Hans: '只能上传图片文件（PNG、JPEG、GIF、WebP、BMP、ICO）', en: 'Only image files can be uploaded (PNG, JPEG, GIF, WebP, BMP, ICO)' },
+  'upload.notImage': {
+    zh_Hans: '只能上传图片文件（PNG、JPEG、GIF、WebP、BMP、ICO）',
+    en: 'Only image files can be uploaded (PNG, JPEG, GIF, WebP, BMP, ICO)',
+  },
   'upload.noFile': { zh_Hans: '请选择要上传的文件', en: 'Choose a file to upload' },
   'upload.oneFile': { zh_Hans: '一次只能上传一个文件', en: 'Upload one file at a time' },
 

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PGlite, PGliteInterface } from '@electric-sql/pglite';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { SQL } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -19,7 +19,10 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
  * Opens the database named by the config and applies the checked-in migrations: PostgreSQL when a
  * URL is given, otherwise embedded PGlite in `dataDir` (or in memory when dataDir is null).
  */
-export async function openDatabase(options: { url?: string | undefined; dataDir: string | null }): Promise<DatabaseHandle> {
+export async function openDatabase(options: {
+  url?: string | undefined;
+  dataDir: string | null;
+}): Promise<DatabaseHandle> {
   if (options.url) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');

@@ -4,10 +4,16 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/app-error.js';
 
 function bodyFor(error: AppError, language: Language): ErrorBody {
-  const body: ErrorBody = { message: translate(ERRORS[error.code].message, language, error.options.params), code: error.code };
+  const body: ErrorBody = {
+    message: translate(ERRORS[error.code].message, language, error.options.params),
+    code: error.code,
+  };
   if (error.options.fields) {
     body.fields = Object.fromEntries(
-      Object.entries(error.options.fields).map(([field, key]) => [field, translate(key, language, error.options.params)]),
+      Object.entries(error.options.fields).map(([field, key]) => [
+        field,
+        translate(key, language, error.options.params),
+      ]),
     );
   }
   return body;
@@ -39,15 +45,24 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     const language = request.language ?? 'zh_Hans';
     if (error instanceof AppError) return reply.code(error.status).send(bodyFor(error, language));
-    if (hasZodFastifySchemaValidationErrors(error)) return reply.code(400).send(validationBody(error.validation, language));
+    if (hasZodFastifySchemaValidationErrors(error))
+      return reply.code(400).send(validationBody(error.validation, language));
     const status = error.statusCode ?? 500;
     if (status < 500) {
       const code: ErrorCode =
-        status === 413 ? 'payloadTooLarge' : status === 429 ? 'tooManyRequests' : status === 404 ? 'notFound' : 'validation';
+        status === 413
+          ? 'payloadTooLarge'
+          : status === 429
+            ? 'tooManyRequests'
+            : status === 404
+              ? 'notFound'
+              : 'validation';
       return reply.code(status).send({ message: translate(ERRORS[code].message, language), code } satisfies ErrorBody);
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send({ message: translate('error.internal', language), code: 'internal' } satisfies ErrorBody);
+    return reply
+      .code(500)
+      .send({ message: translate('error.internal', language), code: 'internal' } satisfies ErrorBody);
   });
 
   app.setNotFoundHandler((request, reply) =>

@@ -14,7 +14,7 @@ const ADMIN_ONLY: ReadonlySet<Action> = new Set(['settings.read', 'settings.writ
 
 export function can(user: UserRow | undefined, action: Action): boolean {
   if (action === 'public') return true;
-  if (!user || !user.status) return false;
+  if (!user?.status) return false;
   if (action === 'session') return true;
   if (ADMIN_ONLY.has(action)) return user.isAdmin;
   return false;

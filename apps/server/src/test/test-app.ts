@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { sha256Hex } from '@gantry/shared';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { type App, buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { PGlite } from '@electric-sql/pglite';
 import { type DatabaseHandle, openDatabase, usePglite } from '../db/database.js';
 
 /** Set by the test runner to run the API suite on PostgreSQL instead of PGlite. */

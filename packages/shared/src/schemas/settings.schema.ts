@@ -105,7 +105,10 @@ export function normalizeSettings(s: Settings): Settings {
     ...s,
     errorLogin: {
       count: s.errorLogin.count ? s.errorLogin.count : null,
-      duration: { ...s.errorLogin.duration, interval: toSeconds(s.errorLogin.duration.count, s.errorLogin.duration.unit) },
+      duration: {
+        ...s.errorLogin.duration,
+        interval: toSeconds(s.errorLogin.duration.count, s.errorLogin.duration.unit),
+      },
     },
     loginDuration: { ...s.loginDuration, count: loginCount, time: toSeconds(loginCount, s.loginDuration.unit) },
     retentionPolicy: { ...s.retentionPolicy, time: toSeconds(s.retentionPolicy.count, s.retentionPolicy.unit) },

@@ -57,7 +57,10 @@ describe(`first run and registration (${ENGINE})`, () => {
   it('asks for the admin password before any login', async () => {
     const response = await login('admin', ADMIN_PASSWORD);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ code: 'adminMissing', fields: { user: '请先设置admin密码，才可以登录！' } });
+    expect(response.json()).toMatchObject({
+      code: 'adminMissing',
+      fields: { user: '请先设置admin密码，才可以登录！' },
+    });
   });
 });
 
@@ -79,7 +82,11 @@ describe(`login (${ENGINE})`, () => {
     await setSettings({ captcha: 'off' });
     const zh = await login('admin', 'Wrong12345');
     expect(zh.statusCode).toBe(400);
-    expect(zh.json()).toMatchObject({ code: 'badCredentials', message: '用户名或密码错误', fields: { user: '用户名或密码错误' } });
+    expect(zh.json()).toMatchObject({
+      code: 'badCredentials',
+      message: '用户名或密码错误',
+      fields: { user: '用户名或密码错误' },
+    });
     const en = await login('admin', 'Wrong12345', {}, 'en-US,en;q=0.9');
     expect(en.json()).toMatchObject({ code: 'badCredentials', message: 'Wrong username or password' });
     const unknown = await login('nobody', ADMIN_PASSWORD);
@@ -177,9 +184,13 @@ describe(`lockout (${ENGINE})`, () => {
   });
 
   it('refuses a frozen account even with the right password, and allows it after the freeze', async () => {
-    for (let i = 0; i < 2; i++) expect((await login('admin', 'Wrong12345')).json()).toMatchObject({ code: 'badCredentials' });
+    for (let i = 0; i < 2; i++)
+      expect((await login('admin', 'Wrong12345')).json()).toMatchObject({ code: 'badCredentials' });
     const third = await login('admin', 'Wrong12345');
-    expect(third.json()).toMatchObject({ code: 'accountFrozen', message: '密码错误次数过多，账号已冻结，请1 分钟后再试' });
+    expect(third.json()).toMatchObject({
+      code: 'accountFrozen',
+      message: '密码错误次数过多，账号已冻结，请1 分钟后再试',
+    });
 
     const right = await login('admin', ADMIN_PASSWORD);
     expect(right.statusCode).toBe(400);
@@ -193,7 +204,8 @@ describe(`lockout (${ENGINE})`, () => {
 
   it('does not lock anyone out when the count is 0 (no limit)', async () => {
     await setSettings({ errorLogin: { count: 0, duration: { count: 1, unit: 'm' } } });
-    for (let i = 0; i < 6; i++) expect((await login('admin', 'Wrong12345')).json()).toMatchObject({ code: 'badCredentials' });
+    for (let i = 0; i < 6; i++)
+      expect((await login('admin', 'Wrong12345')).json()).toMatchObject({ code: 'badCredentials' });
     expect((await login('admin', ADMIN_PASSWORD)).statusCode).toBe(200);
   });
 });

@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
-import { toSessionUser, type AuthService } from './auth.service.js';
+import { type AuthService, toSessionUser } from './auth.service.js';
 
 /** Registration of the administrator, sign-in, sign-out and the signed-in user's own account. */
 export function authRoutes(auth: AuthService, loginRatePerMinute: number) {

@@ -2,12 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   ADMIN_USER_ID,
   type CaptchaResponse,
+  type Language,
   type LoginBody,
   type LoginResponse,
   type SessionUser,
   TOKEN_BYTES,
   translate,
-  type Language,
 } from '@gantry/shared';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
@@ -98,7 +98,8 @@ export class AuthService {
     const settings = await deps.settings.get();
 
     if (await this.captchaRequired(username, ip)) {
-      if (!body.code || !body.codeId) throw new AppError('captchaRequired', { fields: { code: 'auth.captchaRequired' } });
+      if (!body.code || !body.codeId)
+        throw new AppError('captchaRequired', { fields: { code: 'auth.captchaRequired' } });
       if (!(await deps.captcha.verify(body.codeId, body.code))) {
         throw new AppError('captchaInvalid', { fields: { code: 'auth.captchaInvalid' } });
       }
@@ -109,7 +110,10 @@ export class AuthService {
     const limit = settings.errorLogin.count;
     const freezeMs = (settings.errorLogin.duration.interval ?? 60) * 1000;
     const frozen = (until: number) =>
-      new AppError('accountFrozen', { params: { wait: waitText(until - now.getTime(), language) }, fields: { user: 'auth.frozen' } });
+      new AppError('accountFrozen', {
+        params: { wait: waitText(until - now.getTime(), language) },
+        fields: { user: 'auth.frozen' },
+      });
 
     const reservation = await deps.attempts.reserve(key, now);
     if (reservation.frozenUntil) throw frozen(reservation.frozenUntil.getTime());

@@ -49,7 +49,10 @@ export class LoginAttemptRepository {
     await this.db
       .insert(loginAttempts)
       .values({ key, attempts: 1, updatedAt: now })
-      .onConflictDoUpdate({ target: loginAttempts.key, set: { attempts: sql`${loginAttempts.attempts} + 1`, updatedAt: now } });
+      .onConflictDoUpdate({
+        target: loginAttempts.key,
+        set: { attempts: sql`${loginAttempts.attempts} + 1`, updatedAt: now },
+      });
   }
 
   async clear(key: string): Promise<void> {
@@ -73,6 +76,11 @@ export class LoginAttemptRepository {
   async purge(before: Date): Promise<void> {
     await this.db
       .delete(loginAttempts)
-      .where(and(lt(loginAttempts.updatedAt, before), sql`(${loginAttempts.frozenUntil} IS NULL OR ${loginAttempts.frozenUntil} < ${before.toISOString()}::timestamptz)`));
+      .where(
+        and(
+          lt(loginAttempts.updatedAt, before),
+          sql`(${loginAttempts.frozenUntil} IS NULL OR ${loginAttempts.frozenUntil} < ${before.toISOString()}::timestamptz)`,
+        ),
+      );
   }
 }

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('config', () => {
+  it('has defaults for a bare machine', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', databaseUrl: undefined, env: 'development' });
+    expect(config.dataDir).toMatch(/data$/);
+  });
+
+  it('reads PORT, HOST, GANTRY_DATA_DIR and DATABASE_URL', () => {
+    const config = loadConfig({
+      PORT: '4000',
+      HOST: '0.0.0.0',
+      GANTRY_DATA_DIR: '/srv/gantry',
+      DATABASE_URL: 'postgres://u@h/db',
+    });
+    expect(config).toMatchObject({
+      port: 4000,
+      host: '0.0.0.0',
+      dataDir: '/srv/gantry',
+      databaseUrl: 'postgres://u@h/db',
+    });
+  });
+
+  it('fails fast with a readable message', () => {
+    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' });
+    } catch (error) {
+      expect((error as Error).message).toContain('PORT');
+      expect((error as Error).message).toContain('DATABASE_URL: must be a postgres:// or postgresql:// URL');
+    }
+  });
+});

@@ -1,0 +1,37 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, ENGINE, type TestApp } from '../../test/test-app.js';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+describe(`health and the API document (${ENGINE})`, () => {
+  it('answers liveness and readiness', async () => {
+    expect((await t.call('GET', '/healthz')).json()).toEqual({ status: 'ok' });
+    expect((await t.call('GET', '/readyz')).json()).toEqual({ status: 'ready' });
+  });
+
+  it('publishes an OpenAPI 3 document generated from the route schemas', async () => {
+    const doc = (await t.call('GET', '/portal/rest/openapi.json')).json();
+    expect(doc.openapi).toMatch(/^3\./);
+    for (const path of ['/portal/rest/spm/login', '/portal/rest/spm/setting', '/portal/rest/spm/admin/register']) {
+      expect(doc.paths).toHaveProperty([path]);
+    }
+    expect(
+      doc.paths['/portal/rest/spm/login'].post.requestBody.content['application/json'].schema.properties,
+    ).toHaveProperty('password');
+  });
+
+  it('redirects / to the console and answers unknown API paths with the error body', async () => {
+    const root = await t.call('GET', '/');
+    expect(root.statusCode).toBe(302);
+    expect(root.headers.location).toBe('/portal/');
+    const missing = await t.call('GET', '/portal/rest/spm/nothing-here');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ code: 'notFound' });
+  });
+});
