@@ -5,7 +5,7 @@ export default defineProject({
   plugins: [react()],
   test: {
     name: 'console',
-    root: __dirname,
+    root: import.meta.dirname,
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],

@@ -1,7 +1,7 @@
 import type { LoginResponse } from '@gantry/shared';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { createMemoryRouter, RouterProvider, type RouteObject, useLocation } from 'react-router';
+import { createMemoryRouter, type RouteObject, RouterProvider, useLocation } from 'react-router';
 import { vi } from 'vitest';
 import { AppProviders } from '../app/providers';
 import { createQueryClient } from '../app/queryClient';

@@ -45,7 +45,8 @@ export default function LoginPage() {
       try {
         const next = await fetchCaptcha(username);
         setCaptcha(next.required && next.svg ? next : null);
-        form.setFieldValue('code', undefined);
+        // a new image needs a new code; keep any error shown on the field (setFieldValue would clear it)
+        form.setFields([{ name: 'code', value: undefined }]);
       } catch {
         // no captcha information: the server will ask for it (451) if needed
       }

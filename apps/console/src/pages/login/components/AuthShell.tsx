@@ -8,14 +8,23 @@ const FALLBACK_BACKGROUND = 'linear-gradient(135deg, #0f2b5b 0%, #1d4f91 45%, #3
 export function AuthShell({ title, children }: { title: string; children: ReactNode }) {
   const { t } = useTranslation();
   const { data: settings } = useSettings();
-  const background = settings?.backgroundImage
-    ? `center / cover no-repeat url(${JSON.stringify(settings.backgroundImage)}), ${FALLBACK_BACKGROUND}`
+  const backgroundImage = settings?.backgroundImage
+    ? `url(${JSON.stringify(settings.backgroundImage)}), ${FALLBACK_BACKGROUND}`
     : FALLBACK_BACKGROUND;
   const name = settings?.name || t('app.defaultName');
   return (
     <div
       data-testid="auth-shell"
-      style={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', background, boxSizing: 'border-box' }}
+      data-background={settings?.backgroundImage || undefined}
+      style={{
+        minHeight: '100vh',
+        display: 'flex',
+        flexDirection: 'column',
+        backgroundImage,
+        backgroundSize: 'cover',
+        backgroundPosition: 'center',
+        boxSizing: 'border-box',
+      }}
     >
       <main style={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center', padding: 16 }}>
         <div
