@@ -1,5 +1,5 @@
 import { sha256Hex } from '@gantry/shared';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 export const API = '/portal/rest/spm';
 export const ARTIFACTS = 'artifacts/screenshots';
@@ -21,7 +21,10 @@ export async function apiLogin(request: APIRequestContext, username: string, pas
 }
 
 export async function apiPatchSettings(request: APIRequestContext, token: string, patch: object): Promise<void> {
-  const response = await request.patch(`${API}/setting`, { data: patch, headers: { authorization: `Bearer ${token}` } });
+  const response = await request.patch(`${API}/setting`, {
+    data: patch,
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(response.status(), await response.text()).toBe(200);
 }
 

@@ -59,5 +59,7 @@ export function ensureChromium() {
   }
   console.log('▸ installing Debian chromium');
   mustRun('apt-get', ['update', '-qq']);
-  mustRun('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  mustRun('apt-get', ['install', '-y', '-qq', 'chromium'], {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
 }

@@ -18,9 +18,13 @@ const failedSuites = [];
 
 function vitest(name, args, env = {}) {
   const output = path.join(reports, `${name}.json`);
-  const status = run('npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${output}`], {
-    env: { ...process.env, ...env },
-  });
+  const status = run(
+    'npx',
+    ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${output}`],
+    {
+      env: { ...process.env, ...env },
+    },
+  );
   const report = existsSync(output) ? JSON.parse(readFileSync(output, 'utf8')) : undefined;
   totals.passed += report?.numPassedTests ?? 0;
   totals.failed += report?.numFailedTests ?? 0;
@@ -42,9 +46,13 @@ let pgUrl = process.env.GANTRY_TEST_DATABASE_URL;
 let throwaway;
 if (!pgUrl) {
   throwaway = path.join(tmpdir(), `gantry-pg-${process.pid}`);
-  pgUrl = execFileSync(path.join(ROOT, 'scripts/pg-throwaway.sh'), ['start', throwaway, process.env.GANTRY_TEST_PG_PORT ?? '55433'], {
-    encoding: 'utf8',
-  }).trim();
+  pgUrl = execFileSync(
+    path.join(ROOT, 'scripts/pg-throwaway.sh'),
+    ['start', throwaway, process.env.GANTRY_TEST_PG_PORT ?? '55433'],
+    {
+      encoding: 'utf8',
+    },
+  ).trim();
 }
 try {
   vitest('vitest-postgres', ['--project', 'server'], { GANTRY_TEST_DATABASE_URL: pgUrl });
