@@ -57,14 +57,18 @@ export function toSessionUser(user: UserRow, expiresAt: Date): SessionUser {
 }
 
 export class AuthService {
+  /** Once the administrator exists it never stops existing: no need to ask the database again. */
+  private adminKnown = false;
+
   constructor(private readonly deps: AuthDeps) {}
 
-  adminExists(): Promise<boolean> {
-    return this.deps.users.adminExists();
+  async adminExists(): Promise<boolean> {
+    if (!this.adminKnown) this.adminKnown = await this.deps.users.adminExists();
+    return this.adminKnown;
   }
 
   async registerAdmin(password: string): Promise<void> {
-    if (await this.deps.users.adminExists()) throw new AppError('adminExists');
+    if (await this.adminExists()) throw new AppError('adminExists');
     const created = await this.deps.users.createAdmin(await this.deps.hasher.hash(password));
     if (!created) throw new AppError('adminExists');
   }
@@ -92,7 +96,7 @@ export class AuthService {
   async login(body: LoginBody, ip: string, language: Language): Promise<LoginResponse> {
     const { username, password } = body;
     const { deps } = this;
-    if (username === ADMIN_USER_ID && !(await deps.users.adminExists())) {
+    if (username === ADMIN_USER_ID && !(await this.adminExists())) {
       throw new AppError('adminMissing', { fields: { user: 'auth.adminMissing' } });
     }
     const settings = await deps.settings.get();

@@ -1,5 +1,5 @@
 import { settingsPatchSchema, settingsSchema } from '@gantry/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { can } from '../../policy/policy.js';
@@ -20,7 +20,12 @@ export function settingsRoutes(settings: SettingsService) {
           response: { 200: z.union([settingsSchema, settingsSchema.partial()]) },
         },
       },
-      async (request) => (can(request.auth?.user, 'settings.read') ? settings.get() : settings.getPublic()),
+      async (request, reply) => {
+        if (can(request.auth?.user, 'settings.read')) return settings.get();
+        // Already JSON: a string with a JSON content type is sent as it is, past the typed serializer.
+        const untyped: FastifyReply = reply;
+        return untyped.type('application/json; charset=utf-8').send(await settings.getPublicJson());
+      },
     );
 
     app.put(

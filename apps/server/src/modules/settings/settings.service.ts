@@ -13,7 +13,7 @@ import type { SettingsRepository } from './settings.repository.js';
 const CACHE_MS = 1_000;
 
 export class SettingsService {
-  private cache: { value: Settings; at: number } | undefined;
+  private cache: { value: Settings; at: number; publicJson?: string } | undefined;
 
   constructor(private readonly repository: SettingsRepository) {}
 
@@ -30,6 +30,14 @@ export class SettingsService {
   async getPublic(): Promise<PublicSettings> {
     const all = await this.get();
     return Object.fromEntries(PUBLIC_SETTING_KEYS.map((key) => [key, all[key]])) as PublicSettings;
+  }
+
+  /** The public part as JSON text, kept with the cache: the login page asks for it on every visit. */
+  async getPublicJson(): Promise<string> {
+    const publicPart = await this.getPublic();
+    const cache = this.cache!;
+    cache.publicJson ??= JSON.stringify(publicPart);
+    return cache.publicJson;
   }
 
   async replace(input: Settings): Promise<Settings> {
