@@ -18,19 +18,17 @@ export function Root() {
   const navigation = useNavigation();
   const { data: settings } = useSettings();
 
+  // Runs at app start. Not cancelled on unmount: the router may remount the root while the first
+  // routes load, and the answer must still lead to /regest.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, at app start
   useEffect(() => {
-    let cancelled = false;
     checkAdmin().catch((error: unknown) => {
-      if (cancelled || !isRequestError(error)) return;
+      if (!isRequestError(error)) return;
       if (error.status === 404 || error.code === 'adminMissing') {
         toast.warning(t('auth.adminMissing'));
         if (!currentHashPath().startsWith('/regest')) void navigate('/regest', { replace: true });
       }
     });
-    return () => {
-      cancelled = true;
-    };
   }, []);
 
   useEffect(() => {

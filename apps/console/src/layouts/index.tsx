@@ -1,5 +1,5 @@
 import { Navigate, useLocation } from 'react-router';
-import { useSessionUser } from '../services/session';
+import { signedOutDeliberately, useSessionUser } from '../services/session';
 import { AdminLayout } from './AdminLayout';
 import { MobileLayout } from './MobileLayout';
 import { TenantLayout } from './TenantLayout';
@@ -11,6 +11,7 @@ export default function AppLayout() {
   const location = useLocation();
   const isMobile = useIsMobile();
   if (!user) {
+    if (signedOutDeliberately()) return <Navigate to="/login" replace />;
     const redirect = encodeURIComponent(`${location.pathname}${location.search}`);
     return <Navigate to={`/login?redirect=${redirect}`} replace />;
   }

@@ -19,8 +19,8 @@ export function useLogout(): () => Promise<void> {
     } catch {
       // the session ends here anyway
     }
+    clearUser({ deliberate: true });
     await navigate('/login', { replace: true });
-    clearUser();
     queryClient.removeQueries({
       predicate: (query) => query.queryKey[0] !== 'setting' || query.queryKey[1] !== 'public',
     });

@@ -63,15 +63,29 @@ function emit(): void {
 }
 
 export function setUser(user: LoginResponse, remember: boolean): void {
+  leftDeliberately = false;
   for (const storage of storages()) storage.removeItem(USER_KEY);
   const target = remember ? localStorage : sessionStorage;
   target.setItem(USER_KEY, JSON.stringify(user));
   emit();
 }
 
-export function clearUser(): void {
+/** Set when the user chose to leave (logout, password change): no ?redirect back to where they were. */
+let leftDeliberately = false;
+
+export function clearUser(options: { deliberate?: boolean } = {}): void {
+  leftDeliberately = options.deliberate ?? false;
   for (const storage of storages()) storage.removeItem(USER_KEY);
   emit();
+}
+
+export function signedOutDeliberately(): boolean {
+  return leftDeliberately;
+}
+
+/** The login page has been reached: later redirects to it carry ?redirect again. */
+export function forgetDeliberateSignOut(): void {
+  leftDeliberately = false;
 }
 
 export function subscribe(listener: Listener): () => void {

@@ -30,8 +30,9 @@ export default function ChangePasswordPage() {
     try {
       const result = await changePassword(values.oldPassword, values.newPassword, values.newPassword2);
       toast.success(result?.message || t('auth.passwordChanged'));
+      // Forget the dead token before anything can call with it; no ?redirect back to this page.
+      clearUser({ deliberate: true });
       await navigate('/login', { replace: true });
-      clearUser();
     } catch (error) {
       if (isRequestError(error) && error.code === 'oldPasswordWrong') {
         form.setFields([{ name: 'oldPassword', errors: [error.message || t('auth.oldPasswordWrong')] }]);

@@ -8,7 +8,7 @@ import { HOME_PATH } from '../../routes';
 import { fetchCaptcha, login } from '../../services/auth';
 import { toast } from '../../services/feedback';
 import { isRequestError } from '../../services/request';
-import { setUser } from '../../services/session';
+import { forgetDeliberateSignOut, setUser } from '../../services/session';
 import { AuthShell } from './components/AuthShell';
 import { CaptchaImage } from './components/CaptchaImage';
 import { clearLoginMessage, readLoginMessage } from './loginMessage';
@@ -37,6 +37,7 @@ export default function LoginPage() {
   useEffect(() => {
     document.title = t('login.title');
     clearLoginMessage();
+    forgetDeliberateSignOut();
   }, [t]);
 
   const loadCaptcha = useCallback(

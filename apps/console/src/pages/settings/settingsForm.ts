@@ -102,6 +102,11 @@ export function buildSettings(
     ...values,
     errorLogin: { count: values.errorLogin.count ?? null, duration: { ...values.errorLogin.duration } },
     loginDuration: { ...values.loginDuration },
+    // the permissions field is not rendered (so not in the values) while the folder is off
+    mediaLibrary: {
+      publicDirEnable: values.mediaLibrary?.publicDirEnable ?? false,
+      publicDirFeature: values.mediaLibrary?.publicDirFeature ?? [],
+    },
   };
   const parsed = settingsSchema.safeParse(candidate);
   if (!parsed.success) {
