@@ -3,6 +3,7 @@ import { createHashRouter, Navigate, type RouteObject } from 'react-router';
 import { HOME_PATH, PAGE_LIST } from '../routes';
 import { bindNavigate } from '../services/navigation';
 import { Root } from './Root';
+import { RouteError } from './RouteError';
 import type { RouteHandle } from './RouteGuard';
 
 /** A code-split route: the module's default export is the route component. */
@@ -18,6 +19,7 @@ export function buildRoutes(): RouteObject[] {
     {
       path: '/',
       element: <Root />,
+      errorElement: <RouteError />,
       hydrateFallbackElement: null,
       children: [
         { index: true, element: <Navigate to={HOME_PATH} replace /> },

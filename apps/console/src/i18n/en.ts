@@ -7,6 +7,7 @@ export const en: Record<ConsoleKey, string> = {
 
   'common.save': 'Save',
   'common.submit': 'Submit',
+  'common.reload': 'Reload',
   'common.backHome': 'Back to home',
   'common.yes': 'Yes',
   'common.no': 'No',

@@ -5,6 +5,7 @@ export const zh_Hans = {
 
   'common.save': '保存',
   'common.submit': '提交',
+  'common.reload': '重新加载',
   'common.backHome': '返回首页',
   'common.yes': '是',
   'common.no': '否',
