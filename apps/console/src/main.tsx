@@ -4,7 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import App from './app/App';
 import { clearReloadFlag, reloadOnce } from './app/RouteError';
-import { checkAdmin } from './services/auth';
+import { checkAdminAtStart } from './services/auth';
 import { isRequestError } from './services/request';
 
 // a chunk preload failed (the console was rebuilt since this page loaded): reload once
@@ -20,7 +20,7 @@ window.addEventListener('load', () => setTimeout(clearReloadFlag, 10_000));
  */
 async function firstRoute(): Promise<void> {
   try {
-    await checkAdmin();
+    await checkAdminAtStart();
   } catch (error) {
     if (isRequestError(error) && error.status === 404 && !window.location.hash.startsWith('#/regest')) {
       window.location.replace('#/regest');

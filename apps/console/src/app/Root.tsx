@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useNavigate, useNavigation } from 'react-router';
 import { followSystemLanguage, isLanguage } from '../i18n';
-import { checkAdmin } from '../services/auth';
+import { checkAdminAtStart } from '../services/auth';
 import { toast } from '../services/feedback';
 import { currentHashPath } from '../services/navigation';
 import { isRequestError } from '../services/request';
@@ -22,7 +22,7 @@ export function Root() {
   // routes load, and the answer must still lead to /regest.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, at app start
   useEffect(() => {
-    checkAdmin().catch((error: unknown) => {
+    checkAdminAtStart().catch((error: unknown) => {
       if (!isRequestError(error)) return;
       if (error.status === 404 || error.code === 'adminMissing') {
         toast.warning(t('auth.adminMissing'));

@@ -20,7 +20,7 @@ export function buildRoutes(): RouteObject[] {
       path: '/',
       element: <Root />,
       errorElement: <RouteError />,
-      hydrateFallbackElement: null,
+      hydrateFallbackElement: <div className="gantry-route-progress" aria-hidden />,
       children: [
         { index: true, element: <Navigate to={HOME_PATH} replace /> },
         { path: 'login', lazy: lazyPage(() => import('../pages/login')) },

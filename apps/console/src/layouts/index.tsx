@@ -1,4 +1,5 @@
 import { Navigate, useLocation } from 'react-router';
+import { useCurrentUser } from '../services/auth';
 import { signedOutDeliberately, useSessionUser } from '../services/session';
 import { AdminLayout } from './AdminLayout';
 import { MobileLayout } from './MobileLayout';
@@ -10,6 +11,7 @@ export default function AppLayout() {
   const user = useSessionUser();
   const location = useLocation();
   const isMobile = useIsMobile();
+  useCurrentUser();
   if (!user) {
     if (signedOutDeliberately()) return <Navigate to="/login" replace />;
     const redirect = encodeURIComponent(`${location.pathname}${location.search}`);

@@ -21,9 +21,8 @@ export function useLogout(): () => Promise<void> {
     }
     clearUser({ deliberate: true });
     await navigate('/login', { replace: true });
-    queryClient.removeQueries({
-      predicate: (query) => query.queryKey[0] !== 'setting' || query.queryKey[1] !== 'public',
-    });
+    // nothing of the signed-in user survives; the login page reads the public settings afresh
+    queryClient.removeQueries();
     toast.success(text);
   }, [navigate, queryClient, t]);
 }

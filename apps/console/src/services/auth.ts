@@ -1,5 +1,7 @@
 import { type CaptchaResponse, type LoginResponse, type SessionUser, sha256Hex } from '@gantry/shared';
+import { useQuery } from '@tanstack/react-query';
 import { request } from './request';
+import { updateUser, useSessionUser } from './session';
 
 interface MessageResponse {
   message: string;
@@ -8,6 +10,14 @@ interface MessageResponse {
 /** 200 when an admin password exists; 404 (code adminMissing) when not. Never toasts. */
 export function checkAdmin(): Promise<{ exists: boolean }> {
   return request('rest/spm/admin/check', { noMessage: true });
+}
+
+let startCheck: Promise<{ exists: boolean }> | null = null;
+
+/** The check made at app start, shared by whoever asks (main.tsx decides the first route, Root shows the message). */
+export function checkAdminAtStart(): Promise<{ exists: boolean }> {
+  startCheck ??= checkAdmin();
+  return startCheck;
 }
 
 export function registerAdmin(password: string): Promise<MessageResponse> {
@@ -62,4 +72,27 @@ export function changePassword(
 
 export function fetchCurrentUser(): Promise<SessionUser> {
   return request('rest/spm/login/current/user');
+}
+
+/**
+ * The signed-in user as the server sees it. Entering /app reads it once: an expired token gets its
+ * 401 (sign out, back to login) at once, and role or name changes reach the stored user.
+ */
+export function useCurrentUser() {
+  const user = useSessionUser();
+  return useQuery({
+    queryKey: ['currentUser', user?.id ?? null],
+    queryFn: async () => {
+      const current = await fetchCurrentUser();
+      updateUser({
+        name: current.name,
+        isAdmin: current.isAdmin,
+        protectUrl: current.protectUrl,
+        expiresAt: current.expiresAt,
+      });
+      return current;
+    },
+    enabled: user !== null,
+    staleTime: 60_000,
+  });
 }

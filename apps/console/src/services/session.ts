@@ -70,6 +70,19 @@ export function setUser(user: LoginResponse, remember: boolean): void {
   emit();
 }
 
+/** Refresh the stored user's profile (name, role, protected route) where it is stored, keeping the token. */
+export function updateUser(profile: Partial<Omit<LoginResponse, 'token'>>): void {
+  const current = getUser();
+  if (!current) return;
+  const next = { ...current, ...profile, token: current.token };
+  const changed = (Object.keys(profile) as (keyof LoginResponse)[]).some((key) => next[key] !== current[key]);
+  if (!changed) return;
+  for (const storage of storages()) {
+    if (storage.getItem(USER_KEY)) storage.setItem(USER_KEY, JSON.stringify(next));
+  }
+  emit();
+}
+
 /** Set when the user chose to leave (logout, password change): no ?redirect back to where they were. */
 let leftDeliberately = false;
 

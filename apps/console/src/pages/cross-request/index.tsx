@@ -1,21 +1,24 @@
+import type { Settings } from '@gantry/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { Card, Skeleton, Switch, Typography } from 'antd';
+import { Card, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FullSettings } from '../../components/FullSettings';
 import { toast } from '../../services/feedback';
 import { reportError } from '../../services/request';
 import { useSessionUser } from '../../services/session';
-import { isFullSettings, patchSettings, settingsKey, useSettings } from '../../services/settings';
+import { patchSettings, settingsKey } from '../../services/settings';
 
 /** /app/crossRequest: one switch, saved at once with PATCH {enableCors}. */
 export default function CrossRequestPage() {
+  return <FullSettings>{(settings) => <CorsSwitch settings={settings} />}</FullSettings>;
+}
+
+function CorsSwitch({ settings }: { settings: Settings }) {
   const { t } = useTranslation();
   const user = useSessionUser();
   const queryClient = useQueryClient();
-  const { data: settings } = useSettings();
   const [saving, setSaving] = useState(false);
-
-  if (!isFullSettings(settings)) return <Skeleton active />;
 
   const onChange = async (enableCors: boolean) => {
     setSaving(true);

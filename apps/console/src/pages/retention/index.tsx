@@ -1,13 +1,14 @@
 import { RETENTION_UNITS, retentionDays, type Settings } from '@gantry/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Form, Skeleton, Typography } from 'antd';
+import { Button, Card, Form, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DurationInput, type DurationValue } from '../../components/DurationInput';
+import { FullSettings } from '../../components/FullSettings';
 import { toast } from '../../services/feedback';
 import { isRequestError, reportError } from '../../services/request';
 import { useSessionUser } from '../../services/session';
-import { isFullSettings, patchSettings, settingsKey, useSettings } from '../../services/settings';
+import { patchSettings, settingsKey } from '../../services/settings';
 
 type RetentionUnit = (typeof RETENTION_UNITS)[number];
 
@@ -17,15 +18,16 @@ interface RetentionValues {
 
 /** /app/settings/bbs_realtime: how long time-series data is kept, saved with PATCH {retentionPolicy}. */
 export default function RetentionPage() {
+  return <FullSettings>{(settings) => <RetentionForm settings={settings} />}</FullSettings>;
+}
+
+function RetentionForm({ settings }: { settings: Settings }) {
   const { t } = useTranslation();
   const user = useSessionUser();
   const queryClient = useQueryClient();
-  const { data: settings } = useSettings();
   const [form] = Form.useForm<RetentionValues>();
   const policy = Form.useWatch('retentionPolicy', form);
   const [saving, setSaving] = useState(false);
-
-  if (!isFullSettings(settings)) return <Skeleton active />;
 
   const onFinish = async ({ retentionPolicy }: RetentionValues) => {
     if (typeof retentionPolicy.count !== 'number') return;

@@ -1,12 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
 import { Card, Form, Input, Skeleton, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { fetchCurrentUser } from '../../services/auth';
+import { useCurrentUser } from '../../services/auth';
 
 /** Personal centre: the profile of login/current/user, read-only for now. */
 export default function UserCenterPage() {
   const { t } = useTranslation();
-  const { data: user, isPending } = useQuery({ queryKey: ['currentUser'], queryFn: fetchCurrentUser });
+  const { data: user, isPending } = useCurrentUser();
 
   return (
     <Card title={t('userCenter.title')} style={{ maxWidth: 640 }}>
