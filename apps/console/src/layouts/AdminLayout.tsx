@@ -3,7 +3,7 @@ import { Layout, Menu } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { RouteGuard } from '../app/RouteGuard';
+import { RouteGuard, usePageRoute } from '../app/RouteGuard';
 import { ADMIN_MENU } from '../routes';
 import { HeaderTitle } from './components/HeaderTitle';
 import { selectedMenu, toMenuItems } from './components/menuItems';
@@ -28,6 +28,7 @@ export function AdminLayout() {
   const items = useMemo(() => toMenuItems(ADMIN_MENU, t), [t]);
   const { selected, open } = selectedMenu(ADMIN_MENU, pathname);
   const [openKeys, setOpenKeys] = useState<string[]>(open);
+  const page = usePageRoute();
 
   const onCollapse = (value: boolean) => {
     setCollapsed(value);
@@ -72,10 +73,13 @@ export function AdminLayout() {
             padding: '0 16px',
             display: 'flex',
             alignItems: 'center',
-            justifyContent: 'flex-end',
+            justifyContent: 'space-between',
             boxShadow: '0 1px 4px rgba(0,21,41,0.08)',
           }}
         >
+          <span data-testid="page-title" style={{ fontSize: 16, fontWeight: 500 }}>
+            {page ? t(page.title) : null}
+          </span>
           <UserMenu />
         </Layout.Header>
         <Layout.Content style={{ margin: 16 }}>

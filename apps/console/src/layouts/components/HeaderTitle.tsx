@@ -24,10 +24,12 @@ export function HeaderTitle({ color = 'inherit', showName = true }: { color?: st
         overflow: 'hidden',
         textOverflow: 'ellipsis',
         minWidth: 0,
+        textDecoration: 'none',
       }}
     >
       {settings?.logo ? <img src={settings.logo} alt="" style={{ height: 32, maxWidth: 96 }} /> : null}
       {showName ? <span style={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{name}</span> : null}
+      {!showName && !settings?.logo ? <span aria-hidden>{name.slice(0, 1).toUpperCase()}</span> : null}
     </Link>
   );
 }

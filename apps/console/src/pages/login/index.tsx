@@ -35,10 +35,9 @@ export default function LoginPage() {
   const captchaFor = useRef<string | null>(null);
 
   useEffect(() => {
-    document.title = t('login.title');
     clearLoginMessage();
     forgetDeliberateSignOut();
-  }, [t]);
+  }, []);
 
   const loadCaptcha = useCallback(
     async (username: string) => {
