@@ -17,7 +17,10 @@ export default defineConfig({
       treeshake: {
         // @gantry/shared is a barrel of pure modules: let each route take only what it uses, so the
         // zod schemas (and zod) stay out of the login route.
-        moduleSideEffects: [{ test: /packages[\\/]shared[\\/]src[\\/]/, sideEffects: false }],
+        moduleSideEffects: [
+          { test: /packages[\\/]shared[\\/]src[\\/]/, sideEffects: false },
+          { test: /node_modules[\\/]@rc-component[\\/]/, sideEffects: false },
+        ],
       },
     },
   },

@@ -1,5 +1,5 @@
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { ConfigProvider, message, notification } from 'antd';
+import { ConfigProvider, message } from 'antd';
 import enUS from 'antd/es/locale/en_US';
 import zhCN from 'antd/es/locale/zh_CN';
 import { type ReactNode, useEffect, useState } from 'react';
@@ -9,19 +9,18 @@ import { createQueryClient } from './queryClient';
 
 /**
  * Context-aware toasts (theme, locale) for the request layer. antd's `App` would do the same but
- * also pulls Modal into the login route's JavaScript; pages that need a modal use `Modal.useModal()`.
+ * also pulls Modal and notification into the login route's JavaScript; pages that need those use
+ * `Modal.useModal()` / `notification.useNotification()` in their own chunk.
  */
 function FeedbackHost({ children }: { children: ReactNode }) {
   const [messageApi, messageHolder] = message.useMessage();
-  const [notificationApi, notificationHolder] = notification.useNotification();
   useEffect(() => {
-    bindFeedback({ message: messageApi, notification: notificationApi });
+    bindFeedback(messageApi);
     return () => bindFeedback(null);
-  }, [messageApi, notificationApi]);
+  }, [messageApi]);
   return (
     <>
       {messageHolder}
-      {notificationHolder}
       {children}
     </>
   );

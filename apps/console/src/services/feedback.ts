@@ -1,40 +1,41 @@
 import { TOAST_ERROR_SECONDS, TOAST_SUCCESS_SECONDS } from '@gantry/shared';
-import { message as staticMessage, notification as staticNotification } from 'antd';
+import { message as staticMessage } from 'antd';
 import type { MessageInstance } from 'antd/es/message/interface';
-import type { NotificationInstance } from 'antd/es/notification/interface';
-import type { ReactNode } from 'react';
+import { createElement, type ReactNode } from 'react';
 
 /**
- * Toasts from outside React (the request layer). The providers bind the context-aware instances
- * of `message.useMessage()` and `notification.useNotification()`; until then the static functions are used.
+ * Toasts from outside React (the request layer). The providers bind the context-aware instance of
+ * `message.useMessage()`; until then the static function is used. Titled toasts (403) are messages
+ * too: antd's notification would add its code to the login route's JavaScript for one rare case.
  */
-interface Instances {
-  message: MessageInstance;
-  notification: NotificationInstance;
+let bound: MessageInstance | null = null;
+
+export function bindFeedback(instance: MessageInstance | null): void {
+  bound = instance;
 }
 
-let bound: Instances | null = null;
-
-export function bindFeedback(instances: Instances | null): void {
-  bound = instances;
-}
-
-function instances(): Instances {
-  return bound ?? { message: staticMessage, notification: staticNotification };
+function messages(): MessageInstance {
+  return bound ?? staticMessage;
 }
 
 export const toast = {
   success(content: ReactNode): void {
-    void instances().message.open({ type: 'success', content, duration: TOAST_SUCCESS_SECONDS });
+    void messages().open({ type: 'success', content, duration: TOAST_SUCCESS_SECONDS });
   },
   error(content: ReactNode): void {
-    void instances().message.open({ type: 'error', content, duration: TOAST_ERROR_SECONDS });
+    void messages().open({ type: 'error', content, duration: TOAST_ERROR_SECONDS });
   },
   warning(content: ReactNode): void {
-    void instances().message.open({ type: 'warning', content, duration: TOAST_ERROR_SECONDS });
+    void messages().open({ type: 'warning', content, duration: TOAST_ERROR_SECONDS });
   },
-  /** A titled error notification (403 access denied). */
-  notifyError(title: ReactNode, description: ReactNode): void {
-    instances().notification.error({ title, description, duration: TOAST_ERROR_SECONDS });
+  /** An error with a title line (403 access denied). */
+  errorWithTitle(title: string, description: string): void {
+    const content = createElement(
+      'span',
+      { style: { display: 'inline-block', textAlign: 'left', verticalAlign: 'top' } },
+      createElement('strong', { style: { display: 'block' } }, title),
+      createElement('span', null, description),
+    );
+    void messages().open({ type: 'error', content, duration: TOAST_ERROR_SECONDS });
   },
 };

@@ -117,7 +117,7 @@ export function reportError(error: unknown): void {
     return;
   }
   if (error.status === 403) {
-    toast.notifyError(i18n.t('request.accessDenied'), i18n.t('error.forbidden'));
+    toast.errorWithTitle(i18n.t('request.accessDenied'), i18n.t('error.forbidden'));
     return;
   }
   if (error.status >= 500) {

@@ -1,6 +1,6 @@
-import { type CaptchaResponse, LOGIN_PASSWORD_MAX } from '@gantry/shared';
-import { Alert, Button, Checkbox, Form, Input } from 'antd';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import type { CaptchaResponse } from '@gantry/shared';
+import { Alert, Button, Checkbox, Input } from 'antd';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { landingPath } from '../../app/access';
@@ -11,63 +11,61 @@ import { isRequestError } from '../../services/request';
 import { forgetDeliberateSignOut, setUser } from '../../services/session';
 import { AuthShell } from './components/AuthShell';
 import { CaptchaImage } from './components/CaptchaImage';
+import { Field } from './components/Field';
+import {
+  EMPTY_LOGIN,
+  type LoginErrors,
+  type LoginField,
+  type LoginValues,
+  splitServerFields,
+  validateField,
+  validateLogin,
+} from './loginForm';
 import { clearLoginMessage, readLoginMessage } from './loginMessage';
-
-interface LoginValues {
-  username: string;
-  password: string;
-  code?: string;
-  remember: boolean;
-}
-
-const FORM_FIELDS = new Set(['username', 'password', 'code']);
-/** Server field names that belong to a form field of another name. */
-const FIELD_ALIASES: Record<string, keyof LoginValues> = { codeId: 'code', captcha: 'code' };
 
 export default function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [form] = Form.useForm<LoginValues>();
+  const [values, setValues] = useState<LoginValues>(EMPTY_LOGIN);
+  const [errors, setErrors] = useState<LoginErrors>({});
   const [notice, setNotice] = useState<string | null>(readLoginMessage);
   const [captcha, setCaptcha] = useState<CaptchaResponse | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const captchaFor = useRef<string | null>(null);
+  const codeShown = Boolean(captcha?.svg);
 
   useEffect(() => {
     clearLoginMessage();
     forgetDeliberateSignOut();
   }, []);
 
-  const loadCaptcha = useCallback(
-    async (username: string) => {
-      captchaFor.current = username;
-      try {
-        const next = await fetchCaptcha(username);
-        setCaptcha(next.required && next.svg ? next : null);
-        // a new image needs a new code; keep any error shown on the field (setFieldValue would clear it)
-        form.setFields([{ name: 'code', value: undefined }]);
-      } catch {
-        // no captcha information: the server will ask for it (451) if needed
-      }
-    },
-    [form],
-  );
+  const loadCaptcha = useCallback(async (username: string) => {
+    captchaFor.current = username;
+    try {
+      const next = await fetchCaptcha(username);
+      setCaptcha(next.required && next.svg ? next : null);
+      // a new image needs a new code (any error shown on the field stays)
+      setValues((v) => ({ ...v, code: '' }));
+    } catch {
+      // no captcha information: the server will ask for it (451) if needed
+    }
+  }, []);
 
   useEffect(() => {
     void loadCaptcha('');
   }, [loadCaptcha]);
 
+  const change = (field: LoginField, value: string) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    setErrors((e) => ({ ...e, [field]: validateField(field, next, codeShown, t) }));
+  };
+
   const showError = (error: unknown) => {
     if (isRequestError(error) && (error.status === 400 || error.status === 451) && error.fields) {
-      const formErrors: { name: keyof LoginValues; errors: string[] }[] = [];
-      const general: string[] = [];
-      for (const [key, text] of Object.entries(error.fields)) {
-        const name = FIELD_ALIASES[key] ?? key;
-        if (FORM_FIELDS.has(name)) formErrors.push({ name: name as keyof LoginValues, errors: [text] });
-        else general.push(text);
-      }
-      form.setFields(formErrors);
+      const { errors: fieldErrors, general } = splitServerFields(error.fields);
+      setErrors(fieldErrors);
       setNotice(general.length ? general.join(' ') : null);
       return;
     }
@@ -77,7 +75,11 @@ export default function LoginPage() {
     for (const m of messages) toast.error(m);
   };
 
-  const onFinish = async (values: LoginValues) => {
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = validateLogin(values, codeShown, t);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
     setNotice(null);
     setSubmitting(true);
     try {
@@ -85,14 +87,14 @@ export default function LoginPage() {
         username: values.username,
         password: values.password,
         remember: values.remember,
-        code: captcha ? values.code : undefined,
+        code: captcha ? values.code.trim() : undefined,
         codeId: captcha ? captcha.id : undefined,
       });
       setUser(user, values.remember);
       await navigate(landingPath(params.get('redirect'), user, HOME_PATH), { replace: true });
     } catch (error) {
       showError(error);
-      void loadCaptcha(values.username ?? '');
+      void loadCaptcha(values.username.trim());
     } finally {
       setSubmitting(false);
     }
@@ -103,64 +105,65 @@ export default function LoginPage() {
       {notice ? (
         <Alert data-testid="login-error" type="error" showIcon title={notice} style={{ marginBottom: 16 }} />
       ) : null}
-      <Form<LoginValues>
-        form={form}
-        layout="vertical"
-        requiredMark={false}
-        initialValues={{ remember: false }}
-        onFinish={onFinish}
-      >
-        <Form.Item
-          name="username"
-          label={t('login.username')}
-          rules={[{ required: true, whitespace: true, message: t('login.usernameRequired') }]}
-        >
+      <form noValidate onSubmit={(e) => void onSubmit(e)}>
+        <Field id="login-username" label={t('login.username')} error={errors.username}>
           <Input
+            id="login-username"
             data-testid="login-username"
             autoComplete="username"
             size="large"
+            value={values.username}
+            status={errors.username ? 'error' : undefined}
+            onChange={(e) => change('username', e.target.value)}
             onBlur={(e) => {
               const username = e.target.value.trim();
               if (username && username !== captchaFor.current) void loadCaptcha(username);
             }}
           />
-        </Form.Item>
-        <Form.Item
-          name="password"
-          label={t('login.password')}
-          rules={[
-            { required: true, message: t('password.required') },
-            { max: LOGIN_PASSWORD_MAX, message: t('password.tooLong') },
-          ]}
-        >
-          <Input.Password data-testid="login-password" autoComplete="current-password" size="large" />
-        </Form.Item>
+        </Field>
+        <Field id="login-password" label={t('login.password')} error={errors.password}>
+          <Input.Password
+            id="login-password"
+            data-testid="login-password"
+            autoComplete="current-password"
+            size="large"
+            value={values.password}
+            status={errors.password ? 'error' : undefined}
+            onChange={(e) => change('password', e.target.value)}
+          />
+        </Field>
         {captcha?.svg ? (
-          <Form.Item label={t('login.code')} required>
+          <Field id="login-code" label={t('login.code')} error={errors.code}>
             <div style={{ display: 'flex', gap: 8 }}>
-              <Form.Item
-                name="code"
-                noStyle
-                rules={[{ required: true, whitespace: true, message: t('auth.captchaRequired') }]}
-              >
-                <Input data-testid="login-code" autoComplete="off" size="large" maxLength={16} />
-              </Form.Item>
-              <CaptchaImage
-                svg={captcha.svg}
-                onRefresh={() => void loadCaptcha(form.getFieldValue('username') ?? '')}
+              <Input
+                id="login-code"
+                data-testid="login-code"
+                autoComplete="off"
+                size="large"
+                maxLength={16}
+                value={values.code}
+                status={errors.code ? 'error' : undefined}
+                onChange={(e) => change('code', e.target.value)}
               />
+              <CaptchaImage svg={captcha.svg} onRefresh={() => void loadCaptcha(values.username.trim())} />
             </div>
-          </Form.Item>
+          </Field>
         ) : null}
-        <Form.Item name="remember" valuePropName="checked">
-          <Checkbox data-testid="login-remember">{t('login.remember')}</Checkbox>
-        </Form.Item>
-        <Form.Item>
+        <div style={{ marginBottom: 24 }}>
+          <Checkbox
+            data-testid="login-remember"
+            checked={values.remember}
+            onChange={(e) => setValues((v) => ({ ...v, remember: e.target.checked }))}
+          >
+            {t('login.remember')}
+          </Checkbox>
+        </div>
+        <div style={{ marginBottom: 24 }}>
           <Button data-testid="login-submit" type="primary" htmlType="submit" size="large" block loading={submitting}>
             {t('login.submit')}
           </Button>
-        </Form.Item>
-      </Form>
+        </div>
+      </form>
     </AuthShell>
   );
 }
