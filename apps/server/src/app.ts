@@ -19,6 +19,7 @@ import { CaptchaService } from './modules/auth/captcha.service.js';
 import { LoginAttemptRepository } from './modules/auth/login-attempt.repository.js';
 import { PasswordHasher } from './modules/auth/password-hasher.js';
 import { SessionRepository } from './modules/auth/session.repository.js';
+import { SessionCache } from './modules/auth/session-cache.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { SettingsRepository } from './modules/settings/settings.repository.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
@@ -70,6 +71,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     settings,
     hasher: new PasswordHasher(config.hashConcurrency, config.hashQueue),
     clock,
+    ...(database.engine === 'pglite' ? { sessionCache: new SessionCache(5_000, 10_000) } : {}),
   });
   const storage = new Storage(config.dataDir);
 

@@ -1,5 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/database.js';
 import { ADMIN_PASSWORD, createTestApp, ENGINE, type TestApp, wire } from '../../test/test-app.js';
+import { hashToken } from './auth.service.js';
 
 const SPM = '/portal/rest/spm';
 let t: TestApp;
@@ -273,5 +276,31 @@ describe(`login throttling (${ENGINE})`, () => {
     expect(limited.json()).toMatchObject({ code: 'tooManyRequests', message: '请求过于频繁，请稍后再试' });
     // Other calls are unaffected.
     expect((await t.call('GET', `${SPM}/setting`)).statusCode).toBe(200);
+  });
+});
+
+describe(`secrets at rest (${ENGINE})`, () => {
+  it('stores neither the token nor the password, only their hashes', async () => {
+    await t.registerAdmin();
+    const token = await t.login();
+    const sessions = await queryRows<{ token_hash: string }>(t.database.db, sql`select token_hash from sessions`);
+    expect(sessions.map((s) => s.token_hash)).toEqual([hashToken(token)]);
+    const [admin] = await queryRows<{ password_hash: string }>(t.database.db, sql`select password_hash from users`);
+    expect(admin?.password_hash).toMatch(/^\$argon2id\$/);
+    expect(admin?.password_hash).not.toContain(wire(ADMIN_PASSWORD));
+  });
+});
+
+describe(`hashing under a flood (${ENGINE})`, () => {
+  it('refuses with 429 when the hash queue is full, and serves again afterwards', async () => {
+    await t.close();
+    t = await createTestApp({ GANTRY_HASH_CONCURRENCY: '1', GANTRY_HASH_QUEUE: '0' });
+    await t.registerAdmin();
+    await setSettings({ captcha: 'off' });
+    const responses = await Promise.all(Array.from({ length: 6 }, (_, i) => login(`user${i}`, 'Wrong12345')));
+    const statuses = responses.map((r) => r.statusCode);
+    expect(statuses).toContain(429);
+    expect(statuses).toContain(400);
+    expect((await login('admin', ADMIN_PASSWORD)).statusCode).toBe(200);
   });
 });

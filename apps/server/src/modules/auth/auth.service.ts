@@ -17,6 +17,7 @@ import type { CaptchaService } from './captcha.service.js';
 import type { LoginAttemptRepository } from './login-attempt.repository.js';
 import type { PasswordHasher } from './password-hasher.js';
 import type { SessionRepository } from './session.repository.js';
+import type { SessionCache } from './session-cache.js';
 
 /** How long a failed attempt keeps the verification code switched on ('afterFailure'). */
 const FAILURE_MEMORY_MS = 60 * 60 * 1000;
@@ -33,6 +34,8 @@ export interface AuthDeps {
   settings: SettingsService;
   hasher: PasswordHasher;
   clock: Clock;
+  /** Present only where one process owns the database (PGlite). */
+  sessionCache?: SessionCache;
 }
 
 /** A duration in words, for the frozen-account message. */
@@ -147,8 +150,9 @@ export class AuthService {
     return { ...toSessionUser(user, expiresAt), token };
   }
 
-  logout(tokenHash: string): Promise<void> {
-    return this.deps.sessions.delete(tokenHash);
+  async logout(tokenHash: string): Promise<void> {
+    this.deps.sessionCache?.forget(tokenHash);
+    await this.deps.sessions.delete(tokenHash);
   }
 
   /** Checks the old password, stores the new one and ends every session of the user. */
@@ -158,13 +162,18 @@ export class AuthService {
       throw new AppError('oldPasswordWrong', { fields: { oldPassword: 'auth.oldPasswordWrong' } });
     }
     await this.deps.users.setPassword(user.id, await this.deps.hasher.hash(newPassword));
+    this.deps.sessionCache?.forgetUser(user.id);
     await this.deps.sessions.deleteForUser(user.id);
   }
 
   /** The session behind a token, if it is alive. */
   async authenticate(token: string): Promise<{ user: UserRow; expiresAt: Date; tokenHash: string } | undefined> {
     const tokenHash = hashToken(token);
-    const found = await this.deps.sessions.findActive(tokenHash, this.deps.clock());
+    const now = this.deps.clock();
+    const cached = this.deps.sessionCache?.get(tokenHash, now.getTime());
+    if (cached) return { ...cached, tokenHash };
+    const found = await this.deps.sessions.findActive(tokenHash, now);
+    if (found) this.deps.sessionCache?.set(tokenHash, found, now.getTime());
     return found && { ...found, tokenHash };
   }
 }

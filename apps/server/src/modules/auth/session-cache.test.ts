@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import type { UserRow } from '../users/user.repository.js';
+import { SessionCache } from './session-cache.js';
+
+const user = (id: string) => ({ id }) as UserRow;
+const session = (id: string, expiresAt: number) => ({ user: user(id), expiresAt: new Date(expiresAt) });
+
+describe('SessionCache', () => {
+  it('forgets entries after its TTL and at the session expiry', () => {
+    const cache = new SessionCache(1000, 10);
+    cache.set('a', session('u1', 10_000), 0);
+    cache.set('b', session('u1', 500), 0);
+    expect(cache.get('a', 999)?.user.id).toBe('u1');
+    expect(cache.get('a', 1001)).toBeUndefined();
+    expect(cache.get('b', 500)).toBeUndefined();
+  });
+
+  it('forgets one token, or every token of a user', () => {
+    const cache = new SessionCache(1000, 10);
+    cache.set('a', session('u1', 9999), 0);
+    cache.set('b', session('u1', 9999), 0);
+    cache.set('c', session('u2', 9999), 0);
+    cache.forget('c');
+    expect(cache.get('c', 1)).toBeUndefined();
+    cache.forgetUser('u1');
+    expect(cache.get('a', 1)).toBeUndefined();
+    expect(cache.get('b', 1)).toBeUndefined();
+  });
+
+  it('stays within its size, dropping the oldest', () => {
+    const cache = new SessionCache(1000, 2);
+    cache.set('a', session('u', 9999), 0);
+    cache.set('b', session('u', 9999), 0);
+    cache.set('c', session('u', 9999), 0);
+    expect(cache.get('a', 1)).toBeUndefined();
+    expect(cache.get('c', 1)).toBeDefined();
+  });
+});

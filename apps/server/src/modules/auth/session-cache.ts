@@ -1,0 +1,47 @@
+import type { UserRow } from '../users/user.repository.js';
+
+export interface CachedSession {
+  user: UserRow;
+  expiresAt: Date;
+}
+
+/**
+ * Recently seen sessions, so that every call of a signed-in user does not cost a query. Only for
+ * the embedded database: PGlite means one server process, so the invalidations below (logout,
+ * password change) reach every copy. With PostgreSQL there may be several processes and each
+ * call asks the database.
+ */
+export class SessionCache {
+  private readonly entries = new Map<string, CachedSession & { at: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+  ) {}
+
+  get(tokenHash: string, now: number): CachedSession | undefined {
+    const entry = this.entries.get(tokenHash);
+    if (!entry) return undefined;
+    if (now - entry.at > this.ttlMs || entry.expiresAt.getTime() <= now) {
+      this.entries.delete(tokenHash);
+      return undefined;
+    }
+    return entry;
+  }
+
+  set(tokenHash: string, session: CachedSession, now: number): void {
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(tokenHash, { ...session, at: now });
+  }
+
+  forget(tokenHash: string): void {
+    this.entries.delete(tokenHash);
+  }
+
+  forgetUser(userId: string): void {
+    for (const [key, entry] of this.entries) if (entry.user.id === userId) this.entries.delete(key);
+  }
+}
