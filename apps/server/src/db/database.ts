@@ -32,7 +32,7 @@ export async function openDatabase(options: {
     pool.on('error', (error) => console.warn(`PostgreSQL idle connection error: ${error.message}`));
     const db = drizzle({ client: pool, schema });
     await migrate(db, { migrationsFolder });
-    return { db: db as unknown as Database, engine: 'postgres', close: () => pool.end() };
+    return { db: db as unknown as Database, engine: 'postgres', close: once(() => pool.end()) };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
@@ -45,7 +45,16 @@ export async function usePglite(client: PGliteInterface): Promise<DatabaseHandle
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const db = drizzle({ client: client as PGlite, schema });
   await migrate(db, { migrationsFolder });
-  return { db: db as unknown as Database, engine: 'pglite', close: () => client.close() };
+  return { db: db as unknown as Database, engine: 'pglite', close: once(() => client.close()) };
+}
+
+/** Closing twice is harmless (the app's onClose and a test may both close). */
+function once(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= close();
+    return closing;
+  };
 }
 
 /** Rows of a raw SQL statement; both drivers answer with `{ rows }`. */

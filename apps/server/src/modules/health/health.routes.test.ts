@@ -35,3 +35,13 @@ describe(`health and the API document (${ENGINE})`, () => {
     expect(missing.json()).toMatchObject({ code: 'notFound' });
   });
 });
+
+describe(`when the database is gone (${ENGINE})`, () => {
+  it('is not ready, and a failing call answers 500 without its internals', async () => {
+    await t.database.close();
+    expect((await t.call('GET', '/readyz')).statusCode).toBe(503);
+    const response = await t.call('GET', '/portal/rest/spm/admin/check');
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ message: '服务器出错了', code: 'internal' });
+  });
+});
