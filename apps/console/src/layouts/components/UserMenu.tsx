@@ -53,7 +53,7 @@ export function UserMenu({ color = 'inherit', compact = false }: { color?: strin
   };
 
   return (
-    <Dropdown menu={{ items, onClick }} trigger={['click', 'hover']} placement="bottomRight">
+    <Dropdown menu={{ items, onClick }} trigger={['click']} placement="bottomRight">
       <button
         type="button"
         data-testid="user-menu"
