@@ -1,9 +1,10 @@
 import { sha256Hex } from '@gantry/shared';
 import { expect, test } from '@playwright/test';
+import { ADMIN_PASSWORD, FIRST_PASSWORD } from './accounts';
 import { API, ARTIFACTS, apiLogin, apiPatchSettings, expectRoute, fillLogin } from './helpers';
 
-const PASSWORD = 'Admin12345';
-const NEW_PASSWORD = 'Better!Pass99';
+const PASSWORD = FIRST_PASSWORD;
+const NEW_PASSWORD = ADMIN_PASSWORD;
 
 /**
  * The whole first-run story in one browser, step by step on one server: regest → login →

@@ -39,6 +39,11 @@ export default defineConfig({
       ],
     },
   },
+  // The first-run flow starts from an empty server; the other specs run on what it leaves.
+  projects: [
+    { name: 'first-run', testMatch: 'foundation.spec.ts' },
+    { name: 'console', testMatch: 'console.spec.ts', dependencies: ['first-run'] },
+  ],
   webServer: {
     command: `rm -rf "${DATA}" && node --import tsx apps/server/src/main.ts`,
     cwd: ROOT,
