@@ -24,6 +24,10 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 20;
 const PASSWORD = sha256Hex('Bench12345');
 const results: Array<[string, string]> = [];
+/** The histogram records each timer's full period; the lag is what exceeds it. */
+const LAG_RESOLUTION_MS = 1;
+const lagMs = (h: { percentile(p: number): number }, p: number) =>
+  Math.max(0, h.percentile(p) / 1e6 - LAG_RESOLUTION_MS).toFixed(1);
 const report = (name: string, value: string) => {
   results.push([name, value]);
   console.log(`  ${name}: ${value}`);
@@ -100,16 +104,13 @@ async function throughputAndLag(): Promise<void> {
   report('bare Fastify hello-world req/s', bare.requests.average.toFixed(0));
   report('GET setting / hello-world', `${((setting.requests.average / bare.requests.average) * 100).toFixed(0)} %`);
 
-  const lag = monitorEventLoopDelay({ resolution: 10 });
+  const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
   lag.enable();
   const authed = await load(`${base}/login/current/user`, { authorization: `Bearer ${token}` });
   lag.disable();
   report('GET login/current/user (session lookup on PGlite) req/s', authed.requests.average.toFixed(0));
   report('  its latency p50 / p99 (ms)', `${authed.latency.p50} / ${authed.latency.p99}`);
-  report(
-    'event-loop lag under that load, p50 / p99 (ms)',
-    `${(lag.percentile(50) / 1e6).toFixed(1)} / ${(lag.percentile(99) / 1e6).toFixed(1)}`,
-  );
+  report('event-loop lag under that load, p50 / p99 (ms)', `${lagMs(lag, 50)} / ${lagMs(lag, 99)}`);
 
   const times: number[] = [];
   for (let i = 0; i < 30; i++) {
@@ -146,7 +147,7 @@ async function throughputAndLag(): Promise<void> {
 
 /** 20 clients post wrong passwords while another 20 read settings: does the flood starve them? */
 async function flood(name: string, base: string): Promise<void> {
-  const lag = monitorEventLoopDelay({ resolution: 10 });
+  const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
   lag.enable();
   const [attack, during] = await Promise.all([
     load(`${base}/login`, { 'content-type': 'application/json' }, SECONDS, {
@@ -161,7 +162,7 @@ async function flood(name: string, base: string): Promise<void> {
   lag.disable();
   report(`${name}: login answers/s (mostly refusals)`, attack.requests.average.toFixed(0));
   report(`${name}: GET setting p99 (ms)`, String(during.latency.p99));
-  report(`${name}: event-loop lag p99 (ms)`, (lag.percentile(99) / 1e6).toFixed(1));
+  report(`${name}: event-loop lag p99 (ms)`, lagMs(lag, 99));
 }
 
 /** Starts the real server process and times it until /readyz answers; returns its pid and the ms. */
