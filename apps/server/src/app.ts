@@ -58,6 +58,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     (await openDatabase({
       url: config.databaseUrl,
       dataDir: config.persistDatabase ? path.join(config.dataDir, 'pglite') : null,
+      pgliteSharedBuffers: config.pgliteSharedBuffers,
     }));
   const { db } = database;
 

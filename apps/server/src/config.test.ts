@@ -25,6 +25,7 @@ describe('config', () => {
 
   it('fails fast with a readable message', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);
+    expect(() => loadConfig({ GANTRY_PGLITE_SHARED_BUFFERS: 'lots' })).toThrow('GANTRY_PGLITE_SHARED_BUFFERS');
     try {
       loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' });
     } catch (error) {

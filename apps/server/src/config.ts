@@ -18,6 +18,11 @@ const envSchema = z.object({
   /** Password hashes computed at once; more wait in a short queue, beyond it the call gets 429. */
   GANTRY_HASH_CONCURRENCY: z.coerce.number().int().min(1).default(2),
   GANTRY_HASH_QUEUE: z.coerce.number().int().min(0).default(32),
+  /** Embedded database buffer cache (PostgreSQL size syntax). */
+  GANTRY_PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^\d+(kB|MB|GB)$/, 'must be a size such as 32MB')
+    .default('32MB'),
   /** The built console; served at /portal/ when present. */
   GANTRY_CONSOLE_DIR: z.string().optional(),
 });
@@ -35,6 +40,7 @@ export interface Config {
   loginRatePerMinute: number;
   hashConcurrency: number;
   hashQueue: number;
+  pgliteSharedBuffers: string;
   consoleDir: string;
 }
 
@@ -58,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRatePerMinute: e.GANTRY_LOGIN_RATE_PER_MINUTE,
     hashConcurrency: e.GANTRY_HASH_CONCURRENCY,
     hashQueue: e.GANTRY_HASH_QUEUE,
+    pgliteSharedBuffers: e.GANTRY_PGLITE_SHARED_BUFFERS,
     consoleDir: path.resolve(e.GANTRY_CONSOLE_DIR ?? new URL('../../console/dist', import.meta.url).pathname),
   };
 }

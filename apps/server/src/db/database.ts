@@ -22,6 +22,8 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 export async function openDatabase(options: {
   url?: string | undefined;
   dataDir: string | null;
+  /** PGlite's shared_buffers; its default (128MB) is most of an idle server's memory. */
+  pgliteSharedBuffers?: string;
 }): Promise<DatabaseHandle> {
   if (options.url) {
     const { default: pg } = await import('pg');
@@ -36,7 +38,8 @@ export async function openDatabase(options: {
   }
   const { PGlite } = await import('@electric-sql/pglite');
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  return usePglite(options.dataDir ? new PGlite(options.dataDir) : new PGlite());
+  const postgresqlconf = options.pgliteSharedBuffers ? [`shared_buffers=${options.pgliteSharedBuffers}`] : [];
+  return usePglite(new PGlite({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), postgresqlconf }));
 }
 
 /** Wraps an open PGlite (tests pass clones of a migrated template) and brings it up to date. */
