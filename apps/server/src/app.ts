@@ -29,11 +29,14 @@ import { UserRepository } from './modules/users/user.repository.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { loggerOptions } from './plugins/logging.js';
+import { rejectNulCharacters } from './plugins/nul-characters.js';
 import './plugins/types.js';
 
 export const PORTAL = '/portal';
 export const API = `${PORTAL}/rest`;
 export const SPM = `${API}/spm`;
+/** How often expired sessions, codes and old attempt counters are removed. */
+const CLEAN_UP_MS = 10 * 60 * 1000;
 
 export interface AppOptions {
   config: Config;
@@ -62,7 +65,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
     }));
   const { db } = database;
 
-  const settings = new SettingsService(new SettingsRepository(db));
+  const app = Fastify({
+    logger: options.logger === false ? false : loggerOptions(config.logLevel),
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+
+  const settings = new SettingsService(new SettingsRepository(db), app.log);
   const captcha = new CaptchaService(new CaptchaRepository(db), clock);
   const auth = new AuthService({
     users: new UserRepository(db),
@@ -76,15 +85,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   const storage = new Storage(config.dataDir);
 
-  const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(config.logLevel),
-    trustProxy: false,
-    bodyLimit: 1024 * 1024,
-  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerAuth(app, auth, API);
+  rejectNulCharacters(app);
+  const cleanUp = setInterval(() => {
+    auth.cleanUp().catch((error: unknown) => app.log.warn({ err: error }, 'clean-up failed'));
+  }, CLEAN_UP_MS);
+  cleanUp.unref();
+  app.addHook('onClose', async () => clearInterval(cleanUp));
   if (!options.database) app.addHook('onClose', () => database.close());
 
   await app.register(fastifyCors, {
@@ -121,7 +131,18 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.get('/', (_request, reply) => reply.redirect(`${PORTAL}/`));
   app.get(PORTAL, (_request, reply) => reply.redirect(`${PORTAL}/`));
   if (existsSync(path.join(config.consoleDir, 'index.html'))) {
-    await app.register(fastifyStatic, { root: config.consoleDir, prefix: `${PORTAL}/`, maxAge: '1h' });
+    await app.register(fastifyStatic, {
+      root: config.consoleDir,
+      prefix: `${PORTAL}/`,
+      cacheControl: false,
+      // Built assets carry a content hash in their name; index.html must be asked for each time,
+      // or an upgraded server would be sent to old asset names.
+      setHeaders: (res, filePath) =>
+        res.setHeader(
+          'cache-control',
+          /[\\/]assets[\\/]/.test(filePath) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        ),
+    });
   }
 
   return { app, database, services: { auth, settings, captcha } };

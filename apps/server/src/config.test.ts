@@ -23,6 +23,13 @@ describe('config', () => {
     });
   });
 
+  it('reads which proxies to trust', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ GANTRY_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ GANTRY_TRUST_PROXY: '127.0.0.1,10.0.0.0/8' }).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8']);
+    expect(() => loadConfig({ GANTRY_TRUST_PROXY: 'everyone' })).toThrow('GANTRY_TRUST_PROXY');
+  });
+
   it('fails fast with a readable message', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);
     expect(() => loadConfig({ GANTRY_PGLITE_SHARED_BUFFERS: 'lots' })).toThrow('GANTRY_PGLITE_SHARED_BUFFERS');

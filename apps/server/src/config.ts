@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 /** Everything the server reads from the environment, parsed and checked once at start. */
@@ -18,6 +19,14 @@ const envSchema = z.object({
   /** Password hashes computed at once; more wait in a short queue, beyond it the call gets 429. */
   GANTRY_HASH_CONCURRENCY: z.coerce.number().int().min(1).default(2),
   GANTRY_HASH_QUEUE: z.coerce.number().int().min(0).default(32),
+  /**
+   * Behind a reverse proxy: 'true' (trust any), or the proxies' addresses (comma-separated), so
+   * that the client address (login throttling, verification codes) comes from X-Forwarded-For.
+   */
+  GANTRY_TRUST_PROXY: z
+    .string()
+    .regex(/^(|false|true|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$/, 'must be true or proxy addresses')
+    .default(''),
   /** Embedded database buffer cache (PostgreSQL size syntax). */
   GANTRY_PGLITE_SHARED_BUFFERS: z
     .string()
@@ -42,6 +51,13 @@ export interface Config {
   hashQueue: number;
   pgliteSharedBuffers: string;
   consoleDir: string;
+  trustProxy: boolean | string[];
+}
+
+function parseTrustProxy(value: string): boolean | string[] {
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  return value.split(',');
 }
 
 export class ConfigError extends Error {}
@@ -65,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     hashConcurrency: e.GANTRY_HASH_CONCURRENCY,
     hashQueue: e.GANTRY_HASH_QUEUE,
     pgliteSharedBuffers: e.GANTRY_PGLITE_SHARED_BUFFERS,
-    consoleDir: path.resolve(e.GANTRY_CONSOLE_DIR ?? new URL('../../console/dist', import.meta.url).pathname),
+    consoleDir: path.resolve(e.GANTRY_CONSOLE_DIR ?? fileURLToPath(new URL('../../console/dist', import.meta.url))),
+    trustProxy: parseTrustProxy(e.GANTRY_TRUST_PROXY),
   };
 }

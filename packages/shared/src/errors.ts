@@ -23,6 +23,7 @@ export const ERRORS = {
   verifyFailed: { status: 400, message: 'auth.verifyFailed' },
   notImage: { status: 415, message: 'upload.notImage' },
   noFile: { status: 400, message: 'upload.noFile' },
+  oneFile: { status: 400, message: 'upload.oneFile' },
 } as const satisfies Record<string, { status: number; message: MessageKey }>;
 
 export type ErrorCode = keyof typeof ERRORS;

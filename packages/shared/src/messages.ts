@@ -14,6 +14,7 @@ export const MESSAGES = {
   'error.internal': { zh_Hans: '服务器出错了', en: 'Server error' },
   'error.tooManyRequests': { zh_Hans: '请求过于频繁，请稍后再试', en: 'Too many requests, please try again later' },
   'error.payloadTooLarge': { zh_Hans: '上传的文件过大', en: 'The uploaded file is too large' },
+  'error.nulCharacter': { zh_Hans: '不能包含空字符（\\u0000）', en: 'must not contain the NUL character (\\u0000)' },
   'error.corsDisabled': { zh_Hans: '未开启跨域访问', en: 'Cross-origin access is not enabled' },
 
   'auth.badCredentials': { zh_Hans: '用户名或密码错误', en: 'Wrong username or password' },
@@ -44,6 +45,7 @@ export const MESSAGES = {
   'settings.nameTooLong': { zh_Hans: '系统名称过长', en: 'System name is too long' },
   'settings.countMin0': { zh_Hans: '最小值为0', en: 'The minimum is 0' },
   'settings.countMin1': { zh_Hans: '请输入大于等于1的整数', en: 'Enter a whole number of at least 1' },
+  'settings.countMax': { zh_Hans: '不能大于1000000', en: 'The maximum is 1000000' },
   'settings.imageUrl': { zh_Hans: '图片地址不正确', en: 'The image address is not valid' },
   'settings.saved': { zh_Hans: '保存成功', en: 'Successfully saved' },
 

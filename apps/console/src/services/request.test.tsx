@@ -36,6 +36,15 @@ describe('request layer', () => {
     expect(calls[1]?.headers['Accept-Language']).toBe('en');
   });
 
+  it('never sends the token to another host', async () => {
+    signIn();
+    const { calls } = mockFetch(() => ({ body: {} }));
+    for (const url of ['https://elsewhere.example/x', '//elsewhere.example/x', 'javascript:alert(1)']) {
+      await expect(request(url, { noMessage: true })).rejects.toThrow('API paths only');
+    }
+    expect(calls).toHaveLength(0);
+  });
+
   it('on 401 signs out, stores the token-expired message and goes to /login with the redirect', async () => {
     signIn();
     window.location.hash = '#/app/settings?tab=2';

@@ -60,7 +60,9 @@ export function isRequestError(error: unknown): error is RequestError {
 }
 
 function buildUrl(path: string, query?: Record<string, QueryValue>): string {
-  const base = /^(https?:)?\//.test(path) ? path : `${API_ROOT}${path}`;
+  // Only our own API: an absolute or protocol-relative URL would carry the token to another host.
+  if (/^([a-z][a-z0-9+.-]*:|\/\/)/i.test(path)) throw new Error(`request() takes API paths only: ${path}`);
+  const base = path.startsWith('/') ? path : `${API_ROOT}${path}`;
   if (!query) return base;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {

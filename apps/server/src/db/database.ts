@@ -14,6 +14,8 @@ export interface DatabaseHandle {
 }
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+/** Advisory lock id held while migrating PostgreSQL (any constant shared by all processes). */
+const MIGRATION_LOCK = 0x6761_6e74;
 
 /**
  * Opens the database named by the config and applies the checked-in migrations: PostgreSQL when a
@@ -33,7 +35,15 @@ export async function openDatabase(options: {
     // An idle connection dropped by the server must not crash the process; the pool replaces it.
     pool.on('error', (error) => console.warn(`PostgreSQL idle connection error: ${error.message}`));
     const db = drizzle({ client: pool, schema });
-    await migrate(db, { migrationsFolder });
+    // Several server processes may start together: one migrates at a time.
+    const lock = await pool.connect();
+    try {
+      await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      await migrate(db, { migrationsFolder });
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+      lock.release();
+    }
     return { db: db as unknown as Database, engine: 'postgres', close: once(() => pool.end()) };
   }
   const { PGlite } = await import('@electric-sql/pglite');

@@ -36,19 +36,27 @@ export const sessions = pgTable(
  * Login attempt counters, keyed 'user:<name>' or 'ip:<address>'. `attempts` counts wrong and
  * in-flight attempts since the last success; `frozenUntil` is set when the limit is reached.
  */
-export const loginAttempts = pgTable('login_attempts', {
-  key: text('key').primaryKey(),
-  attempts: integer('attempts').notNull().default(0),
-  frozenUntil: timestamp('frozen_until', { withTimezone: true }),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
-});
+export const loginAttempts = pgTable(
+  'login_attempts',
+  {
+    key: text('key').primaryKey(),
+    attempts: integer('attempts').notNull().default(0),
+    frozenUntil: timestamp('frozen_until', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('login_attempts_updated_idx').on(t.updatedAt)],
+);
 
 /** Issued verification codes; each is deleted when checked (single use). */
-export const captchas = pgTable('captchas', {
-  id: text('id').primaryKey(),
-  answerHash: text('answer_hash').notNull(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-});
+export const captchas = pgTable(
+  'captchas',
+  {
+    id: text('id').primaryKey(),
+    answerHash: text('answer_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('captchas_expires_idx').on(t.expiresAt)],
+);
 
 /** Platform settings: one row, id 1, the whole settings document. */
 export const settings = pgTable('settings', {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -19,7 +20,7 @@ export class Storage {
   async write(area: string, name: string, data: Uint8Array): Promise<void> {
     const target = this.resolve(area, name);
     await mkdir(path.dirname(target), { recursive: true });
-    const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
+    const temp = `${target}.${randomUUID()}.tmp`;
     await writeFile(temp, data);
     await rename(temp, target);
   }

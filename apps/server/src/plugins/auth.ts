@@ -4,10 +4,14 @@ import { AppError } from '../lib/app-error.js';
 import type { AuthService } from '../modules/auth/auth.service.js';
 import { ACTIONS, can } from '../policy/policy.js';
 
-/** Bare token, `Bearer <token>`, or `?token=` for links and the websocket (spec README, contract 3). */
+/**
+ * Bare token or `Bearer <token>`; `?token=` only on GET, for download links and the websocket
+ * (spec README, contract 3), so that no change is ever made by a URL that logs and Referer carry.
+ */
 export function tokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization?.trim();
   if (header) return header.replace(/^Bearer\s+/i, '') || undefined;
+  if (request.method !== 'GET') return undefined;
   const query = request.query as Record<string, unknown> | undefined;
   return typeof query?.token === 'string' && query.token ? query.token : undefined;
 }

@@ -6,6 +6,8 @@ import { loggerOptions, redactUrl } from './logging.js';
 describe('logs keep secrets out', () => {
   it('redacts tokens and passwords in URLs', () => {
     expect(redactUrl('/a?token=abc&x=1&password=p')).toBe('/a?token=[REDACTED]&x=1&password=[REDACTED]');
+    expect(redactUrl('/a?%74oken=abc&TOKEN=d')).toBe('/a?%74oken=[REDACTED]&TOKEN=[REDACTED]');
+    expect(redactUrl('/plain/path')).toBe('/plain/path');
   });
 
   it('redacts the Authorization header and password fields', async () => {

@@ -1,10 +1,29 @@
 import type { FastifyRequest } from 'fastify';
 
 /** Query parameters that may carry secrets and never reach the logs. */
-const SECRET_PARAMS = /([?&](?:token|password|code)=)[^&]*/gi;
+const SECRET_PARAMS = new Set(['token', 'password', 'code']);
 
+function decodedName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replaceAll('+', ' ')).toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+}
+
+/** The URL with the values of secret query parameters replaced, however their names are encoded. */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_PARAMS, '$1[REDACTED]');
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const pairs = url
+    .slice(start + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const name = equals < 0 ? pair : pair.slice(0, equals);
+      return SECRET_PARAMS.has(decodedName(name)) ? `${name}=[REDACTED]` : pair;
+    });
+  return `${url.slice(0, start)}?${pairs.join('&')}`;
 }
 
 /** pino options: tokens, passwords and cookies are redacted wherever they appear. */

@@ -2,12 +2,14 @@ import { z } from 'zod';
 import { FREEZE_UNITS, LOGIN_DURATION_UNITS, normalizeLoginDuration, RETENTION_UNITS, toSeconds } from '../duration.js';
 import { COPYRIGHT_MAX, IMAGE_URL_MAX, LANGUAGES, SYSTEM_NAME_MAX } from '../validations.js';
 
+/** Upper bound of every count in settings (a guard against nonsense, not a business rule). */
+const COUNT_MAX = 1_000_000;
 const wholeNumber = (min: number) =>
   z
     .number({ error: min === 0 ? 'settings.countMin0' : 'settings.countMin1' })
     .int({ error: min === 0 ? 'settings.countMin0' : 'settings.countMin1' })
     .min(min, { error: min === 0 ? 'settings.countMin0' : 'settings.countMin1' })
-    .max(1_000_000, { error: 'settings.countMin1' });
+    .max(COUNT_MAX, { error: 'settings.countMax' });
 
 /** An uploaded image address ('' for none): our own upload path or an absolute http(s) URL. */
 const imageUrl = z

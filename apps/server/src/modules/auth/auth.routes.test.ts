@@ -304,3 +304,68 @@ describe(`hashing under a flood (${ENGINE})`, () => {
     expect((await login('admin', ADMIN_PASSWORD)).statusCode).toBe(200);
   });
 });
+
+describe(`lockout never outlives its freeze (${ENGINE})`, () => {
+  beforeEach(async () => {
+    await t.registerAdmin();
+  });
+
+  it('freezes, then frees, an account whose count went past a limit lowered since', async () => {
+    const token = await t.login();
+    const patch = (body: object) => t.call('PATCH', `${SPM}/setting`, token, body);
+    await patch({ captcha: 'off', errorLogin: { count: 10, duration: { count: 1, unit: 'm' } } });
+    for (let i = 0; i < 5; i++) await login('admin', 'Wrong12345');
+    // The administrator (still signed in elsewhere) lowers the limit below the count reached.
+    await patch({ errorLogin: { count: 3, duration: { count: 1, unit: 'm' } } });
+    expect((await login('admin', ADMIN_PASSWORD)).json()).toMatchObject({ code: 'accountFrozen' });
+    t.advance(61_000);
+    expect((await login('admin', ADMIN_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('does not count an attempt whose password was never checked (hash queue full)', async () => {
+    await t.close();
+    t = await createTestApp({ GANTRY_HASH_CONCURRENCY: '1', GANTRY_HASH_QUEUE: '0' });
+    await t.registerAdmin();
+    await setSettings({ captcha: 'off', errorLogin: { count: 2, duration: { count: 1, unit: 'm' } } });
+    const burst = await Promise.all(Array.from({ length: 6 }, () => login('admin', 'Wrong12345')));
+    const checked = burst.filter((r) => r.statusCode !== 429).length;
+    expect(burst.some((r) => r.statusCode === 429)).toBe(true);
+    // Refused-for-load attempts gave their place back: only checked ones count towards the freeze.
+    if (checked < 2) expect((await login('admin', ADMIN_PASSWORD)).statusCode).toBe(200);
+    t.advance(61_000);
+    expect((await login('admin', ADMIN_PASSWORD)).statusCode).toBe(200);
+  });
+});
+
+describe(`hostile input (${ENGINE})`, () => {
+  beforeEach(async () => {
+    await t.registerAdmin();
+  });
+
+  it('answers NUL characters with a 400 naming the field, never a 500', async () => {
+    const bad = await login('ad\u0000min', ADMIN_PASSWORD);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'validation', fields: { username: expect.stringContaining('\\u0000') } });
+    expect((await t.call('GET', `${SPM}/login/captcha?username=a%00b`)).statusCode).toBe(400);
+    const token = await t.login();
+    const patch = await t.call('PATCH', `${SPM}/setting`, token, { projectExpand: { label: 'x\u0000y' } });
+    expect(patch.statusCode).toBe(400);
+    expect(patch.json()).toMatchObject({ fields: { 'projectExpand.label': expect.any(String) } });
+  });
+
+  it('takes ?token= only on GET, never for a change', async () => {
+    const token = await t.login();
+    const viaQuery = await t.app.inject({
+      method: 'PATCH',
+      url: `${SPM}/setting?token=${token}`,
+      payload: { name: 'X' },
+    });
+    expect(viaQuery.statusCode).toBe(401);
+    const read = await t.app.inject({ method: 'GET', url: `${SPM}/login/current/user?token=${token}` });
+    expect(read.statusCode).toBe(200);
+  });
+
+  it('has no HEAD twin for the captcha call', async () => {
+    expect((await t.app.inject({ method: 'HEAD', url: `${SPM}/login/captcha` })).statusCode).toBe(404);
+  });
+});

@@ -45,6 +45,8 @@ export function authRoutes(auth: AuthService, loginRatePerMinute: number) {
     app.get(
       '/login/captcha',
       {
+        // Each call issues a code: no automatic HEAD twin with a rate-limit budget of its own.
+        exposeHeadRoute: false,
         config: { action: 'public', ...throttled },
         schema: {
           tags: ['auth'],
@@ -76,7 +78,8 @@ export function authRoutes(auth: AuthService, loginRatePerMinute: number) {
     app.put(
       '/login/current/password',
       {
-        config: { action: 'session' },
+        // It checks a password: throttled like sign-in, so a stolen token cannot guess at hash speed.
+        config: { action: 'session', ...throttled },
         schema: { tags: ['auth'], body: changePasswordBody, response: { 200: messageResponse } },
       },
       async (request) => {

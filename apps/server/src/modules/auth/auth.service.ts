@@ -124,10 +124,24 @@ export class AuthService {
 
     const reservation = await deps.attempts.reserve(key, now);
     if (reservation.frozenUntil) throw frozen(reservation.frozenUntil.getTime());
-    if (limit && reservation.attempts > limit) throw frozen(now.getTime() + freezeMs);
+    if (limit && reservation.attempts > limit) {
+      // Over the count (concurrent attempts, or a limit lowered since): freeze now, so that the
+      // freeze ends and the count starts over, whatever happened to the attempt that reached it.
+      const until = new Date(now.getTime() + freezeMs);
+      await deps.attempts.freeze(key, until);
+      throw frozen(until.getTime());
+    }
 
-    const user = await deps.users.findById(username);
-    const valid = await deps.hasher.verify(user?.passwordHash, password);
+    let user: UserRow | undefined;
+    let valid: boolean;
+    try {
+      user = await deps.users.findById(username);
+      valid = await deps.hasher.verify(user?.passwordHash, password);
+    } catch (error) {
+      // Not checked (busy, or a fault): the attempt does not count against the account.
+      await deps.attempts.release(key);
+      throw error;
+    }
     if (!user || !valid) {
       await deps.attempts.recordFailure(addressKey(ip), now);
       if (limit && reservation.attempts >= limit) {
@@ -143,16 +157,20 @@ export class AuthService {
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
     const expiresAt = new Date(now.getTime() + (settings.loginDuration.time ?? 86_400) * 1000);
     await deps.sessions.create({ tokenHash: hashToken(token), userId: user.id, expiresAt, ip });
-    if (Math.random() < 0.05) {
-      await deps.sessions.deleteExpired(now);
-      await deps.attempts.purge(new Date(now.getTime() - 24 * FAILURE_MEMORY_MS));
-    }
     return { ...toSessionUser(user, expiresAt), token };
   }
 
   async logout(tokenHash: string): Promise<void> {
-    this.deps.sessionCache?.forget(tokenHash);
     await this.deps.sessions.delete(tokenHash);
+    this.deps.sessionCache?.forget(tokenHash);
+  }
+
+  /** Forgets expired sessions, codes and old attempt counters; run on a timer, off the request path. */
+  async cleanUp(): Promise<void> {
+    const now = this.deps.clock();
+    await this.deps.sessions.deleteExpired(now);
+    await this.deps.captcha.deleteExpired();
+    await this.deps.attempts.purge(new Date(now.getTime() - 24 * FAILURE_MEMORY_MS));
   }
 
   /** Checks the old password, stores the new one and ends every session of the user. */
@@ -162,18 +180,20 @@ export class AuthService {
       throw new AppError('oldPasswordWrong', { fields: { oldPassword: 'auth.oldPasswordWrong' } });
     }
     await this.deps.users.setPassword(user.id, await this.deps.hasher.hash(newPassword));
-    this.deps.sessionCache?.forgetUser(user.id);
     await this.deps.sessions.deleteForUser(user.id);
+    this.deps.sessionCache?.forgetUser(user.id);
   }
 
   /** The session behind a token, if it is alive. */
   async authenticate(token: string): Promise<{ user: UserRow; expiresAt: Date; tokenHash: string } | undefined> {
     const tokenHash = hashToken(token);
     const now = this.deps.clock();
-    const cached = this.deps.sessionCache?.get(tokenHash, now.getTime());
+    const cache = this.deps.sessionCache;
+    const cached = cache?.get(tokenHash, now.getTime());
     if (cached) return { ...cached, tokenHash };
+    const generation = cache?.generation;
     const found = await this.deps.sessions.findActive(tokenHash, now);
-    if (found) this.deps.sessionCache?.set(tokenHash, found, now.getTime());
+    if (found && cache && generation !== undefined) cache.set(tokenHash, found, now.getTime(), generation);
     return found && { ...found, tokenHash };
   }
 }

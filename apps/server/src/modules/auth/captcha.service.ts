@@ -18,8 +18,11 @@ export class CaptchaService {
     const id = randomUUID();
     const now = this.clock();
     await this.repository.create(id, digest(text), new Date(now.getTime() + CAPTCHA_TTL_SECONDS * 1000));
-    if (Math.random() < 0.05) await this.repository.deleteExpired(now);
     return { id, svg: data, answer: text };
+  }
+
+  deleteExpired(): Promise<void> {
+    return this.repository.deleteExpired(this.clock());
   }
 
   /** True when the code answers that image; the image is used up either way. */

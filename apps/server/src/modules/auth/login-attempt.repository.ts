@@ -40,6 +40,14 @@ export class LoginAttemptRepository {
     return { attempts: Number(row.attempts), frozenUntil: row.frozen_until ? new Date(row.frozen_until) : null };
   }
 
+  /** Gives back a reserved attempt whose password was never checked. */
+  async release(key: string): Promise<void> {
+    await this.db
+      .update(loginAttempts)
+      .set({ attempts: sql`greatest(${loginAttempts.attempts} - 1, 0)` })
+      .where(eq(loginAttempts.key, key));
+  }
+
   async freeze(key: string, until: Date): Promise<void> {
     await this.db.update(loginAttempts).set({ frozenUntil: until }).where(eq(loginAttempts.key, key));
   }

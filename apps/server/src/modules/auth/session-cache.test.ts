@@ -8,8 +8,8 @@ const session = (id: string, expiresAt: number) => ({ user: user(id), expiresAt:
 describe('SessionCache', () => {
   it('forgets entries after its TTL and at the session expiry', () => {
     const cache = new SessionCache(1000, 10);
-    cache.set('a', session('u1', 10_000), 0);
-    cache.set('b', session('u1', 500), 0);
+    cache.set('a', session('u1', 10_000), 0, cache.generation);
+    cache.set('b', session('u1', 500), 0, cache.generation);
     expect(cache.get('a', 999)?.user.id).toBe('u1');
     expect(cache.get('a', 1001)).toBeUndefined();
     expect(cache.get('b', 500)).toBeUndefined();
@@ -17,9 +17,9 @@ describe('SessionCache', () => {
 
   it('forgets one token, or every token of a user', () => {
     const cache = new SessionCache(1000, 10);
-    cache.set('a', session('u1', 9999), 0);
-    cache.set('b', session('u1', 9999), 0);
-    cache.set('c', session('u2', 9999), 0);
+    cache.set('a', session('u1', 9999), 0, cache.generation);
+    cache.set('b', session('u1', 9999), 0, cache.generation);
+    cache.set('c', session('u2', 9999), 0, cache.generation);
     cache.forget('c');
     expect(cache.get('c', 1)).toBeUndefined();
     cache.forgetUser('u1');
@@ -27,11 +27,19 @@ describe('SessionCache', () => {
     expect(cache.get('b', 1)).toBeUndefined();
   });
 
+  it('does not cache a lookup that a revocation overtook', () => {
+    const cache = new SessionCache(1000, 10);
+    const before = cache.generation;
+    cache.forgetUser('u1'); // e.g. a password change while the lookup was in the database
+    cache.set('a', session('u1', 9999), 0, before);
+    expect(cache.get('a', 1)).toBeUndefined();
+  });
+
   it('stays within its size, dropping the oldest', () => {
     const cache = new SessionCache(1000, 2);
-    cache.set('a', session('u', 9999), 0);
-    cache.set('b', session('u', 9999), 0);
-    cache.set('c', session('u', 9999), 0);
+    cache.set('a', session('u', 9999), 0, cache.generation);
+    cache.set('b', session('u', 9999), 0, cache.generation);
+    cache.set('c', session('u', 9999), 0, cache.generation);
     expect(cache.get('a', 1)).toBeUndefined();
     expect(cache.get('c', 1)).toBeDefined();
   });

@@ -13,6 +13,11 @@ export interface CachedSession {
  */
 export class SessionCache {
   private readonly entries = new Map<string, CachedSession & { at: number }>();
+  /**
+   * Bumped by every revocation. A lookup remembers it before asking the database and may cache
+   * its answer only if no revocation happened meanwhile (else it could cache a session just ended).
+   */
+  generation = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -29,7 +34,8 @@ export class SessionCache {
     return entry;
   }
 
-  set(tokenHash: string, session: CachedSession, now: number): void {
+  set(tokenHash: string, session: CachedSession, now: number, generation: number): void {
+    if (generation !== this.generation) return;
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
@@ -38,10 +44,12 @@ export class SessionCache {
   }
 
   forget(tokenHash: string): void {
+    this.generation++;
     this.entries.delete(tokenHash);
   }
 
   forgetUser(userId: string): void {
+    this.generation++;
     for (const [key, entry] of this.entries) if (entry.user.id === userId) this.entries.delete(key);
   }
 }

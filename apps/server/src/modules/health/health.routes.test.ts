@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, ENGINE, type TestApp } from '../../test/test-app.js';
 
@@ -43,5 +45,25 @@ describe(`when the database is gone (${ENGINE})`, () => {
     const response = await t.call('GET', '/portal/rest/spm/admin/check');
     expect(response.statusCode).toBe(500);
     expect(response.json()).toEqual({ message: '服务器出错了', code: 'internal' });
+  });
+});
+
+describe(`the console files (${ENGINE})`, () => {
+  it('serves index.html uncached and hashed assets for a year', async () => {
+    const dir = path.join(t.dataDir, 'console');
+    await mkdir(path.join(dir, 'assets'), { recursive: true });
+    await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>Gantry</title>');
+    await writeFile(path.join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    const withConsole = await createTestApp({ GANTRY_CONSOLE_DIR: dir });
+    try {
+      const page = await withConsole.call('GET', '/portal/');
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('<title>Gantry</title>');
+      expect(page.headers['cache-control']).toBe('no-cache');
+      const asset = await withConsole.call('GET', '/portal/assets/index-abc123.js');
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    } finally {
+      await withConsole.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { settings } from '../../db/schema.js';
 
@@ -12,11 +12,21 @@ export class SettingsRepository {
     return row?.value;
   }
 
-  async write(value: unknown): Promise<void> {
-    const now = new Date();
-    await this.db
-      .insert(settings)
-      .values({ id: ROW_ID, value, updatedAt: now })
-      .onConflictDoUpdate({ target: settings.id, set: { value, updatedAt: now } });
+  /**
+   * Read-modify-write under a row lock, so that concurrent changes of different fields all land.
+   * The row is created first when missing (there is nothing to lock otherwise).
+   */
+  async modify<T>(change: (current: unknown) => T): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      await tx.insert(settings).values({ id: ROW_ID, value: sql`'{}'::jsonb` }).onConflictDoNothing();
+      const [row] = await tx
+        .select({ value: settings.value })
+        .from(settings)
+        .where(eq(settings.id, ROW_ID))
+        .for('update');
+      const value = change(row?.value);
+      await tx.update(settings).set({ value, updatedAt: new Date() }).where(eq(settings.id, ROW_ID));
+      return value;
+    });
   }
 }

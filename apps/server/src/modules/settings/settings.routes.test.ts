@@ -1,6 +1,7 @@
 import { DEFAULT_SETTINGS, type Settings } from '@gantry/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, ENGINE, type TestApp } from '../../test/test-app.js';
+import { SettingsRepository } from './settings.repository.js';
 
 const URL = '/portal/rest/spm/setting';
 let t: TestApp;
@@ -143,5 +144,32 @@ describe(`cross-origin access follows enableCors at run time (${ENGINE})`, () =>
 
     await t.call('PATCH', URL, token, { enableCors: false });
     expect((await probe()).headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe(`settings under concurrency and after version changes (${ENGINE})`, () => {
+  it('keeps every field of concurrent patches', async () => {
+    for (let round = 0; round < 5; round++) {
+      await Promise.all([
+        t.call('PATCH', URL, token, { name: `Name ${round}` }),
+        t.call('PATCH', URL, token, { copyright: `Copyright ${round}` }),
+      ]);
+      expect((await t.call('GET', URL, token)).json()).toMatchObject({
+        name: `Name ${round}`,
+        copyright: `Copyright ${round}`,
+      });
+    }
+  });
+
+  it('keeps valid stored fields when another stored field is no longer valid', async () => {
+    await t.call('PATCH', URL, token, {
+      copyright: 'Kept',
+      errorLogin: { count: 4, duration: { count: 2, unit: 'h' } },
+    });
+    // A value this version does not know, as a newer version or a hand edit might leave.
+    await new SettingsRepository(t.database.db).modify((current) => ({ ...(current as object), captcha: 'sometimes' }));
+    await t.call('PATCH', URL, token, { enableCors: true }); // the cache may still hold the old copy
+    const after = (await t.call('PATCH', URL, token, { enableCors: false })).json();
+    expect(after).toMatchObject({ copyright: 'Kept', captcha: 'afterFailure', errorLogin: { count: 4 } });
   });
 });

@@ -62,3 +62,33 @@ describe(`image upload (${ENGINE})`, () => {
     }
   });
 });
+
+describe(`upload edge cases (${ENGINE})`, () => {
+  it('stores the same image uploaded several times at once', async () => {
+    const results = await Promise.all([1, 2, 3, 4].map(() => upload('logo.png', TINY_PNG, 'image/png')));
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(new Set(results.map((r) => r.json<{ url: string }>().url)).size).toBe(1);
+  });
+
+  it('says "one file at a time" for two files', async () => {
+    const boundary = '----gantrytwo';
+    const part = (name: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`;
+    const payload = Buffer.concat([
+      Buffer.from(part('a.png')),
+      TINY_PNG,
+      Buffer.from('\r\n'),
+      Buffer.from(part('b.png')),
+      TINY_PNG,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: URL,
+      payload,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${token}` },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'oneFile', message: '一次只能上传一个文件' });
+  });
+});

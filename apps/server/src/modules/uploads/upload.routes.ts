@@ -28,8 +28,13 @@ export function uploadRoutes(storage: Storage, urlPrefix: string) {
         if (!request.isMultipart()) throw new AppError('noFile');
         const parts = request.files({ limits: { files: 1, fileSize: IMAGE_UPLOAD_MAX_BYTES } });
         let bytes: Buffer | undefined;
-        for await (const part of parts) {
-          bytes = await part.toBuffer();
+        try {
+          for await (const part of parts) {
+            bytes = await part.toBuffer();
+          }
+        } catch (error) {
+          if ((error as { code?: string }).code === 'FST_FILES_LIMIT') throw new AppError('oneFile');
+          throw error;
         }
         if (!bytes || bytes.length === 0) throw new AppError('noFile');
         const image = detectImage(bytes);
