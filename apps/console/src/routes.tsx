@@ -14,7 +14,7 @@ export interface PageRoute {
   path: string;
   title: TKey;
   load: () => Promise<PageModule>;
-  /** `admin`: platform administrators only. Omitted: any signed-in user. */
+  /** `admin`: platform administrators only. Omitted: every signed-in user. */
   access?: 'admin';
 }
 

@@ -4,7 +4,7 @@ import type { UserRow } from '../modules/users/user.repository.js';
  * Every route states the action it performs (route `config.action`); this module alone decides
  * who may perform it (design D8).
  *  - public: anyone, signed in or not;
- *  - session: any signed-in user, about themselves;
+ *  - session: every signed-in user, about themselves;
  *  - the rest: named rights.
  */
 export const ACTIONS = ['public', 'session', 'settings.read', 'settings.write', 'image.upload'] as const;

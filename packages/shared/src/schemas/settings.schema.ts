@@ -75,7 +75,7 @@ export const settingsSchema = z.object({
   projectExpand: z.record(z.string(), z.unknown()),
 });
 export type Settings = z.infer<typeof settingsSchema>;
-/** PATCH body: any subset of the top-level fields, each given whole. */
+/** PATCH body: a subset of the top-level fields, each given whole. */
 export const settingsPatchSchema = settingsSchema.partial();
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
