@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   ADMIN_USER_ID,
+  type CaptchaMode,
   type CaptchaResponse,
   type Language,
   type LoginBody,
@@ -77,8 +78,8 @@ export class AuthService {
   }
 
   /** Whether the next login of this account from this address must carry a code. */
-  async captchaRequired(username: string, ip: string): Promise<boolean> {
-    const { captcha } = await this.deps.settings.get();
+  async captchaRequired(username: string, ip: string, mode?: CaptchaMode): Promise<boolean> {
+    const captcha = mode ?? (await this.deps.settings.get()).captcha;
     if (captcha === 'always') return true;
     if (captcha === 'off') return false;
     const since = new Date(this.deps.clock().getTime() - FAILURE_MEMORY_MS);
@@ -104,7 +105,7 @@ export class AuthService {
     }
     const settings = await deps.settings.get();
 
-    if (await this.captchaRequired(username, ip)) {
+    if (await this.captchaRequired(username, ip, settings.captcha)) {
       if (!body.code || !body.codeId)
         throw new AppError('captchaRequired', { fields: { code: 'auth.captchaRequired' } });
       if (!(await deps.captcha.verify(body.codeId, body.code))) {

@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/database.js';
 import { loginAttempts } from '../../db/schema.js';
 
@@ -69,15 +69,12 @@ export class LoginAttemptRepository {
 
   /** Whether any of the keys saw a failed (or in-flight) attempt since `since`. */
   async anyRecent(keys: string[], since: Date): Promise<boolean> {
-    for (const key of keys) {
-      const rows = await this.db
-        .select({ key: loginAttempts.key })
-        .from(loginAttempts)
-        .where(and(eq(loginAttempts.key, key), gt(loginAttempts.attempts, 0), gt(loginAttempts.updatedAt, since)))
-        .limit(1);
-      if (rows.length > 0) return true;
-    }
-    return false;
+    const rows = await this.db
+      .select({ key: loginAttempts.key })
+      .from(loginAttempts)
+      .where(and(inArray(loginAttempts.key, keys), gt(loginAttempts.attempts, 0), gt(loginAttempts.updatedAt, since)))
+      .limit(1);
+    return rows.length > 0;
   }
 
   /** Forgets counters untouched since `before` that are not frozen. */
