@@ -24,6 +24,7 @@ export const ERRORS = {
   notImage: { status: 415, message: 'upload.notImage' },
   noFile: { status: 400, message: 'upload.noFile' },
   oneFile: { status: 400, message: 'upload.oneFile' },
+  badQuery: { status: 400, message: 'list.badQuery' },
 } as const satisfies Record<string, { status: number; message: MessageKey }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -35,6 +35,8 @@ export const MESSAGES = {
   'auth.verifyFailed': { zh_Hans: '校验失败，密码不正确', en: 'Verification failed, wrong password' },
   'auth.verifySucceeded': { zh_Hans: '校验成功', en: 'verification successful' },
 
+  'list.badQuery': { zh_Hans: '查询条件无效：{{reason}}', en: 'Invalid query: {{reason}}' },
+
   'password.required': { zh_Hans: '请输入密码', en: 'Please enter the password' },
   'password.tooShort': { zh_Hans: '密码不能少于6位', en: 'password cannot be less than 6 characters' },
   'password.tooLong': { zh_Hans: '密码不能多于30位', en: 'password cannot be more than 30 characters' },
