@@ -25,6 +25,22 @@ export const ERRORS = {
   noFile: { status: 400, message: 'upload.noFile' },
   oneFile: { status: 400, message: 'upload.oneFile' },
   badQuery: { status: 400, message: 'list.badQuery' },
+  /** A grant breaks its parent's limits; `fields` says which and why, the message is the first. */
+  grantInvalid: { status: 400, message: 'grant.missing' },
+  licenceMissing: { status: 400, message: 'licence.missing' },
+  tenantIdTaken: { status: 409, message: 'tenant.idTaken' },
+  tenantHasProjects: { status: 409, message: 'tenant.hasProjects' },
+  tenantDisabled: { status: 409, message: 'tenant.disabled' },
+  notTenantProject: { status: 400, message: 'tenant.notYourProject' },
+  projectIdTaken: { status: 409, message: 'project.idTaken' },
+  domainTaken: { status: 409, message: 'project.domainTaken' },
+  portTaken: { status: 409, message: 'project.portTaken' },
+  templateRequired: { status: 400, message: 'project.templateRequired' },
+  certificatesRequired: { status: 400, message: 'project.certificatesRequired' },
+  certificateFiles: { status: 400, message: 'project.certificateFiles' },
+  projectTypeNotAllowed: { status: 403, message: 'project.typeNotAllowed' },
+  ownerUnknown: { status: 400, message: 'project.ownerUnknown' },
+  runtimeKeyInvalid: { status: 401, message: 'project.runtimeKey' },
 } as const satisfies Record<string, { status: number; message: MessageKey }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -6,3 +6,6 @@ export * from './schemas/auth.schema.js';
 export * from './schemas/settings.schema.js';
 export * from './sha256.js';
 export * from './validations.js';
+export * from './licence.js';
+export * from './schemas/project.schema.js';
+export * from './schemas/tenant.schema.js';

@@ -1,21 +1,112 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
-/** Console accounts: the platform administrator ('admin') and, later, tenants. */
-export const users = pgTable('users', {
+/** Console accounts: the platform administrator ('admin') and the tenants. */
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    /** argon2id hash of the wire password (itself a SHA-256 hex); null until set. */
+    passwordHash: text('password_hash'),
+    status: boolean('status').notNull().default(true),
+    protectUrl: text('protect_url'),
+    tableSettings: jsonb('table_settings').notNull().default(sql`'{}'::jsonb`),
+    /** Tenant fields (console.md §3): 0 personal, 1 enterprise. */
+    type: integer('type').notNull().default(0),
+    industry: text('industry'),
+    /** The tenant's licence grant (shared `grantSchema`); null for the administrator. */
+    grant: jsonb('grant'),
+    permissions: jsonb('permissions')
+      .notNull()
+      .default(sql`'{"ownTemplates":true,"marketTemplates":true,"blankProjects":true}'::jsonb`),
+    remarks: text('remarks'),
+    logo: text('logo'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('users_created_idx').on(t.createdAt, t.id)],
+);
+
+/** Projects. Owner 'admin' marks platform projects. */
+export const projects = pgTable(
+  'projects',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    status: boolean('status').notNull().default(true),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    industry: text('industry'),
+    grant: jsonb('grant'),
+    projectType: text('project_type').notNull().default('blank'),
+    templateId: text('template_id'),
+    hasSso: boolean('has_sso').notNull().default(false),
+    remarks: text('remarks'),
+    bgColor: text('bg_color'),
+    domain: text('domain'),
+    /** Lowercased domain without scheme, unique among projects. */
+    domainKey: text('domain_key'),
+    isUseDomain: boolean('is_use_domain').notNull().default(false),
+    isUseHttps: boolean('is_use_https').notNull().default(false),
+    port: integer('port'),
+    advanced: jsonb('advanced').notNull().default(sql`'{}'::jsonb`),
+    planId: text('plan_id'),
+    logo: text('logo'),
+    extra: jsonb('extra').notNull().default(sql`'{}'::jsonb`),
+    /** Storage keys of the uploaded certificate files. */
+    certKey: text('cert_key'),
+    certPem: text('cert_pem'),
+    /** SHA-256 of the key a project runtime reports usage with. */
+    runtimeKeyHash: text('runtime_key_hash'),
+    /** Latest usage report: amounts in use, devices by type, when. */
+    usage: jsonb('usage'),
+    stats: jsonb('stats').notNull().default(sql`'[]'::jsonb`),
+    online: boolean('online').notNull().default(false),
+    usageReportedAt: timestamp('usage_reported_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('projects_created_idx').on(t.createdAt, t.id),
+    index('projects_user_created_idx').on(t.userId, t.createdAt, t.id),
+    index('projects_status_created_idx').on(t.status, t.createdAt, t.id),
+    uniqueIndex('projects_port_key').on(t.port),
+    uniqueIndex('projects_domain_key').on(t.domainKey),
+  ],
+);
+
+/** Installed platform licences; the one named 'platform-spm' grants the platform (design D7). */
+export const licences = pgTable('licences', {
   id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  isAdmin: boolean('is_admin').notNull().default(false),
-  /** argon2id hash of the wire password (itself a SHA-256 hex); null until set. */
-  passwordHash: text('password_hash'),
-  status: boolean('status').notNull().default(true),
-  protectUrl: text('protect_url'),
-  tableSettings: jsonb('table_settings').notNull().default(sql`'{}'::jsonb`),
-  createdAt: createdAt(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  grant: jsonb('grant').notNull(),
+  /** The licence document as installed (the next issue signs it). */
+  document: jsonb('document'),
+  installedAt: timestamp('installed_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** Administrative actions: who, what, which object, when, from where. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    actorId: text('actor_id').notNull(),
+    actorName: text('actor_name').notNull(),
+    /** The tenant the action concerns, so a tenant can be shown its own entries. */
+    tenantId: text('tenant_id'),
+    action: text('action').notNull(),
+    objectType: text('object_type').notNull(),
+    objectId: text('object_id'),
+    ip: text('ip'),
+    detail: jsonb('detail'),
+  },
+  (t) => [index('audit_at_idx').on(t.at, t.id), index('audit_tenant_at_idx').on(t.tenantId, t.at, t.id)],
+);
 
 /** Signed-in sessions. Only the SHA-256 of the token is stored. */
 export const sessions = pgTable(
