@@ -29,7 +29,32 @@ export const PAGES = {
   },
   userCenter: { path: '/app/user/center', title: 'menu.userCenter', load: () => import('./pages/user-center') },
   projects: { path: '/app/model/Project/list', title: 'menu.projects', load: comingSoon },
-  tenants: { path: '/app/model/User/list', title: 'menu.tenants', load: comingSoon, access: 'admin' },
+  tenants: { path: '/app/model/User/list', title: 'menu.tenants', load: () => import('./pages/tenants'), access: 'admin' },
+  tenantAdd: {
+    path: '/app/model/User/add',
+    title: 'tenant.createTitle',
+    load: () => import('./pages/tenants/form'),
+    access: 'admin',
+  },
+  tenantEdit: {
+    path: '/app/model/User/:id/edit',
+    title: 'tenant.editTitle',
+    load: () => import('./pages/tenants/form'),
+    access: 'admin',
+  },
+  tenantDetail: {
+    path: '/app/model/User/:id/detail',
+    title: 'tenant.detailTitle',
+    load: () => import('./pages/tenants/detail'),
+    access: 'admin',
+  },
+  tenantProjects: {
+    path: '/app/model/User/:id/project',
+    title: 'tenant.projectsPage',
+    load: () => import('./pages/tenants/projects'),
+    access: 'admin',
+  },
+  audit: { path: '/app/audit', title: 'menu.audit', load: () => import('./pages/audit'), access: 'admin' },
   license: { path: '/app/license', title: 'menu.license', load: comingSoon, access: 'admin' },
   settings: {
     path: '/app/settings',
@@ -59,7 +84,7 @@ export const HOME_PATH = PAGES.dashboard.path;
 /** External help documentation (opened in a new window). */
 export const HELP_URL = 'https://example.com/gantry/help';
 
-export type MenuIcon = 'home' | 'project' | 'team' | 'license' | 'setting' | 'help' | 'lock' | 'user';
+export type MenuIcon = 'home' | 'project' | 'team' | 'license' | 'setting' | 'help' | 'lock' | 'user' | 'audit';
 
 export interface MenuEntry {
   key: string;
@@ -76,6 +101,7 @@ export interface MenuEntry {
 export const ADMIN_MENU: MenuEntry[] = [
   { key: 'projects', title: 'menu.projects', icon: 'project', page: 'projects', common: true },
   { key: 'tenants', title: 'menu.tenants', icon: 'team', page: 'tenants' },
+  { key: 'audit', title: 'menu.audit', icon: 'audit', page: 'audit' },
   { key: 'license', title: 'menu.license', icon: 'license', page: 'license' },
   {
     key: 'settings',

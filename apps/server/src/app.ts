@@ -12,6 +12,9 @@ import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { AppError } from './lib/app-error.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { Storage } from './lib/storage.js';
+import { AuditRepository } from './modules/audit/audit.repository.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
+import { AuditService } from './modules/audit/audit.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { CaptchaRepository } from './modules/auth/captcha.repository.js';
@@ -20,10 +23,21 @@ import { LoginAttemptRepository } from './modules/auth/login-attempt.repository.
 import { PasswordHasher } from './modules/auth/password-hasher.js';
 import { SessionRepository } from './modules/auth/session.repository.js';
 import { SessionCache } from './modules/auth/session-cache.js';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import { DashboardService } from './modules/dashboard/dashboard.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { LicenceRepository } from './modules/licence/licence.repository.js';
+import { licenceRoutes } from './modules/licence/licence.routes.js';
+import { LicenceService } from './modules/licence/licence.service.js';
+import { ProjectRepository } from './modules/projects/project.repository.js';
+import { projectRoutes } from './modules/projects/project.routes.js';
+import { ProjectService } from './modules/projects/project.service.js';
 import { SettingsRepository } from './modules/settings/settings.repository.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { SettingsService } from './modules/settings/settings.service.js';
+import { TenantRepository } from './modules/tenants/tenant.repository.js';
+import { tenantRoutes } from './modules/tenants/tenant.routes.js';
+import { TenantService } from './modules/tenants/tenant.service.js';
 import { uploadRoutes } from './modules/uploads/upload.routes.js';
 import { UserRepository } from './modules/users/user.repository.js';
 import { registerAuth } from './plugins/auth.js';
@@ -49,7 +63,14 @@ export interface AppOptions {
 export interface App {
   app: FastifyInstance;
   database: DatabaseHandle;
-  services: { auth: AuthService; settings: SettingsService; captcha: CaptchaService };
+  services: {
+    auth: AuthService;
+    settings: SettingsService;
+    captcha: CaptchaService;
+    licence: LicenceService;
+    tenants: TenantService;
+    projects: ProjectService;
+  };
 }
 
 /** Builds the server: repositories → services → routes, wired by hand so the graph is readable here. */
@@ -84,6 +105,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...(database.engine === 'pglite' ? { sessionCache: new SessionCache(5_000, 10_000) } : {}),
   });
   const storage = new Storage(config.dataDir);
+  const licence = new LicenceService(db, new LicenceRepository(db), clock);
+  const audit = new AuditService(new AuditRepository(db), clock);
+  const tenants = new TenantService({ db, repo: new TenantRepository(db), licence, audit, auth, clock });
+  const projects = new ProjectService({ db, repo: new ProjectRepository(db), licence, audit, storage, clock });
+  const dashboard = new DashboardService(db, licence);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -126,6 +152,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(authRoutes(auth, config.loginRatePerMinute), { prefix: SPM });
   await app.register(settingsRoutes(settings), { prefix: SPM });
   await app.register(uploadRoutes(storage, SPM), { prefix: SPM });
+  await app.register(tenantRoutes(tenants), { prefix: SPM });
+  await app.register(projectRoutes(projects), { prefix: SPM });
+  await app.register(licenceRoutes(licence), { prefix: SPM });
+  await app.register(dashboardRoutes(dashboard), { prefix: SPM });
+  await app.register(auditRoutes(db), { prefix: SPM });
   app.get(`${API}/openapi.json`, { config: { action: 'public' }, schema: { hide: true } }, async () => app.swagger());
 
   app.get('/', (_request, reply) => reply.redirect(`${PORTAL}/`));
@@ -145,5 +176,5 @@ export async function buildApp(options: AppOptions): Promise<App> {
     });
   }
 
-  return { app, database, services: { auth, settings, captcha } };
+  return { app, database, services: { auth, settings, captcha, licence, tenants, projects } };
 }

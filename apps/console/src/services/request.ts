@@ -140,6 +140,14 @@ export function reportError(error: unknown): void {
  * JSON in and out, and every failure turned into the right toast (unless `noMessage`).
  */
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return (await requestWithHeaders<T>(path, options)).data;
+}
+
+/** `request` that also gives the response headers (lists read the total from `count`). */
+export async function requestWithHeaders<T>(
+  path: string,
+  options: RequestOptions = {},
+): Promise<{ data: T; headers: Headers }> {
   const { method = 'GET', body, query, noMessage = false, ignoreUnauthorized = false, signal } = options;
   const url = buildUrl(path, query);
   const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': acceptLanguage() };
@@ -162,11 +170,12 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 
   const text = await response.text();
   if (response.ok) {
-    if (!text) return undefined as T;
+    const { headers } = response;
+    if (!text) return { data: undefined as T, headers };
     try {
-      return JSON.parse(text) as T;
+      return { data: JSON.parse(text) as T, headers };
     } catch {
-      return text as T;
+      return { data: text as T, headers };
     }
   }
 

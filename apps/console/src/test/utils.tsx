@@ -14,7 +14,7 @@ export interface MockCall {
   body: unknown;
 }
 
-type Reply = { status?: number; body?: unknown } | undefined;
+type Reply = { status?: number; body?: unknown; headers?: Record<string, string> } | undefined;
 type Handler = (call: MockCall) => Reply | Promise<Reply>;
 
 /** Replace fetch: the handler answers each call (200 with its body by default); calls are recorded. */
@@ -36,7 +36,7 @@ export function mockFetch(handler: Handler) {
     const reply = (await handler(call)) ?? { status: 404, body: { message: 'not mocked', code: 'notFound' } };
     const status = reply.status ?? 200;
     const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
-    return new Response(text, { status, headers: { 'Content-Type': 'application/json' } });
+    return new Response(text, { status, headers: { 'Content-Type': 'application/json', ...reply.headers } });
   });
   vi.stubGlobal('fetch', fn);
   return { calls, fn };

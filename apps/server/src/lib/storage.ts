@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -32,5 +32,10 @@ export class Storage {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
+  }
+
+  /** Removes a file or a whole folder of an area; nothing to remove is not an error. */
+  async remove(area: string, name: string): Promise<void> {
+    await rm(this.resolve(area, name), { recursive: true, force: true });
   }
 }

@@ -2,6 +2,16 @@ import { ERRORS, type ErrorBody, type ErrorCode, isMessageKey, type Language, tr
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/app-error.js';
+import { mapQueryError } from '../lib/list-query/list-query.js';
+
+function translatedParams(params: Record<string, string | number>, language: Language) {
+  return Object.fromEntries(
+    Object.entries(params).map(([name, value]) => [
+      name,
+      typeof value === 'string' && isMessageKey(value) ? translate(value, language) : value,
+    ]),
+  );
+}
 
 function bodyFor(error: AppError, language: Language): ErrorBody {
   const body: ErrorBody = {
@@ -10,11 +20,15 @@ function bodyFor(error: AppError, language: Language): ErrorBody {
   };
   if (error.options.fields) {
     body.fields = Object.fromEntries(
-      Object.entries(error.options.fields).map(([field, key]) => [
+      Object.entries(error.options.fields).map(([field, message]) => [
         field,
-        translate(key, language, error.options.params),
+        typeof message === 'string'
+          ? translate(message, language, error.options.params)
+          : translate(message.key, language, translatedParams(message.params, language)),
       ]),
     );
+    const first = Object.values(body.fields)[0];
+    if (error.options.messageFromFields && first) body.message = first;
   }
   return body;
 }
@@ -42,8 +56,10 @@ function validationBody(
  * caller's language; anything unexpected is logged and answered with a generic 500.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler((thrown: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     const language = request.language ?? 'zh_Hans';
+    // A list filter's `like` pattern PostgreSQL cannot compile is the caller's mistake, not ours.
+    const error = mapQueryError(thrown) as FastifyError | AppError;
     if (error instanceof AppError) return reply.code(error.status).send(bodyFor(error, language));
     if (hasZodFastifySchemaValidationErrors(error))
       return reply.code(400).send(validationBody(error.validation, language));

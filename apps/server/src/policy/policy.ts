@@ -1,21 +1,79 @@
+import { ADMIN_USER_ID } from '@gantry/shared';
+import { eq, type SQL } from 'drizzle-orm';
+import { auditLog, projects, users } from '../db/schema.js';
 import type { UserRow } from '../modules/users/user.repository.js';
 
 /**
  * Every route states the action it performs (route `config.action`); this module alone decides
- * who may perform it (design D8).
+ * who may perform it, which rows a caller may see and which objects they may touch (design D8).
  *  - public: anyone, signed in or not;
  *  - session: every signed-in user, about themselves;
+ *  - project.report: a project runtime with its key, or the administrator (checked by the route);
  *  - the rest: named rights.
  */
-export const ACTIONS = ['public', 'session', 'settings.read', 'settings.write', 'image.upload'] as const;
+export const ACTIONS = [
+  'public',
+  'session',
+  'settings.read',
+  'settings.write',
+  'image.upload',
+  'tenant.read',
+  'tenant.write',
+  'project.read',
+  'project.write',
+  'project.report',
+  'licence.read',
+  'audit.read',
+] as const;
 export type Action = (typeof ACTIONS)[number];
 
-const ADMIN_ONLY: ReadonlySet<Action> = new Set(['settings.read', 'settings.write', 'image.upload']);
+const ADMIN_ONLY: ReadonlySet<Action> = new Set([
+  'settings.read',
+  'settings.write',
+  'image.upload',
+  'tenant.write',
+  'audit.read',
+]);
+/** Open to every signed-in user; what they reach is narrowed per row below. */
+const SCOPED: ReadonlySet<Action> = new Set(['tenant.read', 'project.read', 'project.write', 'licence.read']);
 
 export function can(user: UserRow | undefined, action: Action): boolean {
   if (action === 'public') return true;
+  if (action === 'project.report') return true;
   if (!user?.status) return false;
   if (action === 'session') return true;
   if (ADMIN_ONLY.has(action)) return user.isAdmin;
+  if (SCOPED.has(action)) return true;
   return false;
+}
+
+/** Whether `user` may read or change the project owned by `ownerId`. */
+export function ownsProject(user: UserRow, ownerId: string): boolean {
+  return user.isAdmin || user.id === ownerId;
+}
+
+/** Whether `user` may read the user record `id` (a tenant: only itself). */
+export function canReadUser(user: UserRow, id: string): boolean {
+  return user.isAdmin || user.id === id;
+}
+
+/** The projects a user may list, as an SQL condition (undefined: all). */
+export function projectScope(user: UserRow): SQL | undefined {
+  return user.isAdmin ? undefined : eq(projects.userId, user.id);
+}
+
+/** The tenant records a user may list: the administrator all tenants, a tenant itself. */
+export function tenantScope(user: UserRow): SQL {
+  return user.isAdmin ? eq(users.isAdmin, false) : eq(users.id, user.id);
+}
+
+/** Audit entries a user may see: all for the administrator, its own tenant's for a tenant. */
+export function auditScope(user: UserRow): SQL | undefined {
+  return user.isAdmin ? undefined : eq(auditLog.tenantId, user.id);
+}
+
+/** Who owns a project a user creates: a tenant always itself; the administrator whom it names. */
+export function projectOwnerFor(user: UserRow, requested: string | undefined): string {
+  if (!user.isAdmin) return user.id;
+  return requested || ADMIN_USER_ID;
 }

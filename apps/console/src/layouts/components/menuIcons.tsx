@@ -1,5 +1,6 @@
 import {
   AppstoreOutlined,
+  AuditOutlined,
   HomeOutlined,
   LockOutlined,
   QuestionCircleOutlined,
@@ -20,4 +21,5 @@ export const MENU_ICONS: Record<MenuIcon, ReactNode> = {
   help: <QuestionCircleOutlined />,
   lock: <LockOutlined />,
   user: <UserOutlined />,
+  audit: <AuditOutlined />,
 };

@@ -185,6 +185,28 @@ export class AuthService {
     this.deps.sessionCache?.forgetUser(user.id);
   }
 
+  /** Whether `password` (wire form) is the user's current password. */
+  async verifyPassword(userId: string, password: string): Promise<boolean> {
+    const current = await this.deps.users.findById(userId);
+    return this.deps.hasher.verify(current?.passwordHash, password);
+  }
+
+  /** Argon2id hash of a wire password, through the bounded hasher. */
+  hashPassword(password: string): Promise<string> {
+    return this.deps.hasher.hash(password);
+  }
+
+  /** Ends every session of a user (disabled tenant, password set by the administrator). */
+  async endSessions(userId: string): Promise<void> {
+    await this.deps.sessions.deleteForUser(userId);
+    this.deps.sessionCache?.forgetUser(userId);
+  }
+
+  /** Drops a changed user record from the session cache so the next call reads it fresh. */
+  forgetCachedUser(userId: string): void {
+    this.deps.sessionCache?.forgetUser(userId);
+  }
+
   /** The session behind a token, if it is alive. */
   async authenticate(token: string): Promise<{ user: UserRow; expiresAt: Date; tokenHash: string } | undefined> {
     const tokenHash = hashToken(token);

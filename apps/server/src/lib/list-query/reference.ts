@@ -1,0 +1,126 @@
+/**
+ * Test oracle: the filter and sort rules of `list-query.ts`, written again in plain TypeScript
+ * straight from the JSON, for well-formed queries only (it does not check anything). The property
+ * tests compare it with what PostgreSQL returns for the compiled SQL.
+ *
+ * Text follows the "C" collation: order by UTF-8 bytes (= code points), `like` folds ASCII letters
+ * only. Patterns must stay in the subset on which PostgreSQL's and JavaScript's regular expressions
+ * agree: literal characters (metacharacters escaped with `\`), `.`, `^` and `$`.
+ */
+import type { FieldType, SortDirection } from './types.js';
+
+export type Row = Record<string, unknown>;
+export type FieldTypes = Record<string, FieldType>;
+
+const bare = (key: string) => (key.startsWith('$') ? key.slice(1) : key);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function matchesFilter(row: Row, filter: unknown, types: FieldTypes): boolean {
+  if (filter === undefined || filter === null) return true;
+  return Object.entries(filter as Record<string, unknown>).every(([key, value]) => {
+    switch (bare(key)) {
+      case 'and':
+        return (value as unknown[]).every((item) => matchesFilter(row, item, types));
+      case 'or':
+        return (value as unknown[]).some((item) => matchesFilter(row, item, types));
+      case 'nor':
+        return !(value as unknown[]).some((item) => matchesFilter(row, item, types));
+      case 'not':
+        return !matchesFilter(row, value, types);
+      default:
+        return matchesField(row[key], value, types[key]!);
+    }
+  });
+}
+
+function matchesField(actual: unknown, condition: unknown, type: FieldType): boolean {
+  if (!isObject(condition)) return matchesOperator(actual, 'eq', condition, type);
+  return Object.entries(condition).every(([op, value]) => matchesOperator(actual, bare(op), value, type));
+}
+
+function matchesOperator(actual: unknown, op: string, value: unknown, type: FieldType): boolean {
+  const present = actual !== null && actual !== undefined;
+  switch (op) {
+    case 'eq':
+      return value === null ? !present : present && compareValues(actual, value, type) === 0;
+    case 'ne':
+      return !matchesOperator(actual, 'eq', value, type);
+    case 'gt':
+      return present && compareValues(actual, value, type) > 0;
+    case 'gte':
+      return present && compareValues(actual, value, type) >= 0;
+    case 'lt':
+      return present && compareValues(actual, value, type) < 0;
+    case 'lte':
+      return present && compareValues(actual, value, type) <= 0;
+    case 'in':
+      return (value as unknown[]).some((item) => matchesOperator(actual, 'eq', item, type));
+    case 'nin':
+      return !matchesOperator(actual, 'in', value, type);
+    case 'like':
+      return present && likeMatches(actual as string, value as string);
+    case 'not':
+      return !matchesField(actual, value, type);
+    default:
+      throw new Error(`reference: unknown operator ${op}`);
+  }
+}
+
+const asciiLower = (text: string) => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+
+/** `s`: `.` matches newlines, as in PostgreSQL; `u`: `.` is one code point. */
+function likeMatches(text: string, pattern: string): boolean {
+  return new RegExp(asciiLower(pattern), 'su').test(asciiLower(text));
+}
+
+/** Compares two non-null values of a field's type (a filter value may be ISO text or epoch ms). */
+export function compareValues(a: unknown, b: unknown, type: FieldType): number {
+  switch (type) {
+    case 'string':
+      return Buffer.compare(Buffer.from(a as string), Buffer.from(b as string));
+    case 'number':
+      return Math.sign((a as number) - (b as number));
+    case 'boolean':
+      return Number(a) - Number(b);
+    case 'date':
+      return Math.sign(toMs(a) - toMs(b));
+    case 'json':
+      return canonicalJson(a) === canonicalJson(b) ? 0 : 1;
+  }
+}
+
+function toMs(value: unknown): number {
+  if (value instanceof Date) return value.getTime();
+  if (typeof value === 'number') return value;
+  const text = value as string;
+  // Date-only text is UTC midnight in Date.parse already; a time without offset is UTC here.
+  return Date.parse(/T\d{2}:\d{2}(:[\d.]+)?$/.test(text) ? `${text}Z` : text);
+}
+
+/** jsonb equality: object keys in any order. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Row order for sort keys in order; NULL last ascending, first descending. */
+export function compareRows(a: Row, b: Row, sort: Array<[string, SortDirection]>, types: FieldTypes): number {
+  for (const [field, direction] of sort) {
+    const x = a[field];
+    const y = b[field];
+    const xNull = x === null || x === undefined;
+    const yNull = y === null || y === undefined;
+    let order: number;
+    if (xNull || yNull) order = xNull === yNull ? 0 : xNull ? 1 : -1;
+    else order = compareValues(x, y, types[field]!);
+    if (order !== 0) return order * direction;
+  }
+  return 0;
+}

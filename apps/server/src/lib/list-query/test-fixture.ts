@@ -1,0 +1,126 @@
+/**
+ * For the list-query tests only: a table with a column of each type, its resource, and a database
+ * holding it. The database is an in-memory PGlite, or PostgreSQL when GANTRY_TEST_DATABASE_URL is
+ * set (the API suite's second run); the table is temporary, on one connection, so parallel test
+ * files do not see each other's rows.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  integer,
+  jsonb,
+  type PgDatabase,
+  type PgQueryResultHKT,
+  pgTable,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+import { expect } from 'vitest';
+import { AppError } from '../app-error.js';
+import type { Row } from './reference.js';
+import type { FieldType, ResourceDef } from './types.js';
+
+export const items = pgTable('list_query_items', {
+  id: integer('id').primaryKey(),
+  s: text('s'),
+  n: integer('n'),
+  b: boolean('b'),
+  d: timestamp('d', { withTimezone: true }),
+  j: jsonb('j'),
+});
+
+export type Item = typeof items.$inferInsert;
+export type ItemField = 'id' | 's' | 's.length' | 'n' | 'b' | 'd' | 'j';
+
+/**
+ * Text is compared in the "C" collation (byte order, ASCII-only case folding), which the reference
+ * evaluator reproduces whatever the database's default collation is.
+ */
+export const itemResource: ResourceDef<ItemField> = {
+  name: 'items',
+  fields: {
+    id: { sql: items.id, type: 'number', sort: true },
+    s: { sql: sql`(${items.s} collate "C")`, type: 'string', sort: true },
+    's.length': { sql: sql`char_length(${items.s})`, type: 'number', sort: true },
+    n: { sql: items.n, type: 'number', sort: true },
+    b: { sql: items.b, type: 'boolean', sort: true },
+    d: { sql: items.d, type: 'date', sort: true },
+    j: { sql: items.j, type: 'json' },
+  },
+  id: 'id',
+  defaultSort: { n: -1 },
+  defaultLimit: 10,
+  maxLimit: 50,
+};
+
+export const itemTypes: Record<ItemField, FieldType> = Object.fromEntries(
+  Object.entries(itemResource.fields).map(([name, def]) => [name, def.type]),
+) as Record<ItemField, FieldType>;
+
+/** An item as the reference evaluator sees it: keyed by field name. */
+export function referenceRow(item: Item): Row {
+  return {
+    id: item.id,
+    s: item.s ?? null,
+    's.length': item.s == null ? null : Array.from(item.s).length,
+    n: item.n ?? null,
+    b: item.b ?? null,
+    d: item.d ?? null,
+    j: item.j ?? null,
+  };
+}
+
+export type TestDatabase = PgDatabase<PgQueryResultHKT>;
+
+export interface TestDatabaseHandle {
+  db: TestDatabase;
+  engine: 'pglite' | 'postgres';
+  /** Replaces the rows of the table. */
+  load(rows: Item[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+const CREATE_TABLE = sql`create temporary table list_query_items (
+  id integer primary key, s text, n integer, b boolean, d timestamptz, j jsonb)`;
+
+export async function openTestDatabase(): Promise<TestDatabaseHandle> {
+  const url = process.env.GANTRY_TEST_DATABASE_URL;
+  let db: TestDatabase;
+  let close: () => Promise<void>;
+  if (url) {
+    const { default: pg } = await import('pg');
+    const { drizzle } = await import('drizzle-orm/node-postgres');
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    db = drizzle({ client }) as unknown as TestDatabase;
+    close = () => client.end();
+  } else {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { drizzle } = await import('drizzle-orm/pglite');
+    const client = new PGlite();
+    db = drizzle({ client }) as unknown as TestDatabase;
+    close = () => client.close();
+  }
+  await db.execute(CREATE_TABLE);
+  return {
+    db,
+    engine: url ? 'postgres' : 'pglite',
+    async load(rows) {
+      await db.delete(items);
+      if (rows.length > 0) await db.insert(items).values(rows);
+    },
+    close,
+  };
+}
+
+/** The reason of the badQuery error the call throws (fails the test on any other outcome). */
+export function reasonOf(call: () => unknown): string {
+  try {
+    call();
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('badQuery');
+    return String((error as AppError).options.params?.reason);
+  }
+  throw new Error('expected a badQuery error');
+}

@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { and, count } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../../db/database.js';
+import { auditLog } from '../../db/schema.js';
+import { parseCountQuery, parseListQuery, type ResourceDef } from '../../lib/list-query/list-query.js';
+import { listAnswer, listQuerystring } from '../../lib/list-response.js';
+import { auditScope } from '../../policy/policy.js';
+import { actorOf } from '../tenants/tenant.routes.js';
+
+export const auditEntryView = z.object({
+  id: z.number(),
+  at: z.string(),
+  actorId: z.string(),
+  actorName: z.string(),
+  tenantId: z.string().nullable(),
+  action: z.string(),
+  objectType: z.string(),
+  objectId: z.string().nullable(),
+  ip: z.string().nullable(),
+  detail: z.unknown(),
+});
+
+export const AUDIT_RESOURCE: ResourceDef = {
+  name: 'audit',
+  id: 'id',
+  fields: {
+    id: { sql: auditLog.id, type: 'number', sort: true },
+    at: { sql: auditLog.at, type: 'date', sort: true },
+    actorId: { sql: auditLog.actorId, type: 'string', sort: true },
+    actorName: { sql: auditLog.actorName, type: 'string' },
+    tenantId: { sql: auditLog.tenantId, type: 'string' },
+    action: { sql: auditLog.action, type: 'string', sort: true },
+    objectType: { sql: auditLog.objectType, type: 'string' },
+    objectId: { sql: auditLog.objectId, type: 'string' },
+    ip: { sql: auditLog.ip, type: 'string' },
+    detail: { sql: auditLog.detail, type: 'json', filter: false },
+  },
+  defaultSort: { at: -1 },
+  defaultLimit: 20,
+  maxLimit: 1000,
+};
+
+/** The audit log, read-only (the administrator). */
+export function auditRoutes(db: Database) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    const tags = ['audit'];
+    app.get(
+      '/audit',
+      {
+        config: { action: 'audit.read' },
+        schema: { tags, querystring: listQuerystring, response: { 200: z.array(auditEntryView.partial()) } },
+      },
+      async (request, reply) => {
+        const query = parseListQuery(request.query.query, AUDIT_RESOURCE);
+        const where = and(auditScope(actorOf(request).user), query.where);
+        const rows = await db
+          .select()
+          .from(auditLog)
+          .where(where)
+          .orderBy(...query.orderBy)
+          .limit(query.limit)
+          .offset(query.offset);
+        const total = query.withCount ? ((await db.select({ n: count() }).from(auditLog).where(where))[0]?.n ?? 0) : undefined;
+        return listAnswer(reply, { items: rows.map((r) => ({ ...r, at: r.at.toISOString() })), total }, query.fields);
+      },
+    );
+    app.get(
+      '/audit/count',
+      {
+        config: { action: 'audit.read' },
+        schema: { tags, querystring: listQuerystring, response: { 200: z.object({ count: z.number() }) } },
+      },
+      async (request) => {
+        const where = and(auditScope(actorOf(request).user), parseCountQuery(request.query.query, AUDIT_RESOURCE));
+        const [row] = await db.select({ n: count() }).from(auditLog).where(where);
+        return { count: row?.n ?? 0 };
+      },
+    );
+  };
+}

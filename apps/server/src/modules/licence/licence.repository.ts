@@ -1,0 +1,99 @@
+import { ADMIN_USER_ID, type Grant, MEASURE_PATHS, type MeasureValues } from '@gantry/shared';
+import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Database } from '../../db/database.js';
+import { licences, projects, users } from '../../db/schema.js';
+
+export const PLATFORM_LICENCE_ID = 'platform-spm';
+
+/** `sum(<jsonb column> #>> '{a,b}')` for every measure, in one row. */
+function sumsOf(column: AnyPgColumn) {
+  return Object.fromEntries(
+    MEASURE_PATHS.map((path) => [
+      path,
+      sql<string | null>`sum((${column} #>> ${`{${path.replace('.', ',')}}`})::bigint)`,
+    ]),
+  );
+}
+
+function toMeasures(row: Record<string, string | null> | undefined): MeasureValues {
+  const values: MeasureValues = {};
+  if (!row) return values;
+  for (const path of MEASURE_PATHS) {
+    const value = row[path];
+    if (value !== null && value !== undefined) values[path] = Number(value);
+  }
+  return values;
+}
+
+function addMeasures(a: MeasureValues, b: MeasureValues): MeasureValues {
+  const total: MeasureValues = { ...a };
+  for (const path of MEASURE_PATHS) {
+    const value = b[path];
+    if (value !== undefined) total[path] = (total[path] ?? 0) + value;
+  }
+  return total;
+}
+
+/** Grants at the three levels, and the sums the allocation rules compare against (all SQL). */
+export class LicenceRepository {
+  constructor(private readonly db: Database) {}
+
+  async platform(db: Database = this.db, lock = false): Promise<{ grant: Grant; installedAt: Date } | undefined> {
+    const query = db
+      .select({ grant: licences.grant, installedAt: licences.installedAt })
+      .from(licences)
+      .where(eq(licences.id, PLATFORM_LICENCE_ID));
+    const [row] = lock ? await query.for('update') : await query;
+    return row ? { grant: row.grant as Grant, installedAt: row.installedAt } : undefined;
+  }
+
+  async install(grant: Grant, document: unknown = null): Promise<void> {
+    await this.db
+      .insert(licences)
+      .values({ id: PLATFORM_LICENCE_ID, grant, document })
+      .onConflictDoUpdate({ target: licences.id, set: { grant, document, installedAt: new Date() } });
+  }
+
+  /** Locks a tenant's row for the rest of the transaction and returns its grant. */
+  async lockTenant(db: Database, tenantId: string): Promise<{ grant: Grant | null; status: boolean } | undefined> {
+    const [row] = await db
+      .select({ grant: users.grant, status: users.status })
+      .from(users)
+      .where(and(eq(users.id, tenantId), eq(users.isAdmin, false)))
+      .for('update');
+    return row ? { grant: row.grant as Grant | null, status: row.status } : undefined;
+  }
+
+  /** What the platform has handed out: every tenant's grant and every platform project's. */
+  async allocatedByPlatform(db: Database, except: { tenant?: string; project?: string } = {}): Promise<MeasureValues> {
+    const tenantWhere = [eq(users.isAdmin, false), isNotNull(users.grant)];
+    if (except.tenant) tenantWhere.push(ne(users.id, except.tenant));
+    const [tenants] = await db
+      .select(sumsOf(users.grant))
+      .from(users)
+      .where(and(...tenantWhere));
+    const platformProjects = await this.allocatedByTenant(db, ADMIN_USER_ID, except.project);
+    return addMeasures(toMeasures(tenants), platformProjects);
+  }
+
+  /** What an owner (a tenant, or 'admin' for platform projects) has handed to its projects. */
+  async allocatedByTenant(db: Database, ownerId: string, exceptProject?: string): Promise<MeasureValues> {
+    const where = [eq(projects.userId, ownerId), isNotNull(projects.grant)];
+    if (exceptProject) where.push(ne(projects.id, exceptProject));
+    const [row] = await db
+      .select(sumsOf(projects.grant))
+      .from(projects)
+      .where(and(...where));
+    return toMeasures(row);
+  }
+
+  /** What projects report in use, over all projects or one owner's. */
+  async used(ownerId?: string): Promise<MeasureValues> {
+    const [row] = await this.db
+      .select(sumsOf(projects.usage))
+      .from(projects)
+      .where(ownerId ? eq(projects.userId, ownerId) : undefined);
+    return toMeasures(row);
+  }
+}

@@ -1,0 +1,130 @@
+import {
+  ADMIN_USER_ID,
+  type Grant,
+  type GrantView,
+  grantProblems,
+  localDate,
+  MEASURES,
+  type MeasureValues,
+  measureOf,
+  viewGrant,
+} from '@gantry/shared';
+import type { Database } from '../../db/database.js';
+import { AppError, type FieldMessage } from '../../lib/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+import type { LicenceRepository } from './licence.repository.js';
+
+/** Which grant is being placed: a tenant's (from the platform) or a project's (from its owner). */
+export type GrantTarget =
+  | { kind: 'tenant'; tenantId?: string | undefined }
+  | { kind: 'project'; ownerId: string; projectId?: string | undefined };
+
+export interface Pool {
+  parent: Grant | undefined;
+  parentKind: 'platform' | 'tenant';
+  /** What the parent's other children hold. */
+  allocated: MeasureValues;
+}
+
+export interface PoolView {
+  parent: GrantView | null;
+  parentKind: 'platform' | 'tenant';
+  allocated: MeasureValues;
+  available: MeasureValues;
+  today: string;
+}
+
+/**
+ * The two-level allocation of design D7: platform → tenant → project. Every check runs inside the
+ * caller's transaction after locking the parent's row, so concurrent allocations queue on that lock
+ * and can never together exceed the parent.
+ */
+export class LicenceService {
+  constructor(
+    readonly db: Database,
+    readonly repo: LicenceRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  today(): string {
+    return localDate(this.clock());
+  }
+
+  /** The parent and what its other children hold; with `lock`, the parent's row stays locked. */
+  async pool(db: Database, target: GrantTarget, lock = false): Promise<Pool> {
+    if (target.kind === 'tenant') {
+      const platform = await this.repo.platform(db, lock);
+      const allocated = await this.repo.allocatedByPlatform(db, { tenant: target.tenantId });
+      return { parent: platform?.grant, parentKind: 'platform', allocated };
+    }
+    if (target.ownerId === ADMIN_USER_ID) {
+      const platform = await this.repo.platform(db, lock);
+      const allocated = await this.repo.allocatedByPlatform(db, { project: target.projectId });
+      return { parent: platform?.grant, parentKind: 'platform', allocated };
+    }
+    const tenant = await this.repo.lockTenant(db, target.ownerId);
+    if (!tenant) throw new AppError('ownerUnknown', { fields: { user: 'project.ownerUnknown' } });
+    const allocated = await this.repo.allocatedByTenant(db, target.ownerId, target.projectId);
+    return { parent: tenant.grant ?? undefined, parentKind: 'tenant', allocated };
+  }
+
+  view(pool: Pool): PoolView {
+    const today = this.today();
+    const available: MeasureValues = {};
+    for (const { path } of MEASURES) {
+      const limit = pool.parent ? measureOf(pool.parent, path) : undefined;
+      if (limit !== undefined) available[path] = Math.max(0, limit - (pool.allocated[path] ?? 0));
+    }
+    return {
+      parent: pool.parent ? viewGrant(pool.parent, today) : null,
+      parentKind: pool.parentKind,
+      allocated: pool.allocated,
+      available,
+      today,
+    };
+  }
+
+  /**
+   * Locks the parent, then refuses `grant` with the spec's messages if it breaks any rule. A tenant
+   * grant being edited must also still cover what its projects hold.
+   */
+  async assertFits(db: Database, grant: Grant, target: GrantTarget, previous?: Grant | null): Promise<void> {
+    const pool = await this.pool(db, target, true);
+    if (!pool.parent) {
+      throw pool.parentKind === 'platform'
+        ? new AppError('licenceMissing')
+        : new AppError('grantInvalid', { fields: { grant: 'grant.missing' }, messageFromFields: true });
+    }
+    const allocatedBelow =
+      target.kind === 'tenant' && target.tenantId
+        ? await this.repo.allocatedByTenant(db, target.tenantId)
+        : undefined;
+    const problems = grantProblems(grant, {
+      parent: pool.parent,
+      allocatedToOthers: pool.allocated,
+      today: this.today(),
+      ...(allocatedBelow ? { allocatedBelow } : {}),
+      ...(previous?.startTime ? { previousStart: previous.startTime } : {}),
+    });
+    if (problems.length === 0) return;
+    const fields: Record<string, FieldMessage> = {};
+    for (const problem of problems) fields[`grant.${problem.field}`] ??= { key: problem.key, params: problem.params };
+    throw new AppError('grantInvalid', { fields, messageFromFields: true });
+  }
+
+  async platformInfo() {
+    const platform = await this.repo.platform();
+    if (!platform) return undefined;
+    const [allocated, used] = await Promise.all([
+      this.repo.allocatedByPlatform(this.db),
+      this.repo.used(),
+    ]);
+    return {
+      id: 'platform-spm',
+      grant: viewGrant(platform.grant, this.today()),
+      allocated,
+      used,
+      installedAt: platform.installedAt.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,219 @@
+import {
+  certificateFilesProblem,
+  projectCreateBody,
+  projectUpdateBody,
+  projectView,
+  statusBody,
+  usageReportBody,
+} from '@gantry/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error.js';
+import { parseCountQuery, parseListQuery } from '../../lib/list-query/list-query.js';
+import { listAnswer, listQuerystring } from '../../lib/list-response.js';
+import { actorOf } from '../tenants/tenant.routes.js';
+import { PROJECT_RESOURCE } from './project.repository.js';
+import { COLLECTION_NAMES, type ProjectService } from './project.service.js';
+
+const idParams = z.object({ id: z.string().min(1).max(64) });
+const CERT_MAX_BYTES = 64 * 1024;
+
+type CertFile = { name: string; data: Buffer };
+
+/** Reads `id`, `domain`, `certKey`, `certPem` from a multipart body, checking the files' rules. */
+async function readCertificateForm(request: FastifyRequest) {
+  if (!request.isMultipart()) throw new AppError('certificatesRequired', { fields: { certKey: 'project.certificatesRequired' } });
+  const fields: Record<string, string> = {};
+  const files: Array<CertFile & { field: string }> = [];
+  try {
+    for await (const part of request.parts({ limits: { files: 2, fileSize: CERT_MAX_BYTES, fields: 10 } })) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        if (part.file.truncated) throw new AppError('payloadTooLarge');
+        files.push({ field: part.fieldname, name: part.filename, data });
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_FILES_LIMIT') {
+      throw new AppError('certificateFiles', { fields: { certKey: 'project.certificateFiles' } });
+    }
+    throw error;
+  }
+  if (files.length < 2) throw new AppError('certificatesRequired', { fields: { certKey: 'project.certificatesRequired' } });
+  if (certificateFilesProblem(files.map((f) => f.name))) {
+    throw new AppError('certificateFiles', { fields: { certKey: 'project.certificateFiles' } });
+  }
+  const key = files.find((f) => f.name.toLowerCase().endsWith('.key'));
+  const pem = files.find((f) => f.name.toLowerCase().endsWith('.pem'));
+  // A certificate pair is PEM text: a key block and a certificate block.
+  if (!key || !pem || !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key.data.toString('latin1'))
+    || !/-----BEGIN CERTIFICATE-----/.test(pem.data.toString('latin1'))) {
+    throw new AppError('certificateFiles', { fields: { certKey: 'project.certificateFiles' } });
+  }
+  const id = fields.id;
+  if (!id) throw new AppError('validation', { fields: { id: 'error.validation' } });
+  return { id, key, pem };
+}
+
+/** Project calls of console.md §7 (templates and backups come with their issues). */
+export function projectRoutes(projects: ProjectService) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    const tags = ['projects'];
+
+    app.get(
+      '/project',
+      {
+        config: { action: 'project.read' },
+        schema: { tags, querystring: listQuerystring, response: { 200: z.array(projectView.partial()) } },
+      },
+      async (request, reply) => {
+        const query = parseListQuery(request.query.query, PROJECT_RESOURCE);
+        return listAnswer(reply, await projects.list(actorOf(request).user, query), query.fields);
+      },
+    );
+
+    app.get(
+      '/project/count',
+      {
+        config: { action: 'project.read' },
+        schema: { tags, querystring: listQuerystring, response: { 200: z.object({ count: z.number() }) } },
+      },
+      async (request) => ({
+        count: await projects.count(actorOf(request).user, parseCountQuery(request.query.query, PROJECT_RESOURCE)),
+      }),
+    );
+
+    app.get(
+      '/project/available',
+      {
+        config: { action: 'project.read' },
+        schema: { tags, response: { 200: z.array(z.object({ id: z.string(), name: z.string() })) } },
+      },
+      async (request) => projects.available(actorOf(request).user),
+    );
+
+    app.get(
+      '/project/_collectionNames',
+      {
+        config: { action: 'project.read' },
+        schema: { tags, querystring: z.object({ projectId: z.string().max(64) }), response: { 200: z.array(z.string()) } },
+      },
+      async (request) => {
+        await projects.get(actorOf(request).user, request.query.projectId);
+        return [...COLLECTION_NAMES];
+      },
+    );
+
+    app.get(
+      '/project/:id',
+      { config: { action: 'project.read' }, schema: { tags, params: idParams, response: { 200: projectView } } },
+      async (request) => projects.get(actorOf(request).user, request.params.id),
+    );
+
+    app.post(
+      '/project',
+      { config: { action: 'project.write' }, schema: { tags, body: projectCreateBody, response: { 200: projectView } } },
+      async (request) => projects.create(actorOf(request), request.body),
+    );
+
+    app.put(
+      '/project/:id',
+      {
+        config: { action: 'project.write' },
+        schema: { tags, params: idParams, body: projectUpdateBody, response: { 200: projectView } },
+      },
+      async (request) => projects.update(actorOf(request), request.params.id, request.body),
+    );
+
+    app.patch(
+      '/project/:id/status',
+      {
+        config: { action: 'project.write' },
+        schema: { tags, params: idParams, body: statusBody, response: { 200: projectView } },
+      },
+      async (request) => projects.setStatus(actorOf(request), request.params.id, request.body.status),
+    );
+
+    app.delete(
+      '/project/:id',
+      {
+        config: { action: 'project.write' },
+        schema: { tags, params: idParams, response: { 200: z.object({ id: z.string() }) } },
+      },
+      async (request) => {
+        await projects.delete(actorOf(request), request.params.id);
+        return { id: request.params.id };
+      },
+    );
+
+    app.post(
+      '/project/cert',
+      {
+        config: { action: 'project.write' },
+        schema: {
+          tags,
+          description: 'Multipart: id, domain, certKey (.key), certPem (.pem); one of each.',
+          consumes: ['multipart/form-data'],
+          response: { 200: z.object({ key: z.string(), pem: z.string() }) },
+        },
+      },
+      async (request) => {
+        const form = await readCertificateForm(request);
+        return projects.saveCertificate(actorOf(request), form.id, { key: form.key, pem: form.pem });
+      },
+    );
+
+    app.get(
+      '/project/:id/cert',
+      {
+        config: { action: 'project.read' },
+        schema: { tags, params: idParams, response: { 200: z.object({ key: z.string(), pem: z.string() }) } },
+      },
+      async (request) => projects.certificate(actorOf(request).user, request.params.id),
+    );
+
+    app.post(
+      '/project/:id/runtime-key',
+      {
+        config: { action: 'project.write' },
+        schema: {
+          tags,
+          description: 'Issues the key a project runtime reports its usage with (shown once; replaces the old one).',
+          params: idParams,
+          response: { 200: z.object({ key: z.string() }) },
+        },
+      },
+      async (request) => ({ key: await projects.issueRuntimeKey(actorOf(request), request.params.id) }),
+    );
+
+    app.put(
+      '/project/:id/usage',
+      {
+        config: { action: 'project.report' },
+        schema: {
+          tags,
+          description:
+            'A project runtime reports what it uses (by grant measure) and its devices by type. ' +
+            'Authenticated by the header `x-project-key` (see runtime-key) or an administrator token.',
+          params: idParams,
+          headers: z.object({ 'x-project-key': z.string().max(128).optional() }),
+          body: usageReportBody,
+          response: { 204: z.null() },
+        },
+      },
+      async (request, reply) => {
+        const key = request.headers['x-project-key'];
+        await projects.reportUsage(
+          request.params.id,
+          { user: request.auth?.user, key: typeof key === 'string' ? key : undefined },
+          request.body,
+        );
+        return reply.code(204).send(null);
+      },
+    );
+  };
+}

@@ -1,0 +1,275 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  ADMIN_USER_ID,
+  domainKey,
+  type Grant,
+  type ProjectCreateBody,
+  type ProjectPermissions,
+  type ProjectUpdateBody,
+  type ProjectView,
+  type UsageReport,
+  viewGrant,
+} from '@gantry/shared';
+import { and, type SQL } from 'drizzle-orm';
+import type { Database } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+import type { ListQuery } from '../../lib/list-query/list-query.js';
+import type { Storage } from '../../lib/storage.js';
+import { ownsProject, projectScope } from '../../policy/policy.js';
+import type { Actor, AuditService } from '../audit/audit.service.js';
+import type { LicenceService } from '../licence/licence.service.js';
+import type { UserRow } from '../users/user.repository.js';
+import type { ProjectInsert, ProjectRepository, ProjectWithOwner } from './project.repository.js';
+
+/** Data collections a project has (template installs and backups name them). */
+export const COLLECTION_NAMES = ['model', 'node', 'report', 'table', 'dashboard'] as const;
+export const PROJECTS_AREA = 'projects';
+const AVAILABLE_LIMIT = 10_000;
+
+export interface ProjectDeps {
+  db: Database;
+  repo: ProjectRepository;
+  licence: LicenceService;
+  audit: AuditService;
+  storage: Storage;
+  clock: Clock;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const newProjectId = () => `p${randomBytes(6).toString('hex').replace(/^\d+/, '')}`.slice(0, 13);
+
+/** Unique-index violations → the field that clashed. */
+function uniqueViolation(error: unknown): AppError | undefined {
+  const e = error as { code?: string; constraint?: string; message?: string; cause?: unknown };
+  const inner = (e.cause ?? e) as { code?: string; constraint?: string; message?: string };
+  if (inner.code !== '23505') return undefined;
+  const where = `${inner.constraint ?? ''} ${inner.message ?? ''}`;
+  if (where.includes('port')) return new AppError('portTaken', { fields: { port: 'project.portTaken' } });
+  if (where.includes('domain')) return new AppError('domainTaken', { fields: { domain: 'project.domainTaken' } });
+  return new AppError('projectIdTaken', { fields: { id: 'project.idTaken' } });
+}
+
+export class ProjectService {
+  constructor(private readonly deps: ProjectDeps) {}
+
+  view(row: ProjectWithOwner): ProjectView {
+    return {
+      id: row.id,
+      name: row.name,
+      status: row.status,
+      user: { id: row.userId, name: row.ownerName },
+      createTime: row.createdAt.toISOString(),
+      industry: row.industry,
+      grant: row.grant ? viewGrant(row.grant as Grant, this.deps.licence.today()) : null,
+      license: (row.usage as Record<string, unknown> | null) ?? null,
+      licenseReportedAt: row.usageReportedAt?.toISOString() ?? null,
+      _stats_: row.stats as ProjectView['_stats_'],
+      online: row.online,
+      hasSSO: row.hasSso,
+      remarks: row.remarks,
+      bgColor: row.bgColor,
+      domain: row.domain,
+      isUseDomain: row.isUseDomain,
+      isUseHttps: row.isUseHttps,
+      port: row.port,
+      advanced: row.advanced as ProjectView['advanced'],
+      projectType: row.projectType as ProjectView['projectType'],
+      type: row.templateId,
+      planId: row.planId,
+      logo: row.logo,
+      extra: row.extra as Record<string, unknown>,
+      certificate: row.certKey && row.certPem ? { key: row.certKey, pem: row.certPem } : null,
+    };
+  }
+
+  async list(user: UserRow, query: ListQuery) {
+    const { rows, total } = await this.deps.repo.list(query, projectScope(user));
+    return { items: rows.map((row) => this.view(row)), total };
+  }
+
+  count(user: UserRow, where: SQL | undefined) {
+    return this.deps.repo.count(and(projectScope(user), where));
+  }
+
+  available(user: UserRow) {
+    return this.deps.repo.available(projectScope(user), AVAILABLE_LIMIT);
+  }
+
+  /** A project the user may see; anyone else's is 'not found', never 'forbidden' (no probing). */
+  async visible(user: UserRow, id: string, db?: Database, lock = false): Promise<ProjectWithOwner> {
+    const row = await this.deps.repo.find(id, db, lock);
+    if (!row || !ownsProject(user, row.userId)) throw new AppError('notFound');
+    return row;
+  }
+
+  async get(user: UserRow, id: string): Promise<ProjectView> {
+    return this.view(await this.visible(user, id));
+  }
+
+  /** A tenant's projects are its own: naming another owner is refused, not ignored. */
+  private ownerFor(user: UserRow, requested: string | undefined): string {
+    if (user.isAdmin) return requested || ADMIN_USER_ID;
+    if (requested && requested !== user.id) throw new AppError('forbidden');
+    return user.id;
+  }
+
+  private async assertMayCreate(user: UserRow, body: { projectType: string }): Promise<void> {
+    if (user.isAdmin) return;
+    const permissions = (await this.deps.repo.permissionsOf(user.id)) as ProjectPermissions | undefined;
+    const allowed =
+      body.projectType === 'blank'
+        ? permissions?.blankProjects
+        : permissions?.marketTemplates || permissions?.ownTemplates;
+    if (!allowed) throw new AppError('projectTypeNotAllowed', { fields: { projectType: 'project.typeNotAllowed' } });
+  }
+
+  private columns(body: ProjectUpdateBody | ProjectCreateBody): Omit<ProjectInsert, 'id' | 'userId'> {
+    const domain = body.domain ? body.domain : null;
+    const advanced = body.advanced.mediaLibraryPublicDirEnable
+      ? body.advanced
+      : { mediaLibraryPublicDirEnable: false, mediaLibraryPublicDirFeature: [] };
+    return {
+      name: body.name,
+      industry: body.industry,
+      grant: body.grant,
+      projectType: body.projectType,
+      templateId: body.projectType === 'template' ? (body.type ?? null) : null,
+      hasSso: body.hasSSO,
+      remarks: body.remarks ?? null,
+      bgColor: body.bgColor ?? null,
+      domain,
+      domainKey: domain ? domainKey(domain) : null,
+      isUseDomain: body.isUseDomain,
+      isUseHttps: body.isUseHttps,
+      port: body.port ?? null,
+      advanced,
+      planId: body.planId ?? null,
+      logo: body.logo ?? null,
+      ...(body.extra ? { extra: body.extra } : {}),
+    };
+  }
+
+  async create(actor: Actor, body: ProjectCreateBody): Promise<ProjectView> {
+    const { db, repo, licence, audit, clock } = this.deps;
+    const ownerId = this.ownerFor(actor.user, body.user);
+    await this.assertMayCreate(actor.user, body);
+    if (!(await licence.repo.platform())) throw new AppError('licenceMissing');
+    const id = body.id || newProjectId();
+    try {
+      await db.transaction(async (tx) => {
+        await licence.assertFits(tx, body.grant, { kind: 'project', ownerId });
+        if (ownerId !== ADMIN_USER_ID && !(await repo.ownerStatus(tx, ownerId))) throw new AppError('tenantDisabled');
+        const at = clock();
+        await repo.insert(tx, { id, userId: ownerId, ...this.columns(body), createdAt: at, updatedAt: at });
+        await audit.record(actor, { action: 'project.create', objectType: 'project', objectId: id, tenantId: tenantOf(ownerId) }, tx);
+      });
+    } catch (error) {
+      throw uniqueViolation(error) ?? error;
+    }
+    return this.get(actor.user, id);
+  }
+
+  async update(actor: Actor, id: string, body: ProjectUpdateBody): Promise<ProjectView> {
+    const { db, repo, licence, audit, clock } = this.deps;
+    try {
+      await db.transaction(async (tx) => {
+        const current = await this.visible(actor.user, id, tx, true);
+        const ownerId = this.ownerFor(actor.user, body.user ?? current.userId);
+        await licence.assertFits(tx, body.grant, { kind: 'project', ownerId, projectId: id }, current.grant as Grant | null);
+        await repo.update(tx, id, { ...this.columns(body), userId: ownerId, updatedAt: clock() });
+        await audit.record(
+          actor,
+          { action: 'project.update', objectType: 'project', objectId: id, tenantId: tenantOf(ownerId) },
+          tx,
+        );
+      });
+    } catch (error) {
+      throw uniqueViolation(error) ?? error;
+    }
+    return this.get(actor.user, id);
+  }
+
+  /** Enabling a project of a disabled tenant is refused: enable the tenant (with it) instead. */
+  async setStatus(actor: Actor, id: string, status: boolean): Promise<ProjectView> {
+    const { db, repo, audit, clock } = this.deps;
+    await db.transaction(async (tx) => {
+      const current = await this.visible(actor.user, id, tx, true);
+      if (status && current.userId !== ADMIN_USER_ID && !(await repo.ownerStatus(tx, current.userId))) {
+        throw new AppError('tenantDisabled');
+      }
+      await repo.update(tx, id, { status, updatedAt: clock() });
+      await audit.record(
+        actor,
+        { action: status ? 'project.enable' : 'project.disable', objectType: 'project', objectId: id, tenantId: tenantOf(current.userId) },
+        tx,
+      );
+    });
+    return this.get(actor.user, id);
+  }
+
+  /** Permanent: the row, its usage and its files. */
+  async delete(actor: Actor, id: string): Promise<void> {
+    const { db, repo, audit, storage } = this.deps;
+    await db.transaction(async (tx) => {
+      const current = await this.visible(actor.user, id, tx, true);
+      await repo.delete(tx, id);
+      await audit.record(
+        actor,
+        { action: 'project.delete', objectType: 'project', objectId: id, tenantId: tenantOf(current.userId), detail: { name: current.name } },
+        tx,
+      );
+    });
+    await storage.remove(PROJECTS_AREA, id);
+  }
+
+  async saveCertificate(actor: Actor, id: string, files: { key: { name: string; data: Buffer }; pem: { name: string; data: Buffer } }) {
+    const project = await this.visible(actor.user, id);
+    const folder = `${project.id}/cert`;
+    await this.deps.storage.remove(PROJECTS_AREA, folder);
+    await this.deps.storage.write(PROJECTS_AREA, `${folder}/${files.key.name}`, files.key.data);
+    await this.deps.storage.write(PROJECTS_AREA, `${folder}/${files.pem.name}`, files.pem.data);
+    await this.deps.repo.update(this.deps.db, id, { certKey: files.key.name, certPem: files.pem.name, updatedAt: this.deps.clock() });
+    await this.deps.audit.record(actor, { action: 'project.certificate', objectType: 'project', objectId: id, tenantId: tenantOf(project.userId) });
+    return { key: files.key.name, pem: files.pem.name };
+  }
+
+  async certificate(user: UserRow, id: string): Promise<{ key: string; pem: string }> {
+    const project = await this.visible(user, id);
+    if (!project.certKey || !project.certPem) throw new AppError('notFound');
+    return { key: project.certKey, pem: project.certPem };
+  }
+
+  /** A new runtime key for usage reports; only its hash is kept, so it is shown once. */
+  async issueRuntimeKey(actor: Actor, id: string): Promise<string> {
+    const project = await this.visible(actor.user, id);
+    const key = randomBytes(32).toString('base64url');
+    await this.deps.repo.update(this.deps.db, id, { runtimeKeyHash: sha256(key) });
+    await this.deps.audit.record(actor, { action: 'project.runtimeKey', objectType: 'project', objectId: id, tenantId: tenantOf(project.userId) });
+    return key;
+  }
+
+  /** Stores a usage report from the project's runtime (its key) or the administrator. */
+  async reportUsage(id: string, caller: { user?: UserRow | undefined; key?: string | undefined }, report: UsageReport) {
+    const project = await this.deps.repo.find(id);
+    const byAdmin = caller.user?.isAdmin === true && caller.user.status;
+    const byKey =
+      project?.runtimeKeyHash !== null &&
+      project?.runtimeKeyHash !== undefined &&
+      caller.key !== undefined &&
+      timingSafeEqual(Buffer.from(sha256(caller.key)), Buffer.from(project.runtimeKeyHash));
+    if (!byAdmin && !byKey) throw new AppError('runtimeKeyInvalid');
+    if (!project) throw new AppError('notFound');
+    await this.deps.repo.update(this.deps.db, id, {
+      usage: report.usage,
+      stats: report._stats_,
+      ...(report.online !== undefined ? { online: report.online } : {}),
+      usageReportedAt: this.deps.clock(),
+    });
+  }
+}
+
+/** Audit entries of a tenant's projects are the tenant's to see; platform projects are no tenant's. */
+function tenantOf(ownerId: string): string | null {
+  return ownerId === ADMIN_USER_ID ? null : ownerId;
+}

@@ -1,0 +1,142 @@
+import type { Grant, ProjectPermissions, TableSetting } from '@gantry/shared';
+import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../../db/database.js';
+import { projects, users } from '../../db/schema.js';
+import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
+import type { UserRow } from '../users/user.repository.js';
+
+/** Fields a tenant list may filter, sort and project (spec columns plus id). */
+export const TENANT_RESOURCE: ResourceDef = {
+  name: 'user',
+  id: 'id',
+  fields: {
+    id: { sql: users.id, type: 'string', sort: true },
+    user: { sql: users.id, type: 'string', sort: true },
+    name: { sql: users.name, type: 'string', sort: true },
+    industry: { sql: users.industry, type: 'string', sort: true },
+    type: { sql: users.type, type: 'number', sort: true },
+    createTime: { sql: users.createdAt, type: 'date', sort: true },
+    status: { sql: users.status, type: 'boolean', sort: true },
+    remarks: { sql: users.remarks, type: 'string' },
+    logo: { sql: users.logo, type: 'string', filter: false },
+    grant: { sql: users.grant, type: 'json', filter: false },
+    permissions: { sql: users.permissions, type: 'json', filter: false },
+  },
+  defaultSort: { createTime: -1 },
+  defaultLimit: 20,
+  maxLimit: 10_000,
+};
+
+export interface TenantValues {
+  name: string;
+  type: number;
+  industry: string;
+  grant: Grant;
+  remarks?: string | null | undefined;
+  logo?: string | null | undefined;
+  permissions: ProjectPermissions;
+}
+
+export class TenantRepository {
+  constructor(private readonly db: Database) {}
+
+  async list(query: ListQuery, scope: SQL): Promise<{ rows: UserRow[]; total?: number }> {
+    const where = and(scope, query.where);
+    const rows = await this.db
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(...query.orderBy)
+      .limit(query.limit)
+      .offset(query.offset);
+    if (!query.withCount) return { rows };
+    return { rows, total: await this.count(where) };
+  }
+
+  async count(where: SQL | undefined): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(users).where(where);
+    return row?.n ?? 0;
+  }
+
+  async find(id: string, db: Database = this.db, lock = false): Promise<UserRow | undefined> {
+    const query = db
+      .select()
+      .from(users)
+      .where(and(eq(users.id, id), eq(users.isAdmin, false)));
+    const [row] = lock ? await query.for('update') : await query;
+    return row;
+  }
+
+  /** Any user record, the administrator's included (for reading one's own preferences). */
+  async findUser(id: string): Promise<UserRow | undefined> {
+    const [row] = await this.db.select().from(users).where(eq(users.id, id));
+    return row;
+  }
+
+  /** Inserts; false when the id is taken. */
+  async create(db: Database, id: string, values: TenantValues, passwordHash: string, at: Date): Promise<boolean> {
+    const rows = await db
+      .insert(users)
+      .values({ id, ...values, passwordHash, isAdmin: false, createdAt: at, updatedAt: at })
+      .onConflictDoNothing()
+      .returning({ id: users.id });
+    return rows.length > 0;
+  }
+
+  async update(db: Database, id: string, values: Partial<TenantValues>, at: Date): Promise<void> {
+    await db
+      .update(users)
+      .set({ ...values, updatedAt: at })
+      .where(eq(users.id, id));
+  }
+
+  /** Merges table preferences by table name (`null` removes one) in one statement. */
+  async mergeTableSettings(id: string, patch: Record<string, TableSetting | null>): Promise<void> {
+    const removed = Object.keys(patch).filter((name) => patch[name] === null);
+    const added = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== null));
+    await this.db
+      .update(users)
+      .set({
+        tableSettings: sql`(${users.tableSettings} - ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(removed)}::jsonb))) || ${JSON.stringify(added)}::jsonb`,
+      })
+      .where(eq(users.id, id));
+  }
+
+  async setStatus(db: Database, id: string, status: boolean, at: Date): Promise<void> {
+    await db.update(users).set({ status, updatedAt: at }).where(eq(users.id, id));
+  }
+
+  async setPassword(id: string, passwordHash: string, at: Date): Promise<void> {
+    await this.db.update(users).set({ passwordHash, updatedAt: at }).where(eq(users.id, id));
+  }
+
+  async delete(db: Database, id: string): Promise<void> {
+    await db.delete(users).where(and(eq(users.id, id), eq(users.isAdmin, false)));
+  }
+
+  async projectCount(db: Database, id: string): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(projects).where(eq(projects.userId, id));
+    return row?.n ?? 0;
+  }
+
+  /** Sets the status of all (or the listed) projects of a tenant; returns the ids changed. */
+  async setProjectsStatus(db: Database, tenantId: string, status: boolean, ids?: string[]): Promise<string[]> {
+    const where = [eq(projects.userId, tenantId)];
+    if (ids) where.push(inArray(projects.id, ids));
+    const rows = await db
+      .update(projects)
+      .set({ status })
+      .where(and(...where))
+      .returning({ id: projects.id });
+    return rows.map((r) => r.id);
+  }
+
+  async projectIdsOf(db: Database, tenantId: string, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await db
+      .select({ id: projects.id })
+      .from(projects)
+      .where(and(eq(projects.userId, tenantId), inArray(projects.id, ids)));
+    return rows.map((r) => r.id);
+  }
+}

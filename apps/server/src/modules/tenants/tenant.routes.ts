@@ -1,0 +1,157 @@
+import {
+  enableBody,
+  statusBody,
+  tenantCreateBody,
+  tenantPasswordBody,
+  tenantPatchBody,
+  tenantView,
+  translate,
+  verifyPasswordBody,
+} from '@gantry/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { parseCountQuery, parseListQuery } from '../../lib/list-query/list-query.js';
+import { listAnswer, listQuerystring } from '../../lib/list-response.js';
+import type { Actor } from '../audit/audit.service.js';
+import { TENANT_RESOURCE } from './tenant.repository.js';
+import type { TenantService } from './tenant.service.js';
+
+const idParams = z.object({ id: z.string().min(1).max(64) });
+
+/** The signed-in caller and their address (routes run after the auth hook has set `auth`). */
+export function actorOf(request: FastifyRequest): Actor {
+  const auth = request.auth;
+  if (!auth) throw new Error('actorOf called on an unauthenticated route');
+  return { user: auth.user, ip: request.ip };
+}
+
+/** Tenant calls of console.md §7 (`user…`). */
+export function tenantRoutes(tenants: TenantService) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    const tags = ['tenants'];
+
+    app.get(
+      '/user',
+      {
+        config: { action: 'tenant.read' },
+        schema: { tags, querystring: listQuerystring, response: { 200: z.array(tenantView.partial()) } },
+      },
+      async (request, reply) => {
+        const query = parseListQuery(request.query.query, TENANT_RESOURCE);
+        return listAnswer(reply, await tenants.list(actorOf(request).user, query), query.fields);
+      },
+    );
+
+    app.get(
+      '/user/count',
+      {
+        config: { action: 'tenant.read' },
+        schema: { tags, querystring: listQuerystring, response: { 200: z.object({ count: z.number() }) } },
+      },
+      async (request) => ({
+        count: await tenants.count(actorOf(request).user, parseCountQuery(request.query.query, TENANT_RESOURCE)),
+      }),
+    );
+
+    app.get(
+      '/user/:id',
+      { config: { action: 'tenant.read' }, schema: { tags, params: idParams, response: { 200: tenantView } } },
+      async (request) => tenants.get(actorOf(request).user, request.params.id),
+    );
+
+    app.post(
+      '/user',
+      { config: { action: 'tenant.write' }, schema: { tags, body: tenantCreateBody, response: { 200: tenantView } } },
+      async (request) => tenants.create(actorOf(request), request.body),
+    );
+
+    app.patch(
+      '/user/:id',
+      {
+        config: { action: 'tenant.read' },
+        schema: {
+          tags,
+          description: 'Tenant fields (administrator), or table preferences of one’s own record (anyone).',
+          params: idParams,
+          body: tenantPatchBody,
+          response: { 200: tenantView },
+        },
+      },
+      async (request) => tenants.update(actorOf(request), request.params.id, request.body),
+    );
+
+    app.patch(
+      '/user/:id/status',
+      {
+        config: { action: 'tenant.write' },
+        schema: { tags, params: idParams, body: statusBody, response: { 200: tenantView } },
+      },
+      async (request) => tenants.setStatus(actorOf(request), request.params.id, request.body.status),
+    );
+
+    app.patch(
+      '/user/:id/disable',
+      { config: { action: 'tenant.write' }, schema: { tags, params: idParams, response: { 200: tenantView } } },
+      async (request) => tenants.disable(actorOf(request), request.params.id),
+    );
+
+    app.patch(
+      '/user/:id/enable',
+      {
+        config: { action: 'tenant.write' },
+        schema: { tags, params: idParams, body: enableBody, response: { 200: tenantView } },
+      },
+      async (request) => tenants.enable(actorOf(request), request.params.id, request.body),
+    );
+
+    app.delete(
+      '/user/:id',
+      {
+        config: { action: 'tenant.write' },
+        schema: { tags, params: idParams, response: { 200: z.object({ id: z.string() }) } },
+      },
+      async (request) => {
+        await tenants.delete(actorOf(request), request.params.id);
+        return { id: request.params.id };
+      },
+    );
+
+    app.post(
+      '/user/changepwd',
+      {
+        config: { action: 'tenant.write' },
+        schema: {
+          tags,
+          description: 'Step 1 of a tenant password change: verifies the administrator’s own password.',
+          body: verifyPasswordBody,
+          response: { 200: z.object({ message: z.string() }) },
+        },
+      },
+      async (request) => {
+        await tenants.verifyAdmin(actorOf(request), request.body.password);
+        return { message: translate('auth.verifySucceeded', request.language) };
+      },
+    );
+
+    app.put(
+      '/user/:id/password',
+      {
+        config: { action: 'tenant.write' },
+        schema: {
+          tags,
+          description: 'Step 2: the tenant’s new password; the administrator’s password comes again.',
+          params: idParams,
+          body: tenantPasswordBody,
+          response: { 200: z.object({ id: z.string() }) },
+        },
+      },
+      async (request) => {
+        const { adminPassword, password } = request.body;
+        await tenants.setPassword(actorOf(request), request.params.id, adminPassword, password);
+        return { id: request.params.id };
+      },
+    );
+  };
+}
