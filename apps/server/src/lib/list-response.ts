@@ -17,8 +17,6 @@ export function listAnswer<T extends object>(
   if (!fields) return result.items;
   return result.items.map(
     (item) =>
-      Object.fromEntries(
-        Object.entries(item).filter(([key]) => key === 'id' || fields.includes(key)),
-      ) as Partial<T>,
+      Object.fromEntries(Object.entries(item).filter(([key]) => key === 'id' || fields.includes(key))) as Partial<T>,
   );
 }

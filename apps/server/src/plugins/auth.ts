@@ -2,7 +2,7 @@ import { pickLanguage } from '@gantry/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/app-error.js';
 import type { AuthService } from '../modules/auth/auth.service.js';
-import { ACTIONS, can } from '../policy/policy.js';
+import { ACTIONS, can, NO_SESSION_NEEDED } from '../policy/policy.js';
 
 /**
  * Bare token or `Bearer <token>`; `?token=` only on GET, for download links and the websocket
@@ -40,7 +40,7 @@ export function registerAuth(app: FastifyInstance, auth: AuthService, apiPrefix:
     if (!action) return;
     const token = tokenOf(request);
     if (token) request.auth = await auth.authenticate(token);
-    if (action === 'public') return;
+    if (NO_SESSION_NEEDED.has(action)) return;
     if (!request.auth) throw new AppError('unauthorized');
     if (!can(request.auth.user, action)) throw new AppError('forbidden');
   });

@@ -27,6 +27,9 @@ export const ACTIONS = [
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
+/** Routes that run without a session: public ones, and runtime reports that bring their own key. */
+export const NO_SESSION_NEEDED: ReadonlySet<Action> = new Set(['public', 'project.report']);
+
 const ADMIN_ONLY: ReadonlySet<Action> = new Set([
   'settings.read',
   'settings.write',
@@ -38,8 +41,7 @@ const ADMIN_ONLY: ReadonlySet<Action> = new Set([
 const SCOPED: ReadonlySet<Action> = new Set(['tenant.read', 'project.read', 'project.write', 'licence.read']);
 
 export function can(user: UserRow | undefined, action: Action): boolean {
-  if (action === 'public') return true;
-  if (action === 'project.report') return true;
+  if (NO_SESSION_NEEDED.has(action)) return true;
   if (!user?.status) return false;
   if (action === 'session') return true;
   if (ADMIN_ONLY.has(action)) return user.isAdmin;

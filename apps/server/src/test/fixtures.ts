@@ -28,7 +28,14 @@ export async function installPlatform(app: TestApp, overrides: Partial<GrantInpu
   const { grantSchema } = await import('@gantry/shared');
   await app.services.licence.repo.install(
     grantSchema.parse(
-      grant(app, { validityPeriod: 365, userCount: 1000, flow: { tableCount: 1000 }, dataGathering: { point: 100000 }, features: ['gis', 'DST', 'DI', 'AI'], ...overrides }),
+      grant(app, {
+        validityPeriod: 365,
+        userCount: 1000,
+        flow: { tableCount: 1000 },
+        dataGathering: { point: 100000 },
+        features: ['gis', 'DST', 'DI', 'AI'],
+        ...overrides,
+      }),
     ),
   );
 }

@@ -23,7 +23,9 @@ export const projectIdSchema = z
 
 const LABEL = '[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?';
 /** Optional http(s) scheme, dotted labels, a 2+ letter top level, optional port and path. */
-export const DOMAIN_PATTERN = new RegExp(`^(?:https?://)?(?:${LABEL}\\.)+[a-zA-Z]{2,}(?::\\d{1,5})?(?:/[a-zA-Z0-9._~/-]*)?$`);
+export const DOMAIN_PATTERN = new RegExp(
+  `^(?:https?://)?(?:${LABEL}\\.)+[a-zA-Z]{2,}(?::\\d{1,5})?(?:/[a-zA-Z0-9._~/-]*)?$`,
+);
 
 export function isValidDomain(domain: string): boolean {
   return domain.length <= DOMAIN_MAX && DOMAIN_PATTERN.test(domain) && !domain.includes('--');
@@ -89,7 +91,7 @@ const templateChosen = (b: { projectType?: string; type?: string | null | undefi
 
 /** POST project; the id is generated when empty. */
 export const projectCreateBody = z
-  .object({ id: z.union([z.literal(''), projectIdSchema]).optional(), ...projectFields })
+  .object({ id: z.preprocess((id) => (id === '' ? undefined : id), projectIdSchema.optional()), ...projectFields })
   .strict()
   .refine(templateChosen, { error: 'project.templateRequired', path: ['type'] });
 export type ProjectCreateBody = z.infer<typeof projectCreateBody>;
@@ -111,7 +113,10 @@ export const statItem = z.object({
 export const usageReportBody = z.object({
   usage: z.object({
     userCount: z.number().int().min(0).optional(),
-    flow: z.object({ tableCount: z.number().int().min(0), flowCount: z.number().int().min(0) }).partial().optional(),
+    flow: z
+      .object({ tableCount: z.number().int().min(0), flowCount: z.number().int().min(0) })
+      .partial()
+      .optional(),
     dataGathering: z
       .object({
         point: z.number().int().min(0),
@@ -120,7 +125,10 @@ export const usageReportBody = z.object({
       })
       .partial()
       .optional(),
-    visual: z.object({ dashboardCount: z.number().int().min(0) }).partial().optional(),
+    visual: z
+      .object({ dashboardCount: z.number().int().min(0) })
+      .partial()
+      .optional(),
     eventCount: z.number().int().min(0).optional(),
     eventHandlerCount: z.number().int().min(0).optional(),
     reportCount: z.number().int().min(0).optional(),

@@ -1,6 +1,6 @@
+import { and, count } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { and, count } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../db/database.js';
 import { auditLog } from '../../db/schema.js';
@@ -63,7 +63,9 @@ export function auditRoutes(db: Database) {
           .orderBy(...query.orderBy)
           .limit(query.limit)
           .offset(query.offset);
-        const total = query.withCount ? ((await db.select({ n: count() }).from(auditLog).where(where))[0]?.n ?? 0) : undefined;
+        const total = query.withCount
+          ? ((await db.select({ n: count() }).from(auditLog).where(where))[0]?.n ?? 0)
+          : undefined;
         return listAnswer(reply, { items: rows.map((r) => ({ ...r, at: r.at.toISOString() })), total }, query.fields);
       },
     );

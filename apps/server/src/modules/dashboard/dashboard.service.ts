@@ -1,11 +1,4 @@
-import {
-  type Grant,
-  LICENCE_WARNING_DAYS,
-  MEASURES,
-  type MeasureValues,
-  measureOf,
-  viewGrant,
-} from '@gantry/shared';
+import { type Grant, LICENCE_WARNING_DAYS, MEASURES, type MeasureValues, measureOf, viewGrant } from '@gantry/shared';
 import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { auditLog, projects, users } from '../../db/schema.js';
@@ -88,12 +81,20 @@ export class DashboardService {
       const platform = await repo.platform();
       if (platform) {
         const [allocated, used] = await Promise.all([repo.allocatedByPlatform(this.db), repo.used()]);
-        licence = { kind: 'platform' as const, grant: viewGrant(platform.grant, today), measures: this.measures(platform.grant, allocated, used) };
+        licence = {
+          kind: 'platform' as const,
+          grant: viewGrant(platform.grant, today),
+          measures: this.measures(platform.grant, allocated, used),
+        };
       }
     } else if (user.grant) {
       const grant = user.grant as Grant;
       const [allocated, used] = await Promise.all([repo.allocatedByTenant(this.db, user.id), repo.used(user.id)]);
-      licence = { kind: 'tenant' as const, grant: viewGrant(grant, today), measures: this.measures(grant, allocated, used) };
+      licence = {
+        kind: 'tenant' as const,
+        grant: viewGrant(grant, today),
+        measures: this.measures(grant, allocated, used),
+      };
     }
 
     const ending = (rows: Array<{ id: string; name: string; grant: unknown }>) =>

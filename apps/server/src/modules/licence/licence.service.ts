@@ -96,9 +96,7 @@ export class LicenceService {
         : new AppError('grantInvalid', { fields: { grant: 'grant.missing' }, messageFromFields: true });
     }
     const allocatedBelow =
-      target.kind === 'tenant' && target.tenantId
-        ? await this.repo.allocatedByTenant(db, target.tenantId)
-        : undefined;
+      target.kind === 'tenant' && target.tenantId ? await this.repo.allocatedByTenant(db, target.tenantId) : undefined;
     const problems = grantProblems(grant, {
       parent: pool.parent,
       allocatedToOthers: pool.allocated,
@@ -115,10 +113,7 @@ export class LicenceService {
   async platformInfo() {
     const platform = await this.repo.platform();
     if (!platform) return undefined;
-    const [allocated, used] = await Promise.all([
-      this.repo.allocatedByPlatform(this.db),
-      this.repo.used(),
-    ]);
+    const [allocated, used] = await Promise.all([this.repo.allocatedByPlatform(this.db), this.repo.used()]);
     return {
       id: 'platform-spm',
       grant: viewGrant(platform.grant, this.today()),

@@ -23,7 +23,8 @@ type CertFile = { name: string; data: Buffer };
 
 /** Reads `id`, `domain`, `certKey`, `certPem` from a multipart body, checking the files' rules. */
 async function readCertificateForm(request: FastifyRequest) {
-  if (!request.isMultipart()) throw new AppError('certificatesRequired', { fields: { certKey: 'project.certificatesRequired' } });
+  if (!request.isMultipart())
+    throw new AppError('certificatesRequired', { fields: { certKey: 'project.certificatesRequired' } });
   const fields: Record<string, string> = {};
   const files: Array<CertFile & { field: string }> = [];
   try {
@@ -42,15 +43,20 @@ async function readCertificateForm(request: FastifyRequest) {
     }
     throw error;
   }
-  if (files.length < 2) throw new AppError('certificatesRequired', { fields: { certKey: 'project.certificatesRequired' } });
+  if (files.length < 2)
+    throw new AppError('certificatesRequired', { fields: { certKey: 'project.certificatesRequired' } });
   if (certificateFilesProblem(files.map((f) => f.name))) {
     throw new AppError('certificateFiles', { fields: { certKey: 'project.certificateFiles' } });
   }
   const key = files.find((f) => f.name.toLowerCase().endsWith('.key'));
   const pem = files.find((f) => f.name.toLowerCase().endsWith('.pem'));
   // A certificate pair is PEM text: a key block and a certificate block.
-  if (!key || !pem || !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key.data.toString('latin1'))
-    || !/-----BEGIN CERTIFICATE-----/.test(pem.data.toString('latin1'))) {
+  if (
+    !key ||
+    !pem ||
+    !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key.data.toString('latin1')) ||
+    !/-----BEGIN CERTIFICATE-----/.test(pem.data.toString('latin1'))
+  ) {
     throw new AppError('certificateFiles', { fields: { certKey: 'project.certificateFiles' } });
   }
   const id = fields.id;
@@ -100,7 +106,11 @@ export function projectRoutes(projects: ProjectService) {
       '/project/_collectionNames',
       {
         config: { action: 'project.read' },
-        schema: { tags, querystring: z.object({ projectId: z.string().max(64) }), response: { 200: z.array(z.string()) } },
+        schema: {
+          tags,
+          querystring: z.object({ projectId: z.string().max(64) }),
+          response: { 200: z.array(z.string()) },
+        },
       },
       async (request) => {
         await projects.get(actorOf(request).user, request.query.projectId);
@@ -116,7 +126,10 @@ export function projectRoutes(projects: ProjectService) {
 
     app.post(
       '/project',
-      { config: { action: 'project.write' }, schema: { tags, body: projectCreateBody, response: { 200: projectView } } },
+      {
+        config: { action: 'project.write' },
+        schema: { tags, body: projectCreateBody, response: { 200: projectView } },
+      },
       async (request) => projects.create(actorOf(request), request.body),
     );
 

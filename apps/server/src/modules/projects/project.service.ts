@@ -162,7 +162,11 @@ export class ProjectService {
         if (ownerId !== ADMIN_USER_ID && !(await repo.ownerStatus(tx, ownerId))) throw new AppError('tenantDisabled');
         const at = clock();
         await repo.insert(tx, { id, userId: ownerId, ...this.columns(body), createdAt: at, updatedAt: at });
-        await audit.record(actor, { action: 'project.create', objectType: 'project', objectId: id, tenantId: tenantOf(ownerId) }, tx);
+        await audit.record(
+          actor,
+          { action: 'project.create', objectType: 'project', objectId: id, tenantId: tenantOf(ownerId) },
+          tx,
+        );
       });
     } catch (error) {
       throw uniqueViolation(error) ?? error;
@@ -176,7 +180,12 @@ export class ProjectService {
       await db.transaction(async (tx) => {
         const current = await this.visible(actor.user, id, tx, true);
         const ownerId = this.ownerFor(actor.user, body.user ?? current.userId);
-        await licence.assertFits(tx, body.grant, { kind: 'project', ownerId, projectId: id }, current.grant as Grant | null);
+        await licence.assertFits(
+          tx,
+          body.grant,
+          { kind: 'project', ownerId, projectId: id },
+          current.grant as Grant | null,
+        );
         await repo.update(tx, id, { ...this.columns(body), userId: ownerId, updatedAt: clock() });
         await audit.record(
           actor,
@@ -201,7 +210,12 @@ export class ProjectService {
       await repo.update(tx, id, { status, updatedAt: clock() });
       await audit.record(
         actor,
-        { action: status ? 'project.enable' : 'project.disable', objectType: 'project', objectId: id, tenantId: tenantOf(current.userId) },
+        {
+          action: status ? 'project.enable' : 'project.disable',
+          objectType: 'project',
+          objectId: id,
+          tenantId: tenantOf(current.userId),
+        },
         tx,
       );
     });
@@ -216,21 +230,40 @@ export class ProjectService {
       await repo.delete(tx, id);
       await audit.record(
         actor,
-        { action: 'project.delete', objectType: 'project', objectId: id, tenantId: tenantOf(current.userId), detail: { name: current.name } },
+        {
+          action: 'project.delete',
+          objectType: 'project',
+          objectId: id,
+          tenantId: tenantOf(current.userId),
+          detail: { name: current.name },
+        },
         tx,
       );
     });
     await storage.remove(PROJECTS_AREA, id);
   }
 
-  async saveCertificate(actor: Actor, id: string, files: { key: { name: string; data: Buffer }; pem: { name: string; data: Buffer } }) {
+  async saveCertificate(
+    actor: Actor,
+    id: string,
+    files: { key: { name: string; data: Buffer }; pem: { name: string; data: Buffer } },
+  ) {
     const project = await this.visible(actor.user, id);
     const folder = `${project.id}/cert`;
     await this.deps.storage.remove(PROJECTS_AREA, folder);
     await this.deps.storage.write(PROJECTS_AREA, `${folder}/${files.key.name}`, files.key.data);
     await this.deps.storage.write(PROJECTS_AREA, `${folder}/${files.pem.name}`, files.pem.data);
-    await this.deps.repo.update(this.deps.db, id, { certKey: files.key.name, certPem: files.pem.name, updatedAt: this.deps.clock() });
-    await this.deps.audit.record(actor, { action: 'project.certificate', objectType: 'project', objectId: id, tenantId: tenantOf(project.userId) });
+    await this.deps.repo.update(this.deps.db, id, {
+      certKey: files.key.name,
+      certPem: files.pem.name,
+      updatedAt: this.deps.clock(),
+    });
+    await this.deps.audit.record(actor, {
+      action: 'project.certificate',
+      objectType: 'project',
+      objectId: id,
+      tenantId: tenantOf(project.userId),
+    });
     return { key: files.key.name, pem: files.pem.name };
   }
 
@@ -245,7 +278,12 @@ export class ProjectService {
     const project = await this.visible(actor.user, id);
     const key = randomBytes(32).toString('base64url');
     await this.deps.repo.update(this.deps.db, id, { runtimeKeyHash: sha256(key) });
-    await this.deps.audit.record(actor, { action: 'project.runtimeKey', objectType: 'project', objectId: id, tenantId: tenantOf(project.userId) });
+    await this.deps.audit.record(actor, {
+      action: 'project.runtimeKey',
+      objectType: 'project',
+      objectId: id,
+      tenantId: tenantOf(project.userId),
+    });
     return key;
   }
 

@@ -1,12 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  adminWithLicence,
-  createProject,
-  createTenant,
-  grant,
-  SPM_URL,
-  TENANT_PASSWORD,
-} from '../../test/fixtures.js';
+import { adminWithLicence, createProject, createTenant, grant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
 import { ADMIN_PASSWORD, createTestApp, type TestApp, wire } from '../../test/test-app.js';
 
 let app: TestApp;
@@ -49,7 +42,11 @@ describe('tenants', () => {
     expect(list.statusCode).toBe(200);
     expect(list.headers.count).toBe('2');
     expect(list.json()).toHaveLength(1);
-    const count = await app.call('GET', `${SPM_URL}/user/count?query=${encodeURIComponent('{"name":{"like":"acme"}}')}`, admin);
+    const count = await app.call(
+      'GET',
+      `${SPM_URL}/user/count?query=${encodeURIComponent('{"name":{"like":"acme"}}')}`,
+      admin,
+    );
     expect(count.json()).toEqual({ count: 1 });
   });
 
@@ -67,10 +64,20 @@ describe('tenants', () => {
     expect(noPassword.statusCode).toBe(400);
     const noGrant = await app.call('POST', `${SPM_URL}/user`, admin, { ...body('acme'), grant: undefined });
     expect(noGrant.statusCode).toBe(400);
-    const zero = await app.call('POST', `${SPM_URL}/user`, admin, body('acme', { grant: grant(app, { userCount: 0 }) }));
+    const zero = await app.call(
+      'POST',
+      `${SPM_URL}/user`,
+      admin,
+      body('acme', { grant: grant(app, { userCount: 0 }) }),
+    );
     expect(zero.statusCode).toBe(400);
     expect(Object.keys(zero.json().fields)).toContain('grant.userCount');
-    const decimal = await app.call('POST', `${SPM_URL}/user`, admin, body('acme', { grant: grant(app, { userCount: 1.5 }) }));
+    const decimal = await app.call(
+      'POST',
+      `${SPM_URL}/user`,
+      admin,
+      body('acme', { grant: grant(app, { userCount: 1.5 }) }),
+    );
     expect(decimal.statusCode).toBe(400);
     const adminId = await app.call('POST', `${SPM_URL}/user`, admin, body('admin'));
     expect(adminId.statusCode).toBe(400);
@@ -84,22 +91,47 @@ describe('tenants', () => {
   });
 
   it('keeps tenant grants within the platform licence, summed over all tenants', async () => {
-    const over = await app.call('POST', `${SPM_URL}/user`, admin, body('big', { grant: grant(app, { userCount: 1001 }) }));
+    const over = await app.call(
+      'POST',
+      `${SPM_URL}/user`,
+      admin,
+      body('big', { grant: grant(app, { userCount: 1001 }) }),
+    );
     expect(over.statusCode).toBe(400);
     expect(over.json()).toMatchObject({ code: 'grantInvalid', message: '用户数不能大于授权用户数' });
     expect(over.json().fields['grant.userCount']).toBe('用户数不能大于授权用户数');
 
     await createTenant(app, admin, 'one', { grant: grant(app, { userCount: 600 }) });
-    const second = await app.call('POST', `${SPM_URL}/user`, admin, body('two', { grant: grant(app, { userCount: 600 }) }));
+    const second = await app.call(
+      'POST',
+      `${SPM_URL}/user`,
+      admin,
+      body('two', { grant: grant(app, { userCount: 600 }) }),
+    );
     expect(second.statusCode).toBe(400);
     expect(second.json().fields['grant.userCount']).toBe('用户数不能大于授权用户数');
-    const fits = await app.call('POST', `${SPM_URL}/user`, admin, body('two', { grant: grant(app, { userCount: 400 }) }));
+    const fits = await app.call(
+      'POST',
+      `${SPM_URL}/user`,
+      admin,
+      body('two', { grant: grant(app, { userCount: 400 }) }),
+    );
     expect(fits.statusCode).toBe(200);
 
-    const features = await app.call('POST', `${SPM_URL}/user`, admin, body('three', { grant: grant(app, { userCount: 1, features: ['kafka'] }) }));
+    const features = await app.call(
+      'POST',
+      `${SPM_URL}/user`,
+      admin,
+      body('three', { grant: grant(app, { userCount: 1, features: ['kafka'] }) }),
+    );
     expect(features.statusCode).toBe(400);
     expect(features.json().fields['grant.features']).toContain('kafka');
-    const longer = await app.call('POST', `${SPM_URL}/user`, admin, body('three', { grant: grant(app, { userCount: 1, validityPeriod: 366 }) }));
+    const longer = await app.call(
+      'POST',
+      `${SPM_URL}/user`,
+      admin,
+      body('three', { grant: grant(app, { userCount: 1, validityPeriod: 366 }) }),
+    );
     expect(longer.statusCode).toBe(400);
     expect(Object.keys(longer.json().fields)).toContain('grant.validityPeriod');
   });
@@ -107,7 +139,9 @@ describe('tenants', () => {
   it('edits a tenant without password fields and never below what its projects hold', async () => {
     await createTenant(app, admin, 'acme');
     const token = await app.login('acme', TENANT_PASSWORD);
-    await createProject(app, token, { grant: grant(app, { userCount: 6, flow: { tableCount: 2 }, dataGathering: { point: 10 }, features: [] }) });
+    await createProject(app, token, {
+      grant: grant(app, { userCount: 6, flow: { tableCount: 2 }, dataGathering: { point: 10 }, features: [] }),
+    });
 
     const renamed = await app.call('PATCH', `${SPM_URL}/user/acme`, admin, { name: 'Acme Ltd', type: 1 });
     expect(renamed.json()).toMatchObject({ name: 'Acme Ltd', type: 1 });
@@ -127,10 +161,14 @@ describe('tenants', () => {
     const saved = await app.call('PATCH', `${SPM_URL}/user/acme`, token, { tableSettings: { project: setting } });
     expect(saved.statusCode).toBe(200);
     expect(saved.json().tableSettings).toEqual({ project: setting });
-    const none = await app.call('PATCH', `${SPM_URL}/user/acme`, token, { tableSettings: { project: { ...setting, columns: [] } } });
+    const none = await app.call('PATCH', `${SPM_URL}/user/acme`, token, {
+      tableSettings: { project: { ...setting, columns: [] } },
+    });
     expect(none.statusCode).toBe(400);
     expect(none.json().fields['tableSettings.project.columns']).toBe('至少需要选择一个配置项');
-    const zero = await app.call('PATCH', `${SPM_URL}/user/acme`, token, { tableSettings: { project: { ...setting, pageSize: 0 } } });
+    const zero = await app.call('PATCH', `${SPM_URL}/user/acme`, token, {
+      tableSettings: { project: { ...setting, pageSize: 0 } },
+    });
     expect(zero.statusCode).toBe(400);
     // The administrator's own preferences live on its own record.
     await app.call('PATCH', `${SPM_URL}/user/admin`, admin, { tableSettings: { user: setting } });
@@ -145,17 +183,26 @@ describe('tenants', () => {
   it('disables a tenant with its projects and sessions, and enables it with the chosen projects', async () => {
     await createTenant(app, admin, 'acme');
     const token = await app.login('acme', TENANT_PASSWORD);
-    const small = { grant: grant(app, { userCount: 1, flow: { tableCount: 1 }, dataGathering: { point: 1 }, features: [] }) };
+    const small = {
+      grant: grant(app, { userCount: 1, flow: { tableCount: 1 }, dataGathering: { point: 1 }, features: [] }),
+    };
     const p1 = await createProject(app, token, { id: 'pone', ...small });
     const p2 = await createProject(app, token, { id: 'ptwo', ...small });
 
     const disabled = await app.call('PATCH', `${SPM_URL}/user/acme/disable`, admin);
     expect(disabled.json().status).toBe(false);
     expect((await app.call('GET', `${SPM_URL}/project`, token)).statusCode).toBe(401);
-    const login = await app.call('POST', `${SPM_URL}/login`, undefined, { username: 'acme', password: wire(TENANT_PASSWORD) });
+    const login = await app.call('POST', `${SPM_URL}/login`, undefined, {
+      username: 'acme',
+      password: wire(TENANT_PASSWORD),
+    });
     expect(login.statusCode).toBe(400);
     expect(login.json().message).toBe('账号已被禁用');
-    const projects = await app.call('GET', `${SPM_URL}/project?query=${encodeURIComponent('{"filter":{"user":"acme"}}')}`, admin);
+    const projects = await app.call(
+      'GET',
+      `${SPM_URL}/project?query=${encodeURIComponent('{"filter":{"user":"acme"}}')}`,
+      admin,
+    );
     expect(projects.json().map((p: { status: boolean }) => p.status)).toEqual([false, false]);
     const refused = await app.call('PATCH', `${SPM_URL}/project/${p1.id}/status`, admin, { status: true });
     expect(refused.statusCode).toBe(409);
@@ -164,16 +211,25 @@ describe('tenants', () => {
     expect(foreign.statusCode).toBe(400);
     const enabled = await app.call('PATCH', `${SPM_URL}/user/acme/enable`, admin, [p2.id]);
     expect(enabled.json().status).toBe(true);
-    const after = await app.call('GET', `${SPM_URL}/project?query=${encodeURIComponent('{"sort":{"name":1},"filter":{"user":"acme"}}')}`, admin);
+    const after = await app.call(
+      'GET',
+      `${SPM_URL}/project?query=${encodeURIComponent('{"sort":{"name":1},"filter":{"user":"acme"}}')}`,
+      admin,
+    );
     const states = Object.fromEntries(after.json().map((p: { id: string; status: boolean }) => [p.id, p.status]));
     expect(states).toEqual({ pone: false, ptwo: true });
-    expect((await app.call('POST', `${SPM_URL}/login`, undefined, { username: 'acme', password: wire(TENANT_PASSWORD) })).statusCode).toBe(200);
+    expect(
+      (await app.call('POST', `${SPM_URL}/login`, undefined, { username: 'acme', password: wire(TENANT_PASSWORD) }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('refuses to delete a tenant that owns projects, saying how many', async () => {
     await createTenant(app, admin, 'acme');
     const token = await app.login('acme', TENANT_PASSWORD);
-    const small = { grant: grant(app, { userCount: 1, flow: { tableCount: 1 }, dataGathering: { point: 1 }, features: [] }) };
+    const small = {
+      grant: grant(app, { userCount: 1, flow: { tableCount: 1 }, dataGathering: { point: 1 }, features: [] }),
+    };
     const p = await createProject(app, token, small);
     await createProject(app, token, small);
     const refused = await app.call('DELETE', `${SPM_URL}/user/acme`, admin);

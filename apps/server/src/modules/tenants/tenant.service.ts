@@ -113,7 +113,13 @@ export class TenantService {
         await repo.update(tx, id, fields, clock());
         await audit.record(
           actor,
-          { action: 'tenant.update', objectType: 'tenant', objectId: id, tenantId: id, detail: { fields: Object.keys(fields) } },
+          {
+            action: 'tenant.update',
+            objectType: 'tenant',
+            objectId: id,
+            tenantId: id,
+            detail: { fields: Object.keys(fields) },
+          },
           tx,
         );
       });
@@ -131,7 +137,13 @@ export class TenantService {
       const disabled = await repo.setProjectsStatus(tx, id, false);
       await audit.record(
         actor,
-        { action: 'tenant.disable', objectType: 'tenant', objectId: id, tenantId: id, detail: { projects: disabled.length } },
+        {
+          action: 'tenant.disable',
+          objectType: 'tenant',
+          objectId: id,
+          tenantId: id,
+          detail: { projects: disabled.length },
+        },
         tx,
       );
     });
@@ -191,7 +203,12 @@ export class TenantService {
     await this.verifyAdmin(actor, adminPassword);
     if (!(await this.deps.repo.find(id))) throw new AppError('notFound');
     await this.deps.repo.setPassword(id, await this.deps.auth.hashPassword(password), this.deps.clock());
-    await this.deps.audit.record(actor, { action: 'tenant.password', objectType: 'tenant', objectId: id, tenantId: id });
+    await this.deps.audit.record(actor, {
+      action: 'tenant.password',
+      objectType: 'tenant',
+      objectId: id,
+      tenantId: id,
+    });
     await this.deps.auth.endSessions(id);
   }
 }

@@ -4,8 +4,7 @@ import { Button, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLicenceInfo, useUnusedLicence } from '../../../services/licence';
-
-export const PROJECT_ADD_PATH = '/app/model/Project/add';
+import { PROJECT_ADD_PATH } from '../paths';
 
 /**
  * Why a project cannot be added now, or null (console.md §6): the administrator needs the platform

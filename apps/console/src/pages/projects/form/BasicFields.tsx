@@ -1,0 +1,86 @@
+import { PROJECT_NAME_MAX, projectIdSchema } from '@gantry/shared';
+import { Form, Input, Radio, Select } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { translateMessage } from '../../../i18n';
+import { industryOptions } from '../options';
+
+/** The first rule a project id breaks (shared projectIdSchema), or null; empty is fine (generated). */
+export function projectIdMessage(id: string | undefined): string | null {
+  if (!id) return null;
+  const parsed = projectIdSchema.safeParse(id);
+  return parsed.success ? null : translateMessage(parsed.error.issues[0]?.message ?? 'project.idChars');
+}
+
+export interface BasicFieldsProps {
+  isAdd: boolean;
+  owners: { value: string; label: string }[] | null;
+  ownersLoading: boolean;
+}
+
+/** Id (add only), name, industry, owner (administrator), blank or template project. */
+export function BasicFields({ isAdd, owners, ownersLoading }: BasicFieldsProps) {
+  const { t } = useTranslation();
+  const form = Form.useFormInstance();
+  const template = Form.useWatch('projectType', form) === 'template';
+  return (
+    <>
+      {isAdd ? (
+        <Form.Item
+          name="id"
+          label={t('project.id')}
+          extra={t('project.idHelp')}
+          rules={[
+            {
+              validator: async (_rule, value: string | undefined) => {
+                const message = projectIdMessage(value);
+                if (message) throw new Error(message);
+              },
+            },
+          ]}
+        >
+          <Input data-testid="project-id" maxLength={32} autoComplete="off" />
+        </Form.Item>
+      ) : null}
+      <Form.Item
+        name="name"
+        label={t('project.name')}
+        rules={[{ required: true, whitespace: true, message: t('project.nameRequired') }]}
+      >
+        <Input data-testid="project-name" maxLength={PROJECT_NAME_MAX} />
+      </Form.Item>
+      <Form.Item name="industry" label={t('project.industry')} rules={[{ required: true, message: t('project.industryRequired') }]}>
+        <Select data-testid="project-industry" options={industryOptions(t)} placeholder={t('project.industryRequired')} />
+      </Form.Item>
+      {owners ? (
+        <Form.Item name="user" label={t('project.owner')} rules={[{ required: true, message: t('project.ownerRequired') }]}>
+          <Select
+            data-testid="project-owner"
+            loading={ownersLoading}
+            showSearch={{ optionFilterProp: 'label' }}
+            options={owners}
+          />
+        </Form.Item>
+      ) : null}
+      <Form.Item name="projectType" label={t('project.projectType')} rules={[{ required: true }]}>
+        <Radio.Group>
+          <Radio value="blank" data-testid="project-projectType-blank">
+            {t('project.type.blank')}
+          </Radio>
+          <Radio value="template" data-testid="project-projectType-template">
+            {t('project.type.template')}
+          </Radio>
+        </Radio.Group>
+      </Form.Item>
+      {template ? (
+        <Form.Item
+          name="type"
+          label={t('project.template')}
+          extra={t('project.templateHelp')}
+          rules={[{ required: true, whitespace: true, message: t('project.templateRequired') }]}
+        >
+          <Input data-testid="project-type" maxLength={128} />
+        </Form.Item>
+      ) : null}
+    </>
+  );
+}
