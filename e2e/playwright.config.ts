@@ -45,7 +45,7 @@ export default defineConfig({
     { name: 'console', testMatch: 'console.spec.ts', dependencies: ['first-run'] },
   ],
   webServer: {
-    command: `rm -rf "${DATA}" && node --import tsx apps/server/src/main.ts`,
+    command: `rm -rf "${DATA}" && node --import tsx e2e/seed-licence.ts && node --import tsx apps/server/src/main.ts`,
     cwd: ROOT,
     url: `${BASE_URL}/readyz`,
     timeout: 60_000,

@@ -28,7 +28,18 @@ export const PAGES = {
     load: () => import('./pages/change-password'),
   },
   userCenter: { path: '/app/user/center', title: 'menu.userCenter', load: () => import('./pages/user-center') },
-  projects: { path: '/app/model/Project/list', title: 'menu.projects', load: comingSoon },
+  projects: { path: '/app/model/Project/list', title: 'menu.projects', load: () => import('./pages/projects') },
+  projectAdd: { path: '/app/model/Project/add', title: 'project.add', load: () => import('./pages/projects/form') },
+  projectEdit: {
+    path: '/app/model/Project/:id/edit',
+    title: 'project.editProject',
+    load: () => import('./pages/projects/form'),
+  },
+  projectDetail: {
+    path: '/app/model/Project/:id/detail',
+    title: 'project.detailTitle',
+    load: () => import('./pages/projects/detail'),
+  },
   tenants: { path: '/app/model/User/list', title: 'menu.tenants', load: () => import('./pages/tenants'), access: 'admin' },
   tenantAdd: {
     path: '/app/model/User/add',

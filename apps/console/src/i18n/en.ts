@@ -1,3 +1,4 @@
+import { projectsEn } from './projects';
 import type { ConsoleKey } from './zh_Hans';
 
 /** Console strings, English. Must define every key of zh_Hans (checked by the type). */
@@ -191,6 +192,15 @@ export const en: Record<ConsoleKey, string> = {
   'audit.action.tenant.enable': 'Enable tenant',
   'audit.action.tenant.delete': 'Delete tenant',
   'audit.action.tenant.password': 'Change tenant password',
+  'audit.action.project.create': 'Add project',
+  'audit.action.project.update': 'Edit project',
+  'audit.action.project.enable': 'Enable project',
+  'audit.action.project.disable': 'Disable project',
+  'audit.action.project.delete': 'Delete project',
+  'audit.action.project.certificate': 'Upload project certificates',
+  'audit.action.project.runtimeKey': 'Issue project runtime key',
+  'audit.more': 'View all',
+  'audit.detail': 'Detail',
 
   'changePassword.title': 'Change password',
   'changePassword.old': 'Old password',
@@ -253,4 +263,7 @@ export const en: Record<ConsoleKey, string> = {
   'exception.noPermission': 'You have no permission to view this page',
   'exception.notFound': 'Sorry, the page you visited does not exist',
   'exception.comingSoon': 'Coming soon',
+
+  // projects, grant form, opening sites
+  ...projectsEn,
 };

@@ -6,6 +6,7 @@
 export const projectsZh = {
   'project.add': '新建项目',
   'project.edit': '编辑',
+  'project.editProject': '编辑项目',
   'project.detail': '详情',
   'project.delete': '删除',
   'project.enable': '启用',
@@ -155,6 +156,7 @@ export type ProjectsKey = keyof typeof projectsZh;
 export const projectsEn: Record<ProjectsKey, string> = {
   'project.add': 'Add project',
   'project.edit': 'Edit',
+  'project.editProject': 'Edit project',
   'project.detail': 'Detail',
   'project.delete': 'Delete',
   'project.enable': 'Enable',

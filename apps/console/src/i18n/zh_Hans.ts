@@ -1,3 +1,5 @@
+import { projectsZh } from './projects';
+
 /** Console strings, simplified Chinese (the default language). Keys are flat: `keySeparator` is off. */
 export const zh_Hans = {
   'app.defaultName': 'Gantry',
@@ -189,6 +191,15 @@ export const zh_Hans = {
   'audit.action.tenant.enable': '启用租户',
   'audit.action.tenant.delete': '删除租户',
   'audit.action.tenant.password': '修改租户密码',
+  'audit.action.project.create': '新增项目',
+  'audit.action.project.update': '修改项目',
+  'audit.action.project.enable': '启用项目',
+  'audit.action.project.disable': '禁用项目',
+  'audit.action.project.delete': '删除项目',
+  'audit.action.project.certificate': '上传项目证书',
+  'audit.action.project.runtimeKey': '生成项目运行密钥',
+  'audit.more': '查看全部',
+  'audit.detail': '详情',
 
   'changePassword.title': '修改密码',
   'changePassword.old': '原密码',
@@ -251,6 +262,9 @@ export const zh_Hans = {
   'exception.noPermission': '您没有查看该页面权限',
   'exception.notFound': '您访问的页面不存在',
   'exception.comingSoon': '功能开发中，敬请期待',
+
+  // projects, grant form, opening sites
+  ...projectsZh,
 } as const;
 
 export type ConsoleKey = keyof typeof zh_Hans;

@@ -1,5 +1,6 @@
 import type { ProjectCreateBody, ProjectUpdateBody, ProjectView } from '@gantry/shared';
-import { request, requestWithHeaders } from './request';
+import { fetchList } from './list';
+import { request } from './request';
 
 /** A where clause of the generic data layer (`{name: {like: 'x'}}`, `{and: [...]}`, …). */
 export type Where = Record<string, unknown>;
@@ -12,25 +13,20 @@ export interface ProjectPageQuery {
 
 export interface ProjectPage {
   items: ProjectView[];
-  /** The total from the `count` header (the items' length when the header is missing). */
+  /** The total from the `count` header. */
   count: number;
 }
 
 const PROJECT = 'rest/spm/project';
 
-/** Every list query asks newest first, with the total (console.md §7). */
-export function projectListQuery({ filter, skip, limit }: ProjectPageQuery) {
-  return { sort: { createTime: -1 }, skip, limit, filter, withCount: true };
-}
-
+/** One page of projects, newest first, with the total (console.md §7). */
 export async function listProjects(query: ProjectPageQuery, signal?: AbortSignal): Promise<ProjectPage> {
-  const { data, headers } = await requestWithHeaders<ProjectView[]>(PROJECT, {
-    query: { query: JSON.stringify(projectListQuery(query)) },
-    signal,
-  });
-  const items = Array.isArray(data) ? data : [];
-  const header = Number(headers.get('count'));
-  return { items, count: Number.isFinite(header) && headers.has('count') ? header : items.length };
+  const { rows, total } = await fetchList<ProjectView>(
+    PROJECT,
+    { sort: { createTime: -1 }, skip: query.skip, limit: query.limit, filter: query.filter },
+    { signal },
+  );
+  return { items: rows, count: total };
 }
 
 export function getProject(id: string): Promise<ProjectView> {

@@ -8,8 +8,8 @@ import {
   grantSchema,
   isMessageKey,
   type Language,
-  type MeasurePath,
   MEASURES,
+  type MeasurePath,
   type MessageKey,
   translate,
 } from '@gantry/shared';

@@ -24,7 +24,10 @@ function each(action: (storage: Storage) => void): void {
  * login is cleared first, the console token is left for single sign-on when the project has SSO,
  * and the window opens after WINDOW_OPEN_DELAY_MS.
  */
-export function openSite(project: Pick<ProjectView, 'id' | 'port' | 'domain' | 'isUseDomain' | 'hasSSO'>, kind: SiteKind) {
+export function openSite(
+  project: Pick<ProjectView, 'id' | 'port' | 'domain' | 'isUseDomain' | 'hasSSO'>,
+  kind: SiteKind,
+) {
   const url = siteUrl(project, kind, window.location);
   each((storage) => storage.removeItem(projectUserKey(project.id)));
   const token = project.hasSSO ? getToken() : null;

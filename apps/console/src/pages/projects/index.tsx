@@ -10,6 +10,7 @@ import { ProjectGrid } from './components/ProjectGrid';
 import { ProjectTable } from './components/ProjectTable';
 import { Toolbar } from './components/Toolbar';
 import { useOwnerOptions } from './options';
+import { projectPath } from './paths';
 import {
   combineWhere,
   FILTER_FIELDS,
@@ -20,7 +21,6 @@ import {
   scopeWhere,
   writeFilter,
 } from './projectFilter';
-import { projectPath } from './paths';
 import { useProjectActions } from './useProjectActions';
 import { useProjectCards, useProjectTable } from './useProjectLists';
 import { type ProjectViewMode, readViewMode, writeViewMode } from './viewMode';

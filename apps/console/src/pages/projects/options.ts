@@ -5,7 +5,9 @@ import { listOwnerOptions } from '../../services/project';
 
 export function industryLabel(t: TFunction, industry: string | null | undefined): string {
   if (!industry) return '-';
-  return (INDUSTRIES as readonly string[]).includes(industry) ? t(`project.industry.${industry as Industry}`) : industry;
+  return (INDUSTRIES as readonly string[]).includes(industry)
+    ? t(`project.industry.${industry as Industry}`)
+    : industry;
 }
 
 export function industryOptions(t: TFunction) {

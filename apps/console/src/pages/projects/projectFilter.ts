@@ -1,5 +1,6 @@
 import { INDUSTRIES, type Industry } from '@gantry/shared';
 import dayjs from 'dayjs';
+import { likeText } from '../../services/list';
 import type { Where } from '../../services/project';
 
 /** The list's filter (search box and advanced drawer), kept in sessionStorage (console.md §9). */
@@ -55,10 +56,10 @@ export function writeFilter(filter: ProjectFilter): void {
   }
 }
 
-/** The where clause of a filter: name like, status/industry/owner equal, creation between two local days. */
+/** The where clause of a filter: name contains (literally), status/industry/owner equal, creation between two local days. */
 export function filterWhere(filter: ProjectFilter): Where {
   const where: Where = {};
-  if (filter.name) where.name = { like: filter.name };
+  if (filter.name) where.name = { like: likeText(filter.name) };
   if (filter.status !== undefined) where.status = filter.status;
   if (filter.industry) where.industry = filter.industry;
   if (filter.user) where.user = filter.user;

@@ -20,7 +20,8 @@ export function nextCardSkip(pages: readonly ProjectPage[], pageSize = PROJECT_C
 export function useProjectCards(where: Where, enabled: boolean) {
   return useInfiniteQuery({
     queryKey: [PROJECTS_KEY, 'cards', where],
-    queryFn: ({ pageParam, signal }) => listProjects({ filter: where, skip: pageParam, limit: PROJECT_CARD_PAGE }, signal),
+    queryFn: ({ pageParam, signal }) =>
+      listProjects({ filter: where, skip: pageParam, limit: PROJECT_CARD_PAGE }, signal),
     initialPageParam: 0,
     getNextPageParam: (_last, pages) => nextCardSkip(pages),
     enabled,

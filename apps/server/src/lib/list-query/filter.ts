@@ -163,7 +163,7 @@ function compile(node: Node, negate: boolean): Compiled {
     case 'like': {
       const { expr } = node.target;
       const pattern = sql`${node.pattern}::text`;
-      return negate ? sql`(${expr} is null or ${expr} !~* ${pattern})` : sql`${expr} ~ ${pattern}`;
+      return negate ? sql`(${expr} is null or ${expr} !~* ${pattern})` : sql`${expr} ~* ${pattern}`;
     }
     default: {
       const { expr, type } = node.target;

@@ -158,7 +158,7 @@ function nonNegativeInteger(raw: unknown, name: string): number | undefined {
 
 function limitOf(raw: unknown, resource: ResourceDef): number {
   const limit = nonNegativeInteger(raw, 'limit') ?? resource.defaultLimit;
-  return limit === 0 ? resource.maxLimit : Math.min(limit, resource.maxLimit);
+  return limit === 0 ? 0 : Math.min(limit, resource.maxLimit);
 }
 
 function projection<F extends string>(raw: unknown, resource: ResourceDef<F>): F[] | undefined {

@@ -18,7 +18,8 @@ export function useAddBlocked(isAdmin: boolean): { pending: boolean; reason: str
   if (isAdmin) {
     if (licence.isPending) return { pending: true, reason: null };
     if (licence.data === null) return { pending: false, reason: t('licence.missing') };
-    if (licence.data && !grantActive(licence.data.grant, today)) return { pending: false, reason: t('licence.expired') };
+    if (licence.data && !grantActive(licence.data.grant, today))
+      return { pending: false, reason: t('licence.expired') };
     return { pending: false, reason: null };
   }
   if (pool.isPending) return { pending: true, reason: null };

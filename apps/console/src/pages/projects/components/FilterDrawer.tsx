@@ -72,7 +72,12 @@ export function FilterDrawer({ open, value, owners, onApply, onClose }: FilterDr
           </Radio.Group>
         </Form.Item>
         <Form.Item name="industry" label={t('project.industry')}>
-          <Select data-testid="project-filter-industry" allowClear options={industryOptions(t)} style={{ width: 180 }} />
+          <Select
+            data-testid="project-filter-industry"
+            allowClear
+            options={industryOptions(t)}
+            style={{ width: 180 }}
+          />
         </Form.Item>
         {owners ? (
           <Form.Item name="user" label={t('project.owner')}>

@@ -50,7 +50,9 @@ export function LicenceDetail({ project }: { project: Pick<ProjectView, 'grant' 
             {t('project.days', { days })}
           </Typography.Text>
         </Descriptions.Item>
-        <Descriptions.Item label={t('grant.label.validityPeriod')}>{t('project.days', { days: grant.validityPeriod })}</Descriptions.Item>
+        <Descriptions.Item label={t('grant.label.validityPeriod')}>
+          {t('project.days', { days: grant.validityPeriod })}
+        </Descriptions.Item>
         <Descriptions.Item label={t('project.usageReportedAt')}>{project.licenseReportedAt ?? '-'}</Descriptions.Item>
       </Descriptions>
       <Table<Row>

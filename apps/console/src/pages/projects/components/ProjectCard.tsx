@@ -21,7 +21,15 @@ export interface ProjectCardProps {
 export const DATE_TIME = 'YYYY-MM-DD HH:mm:ss';
 
 /** One project in the card grid (console.md §2). */
-export function ProjectCard({ project, selected, onSelect, onLicence, onEdit, onToggleStatus, onDelete }: ProjectCardProps) {
+export function ProjectCard({
+  project,
+  selected,
+  onSelect,
+  onLicence,
+  onEdit,
+  onToggleStatus,
+  onDelete,
+}: ProjectCardProps) {
   const { t } = useTranslation();
   const id = `project-card-${project.id}`;
   const devices = deviceStats(project._stats_);
@@ -77,10 +85,24 @@ export function ProjectCard({ project, selected, onSelect, onLicence, onEdit, on
         </Tag>
       }
       actions={[
-        <Button key="admin" type="link" size="small" icon={<SettingOutlined />} data-testid={`${id}-admin`} onClick={() => openSite(project, 'admin')}>
+        <Button
+          key="admin"
+          type="link"
+          size="small"
+          icon={<SettingOutlined />}
+          data-testid={`${id}-admin`}
+          onClick={() => openSite(project, 'admin')}
+        >
           {t('project.openAdmin')}
         </Button>,
-        <Button key="front" type="link" size="small" icon={<GlobalOutlined />} data-testid={`${id}-front`} onClick={() => openSite(project, 'front')}>
+        <Button
+          key="front"
+          type="link"
+          size="small"
+          icon={<GlobalOutlined />}
+          data-testid={`${id}-front`}
+          onClick={() => openSite(project, 'front')}
+        >
           {t('project.openFront')}
         </Button>,
         <Dropdown key="more" trigger={['click']} menu={{ items, onClick: onMenu }}>
@@ -97,7 +119,11 @@ export function ProjectCard({ project, selected, onSelect, onLicence, onEdit, on
         <Space wrap size={12}>
           <span>
             {t('project.remainingPoints')}：
-            <CountValue value={remainingOf(project, 'dataGathering.point')} testId={`${id}-points`} unlimited={unlimited} />
+            <CountValue
+              value={remainingOf(project, 'dataGathering.point')}
+              testId={`${id}-points`}
+              unlimited={unlimited}
+            />
           </span>
           <span>
             {t('project.remainingUsers')}：

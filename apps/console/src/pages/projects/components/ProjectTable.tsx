@@ -102,7 +102,13 @@ export function ProjectTable(props: ProjectTableProps) {
             <Button type="link" size="small" data-testid={`${id}-edit`} onClick={() => props.onEdit(project)}>
               {t('project.edit')}
             </Button>
-            <Button type="link" size="small" danger data-testid={`${id}-delete`} onClick={() => props.onDelete(project)}>
+            <Button
+              type="link"
+              size="small"
+              danger
+              data-testid={`${id}-delete`}
+              onClick={() => props.onDelete(project)}
+            >
               {t('project.delete')}
             </Button>
           </Space>

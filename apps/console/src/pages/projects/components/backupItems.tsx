@@ -12,7 +12,9 @@ export function backupItems(t: TFunction, testIdPrefix: string): ItemType[] {
     disabled: true,
     label: (
       <Tooltip title={t('project.comingLater')} placement="left">
-        <span data-testid={`${testIdPrefix}-${key}`}>{t(key === 'backup' ? 'project.backup' : 'project.dbBackup')}</span>
+        <span data-testid={`${testIdPrefix}-${key}`}>
+          {t(key === 'backup' ? 'project.backup' : 'project.dbBackup')}
+        </span>
       </Tooltip>
     ),
   }));

@@ -6,8 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { openSite } from '../../../components/OpenSite';
 import { getProject } from '../../../services/project';
-import { DATE_TIME } from '../components/ProjectCard';
 import { LicenceDetail } from '../components/LicenceDetail';
+import { DATE_TIME } from '../components/ProjectCard';
 import { industryLabel } from '../options';
 import { projectPath } from '../paths';
 import { deviceStats } from '../projectNumbers';
@@ -33,10 +33,18 @@ export default function ProjectDetailPage() {
         title={project.name}
         extra={
           <Space>
-            <Button icon={<SettingOutlined />} data-testid="project-detail-admin" onClick={() => openSite(project, 'admin')}>
+            <Button
+              icon={<SettingOutlined />}
+              data-testid="project-detail-admin"
+              onClick={() => openSite(project, 'admin')}
+            >
               {t('project.openAdmin')}
             </Button>
-            <Button icon={<GlobalOutlined />} data-testid="project-detail-front" onClick={() => openSite(project, 'front')}>
+            <Button
+              icon={<GlobalOutlined />}
+              data-testid="project-detail-front"
+              onClick={() => openSite(project, 'front')}
+            >
               {t('project.openFront')}
             </Button>
             <Button
@@ -54,11 +62,15 @@ export default function ProjectDetailPage() {
           <Descriptions.Item label={t('project.id')}>{project.id}</Descriptions.Item>
           <Descriptions.Item label={t('project.name')}>{project.name}</Descriptions.Item>
           <Descriptions.Item label={t('project.status')}>
-            <Tag color={project.status ? 'green' : 'default'}>{t(project.status ? 'project.enabled' : 'project.disabled')}</Tag>
+            <Tag color={project.status ? 'green' : 'default'}>
+              {t(project.status ? 'project.enabled' : 'project.disabled')}
+            </Tag>
           </Descriptions.Item>
           <Descriptions.Item label={t('project.owner')}>{project.user.name}</Descriptions.Item>
           <Descriptions.Item label={t('project.industry')}>{industryLabel(t, project.industry)}</Descriptions.Item>
-          <Descriptions.Item label={t('project.createTime')}>{dayjs(project.createTime).format(DATE_TIME)}</Descriptions.Item>
+          <Descriptions.Item label={t('project.createTime')}>
+            {dayjs(project.createTime).format(DATE_TIME)}
+          </Descriptions.Item>
           <Descriptions.Item label={t('project.projectType')}>
             {t(project.projectType === 'template' ? 'project.type.template' : 'project.type.blank')}
             {project.type ? ` (${project.type})` : ''}

@@ -48,11 +48,23 @@ export function BasicFields({ isAdd, owners, ownersLoading }: BasicFieldsProps) 
       >
         <Input data-testid="project-name" maxLength={PROJECT_NAME_MAX} />
       </Form.Item>
-      <Form.Item name="industry" label={t('project.industry')} rules={[{ required: true, message: t('project.industryRequired') }]}>
-        <Select data-testid="project-industry" options={industryOptions(t)} placeholder={t('project.industryRequired')} />
+      <Form.Item
+        name="industry"
+        label={t('project.industry')}
+        rules={[{ required: true, message: t('project.industryRequired') }]}
+      >
+        <Select
+          data-testid="project-industry"
+          options={industryOptions(t)}
+          placeholder={t('project.industryRequired')}
+        />
       </Form.Item>
       {owners ? (
-        <Form.Item name="user" label={t('project.owner')} rules={[{ required: true, message: t('project.ownerRequired') }]}>
+        <Form.Item
+          name="user"
+          label={t('project.owner')}
+          rules={[{ required: true, message: t('project.ownerRequired') }]}
+        >
           <Select
             data-testid="project-owner"
             loading={ownersLoading}

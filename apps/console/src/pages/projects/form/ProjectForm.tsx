@@ -1,4 +1,4 @@
-import { type ProjectView } from '@gantry/shared';
+import type { ProjectView } from '@gantry/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Form, type FormInstance, Space } from 'antd';
 import { useState } from 'react';

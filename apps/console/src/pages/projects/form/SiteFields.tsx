@@ -54,12 +54,18 @@ export function SiteFields() {
           {
             validator: async (_rule, value: number | null | undefined) => {
               if (value === null || value === undefined) return;
-              if (!Number.isInteger(value) || value < PORT_MIN || value > PORT_MAX) throw new Error(t('project.portRange'));
+              if (!Number.isInteger(value) || value < PORT_MIN || value > PORT_MAX)
+                throw new Error(t('project.portRange'));
             },
           },
         ]}
       >
-        <InputNumber<number> data-testid="project-port" step={1} style={{ width: 200 }} placeholder={`${PORT_MIN}-${PORT_MAX}`} />
+        <InputNumber<number>
+          data-testid="project-port"
+          step={1}
+          style={{ width: 200 }}
+          placeholder={`${PORT_MIN}-${PORT_MAX}`}
+        />
       </Form.Item>
     </>
   );

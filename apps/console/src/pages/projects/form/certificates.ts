@@ -24,7 +24,10 @@ const isStored = (pair: CertificatePair) => Boolean(pair.key && !pair.key.file) 
  * or .pem, or a name with other characters). A file of a kind already chosen replaces it; a new file
  * next to a stored pair starts a new pair, since a stored file cannot be sent again.
  */
-export function addCertificate(pair: CertificatePair, file: { name: string } & Partial<Pick<CertificateFile, 'file'>>): CertificatePair | null {
+export function addCertificate(
+  pair: CertificatePair,
+  file: { name: string } & Partial<Pick<CertificateFile, 'file'>>,
+): CertificatePair | null {
   const kind = certificateKind(file.name);
   if (!kind) return null;
   const next: CertificatePair = { ...(isStored(pair) ? {} : pair), [kind]: { name: file.name, file: file.file } };

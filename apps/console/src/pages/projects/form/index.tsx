@@ -24,7 +24,9 @@ export default function ProjectFormPage() {
   });
 
   if (id === undefined) {
-    return <ProjectForm isAdmin={isAdmin} initialValues={newProjectValues({ isAdmin, template: search.get('type') })} />;
+    return (
+      <ProjectForm isAdmin={isAdmin} initialValues={newProjectValues({ isAdmin, template: search.get('type') })} />
+    );
   }
   if (project.isPending) return <Skeleton active />;
   if (!project.data) return <Result status="404" title={t('project.notFound')} />;

@@ -4,9 +4,9 @@ import {
   type ProjectCreateBody,
   type ProjectUpdateBody,
   type ProjectView,
+  type PUBLIC_DIR_PERMISSIONS,
   projectCreateBody,
   projectUpdateBody,
-  type PUBLIC_DIR_PERMISSIONS,
 } from '@gantry/shared';
 import { translateMessage } from '../../../i18n';
 import type { CertificatePair } from './certificates';
@@ -136,7 +136,11 @@ export function buildCreateBody(values: ProjectFormValues, isAdmin: boolean): Bu
 }
 
 /** PUT project/{id}: every field again (planId and extension values as loaded). */
-export function buildUpdateBody(values: ProjectFormValues, isAdmin: boolean, loaded: ProjectView): Built<ProjectUpdateBody> {
+export function buildUpdateBody(
+  values: ProjectFormValues,
+  isAdmin: boolean,
+  loaded: ProjectView,
+): Built<ProjectUpdateBody> {
   const parsed = projectUpdateBody.safeParse(candidate(values, { isAdmin, loaded }));
   return parsed.success ? { ok: true, body: parsed.data } : { ok: false, fields: issuesToFields(parsed.error.issues) };
 }

@@ -1,0 +1,33 @@
+import i18n from '../../i18n';
+import type { ConsoleKey } from '../../i18n/zh_Hans';
+
+/** Object types the server records (tenant, project, licence, settings). */
+export const AUDIT_OBJECT_TYPES = ['tenant', 'project', 'licence', 'settings'] as const;
+/** Actions with a label; others show their code. */
+export const AUDIT_ACTIONS = [
+  'tenant.create',
+  'tenant.update',
+  'tenant.disable',
+  'tenant.enable',
+  'tenant.delete',
+  'tenant.password',
+  'project.create',
+  'project.update',
+  'project.enable',
+  'project.disable',
+  'project.delete',
+  'project.certificate',
+  'project.runtimeKey',
+] as const;
+
+function labelOr(key: string, fallback: string): string {
+  return i18n.exists(key) ? String(i18n.t(key as ConsoleKey)) : fallback;
+}
+
+export function actionText(action: string): string {
+  return labelOr(`audit.action.${action}`, action);
+}
+
+export function objectTypeText(objectType: string): string {
+  return labelOr(`audit.object.${objectType}`, objectType);
+}
