@@ -154,7 +154,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(uploadRoutes(storage, SPM), { prefix: SPM });
   await app.register(tenantRoutes(tenants), { prefix: SPM });
   await app.register(projectRoutes(projects), { prefix: SPM });
-  await app.register(licenceRoutes(licence), { prefix: SPM });
+  await app.register(licenceRoutes(licence), { prefix: API });
   await app.register(dashboardRoutes(dashboard), { prefix: SPM });
   await app.register(auditRoutes(db), { prefix: SPM });
   app.get(`${API}/openapi.json`, { config: { action: 'public' }, schema: { hide: true } }, async () => app.swagger());

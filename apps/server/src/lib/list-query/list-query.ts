@@ -16,12 +16,13 @@
  *   `like` never match NULL, and `not` of them always does.
  * - Values must have the field's type: string; number (finite); boolean (false < true); date (ISO
  *   8601 text, UTC when no offset is given, or epoch ms; millisecond precision; years 1-9999;
- *   compared as timestamptz); json (eq/ne only, jsonb equality). Text with U+0000 or a lone
- *   surrogate is refused.
+ *   compared as timestamptz); json (eq/ne only, jsonb equality; an object operand needs the
+ *   explicit form `{"f": {"eq": {...}}}`). Text with U+0000 or a lone surrogate is refused.
  * - `like` is a PostgreSQL regular expression matched case-insensitively (`~*`); the pattern is at
- *   most 200 characters. PostgreSQL rejects an invalid one when running the query: `mapQueryError`
- *   turns that into a 400. Case folding and text order follow the field expression's collation
- *   (the "C" collation folds only ASCII letters and orders by code point).
+ *   most 200 characters. PostgreSQL rejects an invalid one (SQLSTATE 2201B) when it plans or runs
+ *   the query (the planner compiles it, so an empty table too): `mapQueryError` turns that into a 400. Case folding and text
+ *   order follow the field expression's collation (`collate "C"`: ASCII-only folding, code point
+ *   order).
  * - Limits: nesting depth 8 (each and/or/nor/not level counts), 100 conditions, 1000 items per array.
  *
  * Sort: `{"f": 1 | -1}`, keys in order, only fields declared `sort: true`; none given: the resource's
@@ -158,7 +159,7 @@ function nonNegativeInteger(raw: unknown, name: string): number | undefined {
 
 function limitOf(raw: unknown, resource: ResourceDef): number {
   const limit = nonNegativeInteger(raw, 'limit') ?? resource.defaultLimit;
-  return limit === 0 ? 0 : Math.min(limit, resource.maxLimit);
+  return limit === 0 ? resource.maxLimit : Math.min(limit, resource.maxLimit);
 }
 
 function projection<F extends string>(raw: unknown, resource: ResourceDef<F>): F[] | undefined {

@@ -14,7 +14,11 @@ const poolView = z.object({
   today: z.string(),
 });
 
-/** The platform licence and the pools grants are allocated from. */
+/**
+ * The platform licence and the pools grants are allocated from. Registered under `/portal/rest`:
+ * the licence-info service lives at `rest/license/…` (spec README, contract 1), the pool beside the
+ * session calls at `rest/spm/login/…`.
+ */
 export function licenceRoutes(licence: LicenceService) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -46,7 +50,7 @@ export function licenceRoutes(licence: LicenceService) {
     );
 
     app.get(
-      '/login/current/unUse/license',
+      '/spm/login/current/unUse/license',
       {
         config: { action: 'licence.read' },
         schema: {

@@ -319,7 +319,7 @@ describe('projects', () => {
     expect(reported.statusCode).toBe(204);
     const [listed] = (await app.call('GET', `${SPM_URL}/project`, tenant)).json();
     expect(listed).toMatchObject({ license: report.usage, _stats_: report._stats_, online: true });
-    const info = await app.call('GET', `${SPM_URL}/license/info`, admin);
+    const info = await app.call('GET', '/portal/rest/license/info', admin);
     expect(info.json().used).toMatchObject({ userCount: 1, 'dataGathering.point': 1 });
   });
 
