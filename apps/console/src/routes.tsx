@@ -40,7 +40,12 @@ export const PAGES = {
     title: 'project.detailTitle',
     load: () => import('./pages/projects/detail'),
   },
-  tenants: { path: '/app/model/User/list', title: 'menu.tenants', load: () => import('./pages/tenants'), access: 'admin' },
+  tenants: {
+    path: '/app/model/User/list',
+    title: 'menu.tenants',
+    load: () => import('./pages/tenants'),
+    access: 'admin',
+  },
   tenantAdd: {
     path: '/app/model/User/add',
     title: 'tenant.createTitle',

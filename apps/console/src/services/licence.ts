@@ -55,7 +55,7 @@ export interface LicenceInfo {
  * Where the licence information lives. docs/API.md puts it under rest/spm/ (the spec's README gives
  * the licence-info service the rest/ prefix): one constant to change if the server follows the latter.
  */
-export const LICENCE_INFO_PATH = 'rest/spm/license/info';
+export const LICENCE_INFO_PATH = 'rest/license/info';
 
 /** The platform licence, or null when none is installed (404 / licenceMissing). */
 export async function fetchLicenceInfo(): Promise<LicenceInfo | null> {

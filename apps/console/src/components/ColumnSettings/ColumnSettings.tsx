@@ -39,7 +39,13 @@ function toDraft(setting: TableSetting): Draft {
  * The table preferences popover (console.md §3, §5): which columns show and in what order (at least
  * one stays: '至少需要选择一个配置项'), density and page size. Checked by the shared `tableSetting`.
  */
-export function ColumnSettings({ options, setting, defaults, onSave, testId = 'column-settings' }: ColumnSettingsProps) {
+export function ColumnSettings({
+  options,
+  setting,
+  defaults,
+  onSave,
+  testId = 'column-settings',
+}: ColumnSettingsProps) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [draft, setDraft] = useState<Draft>(() => toDraft(setting));
@@ -189,7 +195,12 @@ export function ColumnSettings({ options, setting, defaults, onSave, testId = 'c
 
   return (
     <Popover trigger="click" placement="bottomRight" open={open} onOpenChange={onOpenChange} content={content}>
-      <Button icon={<SettingOutlined />} title={t('table.settings')} aria-label={t('table.settings')} data-testid={testId} />
+      <Button
+        icon={<SettingOutlined />}
+        title={t('table.settings')}
+        aria-label={t('table.settings')}
+        data-testid={testId}
+      />
     </Popover>
   );
 }

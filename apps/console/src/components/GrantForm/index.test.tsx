@@ -1,11 +1,14 @@
 import { dateOfDay, dayNumber, type Grant, localDate, viewGrant } from '@gantry/shared';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Form } from 'antd';
 import { describe, expect, it, vi } from 'vitest';
 import type { UnusedLicence } from '../../services/licence';
 import { renderPage, signIn } from '../../test/utils';
 import GrantForm from '.';
 import { grantFieldMessage, startDateBounds } from './grantRules';
+
+// the first antd form render and message of a file are slow in happy-dom
+configure({ asyncUtilTimeout: 5000 });
 
 const today = localDate(new Date());
 const shift = (days: number) => dateOfDay(dayNumber(today) + days);
@@ -102,7 +105,7 @@ describe('GrantForm', () => {
     fireEvent.click(screen.getByTestId('grant-feature-DST'));
     fireEvent.click(screen.getByTestId('submit'));
     await waitFor(() => expect(onFinish).toHaveBeenCalled());
-    const { grant } = onFinish.mock.calls[0]?.[0] as { grant: Record<string, unknown> };
+    const { grant } = onFinish.mock.calls[0]![0] as { grant: Record<string, unknown> };
     expect(grant).toMatchObject({
       validityPeriod: 30,
       startTime: today,

@@ -28,7 +28,9 @@ export function RemainingDays({ days, testId }: { days: number; testId?: string 
       {days <= 0 ? (
         <Typography.Text type="danger">{t('licence.expired')}</Typography.Text>
       ) : days < LICENCE_WARNING_DAYS ? (
-        <Typography.Text type="warning">{t('dashboard.licenceWarning', { days: LICENCE_WARNING_DAYS })}</Typography.Text>
+        <Typography.Text type="warning">
+          {t('dashboard.licenceWarning', { days: LICENCE_WARNING_DAYS })}
+        </Typography.Text>
       ) : null}
     </Space>
   );
@@ -49,7 +51,8 @@ export function GrantSummary({ grant, allocated }: { grant: GrantView; allocated
     granted: measureOf(grant, path),
     allocated: allocated?.[path],
   }));
-  const number = (value: number | undefined) => (value === undefined ? t('dashboard.unlimited') : value.toLocaleString());
+  const number = (value: number | undefined) =>
+    value === undefined ? t('dashboard.unlimited') : value.toLocaleString();
   return (
     <div data-testid="grant-summary">
       <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }} style={{ marginBottom: 16 }}>
@@ -61,7 +64,7 @@ export function GrantSummary({ grant, allocated }: { grant: GrantView; allocated
         <Descriptions.Item label={t('tenant.remainingDays')}>
           <RemainingDays days={grant.remainingTime} testId="grant-remaining" />
         </Descriptions.Item>
-        <Descriptions.Item label={t('tenant.features')} span={2}>
+        <Descriptions.Item label={t('tenant.features')} span="filled">
           {features.length === 0 ? (
             t('tenant.none')
           ) : (
@@ -82,10 +85,20 @@ export function GrantSummary({ grant, allocated }: { grant: GrantView; allocated
         dataSource={rows}
         onRow={(row) => ({ 'data-testid': `grant-measure-${row.path}` }) as HTMLAttributes<HTMLElement>}
         columns={[
-          { key: 'label', title: t('dashboard.measure'), render: (_v, row) => translateMessage(`grant.label.${row.path}`) },
+          {
+            key: 'label',
+            title: t('dashboard.measure'),
+            render: (_v, row) => translateMessage(`grant.label.${row.path}`),
+          },
           { key: 'granted', title: t('dashboard.granted'), render: (_v, row) => number(row.granted) },
           ...(allocated
-            ? [{ key: 'allocated', title: t('tenant.allocated'), render: (_v: unknown, row: MeasureRow) => (row.allocated ?? 0).toLocaleString() }]
+            ? [
+                {
+                  key: 'allocated',
+                  title: t('tenant.allocated'),
+                  render: (_v: unknown, row: MeasureRow) => (row.allocated ?? 0).toLocaleString(),
+                },
+              ]
             : []),
         ]}
       />

@@ -9,11 +9,11 @@ import { useIsMobile } from '../../layouts/useIsMobile';
 import { PAGES } from '../../routes';
 import { useTenants } from '../../services/tenant';
 import { EnableDialog } from './components/EnableDialog';
+import { tenantProjectsPath } from './components/labels';
 import { PasswordDialog } from './components/PasswordDialog';
 import { ProjectsModal } from './components/ProjectsModal';
-import { TenantActions, type TenantActionHandlers } from './components/TenantActions';
+import { type TenantActionHandlers, TenantActions } from './components/TenantActions';
 import { tenantColumns } from './components/tenantColumns';
-import { tenantProjectsPath } from './components/labels';
 
 /** The name the tenant list's preferences are stored under (user record `tableSettings`). */
 export const TENANT_TABLE = 'tenant';

@@ -4,23 +4,19 @@ import type { StatusCounts } from '../../../services/dashboard';
 
 function CountCard({ title, counts, testId }: { title: string; counts: StatusCounts; testId: string }) {
   const { t } = useTranslation();
+  const cells = [
+    { key: 'total', title: t('dashboard.total'), value: counts.enabled + counts.disabled, color: undefined },
+    { key: 'enabled', title: t('dashboard.enabled'), value: counts.enabled, color: '#52c41a' },
+    { key: 'disabled', title: t('dashboard.disabled'), value: counts.disabled, color: '#8c8c8c' },
+  ];
   return (
     <Card size="small" title={title} data-testid={testId}>
       <Row gutter={16}>
-        <Col span={8}>
-          <Statistic title={t('dashboard.projects') === title ? title : title} value={counts.enabled + counts.disabled} />
-        </Col>
-        <Col span={8}>
-          <Statistic
-            title={t('dashboard.enabled')}
-            value={counts.enabled}
-            valueStyle={{ color: '#52c41a' }}
-            data-testid={`${testId}-enabled`}
-          />
-        </Col>
-        <Col span={8}>
-          <Statistic title={t('dashboard.disabled')} value={counts.disabled} data-testid={`${testId}-disabled`} />
-        </Col>
+        {cells.map((cell) => (
+          <Col span={8} key={cell.key} data-testid={`${testId}-${cell.key}`} data-value={cell.value}>
+            <Statistic title={cell.title} value={cell.value} styles={{ content: { color: cell.color } }} />
+          </Col>
+        ))}
       </Row>
     </Card>
   );

@@ -47,5 +47,11 @@ export function AddProjectButton({ isAdmin }: { isAdmin: boolean }) {
       {t('project.add')}
     </Button>
   );
-  return reason ? <Tooltip title={reason}>{button}</Tooltip> : button;
+  // a disabled button gets no mouse events: the tooltip hangs on a wrapper, always there (without a
+  // title it shows nothing) so that the button is never remounted
+  return (
+    <Tooltip title={reason ?? undefined}>
+      <span style={{ display: 'inline-block', cursor: reason ? 'not-allowed' : undefined }}>{button}</span>
+    </Tooltip>
+  );
 }

@@ -42,7 +42,6 @@ export function FilterDrawer({ open, value, owners, onApply, onClose }: FilterDr
       open={open}
       onClose={onClose}
       title={t('project.filterTitle')}
-      data-testid="project-filter-drawer"
       extra={
         <Space>
           <Button data-testid="project-filter-reset" onClick={() => onApply({})}>
@@ -54,56 +53,58 @@ export function FilterDrawer({ open, value, owners, onApply, onClose }: FilterDr
         </Space>
       }
     >
-      <Form<FilterFormValues> form={form} layout="inline" onFinish={confirm} style={{ rowGap: 12 }}>
-        <Form.Item name="name" label={t('project.name')}>
-          <Input data-testid="project-filter-name" allowClear style={{ width: 200 }} />
-        </Form.Item>
-        <Form.Item name="status" label={t('project.status')}>
-          <Radio.Group optionType="button">
-            <Radio value="all" data-testid="project-filter-status-all">
-              {t('project.all')}
-            </Radio>
-            <Radio value={true} data-testid="project-filter-status-enabled">
-              {t('project.enabled')}
-            </Radio>
-            <Radio value={false} data-testid="project-filter-status-disabled">
-              {t('project.disabled')}
-            </Radio>
-          </Radio.Group>
-        </Form.Item>
-        <Form.Item name="industry" label={t('project.industry')}>
-          <Select
-            data-testid="project-filter-industry"
-            allowClear
-            options={industryOptions(t)}
-            style={{ width: 180 }}
-          />
-        </Form.Item>
-        {owners ? (
-          <Form.Item name="user" label={t('project.owner')}>
+      <div data-testid="project-filter-drawer">
+        <Form<FilterFormValues> form={form} layout="inline" onFinish={confirm} style={{ rowGap: 12 }}>
+          <Form.Item name="name" label={t('project.name')}>
+            <Input data-testid="project-filter-name" allowClear style={{ width: 200 }} />
+          </Form.Item>
+          <Form.Item name="status" label={t('project.status')}>
+            <Radio.Group optionType="button">
+              <Radio value="all" data-testid="project-filter-status-all">
+                {t('project.all')}
+              </Radio>
+              <Radio value={true} data-testid="project-filter-status-enabled">
+                {t('project.enabled')}
+              </Radio>
+              <Radio value={false} data-testid="project-filter-status-disabled">
+                {t('project.disabled')}
+              </Radio>
+            </Radio.Group>
+          </Form.Item>
+          <Form.Item name="industry" label={t('project.industry')}>
             <Select
-              data-testid="project-filter-owner"
+              data-testid="project-filter-industry"
               allowClear
-              showSearch={{ optionFilterProp: 'label' }}
-              options={owners}
-              style={{ width: 200 }}
+              options={industryOptions(t)}
+              style={{ width: 180 }}
             />
           </Form.Item>
-        ) : null}
-        <Form.Item
-          name="createTime"
-          label={t('project.createTime')}
-          getValueProps={(range: unknown) => ({
-            value: Array.isArray(range) ? range.map((d: string) => dayjs(d)) : null,
-          })}
-          normalize={(range: [Dayjs | null, Dayjs | null] | null) =>
-            range?.[0] && range[1] ? [range[0].format('YYYY-MM-DD'), range[1].format('YYYY-MM-DD')] : undefined
-          }
-        >
-          <DatePicker.RangePicker data-testid="project-filter-createTime" />
-        </Form.Item>
-        <button type="submit" hidden aria-hidden />
-      </Form>
+          {owners ? (
+            <Form.Item name="user" label={t('project.owner')}>
+              <Select
+                data-testid="project-filter-owner"
+                allowClear
+                showSearch={{ optionFilterProp: 'label' }}
+                options={owners}
+                style={{ width: 200 }}
+              />
+            </Form.Item>
+          ) : null}
+          <Form.Item
+            name="createTime"
+            label={t('project.createTime')}
+            getValueProps={(range: unknown) => ({
+              value: Array.isArray(range) ? range.map((d: string) => dayjs(d)) : null,
+            })}
+            normalize={(range: [Dayjs | null, Dayjs | null] | null) =>
+              range?.[0] && range[1] ? [range[0].format('YYYY-MM-DD'), range[1].format('YYYY-MM-DD')] : undefined
+            }
+          >
+            <DatePicker.RangePicker data-testid="project-filter-createTime" />
+          </Form.Item>
+          <button type="submit" hidden aria-hidden />
+        </Form>
+      </div>
     </Drawer>
   );
 }

@@ -1,9 +1,9 @@
 import { DownOutlined, GlobalOutlined, SettingOutlined } from '@ant-design/icons';
 import type { ProjectView } from '@gantry/shared';
 import { Button, Card, Checkbox, Dropdown, Space, Tag, Tooltip, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { openSite } from '../../../components/OpenSite';
+import { formatDateTime } from '../../../utils/dateTime';
 import { deviceStats, remainingOf } from '../projectNumbers';
 import { backupItems } from './backupItems';
 import { CountValue } from './CountValue';
@@ -17,8 +17,6 @@ export interface ProjectCardProps {
   onToggleStatus: () => void;
   onDelete: () => void;
 }
-
-export const DATE_TIME = 'YYYY-MM-DD HH:mm:ss';
 
 /** One project in the card grid (console.md §2). */
 export function ProjectCard({
@@ -34,7 +32,7 @@ export function ProjectCard({
   const id = `project-card-${project.id}`;
   const devices = deviceStats(project._stats_);
   const unlimited = t('grant.unlimited');
-  const created = dayjs(project.createTime).format(DATE_TIME);
+  const created = formatDateTime(project.createTime);
 
   const items = [
     { key: 'edit', label: <span data-testid={`${id}-edit`}>{t('project.edit')}</span> },

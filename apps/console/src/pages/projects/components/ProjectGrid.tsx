@@ -1,5 +1,5 @@
 import type { ProjectView } from '@gantry/shared';
-import { Button, Empty, List } from 'antd';
+import { Button, Col, Empty, Row, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ProjectCard } from './ProjectCard';
 
@@ -17,40 +17,40 @@ export interface ProjectGridProps {
   onDelete: (project: ProjectView) => void;
 }
 
-/** The card grid: 1 / 2 / 3 / 4 / 6 columns from the smallest screens up, "load more" below. */
+/** Columns from the smallest screens up: 1, 2, 3, 4, 6 (24-column grid spans). */
+const SPANS = { xs: 24, sm: 12, md: 8, lg: 6, xl: 4 };
+
+/** The card grid with its empty state, loading indicator and "load more" below. */
 export function ProjectGrid(props: ProjectGridProps) {
   const { t } = useTranslation();
   const { projects, loading, hasMore, loadingMore, onLoadMore, selected } = props;
+  if (!loading && projects.length === 0) {
+    return <Empty data-testid="project-empty" description={t('project.empty')} style={{ padding: '48px 0' }} />;
+  }
   return (
-    <List<ProjectView>
-      data-testid="project-grid"
-      grid={{ gutter: 16, xs: 1, sm: 2, md: 3, lg: 4, xl: 6, xxl: 6 }}
-      dataSource={projects}
-      loading={loading}
-      rowKey="id"
-      locale={{ emptyText: <Empty data-testid="project-empty" description={t('project.empty')} /> }}
-      loadMore={
-        hasMore ? (
-          <div style={{ textAlign: 'center', margin: '12px 0' }}>
-            <Button data-testid="project-load-more" loading={loadingMore} onClick={onLoadMore}>
-              {t('project.loadMore')}
-            </Button>
-          </div>
-        ) : null
-      }
-      renderItem={(project) => (
-        <List.Item>
-          <ProjectCard
-            project={project}
-            selected={selected.has(project.id)}
-            onSelect={(value) => props.onSelect(project.id, value)}
-            onLicence={() => props.onLicence(project)}
-            onEdit={() => props.onEdit(project)}
-            onToggleStatus={() => props.onToggleStatus(project)}
-            onDelete={() => props.onDelete(project)}
-          />
-        </List.Item>
-      )}
-    />
+    <Spin spinning={loading} data-testid="project-grid-loading">
+      <Row gutter={[16, 16]} data-testid="project-grid" style={{ minHeight: loading ? 160 : undefined }}>
+        {projects.map((project) => (
+          <Col key={project.id} {...SPANS}>
+            <ProjectCard
+              project={project}
+              selected={selected.has(project.id)}
+              onSelect={(value) => props.onSelect(project.id, value)}
+              onLicence={() => props.onLicence(project)}
+              onEdit={() => props.onEdit(project)}
+              onToggleStatus={() => props.onToggleStatus(project)}
+              onDelete={() => props.onDelete(project)}
+            />
+          </Col>
+        ))}
+      </Row>
+      {hasMore ? (
+        <div style={{ textAlign: 'center', margin: '16px 0' }}>
+          <Button data-testid="project-load-more" loading={loadingMore} onClick={onLoadMore}>
+            {t('project.loadMore')}
+          </Button>
+        </div>
+      ) : null}
+    </Spin>
   );
 }

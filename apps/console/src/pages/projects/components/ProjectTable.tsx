@@ -2,14 +2,13 @@ import { DownOutlined } from '@ant-design/icons';
 import { PROJECT_LIST_PAGE, type ProjectView } from '@gantry/shared';
 import { Button, Dropdown, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import dayjs from 'dayjs';
 import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { openSite } from '../../../components/OpenSite';
+import { formatDateTime } from '../../../utils/dateTime';
 import { deviceStats } from '../projectNumbers';
 import { withTestId } from '../testIds';
 import { backupItems } from './backupItems';
-import { DATE_TIME } from './ProjectCard';
 
 export interface ProjectTableProps {
   projects: ProjectView[];
@@ -47,7 +46,7 @@ export function ProjectTable(props: ProjectTableProps) {
       title: t('project.createTime'),
       dataIndex: 'createTime',
       width: 200,
-      render: (time: string) => dayjs(time).format(DATE_TIME),
+      render: (time: string) => formatDateTime(time),
     },
     { title: t('project.remarks'), dataIndex: 'remarks', width: 300, ellipsis: true },
     {

@@ -1,4 +1,10 @@
-import { AppstoreOutlined, DeleteOutlined, FilterOutlined, UnorderedListOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined,
+  DeleteOutlined,
+  FilterOutlined,
+  SearchOutlined,
+  UnorderedListOutlined,
+} from '@ant-design/icons';
 import { Badge, Button, Flex, Input, Radio, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -30,15 +36,27 @@ export function Toolbar(props: ToolbarProps) {
   return (
     <Flex wrap gap={12} justify="space-between" align="center" style={{ marginBottom: 12 }}>
       <Space wrap>
-        <Input.Search
-          data-testid="project-search"
-          allowClear
-          placeholder={t('project.searchPlaceholder')}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          onSearch={(value) => props.onSearch(value.trim())}
-          style={{ width: 240 }}
-        />
+        <Space.Compact>
+          <Input
+            data-testid="project-search"
+            allowClear
+            placeholder={t('project.searchPlaceholder')}
+            value={text}
+            onChange={(e) => {
+              setText(e.target.value);
+              // emptying the box (or its clear button) drops the name condition
+              if (!e.target.value && search) props.onSearch('');
+            }}
+            onPressEnter={() => props.onSearch(text.trim())}
+            style={{ width: 220 }}
+          />
+          <Button
+            icon={<SearchOutlined />}
+            aria-label={t('project.search')}
+            data-testid="project-search-submit"
+            onClick={() => props.onSearch(text.trim())}
+          />
+        </Space.Compact>
         <Badge count={activeFilters} size="small">
           <Button icon={<FilterOutlined />} data-testid="project-filter-open" onClick={props.onOpenFilter}>
             {t('project.filter')}

@@ -1,13 +1,12 @@
 import { EditOutlined, GlobalOutlined, SettingOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Result, Skeleton, Space, Tag } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { openSite } from '../../../components/OpenSite';
 import { getProject } from '../../../services/project';
+import { formatDateTime } from '../../../utils/dateTime';
 import { LicenceDetail } from '../components/LicenceDetail';
-import { DATE_TIME } from '../components/ProjectCard';
 import { industryLabel } from '../options';
 import { projectPath } from '../paths';
 import { deviceStats } from '../projectNumbers';
@@ -68,9 +67,7 @@ export default function ProjectDetailPage() {
           </Descriptions.Item>
           <Descriptions.Item label={t('project.owner')}>{project.user.name}</Descriptions.Item>
           <Descriptions.Item label={t('project.industry')}>{industryLabel(t, project.industry)}</Descriptions.Item>
-          <Descriptions.Item label={t('project.createTime')}>
-            {dayjs(project.createTime).format(DATE_TIME)}
-          </Descriptions.Item>
+          <Descriptions.Item label={t('project.createTime')}>{formatDateTime(project.createTime)}</Descriptions.Item>
           <Descriptions.Item label={t('project.projectType')}>
             {t(project.projectType === 'template' ? 'project.type.template' : 'project.type.blank')}
             {project.type ? ` (${project.type})` : ''}

@@ -7,6 +7,8 @@ import { toast } from '../../../services/feedback';
 import { enableTenant, tenantKeys, useTenantProjects } from '../../../services/tenant';
 import { StatusTag } from './labels';
 
+const testId = (id: string) => ({ 'data-testid': id });
+
 /**
  * Enabling a tenant (console.md §4): its projects listed, all preselected; the administrator picks
  * which to enable with it → `PATCH user/{id}/enable [ids]`.
@@ -24,7 +26,10 @@ export function EnableDialog({ tenant, onClose }: { tenant: TenantView; onClose:
   const onOk = async () => {
     setSaving(true);
     try {
-      await enableTenant(tenant.id, all.filter((id) => selected.includes(id)));
+      await enableTenant(
+        tenant.id,
+        all.filter((id) => selected.includes(id)),
+      );
       toast.success(t('tenant.enableSuccess', { name: tenant.name }));
       await queryClient.invalidateQueries({ queryKey: tenantKeys.all });
       onClose();
@@ -44,8 +49,8 @@ export function EnableDialog({ tenant, onClose }: { tenant: TenantView; onClose:
       okText={t('tenant.enable')}
       cancelText={t('tenant.cancel')}
       confirmLoading={saving}
-      okButtonProps={{ disabled: projects.isPending, ...{ 'data-testid': 'tenant-enable-confirm' } }}
-      cancelButtonProps={{ ...{ 'data-testid': 'tenant-enable-cancel' } }}
+      okButtonProps={{ disabled: projects.isPending, ...testId('tenant-enable-confirm') }}
+      cancelButtonProps={testId('tenant-enable-cancel')}
     >
       <div data-testid="tenant-enable-dialog">
         <Typography.Paragraph type="secondary">{t('tenant.enableHint')}</Typography.Paragraph>
@@ -65,7 +70,7 @@ export function EnableDialog({ tenant, onClose }: { tenant: TenantView; onClose:
               {t('tenant.selectAll')}
             </Checkbox>
             <Checkbox.Group value={selected} onChange={(ids) => setChosen(ids.map(String))} style={{ width: '100%' }}>
-              <Space direction="vertical" style={{ width: '100%' }}>
+              <Space orientation="vertical" style={{ width: '100%' }}>
                 {(projects.data ?? []).map((p) => (
                   <Checkbox key={p.id} value={p.id} data-testid={`tenant-enable-project-${p.id}`}>
                     <Space>

@@ -29,8 +29,7 @@ export function PasswordDialog({ tenant, onClose }: { tenant: TenantView; onClos
   const [adminPassword, setAdminPassword] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const verifyFailed = (form: typeof verifyForm) =>
-    form.setFields([{ name: 'adminPassword', errors: [t('auth.verifyFailed')] }]);
+  const verifyFailed = () => verifyForm.setFields([{ name: 'adminPassword', errors: [t('auth.verifyFailed')] }]);
 
   const onVerify = async ({ adminPassword: typed }: VerifyValues) => {
     setBusy(true);
@@ -39,7 +38,7 @@ export function PasswordDialog({ tenant, onClose }: { tenant: TenantView; onClos
       toast.success(result?.message || t('auth.verifySucceeded'));
       setAdminPassword(typed);
     } catch (error) {
-      if (isRequestError(error) && error.status === 400) verifyFailed(verifyForm);
+      if (isRequestError(error) && error.status === 400) verifyFailed();
       else reportError(error);
     } finally {
       setBusy(false);
@@ -57,7 +56,7 @@ export function PasswordDialog({ tenant, onClose }: { tenant: TenantView; onClos
       if (isRequestError(error) && error.code === 'verifyFailed') {
         // the administrator's password changed meanwhile: verify again
         setAdminPassword(null);
-        verifyFailed(verifyForm);
+        verifyFailed();
       } else if (isRequestError(error) && error.status === 400 && error.fields) {
         const known = Object.entries(error.fields).filter(([k]) => k === 'password' || k === 'password1');
         if (known.length === 0) reportError(error);

@@ -9,13 +9,7 @@ export function ProjectsModal({ tenant, onClose }: { tenant: TenantView; onClose
   const { t } = useTranslation();
   const projects = useTenantProjects(tenant.id);
   return (
-    <Modal
-      open
-      title={t('tenant.projectsTitle', { name: tenant.name })}
-      footer={null}
-      width={720}
-      onCancel={onClose}
-    >
+    <Modal open title={t('tenant.projectsTitle', { name: tenant.name })} footer={null} width={720} onCancel={onClose}>
       <div data-testid="tenant-projects-modal">
         <TenantProjectList projects={projects.data} loading={projects.isPending} variant="table" />
       </div>

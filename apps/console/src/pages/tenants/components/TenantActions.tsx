@@ -47,10 +47,20 @@ export function TenantActions({ tenant, handlers }: { tenant: TenantView; handle
 
   return (
     <Space size={0} wrap>
-      <Button type="link" size="small" data-testid={`tenant-projects-${id}`} onClick={() => handlers.onProjects(tenant)}>
+      <Button
+        type="link"
+        size="small"
+        data-testid={`tenant-projects-${id}`}
+        onClick={() => handlers.onProjects(tenant)}
+      >
         {t('tenant.projects')}
       </Button>
-      <Button type="link" size="small" data-testid={`tenant-detail-${id}`} onClick={() => void navigate(`${base}/detail`)}>
+      <Button
+        type="link"
+        size="small"
+        data-testid={`tenant-detail-${id}`}
+        onClick={() => void navigate(`${base}/detail`)}
+      >
         {t('tenant.detail')}
       </Button>
       {tenant.status ? (
@@ -80,7 +90,12 @@ export function TenantActions({ tenant, handlers }: { tenant: TenantView; handle
           {t('tenant.delete')}
         </Button>
       </Popconfirm>
-      <Button type="link" size="small" data-testid={`tenant-password-${id}`} onClick={() => handlers.onPassword(tenant)}>
+      <Button
+        type="link"
+        size="small"
+        data-testid={`tenant-password-${id}`}
+        onClick={() => handlers.onPassword(tenant)}
+      >
         {t('tenant.changePassword')}
       </Button>
     </Space>

@@ -50,7 +50,11 @@ export function TenantProjectList({ projects, loading, variant }: TenantProjectL
     <Row gutter={[12, 12]}>
       {projects.map((p) => (
         <Col key={p.id} xs={24} sm={12}>
-          <Card size="small" data-testid={`tenant-project-${p.id}`} style={{ borderLeft: `4px solid ${p.bgColor ?? '#1677ff'}` }}>
+          <Card
+            size="small"
+            data-testid={`tenant-project-${p.id}`}
+            style={{ borderLeft: `4px solid ${p.bgColor ?? '#1677ff'}` }}
+          >
             <Typography.Text strong ellipsis style={{ display: 'block' }}>
               {p.name}
             </Typography.Text>

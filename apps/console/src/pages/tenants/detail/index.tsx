@@ -26,7 +26,7 @@ export default function TenantDetailPage() {
   const allocated = sumMeasures((projects.data ?? []).map((p) => p.grant).filter((g) => g !== null));
 
   return (
-    <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="tenant-detail">
+    <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="tenant-detail">
       <Card
         title={data.name}
         extra={
@@ -58,7 +58,7 @@ export default function TenantDetailPage() {
             <StatusTag status={data.status} testId="tenant-detail-status" />
           </Descriptions.Item>
           <Descriptions.Item label={t('tenant.createTime')}>{formatDateTime(data.createTime)}</Descriptions.Item>
-          <Descriptions.Item label={t('tenant.permissions')} span={2}>
+          <Descriptions.Item label={t('tenant.permissions')}>
             <Space size={[4, 4]} wrap>
               {PERMISSIONS.filter((key) => data.permissions[key]).map((key) => (
                 <Tag key={key}>{t(`tenant.perm.${key}`)}</Tag>
@@ -68,7 +68,7 @@ export default function TenantDetailPage() {
           <Descriptions.Item label={t('tenant.logo')}>
             {data.logo ? <img src={data.logo} alt="" style={{ maxHeight: 48 }} /> : '-'}
           </Descriptions.Item>
-          <Descriptions.Item label={t('tenant.remarks')} span={3}>
+          <Descriptions.Item label={t('tenant.remarks')} span="filled">
             {data.remarks || '-'}
           </Descriptions.Item>
         </Descriptions>

@@ -155,12 +155,7 @@ export function TenantForm({ tenant }: { tenant: TenantView | undefined }) {
         ) : null}
       </Card>
       <Card title={t('tenant.grant')} style={{ marginBottom: 16 }}>
-        <GrantForm
-          name="grant"
-          pool={pool.data}
-          previousStart={tenant?.grant?.startTime}
-          parentLabel="platform"
-        />
+        <GrantForm name="grant" pool={pool.data} previousStart={tenant?.grant?.startTime} parentLabel="platform" />
       </Card>
       <Space>
         <Button type="primary" htmlType="submit" loading={saving} data-testid="tenant-form-submit">

@@ -24,7 +24,11 @@ export interface TenantFormValues {
   password1?: string;
 }
 
-export const DEFAULT_PERMISSIONS: ProjectPermissions = { ownTemplates: true, marketTemplates: true, blankProjects: true };
+export const DEFAULT_PERMISSIONS: ProjectPermissions = {
+  ownTemplates: true,
+  marketTemplates: true,
+  blankProjects: true,
+};
 
 export function toFormValues(tenant: TenantView | undefined): Partial<TenantFormValues> {
   if (!tenant) return { type: 0, permissions: { ...DEFAULT_PERMISSIONS } };
@@ -80,7 +84,17 @@ export function buildPatchBody(values: TenantFormValues): Built<TenantPatchBody>
   return parsed.success ? { ok: true, body: parsed.data } : { ok: false, fields: issuesToFields(parsed.error.issues) };
 }
 
-const FORM_ROOTS = new Set(['id', 'name', 'type', 'industry', 'logo', 'remarks', 'permissions', 'password', 'password1']);
+const FORM_ROOTS = new Set([
+  'id',
+  'name',
+  'type',
+  'industry',
+  'logo',
+  'remarks',
+  'permissions',
+  'password',
+  'password1',
+]);
 
 /**
  * Server or schema `fields` → errors on form items (`grant.userCount` → ['grant', 'userCount'], the

@@ -1,0 +1,73 @@
+import { Alert, Card, Progress, Space, Table, Typography } from 'antd';
+import type { HTMLAttributes } from 'react';
+import { useTranslation } from 'react-i18next';
+import { lastDay, RemainingDays } from '../../../components/GrantSummary';
+import { translateMessage } from '../../../i18n';
+import type { Dashboard, MeasureUse } from '../../../services/dashboard';
+
+function percent(part: number, whole: number | null): number {
+  if (!whole) return 0;
+  return Math.min(100, Math.round((part / whole) * 100));
+}
+
+/** The licence in force: period, days left (warning under 14), and per measure granted / allocated / used. */
+export function LicenceUse({ licence, isAdmin }: { licence: Dashboard['licence']; isAdmin: boolean }) {
+  const { t } = useTranslation();
+  if (!licence) {
+    return (
+      <Card title={t('dashboard.licence')}>
+        <Alert
+          type="info"
+          showIcon
+          data-testid="dashboard-no-licence"
+          title={isAdmin ? t('dashboard.noLicence') : t('tenant.noGrant')}
+        />
+      </Card>
+    );
+  }
+  const { grant } = licence;
+  const number = (value: number | null) => (value === null ? t('dashboard.unlimited') : value.toLocaleString());
+  return (
+    <Card
+      title={`${t('dashboard.licence')} · ${t(`dashboard.licence.${licence.kind}`)}`}
+      data-testid="dashboard-licence"
+    >
+      <Space orientation="vertical" style={{ width: '100%', marginBottom: 12 }}>
+        <Typography.Text>{t('dashboard.validity', { start: grant.startTime, end: lastDay(grant) })}</Typography.Text>
+        <RemainingDays days={grant.remainingTime} testId="dashboard-remaining" />
+      </Space>
+      <Table<MeasureUse>
+        rowKey="path"
+        size="small"
+        pagination={false}
+        dataSource={licence.measures}
+        scroll={{ x: 'max-content' }}
+        onRow={(row) => ({ 'data-testid': `dashboard-measure-${row.path}` }) as HTMLAttributes<HTMLElement>}
+        columns={[
+          {
+            key: 'label',
+            title: t('dashboard.measure'),
+            render: (_v, row) => translateMessage(`grant.label.${row.path}`),
+          },
+          { key: 'granted', title: t('dashboard.granted'), render: (_v, row) => number(row.granted) },
+          { key: 'allocated', title: t('dashboard.allocated'), render: (_v, row) => row.allocated.toLocaleString() },
+          { key: 'used', title: t('dashboard.used'), render: (_v, row) => row.used.toLocaleString() },
+          {
+            key: 'bar',
+            title: `${t('dashboard.allocated')} / ${t('dashboard.used')}`,
+            width: 180,
+            render: (_v, row) =>
+              row.granted === null ? null : (
+                <Progress
+                  size="small"
+                  percent={percent(row.allocated, row.granted)}
+                  success={{ percent: percent(row.used, row.granted) }}
+                  status={row.allocated > row.granted ? 'exception' : 'normal'}
+                />
+              ),
+          },
+        ]}
+      />
+    </Card>
+  );
+}

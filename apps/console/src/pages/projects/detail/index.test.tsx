@@ -1,0 +1,39 @@
+import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { mockFetch, renderPage, signIn } from '../../../test/utils';
+import { project } from '../testFixtures';
+import ProjectDetailPage from '.';
+
+configure({ asyncUtilTimeout: 5000 });
+
+function renderDetail(id: string) {
+  signIn();
+  renderPage(<ProjectDetailPage />, { path: '/app/model/Project/:id/detail', url: `/app/model/Project/${id}/detail` });
+}
+
+describe('project detail', () => {
+  it('shows the project read-only with its licence, and opens its sites', async () => {
+    const loaded = project('plant1', { port: 5005, remarks: 'north site', industry: 'heating' });
+    mockFetch((call) => (call.url === '/portal/rest/spm/project/plant1' ? { body: loaded } : undefined));
+    const open = vi.fn();
+    vi.stubGlobal('open', open);
+    renderDetail('plant1');
+    const detail = await screen.findByTestId('project-detail');
+    expect(detail.textContent).toContain('north site');
+    expect(detail.textContent).toContain('供热');
+    expect(screen.getByTestId('project-detail-devices').textContent).toBe('设备：5 / 在线：3');
+    expect(screen.getByTestId('licence-detail-userCount').textContent).toContain('15');
+
+    fireEvent.click(screen.getByTestId('project-detail-admin'));
+    await waitFor(() => expect(open).toHaveBeenCalledWith(`http://${window.location.hostname}:5005/admin`, '_blank'));
+
+    fireEvent.click(screen.getByTestId('project-detail-edit'));
+    expect((await screen.findByTestId('location')).textContent).toBe('/app/model/Project/plant1/edit');
+  });
+
+  it('says so when the project does not exist', async () => {
+    mockFetch(() => ({ status: 404, body: { message: '请求的资源不存在', code: 'notFound' } }));
+    renderDetail('gone');
+    expect(await screen.findByText('项目不存在')).toBeTruthy();
+  });
+});

@@ -1,0 +1,279 @@
+import { localDate, type ProjectView } from '@gantry/shared';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { UnusedLicence } from '../../../services/licence';
+import { ADMIN, type MockCall, mockFetch, renderPage, signIn, TENANT } from '../../../test/utils';
+import { GRANT, project } from '../testFixtures';
+import ProjectFormPage from '.';
+
+// the first antd form render and message of a file are slow in happy-dom
+configure({ asyncUtilTimeout: 5000 });
+
+type Reply = { status?: number; body?: unknown };
+
+const today = localDate(new Date());
+const POOL: UnusedLicence = {
+  parent: { ...GRANT, userCount: 100, flow: { tableCount: 100 }, remainingTime: 365, endTime: '2099-01-01' },
+  parentKind: 'platform',
+  allocated: {},
+  available: { userCount: 100, 'flow.tableCount': 100 },
+  today,
+};
+
+function server(
+  options: { onSave?: (call: MockCall) => Reply; onCert?: (call: MockCall) => Reply; loaded?: ProjectView } = {},
+) {
+  return mockFetch((call): Reply | undefined => {
+    const path = call.url.split('?')[0] ?? '';
+    if (path === '/portal/rest/spm/login/current/unUse/license') return { body: POOL };
+    if (path === '/portal/rest/spm/user') return { body: [{ id: 'acme', name: 'Acme' }] };
+    if (path === '/portal/rest/spm/project/cert')
+      return options.onCert?.(call) ?? { body: { key: 'a.key', pem: 'a.pem' } };
+    if (options.loaded && path === `/portal/rest/spm/project/${options.loaded.id}` && call.method === 'GET') {
+      return { body: options.loaded };
+    }
+    if ((path === '/portal/rest/spm/project' && call.method === 'POST') || call.method === 'PUT') {
+      return options.onSave?.(call) ?? { body: { ...project('new1'), ...(call.body as object) } };
+    }
+    return undefined;
+  });
+}
+
+function renderAdd(url = '/app/model/Project/add', user = ADMIN) {
+  signIn(user);
+  renderPage(<ProjectFormPage />, { path: '/app/model/Project/add', url });
+  return screen.findByTestId('project-form');
+}
+
+function renderEdit(loaded: ProjectView) {
+  signIn(ADMIN);
+  renderPage(<ProjectFormPage />, { path: '/app/model/Project/:id/edit', url: `/app/model/Project/${loaded.id}/edit` });
+  return screen.findByTestId('project-form');
+}
+
+function type(testId: string, value: string) {
+  const input = screen.getByTestId(testId);
+  fireEvent.focus(input);
+  fireEvent.change(input, { target: { value } });
+  fireEvent.blur(input);
+}
+
+async function chooseIndustry(label: string) {
+  const select = screen.getByTestId('project-industry');
+  const combobox = select.matches('input') ? select : (within(select).queryByRole('combobox') ?? select);
+  fireEvent.mouseDown(combobox);
+  const options = await screen.findAllByText(label);
+  fireEvent.click(options.at(-1)!);
+}
+
+async function fillRequired() {
+  type('project-name', 'Boiler house');
+  await chooseIndustry('煤炭');
+  type('grant-validityPeriod', '30');
+  type('grant-userCount', '10');
+  type('grant-flow-tableCount', '5');
+}
+
+const saved = (calls: MockCall[], method = 'POST') =>
+  calls.find((c) => c.method === method && c.url.startsWith('/portal/rest/spm/project') && !c.url.includes('cert'))
+    ?.body as Record<string, unknown>;
+
+function file(name: string) {
+  return new File(['-----BEGIN-----'], name, { type: 'application/octet-stream' });
+}
+
+function upload(...files: File[]) {
+  const input = screen.getByTestId('project-cert').querySelector('input[type="file"]');
+  if (!input) throw new Error('no file input');
+  fireEvent.change(input, { target: { files } });
+}
+
+describe('project form: add', () => {
+  it('checks the project id with the shared rules', async () => {
+    server();
+    await renderAdd();
+    const cases: [string, string][] = [
+      ['12345', '项目ID不能全为数字'],
+      ['abcD', '项目ID不能包含大写字母'],
+      ['1abc', '项目ID必须以小写字母开头'],
+      ['default', '项目ID不能为default'],
+      ['ab_c', '项目ID只能包含小写字母和数字'],
+    ];
+    for (const [id, message] of cases) {
+      type('project-id', id);
+      expect(await screen.findByText(message)).toBeTruthy();
+    }
+    type('project-id', 'plant2');
+    await waitFor(() => expect(screen.queryByText('项目ID只能包含小写字母和数字')).toBeNull());
+  });
+
+  it('rejects a malformed domain and a port out of range', async () => {
+    server();
+    await renderAdd();
+    type('project-domain', 'bad--domain.com');
+    expect(await screen.findByText('域名格式错误！')).toBeTruthy();
+    type('project-domain', 'https://plant.example.com');
+    await waitFor(() => expect(screen.queryByText('域名格式错误！')).toBeNull());
+    type('project-port', '80');
+    expect(await screen.findByText('端口范围为5001-65535')).toBeTruthy();
+  });
+
+  it('requires a template when the template type is chosen, and a blank project clears it', async () => {
+    const { calls } = server();
+    await renderAdd();
+    await fillRequired();
+    fireEvent.click(screen.getByTestId('project-projectType-template'));
+    fireEvent.click(await screen.findByTestId('project-save'));
+    expect(await screen.findByText('请选择方案库后再提交')).toBeTruthy();
+    expect(saved(calls)).toBeUndefined();
+
+    type('project-type', 'tpl-oil');
+    fireEvent.click(screen.getByTestId('project-projectType-blank'));
+    await waitFor(() => expect(screen.queryByTestId('project-type')).toBeNull());
+    fireEvent.click(screen.getByTestId('project-save'));
+    await waitFor(() => expect(saved(calls)).toBeDefined());
+    expect(saved(calls)).toMatchObject({ projectType: 'blank', type: null });
+  });
+
+  it('preselects the template of ?type=', async () => {
+    server();
+    await renderAdd('/app/model/Project/add?type=tpl-oil');
+    expect((screen.getByTestId('project-type') as HTMLInputElement).value).toBe('tpl-oil');
+  });
+
+  it('rejects certificate files that are not one .key and one .pem, and requires both', async () => {
+    server();
+    await renderAdd();
+    fireEvent.click(screen.getByTestId('project-isUseHttps'));
+    await screen.findByTestId('project-cert');
+    upload(file('server.crt'));
+    expect(await screen.findByText(/只能上传.key和.pem文件各一个/)).toBeTruthy();
+    upload(file('bad name.key'));
+    await waitFor(() => expect(screen.getAllByText(/只能上传.key和.pem文件各一个/).length).toBeGreaterThan(1));
+    expect(screen.getByTestId('project-cert-key').textContent).toContain('未上传 .key 文件');
+
+    upload(file('server.key'));
+    await waitFor(() => expect(screen.getByTestId('project-cert-key').textContent).toContain('server.key'));
+    fireEvent.click(screen.getByTestId('project-save'));
+    expect(await screen.findByText('请上传全部证书')).toBeTruthy();
+    upload(file('server.pem'));
+    await waitFor(() => expect(screen.getByTestId('project-cert-pem').textContent).toContain('server.pem'));
+  });
+
+  it('saves the project, then sends the certificates, and goes back to the list', async () => {
+    const { calls } = server();
+    await renderAdd();
+    await fillRequired();
+    type('project-id', 'plant2');
+    type('project-domain', 'plant.example.com');
+    fireEvent.click(screen.getByTestId('project-isUseHttps'));
+    await screen.findByTestId('project-cert');
+    upload(file('server.key'), file('server.pem'));
+    await waitFor(() => expect(screen.getByTestId('project-cert-pem').textContent).toContain('server.pem'));
+    fireEvent.click(screen.getByTestId('project-save'));
+
+    expect(await screen.findByText('添加项目成功')).toBeTruthy();
+    const body = saved(calls);
+    expect(body).toMatchObject({
+      id: 'plant2',
+      name: 'Boiler house',
+      industry: 'coal',
+      user: 'admin',
+      projectType: 'blank',
+      domain: 'plant.example.com',
+      isUseHttps: true,
+      grant: {
+        validityPeriod: 30,
+        startTime: today,
+        userCount: 10,
+        flow: { tableCount: 5 },
+        visual: { dashboardCount: 30 },
+      },
+    });
+    expect(body).not.toHaveProperty('certificates');
+    const cert = calls.find((c) => c.url === '/portal/rest/spm/project/cert');
+    expect(cert?.body).toBeInstanceOf(FormData);
+    const form = cert?.body as FormData;
+    expect(form.get('id')).toBe('plant2');
+    expect(form.get('domain')).toBe('plant.example.com');
+    expect((form.get('certKey') as File).name).toBe('server.key');
+    expect((form.get('certPem') as File).name).toBe('server.pem');
+    expect((await screen.findByTestId('location')).textContent).toBe('/app/model/Project/list');
+  });
+
+  it('puts the server field errors on their fields', async () => {
+    server({
+      onSave: () => ({
+        status: 400,
+        body: {
+          message: '用户数不能大于授权用户数',
+          code: 'grantInvalid',
+          fields: { 'grant.userCount': '用户数不能大于授权用户数', domain: 'project.domainTaken' },
+        },
+      }),
+    });
+    await renderAdd();
+    await fillRequired();
+    fireEvent.click(screen.getByTestId('project-save'));
+    expect(await screen.findByText('用户数不能大于授权用户数')).toBeTruthy();
+    expect(screen.getByText('该域名已被其他项目使用')).toBeTruthy();
+    expect(screen.queryByTestId('location')).toBeNull();
+  });
+
+  it('puts a conflict without fields on the field its code names', async () => {
+    server({ onSave: () => ({ status: 409, body: { message: '该端口已被其他项目使用', code: 'portTaken' } }) });
+    await renderAdd();
+    await fillRequired();
+    type('project-port', '5002');
+    fireEvent.click(screen.getByTestId('project-save'));
+    expect(await screen.findByText('该端口已被其他项目使用')).toBeTruthy();
+  });
+
+  it('shows no owner selector nor SSO switch to a tenant', async () => {
+    server();
+    await renderAdd('/app/model/Project/add', TENANT);
+    expect(screen.queryByTestId('project-owner')).toBeNull();
+    expect(screen.queryByTestId('project-hasSSO')).toBeNull();
+  });
+
+  it('clears the public folder permissions when the folder is turned off', async () => {
+    const { calls } = server();
+    await renderAdd();
+    await fillRequired();
+    fireEvent.click(screen.getByTestId('project-publicDir'));
+    fireEvent.click(await screen.findByTestId('project-publicDir-upload'));
+    fireEvent.click(screen.getByTestId('project-publicDir'));
+    await waitFor(() => expect(screen.queryByTestId('project-publicDir-feature')).toBeNull());
+    fireEvent.click(screen.getByTestId('project-save'));
+    await waitFor(() => expect(saved(calls)).toBeDefined());
+    expect(saved(calls).advanced).toEqual({ mediaLibraryPublicDirEnable: false, mediaLibraryPublicDirFeature: [] });
+  });
+});
+
+describe('project form: edit', () => {
+  it('loads the project without the id field, and saves every field with PUT', async () => {
+    const loaded = project('plant1', { hasSSO: true, port: 5005, planId: 'plan-7', remarks: 'north site' });
+    const { calls } = server({ loaded });
+    await renderEdit(loaded);
+    expect(screen.queryByTestId('project-id')).toBeNull();
+    expect((screen.getByTestId('project-name') as HTMLInputElement).value).toBe('Project plant1');
+    expect((screen.getByTestId('project-hasSSO') as HTMLElement).getAttribute('aria-checked')).toBe('true');
+    await waitFor(() =>
+      expect(calls.some((c) => c.url.includes('unUse/license') && c.url.includes('except=plant1'))).toBe(true),
+    );
+    fireEvent.click(screen.getByTestId('project-save'));
+    expect(await screen.findByText('修改项目成功')).toBeTruthy();
+    const put = calls.find((c) => c.method === 'PUT');
+    expect(put?.url).toBe('/portal/rest/spm/project/plant1');
+    expect(put?.body).toMatchObject({
+      name: 'Project plant1',
+      hasSSO: true,
+      port: 5005,
+      planId: 'plan-7',
+      remarks: 'north site',
+      user: 'acme',
+    });
+    expect(put?.body).not.toHaveProperty('id');
+    expect((put!.body as { grant: object }).grant).not.toHaveProperty('remainingTime');
+  });
+});
