@@ -43,6 +43,7 @@ export default defineConfig({
   projects: [
     { name: 'first-run', testMatch: 'foundation.spec.ts' },
     { name: 'console', testMatch: 'console.spec.ts', dependencies: ['first-run'] },
+    { name: 'tenants-projects', testMatch: 'tenants-projects.spec.ts', dependencies: ['console'] },
   ],
   webServer: {
     command: `rm -rf "${DATA}" && node --import tsx e2e/seed-licence.ts && node --import tsx apps/server/src/main.ts`,
