@@ -104,7 +104,9 @@ test('the tenant signs in, creates a project within its grant and is refused ove
   await pickFirstOption(page, 'project-industry');
   await fillGrant(page, { validityPeriod: 30, userCount: 3, tableCount: 2 });
   await page.getByTestId('project-save').click();
-  await expect(page.getByText(/用户数不能大于授权用户数|User count cannot be greater than the granted User count/).first()).toBeVisible();
+  await expect(
+    page.getByText(/用户数不能大于授权用户数|User count cannot be greater than the granted User count/).first(),
+  ).toBeVisible();
   await expectRoute(page, '/app/model/Project/add');
   await page.screenshot({ path: `${ARTIFACTS}/project-over-grant.png`, fullPage: true });
 });
@@ -122,11 +124,16 @@ test('disabling the tenant refuses its login and disables its projects; enabling
   await page.getByTestId('tenant-disable-confirm').click();
   await expect(page.getByTestId(`tenant-status-${TENANT}`)).toContainText(/禁用|Disabled/i);
 
-  const projects = await request.get(`${API}/project?query=${encodeURIComponent(JSON.stringify({ filter: { user: TENANT } }))}`, {
-    headers: { authorization: `Bearer ${adminToken}` },
-  });
+  const projects = await request.get(
+    `${API}/project?query=${encodeURIComponent(JSON.stringify({ filter: { user: TENANT } }))}`,
+    {
+      headers: { authorization: `Bearer ${adminToken}` },
+    },
+  );
   expect((await projects.json()).map((p: { status: boolean }) => p.status)).toEqual([false, false]);
-  const refused = await request.post(`${API}/login`, { data: { username: TENANT, password: sha256Hex(TENANT_PASSWORD) } });
+  const refused = await request.post(`${API}/login`, {
+    data: { username: TENANT, password: sha256Hex(TENANT_PASSWORD) },
+  });
   expect(refused.status()).toBe(400);
   expect((await refused.json()).code).toBe('accountDisabled');
 
@@ -140,9 +147,12 @@ test('disabling the tenant refuses its login and disables its projects; enabling
   await page.getByTestId('tenant-enable-confirm').click();
   await expect(page.getByTestId(`tenant-status-${TENANT}`)).toContainText(/启用|Enabled/i);
 
-  const after = await request.get(`${API}/project?query=${encodeURIComponent(JSON.stringify({ filter: { user: TENANT }, sort: { name: 1 } }))}`, {
-    headers: { authorization: `Bearer ${adminToken}` },
-  });
+  const after = await request.get(
+    `${API}/project?query=${encodeURIComponent(JSON.stringify({ filter: { user: TENANT }, sort: { name: 1 } }))}`,
+    {
+      headers: { authorization: `Bearer ${adminToken}` },
+    },
+  );
   const states = Object.fromEntries((await after.json()).map((p: { id: string; status: boolean }) => [p.id, p.status]));
   expect(states).toEqual({ acmeplant: true, acmesecond: false });
   await signOutStorage(page);
