@@ -152,7 +152,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(authRoutes(auth, config.loginRatePerMinute), { prefix: SPM });
   await app.register(settingsRoutes(settings), { prefix: SPM });
   await app.register(uploadRoutes(storage, SPM), { prefix: SPM });
-  await app.register(tenantRoutes(tenants), { prefix: SPM });
+  await app.register(tenantRoutes(tenants, config.loginRatePerMinute), { prefix: SPM });
   await app.register(projectRoutes(projects), { prefix: SPM });
   await app.register(licenceRoutes(licence), { prefix: API });
   await app.register(dashboardRoutes(dashboard), { prefix: SPM });

@@ -66,37 +66,55 @@ export const DEFAULT_DASHBOARD_COUNT = 30;
 export const VALIDITY_MAX_DAYS = LICENCE_COUNT_MAX;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/**
+ * A real calendar day, years 1 to 9999: `Date.parse` rolls 2027-02-30 over to March 2 and takes year
+ * 0, both of which PostgreSQL refuses as a date (the dashboard reads start dates as dates).
+ */
+export function isCalendarDate(date: string): boolean {
+  if (!DATE.test(date) || date < '0001-01-01') return false;
+  const time = Date.parse(`${date}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === date;
+}
+
+/** A required part left out gets the spec's 'please check available licence' (console.md §5). */
+const orMissing = (key: MessageKey) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? 'grant.missing' : key;
 
 const count = (max: number) =>
   z
-    .number({ error: 'grant.invalidCount' })
+    .number({ error: orMissing('grant.invalidCount') })
     .int({ error: 'grant.invalidCount' })
     .min(1, { error: 'grant.invalidCount' })
     .max(max, { error: 'grant.invalidCount' });
 const optionalCount = (max: number) => count(max).nullish();
 
-export const grantSchema = z.object({
-  validityPeriod: count(VALIDITY_MAX_DAYS),
-  startTime: z
-    .string({ error: 'grant.invalidDate' })
-    .regex(DATE, { error: 'grant.invalidDate' })
-    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), { error: 'grant.invalidDate' }),
-  userCount: count(LICENCE_COUNT_MAX),
-  flow: z.object({ tableCount: count(LICENCE_TABLE_COUNT_MAX), flowCount: optionalCount(LICENCE_COUNT_MAX) }),
-  dataGathering: z
-    .object({
-      point: optionalCount(LICENCE_COUNT_MAX),
-      calcPoint: optionalCount(LICENCE_COUNT_MAX),
-      deviceCount: optionalCount(LICENCE_COUNT_MAX),
-    })
-    .optional(),
-  visual: z.object({ dashboardCount: optionalCount(LICENCE_COUNT_MAX) }).optional(),
-  eventCount: optionalCount(LICENCE_COUNT_MAX),
-  eventHandlerCount: optionalCount(LICENCE_COUNT_MAX),
-  reportCount: optionalCount(LICENCE_COUNT_MAX),
-  dataAnalysisLinkCount: optionalCount(LICENCE_COUNT_MAX),
-  features: z.array(z.string().max(64)).max(64).default([]),
-});
+export const grantSchema = z.object(
+  {
+    validityPeriod: count(VALIDITY_MAX_DAYS),
+    startTime: z
+      .string({ error: orMissing('grant.invalidDate') })
+      .refine(isCalendarDate, { error: 'grant.invalidDate' }),
+    userCount: count(LICENCE_COUNT_MAX),
+    flow: z.object(
+      { tableCount: count(LICENCE_TABLE_COUNT_MAX), flowCount: optionalCount(LICENCE_COUNT_MAX) },
+      { error: 'grant.missing' },
+    ),
+    dataGathering: z
+      .object({
+        point: optionalCount(LICENCE_COUNT_MAX),
+        calcPoint: optionalCount(LICENCE_COUNT_MAX),
+        deviceCount: optionalCount(LICENCE_COUNT_MAX),
+      })
+      .optional(),
+    visual: z.object({ dashboardCount: optionalCount(LICENCE_COUNT_MAX) }).optional(),
+    eventCount: optionalCount(LICENCE_COUNT_MAX),
+    eventHandlerCount: optionalCount(LICENCE_COUNT_MAX),
+    reportCount: optionalCount(LICENCE_COUNT_MAX),
+    dataAnalysisLinkCount: optionalCount(LICENCE_COUNT_MAX),
+    features: z.array(z.string().max(64)).max(64).default([]),
+  },
+  { error: 'grant.missing' },
+);
 export type Grant = z.infer<typeof grantSchema>;
 export type GrantInput = z.input<typeof grantSchema>;
 

@@ -11,6 +11,9 @@ export const PROJECT_TYPES = ['blank', 'template'] as const;
 export const PROJECT_CARD_PAGE = 15;
 export const PROJECT_LIST_PAGE = 24;
 
+/** Ids that are calls of their own (`GET project/count`, `GET project/available`): taken. */
+export const RESERVED_PROJECT_IDS: readonly string[] = ['count', 'available'];
+
 /** Project id rules in the order the form reports them (console.md §5). */
 export const projectIdSchema = z
   .string()
@@ -19,7 +22,8 @@ export const projectIdSchema = z
   .refine((id) => !/[A-Z]/.test(id), { error: 'project.idUppercase', abort: true })
   .refine((id) => /^[a-z]/.test(id), { error: 'project.idStart', abort: true })
   .refine((id) => id !== 'default', { error: 'project.idDefault', abort: true })
-  .refine((id) => /^[a-z0-9]+$/.test(id), { error: 'project.idChars' });
+  .refine((id) => /^[a-z0-9]+$/.test(id), { error: 'project.idChars', abort: true })
+  .refine((id) => !RESERVED_PROJECT_IDS.includes(id), { error: 'project.idTaken' });
 
 const LABEL = '[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?';
 /** Optional http(s) scheme, dotted labels, a 2+ letter top level, optional port and path. */

@@ -60,7 +60,8 @@ export const tenantCreateBody = z
       .string()
       .trim()
       .regex(USER_ID_PATTERN, { error: 'tenant.idRule' })
-      .refine((id) => id !== ADMIN_USER_ID, { error: 'tenant.idTaken' })
+      // 'count' is a call of its own (GET user/count), so GET user/count could never read it.
+      .refine((id) => id !== ADMIN_USER_ID && id !== 'count', { error: 'tenant.idTaken' })
       .optional()
       .or(z.literal('').transform(() => undefined)),
     ...tenantFields,

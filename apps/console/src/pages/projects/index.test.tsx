@@ -51,7 +51,7 @@ function server({ rows = [], licence = 'installed', onDelete, onPatch }: ServerO
       return onDelete ? onDelete(id) : { body: { id } };
     }
     if (call.method === 'PATCH' && onPatch) return onPatch(call);
-    if (path === '/portal/rest/spm/license/info') {
+    if (path === '/portal/rest/license/info') {
       return licence === 'installed'
         ? { body: LICENCE }
         : { status: 404, body: { message: '请先上传授权再添加项目', code: 'licenceMissing' } };

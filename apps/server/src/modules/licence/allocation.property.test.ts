@@ -26,12 +26,12 @@ interface Amounts {
   points: number | undefined;
   days: number;
 }
-const amounts = (max: number, maxDays: number) =>
+const amounts = (max: number, maxDays: number, minDays = 1) =>
   fc.record({
     users: fc.integer({ min: 1, max }),
     tables: fc.integer({ min: 1, max }),
     points: fc.option(fc.integer({ min: 1, max: max * 4 }), { nil: undefined }),
-    days: fc.integer({ min: 1, max: maxDays }),
+    days: fc.integer({ min: minDays, max: maxDays }),
   });
 
 type Op =
@@ -49,7 +49,7 @@ const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
       kind: fc.constant('create' as const),
       owner: fc.constantFrom(...OWNERS),
       byTenant: fc.boolean(),
-      a: amounts(8, 250),
+      a: amounts(4, 160),
     }),
   },
   {
@@ -58,7 +58,7 @@ const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
       kind: fc.constant('edit' as const),
       pick: fc.nat(),
       byTenant: fc.boolean(),
-      a: amounts(8, 250),
+      a: amounts(4, 160),
     }),
   },
   {
@@ -71,7 +71,7 @@ const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
       kind: fc.constant('move' as const),
       pick: fc.nat(),
       to: fc.constantFrom(...OWNERS),
-      a: amounts(8, 250),
+      a: amounts(4, 160),
     }),
   },
   {
@@ -79,10 +79,10 @@ const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('tenant' as const),
       tenant: fc.constantFrom(...TENANTS),
-      a: amounts(16, 200),
+      a: amounts(10, 200, 120),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('newTenant' as const), a: amounts(8, 200) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('newTenant' as const), a: amounts(8, 200, 120) }) },
 );
 
 const scenarioArbitrary = fc.record({
@@ -91,8 +91,8 @@ const scenarioArbitrary = fc.record({
     tables: fc.integer({ min: 6, max: 30 }),
     points: fc.integer({ min: 20, max: 120 }),
   }),
-  tenants: fc.tuple(amounts(15, 200), amounts(15, 200)),
-  batches: fc.array(fc.array(opArbitrary, { minLength: 2, maxLength: 8 }), { minLength: 1, maxLength: 4 }),
+  tenants: fc.tuple(amounts(15, 200, 120), amounts(15, 200, 120)),
+  batches: fc.array(fc.array(opArbitrary, { minLength: 2, maxLength: 10 }), { minLength: 2, maxLength: 4 }),
 });
 
 let app: TestApp;
@@ -189,6 +189,42 @@ async function reset(platform: { users: number; tables: number; points: number }
   }
 }
 
+type Known = { id: string; owner: string } | undefined;
+
+/** The call an operation makes (none when it names a project and there is none yet). */
+function send(op: Op, id: string, picked: (pick: number) => Known): Promise<LightMyRequestResponse> | undefined {
+  switch (op.kind) {
+    case 'create': {
+      const token = op.byTenant && op.owner !== 'admin' ? tenantTokens[op.owner] : admin;
+      return call(token, 'POST', '/project', { id, ...projectPayload(op.a, token === admin ? op.owner : undefined) });
+    }
+    case 'edit':
+    case 'delete': {
+      const target = picked(op.pick);
+      if (!target) return undefined;
+      const token = op.byTenant ? (tenantTokens[target.owner as OwnerId] ?? admin) : admin;
+      if (op.kind === 'delete') return call(token, 'DELETE', `/project/${target.id}`);
+      return call(token, 'PUT', `/project/${target.id}`, projectPayload(op.a));
+    }
+    case 'move': {
+      const target = picked(op.pick);
+      return target && call(admin, 'PUT', `/project/${target.id}`, projectPayload(op.a, op.to));
+    }
+    case 'tenant':
+      return call(admin, 'PATCH', `/user/${op.tenant}`, { grant: grantOf(op.a) });
+    case 'newTenant':
+      return call(admin, 'POST', '/user', {
+        id: `n${id}`,
+        name: 'New',
+        type: 0,
+        industry: 'coal',
+        grant: grantOf(op.a),
+        password: wire(TENANT_PASSWORD),
+        password1: wire(TENANT_PASSWORD),
+      });
+  }
+}
+
 beforeAll(async () => {
   app = await createTestApp();
   await app.registerAdmin();
@@ -225,41 +261,7 @@ describe('licence allocation under concurrency', () => {
               (op.kind === 'delete' || op.kind === 'move') && picked(op.pick) ? [picked(op.pick)?.id] : [],
             ),
           );
-          const calls = batch.map((op, i): Promise<LightMyRequestResponse> | undefined => {
-            const id = `q${run}b${b}n${i}`;
-            switch (op.kind) {
-              case 'create': {
-                const token = op.byTenant && op.owner !== 'admin' ? tenantTokens[op.owner] : admin;
-                const body = { id, ...projectPayload(op.a, token === admin ? op.owner : undefined) };
-                return call(token, 'POST', '/project', body);
-              }
-              case 'edit':
-              case 'delete': {
-                const target = picked(op.pick);
-                if (!target) return undefined;
-                const token = op.byTenant ? (tenantTokens[target.owner as OwnerId] ?? admin) : admin;
-                if (op.kind === 'delete') return call(token, 'DELETE', `/project/${target.id}`);
-                return call(token, 'PUT', `/project/${target.id}`, projectPayload(op.a));
-              }
-              case 'move': {
-                const target = picked(op.pick);
-                if (!target) return undefined;
-                return call(admin, 'PUT', `/project/${target.id}`, projectPayload(op.a, op.to));
-              }
-              case 'tenant':
-                return call(admin, 'PATCH', `/user/${op.tenant}`, { grant: grantOf(op.a) });
-              case 'newTenant':
-                return call(admin, 'POST', '/user', {
-                  id: `n${id}`,
-                  name: 'New',
-                  type: 0,
-                  industry: 'coal',
-                  grant: grantOf(op.a),
-                  password: wire(TENANT_PASSWORD),
-                  password1: wire(TENANT_PASSWORD),
-                });
-            }
-          });
+          const calls = batch.map((op, i) => send(op, `q${run}b${b}n${i}`, picked));
           const answers = await Promise.all(calls);
           for (const [i, answer] of answers.entries()) {
             if (!answer) continue;
@@ -275,7 +277,7 @@ describe('licence allocation under concurrency', () => {
           await assertWithinParents(`run ${run} after batch ${b}`);
         }
       }),
-      { numRuns: 20 },
+      { numRuns: 25 },
     );
   }, 120_000);
 });

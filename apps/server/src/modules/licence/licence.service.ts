@@ -37,7 +37,8 @@ export interface PoolView {
 /**
  * The two-level allocation of design D7: platform → tenant → project. Every check runs inside the
  * caller's transaction after locking the parent's row, so concurrent allocations queue on that lock
- * and can never together exceed the parent.
+ * and can never together exceed the parent. Lock order, everywhere: project rows, then the tenant
+ * row, then the platform licence row (anything else can deadlock on PostgreSQL).
  */
 export class LicenceService {
   constructor(

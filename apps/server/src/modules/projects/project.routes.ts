@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { parseCountQuery, parseListQuery } from '../../lib/list-query/list-query.js';
 import { listAnswer, listQuerystring } from '../../lib/list-response.js';
+import { badInputError, findBadInput } from '../../plugins/nul-characters.js';
 import { actorOf } from '../tenants/tenant.routes.js';
 import { PROJECT_RESOURCE } from './project.repository.js';
 import { COLLECTION_NAMES, type ProjectService } from './project.service.js';
@@ -43,6 +44,9 @@ async function readCertificateForm(request: FastifyRequest) {
     }
     throw error;
   }
+  // Multipart fields do not pass the body hooks: the same door check as every JSON body.
+  const problem = findBadInput(fields);
+  if (problem) throw badInputError(problem);
   if (files.length < 2)
     throw new AppError('certificatesRequired', { fields: { certKey: 'project.certificatesRequired' } });
   if (certificateFilesProblem(files.map((f) => f.name))) {

@@ -186,6 +186,9 @@ export class ProjectService {
           { kind: 'project', ownerId, projectId: id },
           current.grant as Grant | null,
         );
+        // An enabled project moved to a disabled tenant would be the one enabled project it has.
+        const moved = ownerId !== current.userId && ownerId !== ADMIN_USER_ID;
+        if (moved && current.status && !(await repo.ownerStatus(tx, ownerId))) throw new AppError('tenantDisabled');
         await repo.update(tx, id, { ...this.columns(body), userId: ownerId, updatedAt: clock() });
         await audit.record(
           actor,

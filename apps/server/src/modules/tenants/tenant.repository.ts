@@ -27,6 +27,9 @@ export const TENANT_RESOURCE: ResourceDef = {
   maxLimit: 10_000,
 };
 
+/** Tables whose preferences one user may keep (the console has a handful; the row is read on every call). */
+export const TABLE_SETTINGS_MAX = 50;
+
 export interface TenantValues {
   name: string;
   type: number;
@@ -90,16 +93,24 @@ export class TenantRepository {
       .where(eq(users.id, id));
   }
 
-  /** Merges table preferences by table name (`null` removes one) in one statement. */
-  async mergeTableSettings(id: string, patch: Record<string, TableSetting | null>): Promise<void> {
+  /**
+   * Merges table preferences by table name (`null` removes one) in one statement; false (nothing
+   * saved) when the user would then keep more than TABLE_SETTINGS_MAX tables.
+   */
+  async mergeTableSettings(
+    id: string,
+    patch: Record<string, TableSetting | null>,
+    db: Database = this.db,
+  ): Promise<boolean> {
     const removed = Object.keys(patch).filter((name) => patch[name] === null);
     const added = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== null));
-    await this.db
+    const merged = sql`(${users.tableSettings} - ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(removed)}::jsonb))) || ${JSON.stringify(added)}::jsonb`;
+    const rows = await db
       .update(users)
-      .set({
-        tableSettings: sql`(${users.tableSettings} - ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(removed)}::jsonb))) || ${JSON.stringify(added)}::jsonb`,
-      })
-      .where(eq(users.id, id));
+      .set({ tableSettings: merged })
+      .where(and(eq(users.id, id), sql`(SELECT count(*) FROM jsonb_object_keys(${merged})) <= ${TABLE_SETTINGS_MAX}`))
+      .returning({ id: users.id });
+    return rows.length > 0;
   }
 
   async setStatus(db: Database, id: string, status: boolean, at: Date): Promise<void> {
@@ -129,6 +140,20 @@ export class TenantRepository {
       .where(and(...where))
       .returning({ id: projects.id });
     return rows.map((r) => r.id);
+  }
+
+  /**
+   * Locks every project row of a tenant, in id order. Taken before the tenant's own row: a project
+   * change locks its project row, then its owner's (the licence pool), so the same order here keeps
+   * a tenant-wide change and a project change from waiting on each other (a deadlock on PostgreSQL).
+   */
+  async lockProjects(db: Database, tenantId: string): Promise<void> {
+    await db
+      .select({ id: projects.id })
+      .from(projects)
+      .where(eq(projects.userId, tenantId))
+      .orderBy(projects.id)
+      .for('update');
   }
 
   async projectIdsOf(db: Database, tenantId: string, ids: string[]): Promise<string[]> {

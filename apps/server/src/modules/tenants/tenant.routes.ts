@@ -27,10 +27,12 @@ export function actorOf(request: FastifyRequest): Actor {
 }
 
 /** Tenant calls of console.md §7 (`user…`). */
-export function tenantRoutes(tenants: TenantService) {
+export function tenantRoutes(tenants: TenantService, loginRatePerMinute: number) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const tags = ['tenants'];
+    // They check the administrator's password: throttled like sign-in (a stolen token cannot guess at hash speed).
+    const throttled = { rateLimit: { max: loginRatePerMinute, timeWindow: '1 minute' } };
 
     app.get(
       '/user',
@@ -121,7 +123,7 @@ export function tenantRoutes(tenants: TenantService) {
     app.post(
       '/user/changepwd',
       {
-        config: { action: 'tenant.write' },
+        config: { action: 'tenant.write', ...throttled },
         schema: {
           tags,
           description: 'Step 1 of a tenant password change: verifies the administrator’s own password.',
@@ -138,7 +140,7 @@ export function tenantRoutes(tenants: TenantService) {
     app.put(
       '/user/:id/password',
       {
-        config: { action: 'tenant.write' },
+        config: { action: 'tenant.write', ...throttled },
         schema: {
           tags,
           description: 'Step 2: the tenant’s new password; the administrator’s password comes again.',

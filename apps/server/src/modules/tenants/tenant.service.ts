@@ -99,11 +99,12 @@ export class TenantService {
     const { tableSettings, ...fields } = body;
     const changesTenant = Object.keys(fields).length > 0;
     if (!actor.user.isAdmin && (changesTenant || id !== actor.user.id)) throw new AppError('forbidden');
-    if (tableSettings) {
+    if (tableSettings && !changesTenant) {
       if (id !== actor.user.id && !(await repo.find(id))) throw new AppError('notFound');
-      await repo.mergeTableSettings(id, tableSettings);
+      await this.saveTableSettings(id, tableSettings);
     }
     if (changesTenant) {
+      // Preferences sent with tenant fields are saved with them, or not at all.
       await db.transaction(async (tx) => {
         const current = await repo.find(id, tx, true);
         if (!current) throw new AppError('notFound');
@@ -111,6 +112,7 @@ export class TenantService {
           await licence.assertFits(tx, fields.grant, { kind: 'tenant', tenantId: id }, current.grant as Grant | null);
         }
         await repo.update(tx, id, fields, clock());
+        if (tableSettings) await this.saveTableSettings(id, tableSettings, tx);
         await audit.record(
           actor,
           {
@@ -128,10 +130,20 @@ export class TenantService {
     return this.get(actor.user, id);
   }
 
+  private async saveTableSettings(id: string, patch: Record<string, TableSetting | null>, db?: Database) {
+    if (!(await this.deps.repo.mergeTableSettings(id, patch, db))) {
+      throw new AppError('validation', {
+        fields: { tableSettings: 'error.invalidField' },
+        params: { field: 'tableSettings' },
+      });
+    }
+  }
+
   /** Disables the tenant and all its projects (data kept) and ends its sessions. */
   async disable(actor: Actor, id: string): Promise<TenantView> {
     const { db, repo, audit, auth, clock } = this.deps;
     await db.transaction(async (tx) => {
+      await repo.lockProjects(tx, id);
       if (!(await repo.find(id, tx, true))) throw new AppError('notFound');
       await repo.setStatus(tx, id, false, clock());
       const disabled = await repo.setProjectsStatus(tx, id, false);
@@ -156,6 +168,7 @@ export class TenantService {
     const { db, repo, audit, auth, clock } = this.deps;
     const wanted = [...new Set(projectIds)];
     await db.transaction(async (tx) => {
+      await repo.lockProjects(tx, id);
       if (!(await repo.find(id, tx, true))) throw new AppError('notFound');
       const own = new Set(await repo.projectIdsOf(tx, id, wanted));
       const foreign = wanted.filter((p) => !own.has(p));
