@@ -1,253 +1,27 @@
 /**
- * npm run bench: one run on this machine, printed as a table.
- *  - GET setting requests/s against a bare Fastify hello-world started in the same run (ratio)
- *  - login p50 (ms)
- *  - event-loop lag p99 under load on PGlite
- *  - server start time on a new and on an existing data dir; idle RSS
- *  - gzip size of the login route's JavaScript
- * Load comes from autocannon in a child process, so the measured server has its process to itself.
+ * npm run bench [-- all | foundation | projects]: one run on this machine, printed as tables.
+ *  - foundation (bench/foundation.ts): settings, sessions, login, start times, RSS, login route size
+ *  - projects (bench/projects.ts): the project list with 150,000 projects, on PGlite and PostgreSQL
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
-import { sha256Hex } from '@gantry/shared';
-import Fastify from 'fastify';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config.js';
+import { execFileSync } from 'node:child_process';
+import { foundation } from './foundation.js';
+import { printTable } from './lib.js';
+import { projectsBench } from './projects.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const CONNECTIONS = 20;
-const PASSWORD = sha256Hex('Bench12345');
-const results: Array<[string, string]> = [];
-/** The histogram records each timer's full period; the lag is what exceeds it. */
-const LAG_RESOLUTION_MS = 1;
-const lagMs = (h: { percentile(p: number): number }, p: number) =>
-  Math.max(0, h.percentile(p) / 1e6 - LAG_RESOLUTION_MS).toFixed(1);
-const report = (name: string, value: string) => {
-  results.push([name, value]);
-  console.log(`  ${name}: ${value}`);
-};
-
-interface LoadResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-
-/** autocannon in a child process; resolves with its JSON summary. */
-function load(
-  url: string,
-  headers: Record<string, string> = {},
-  seconds = SECONDS,
-  body?: unknown,
-): Promise<LoadResult> {
-  const args = ['-j', '-c', String(CONNECTIONS), '-d', String(seconds)];
-  if (body !== undefined) args.push('-m', 'POST', '-b', JSON.stringify(body));
-  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/autocannon'), [...args, url], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  let out = '';
-  child.stdout.on('data', (d) => {
-    out += d;
-  });
-  return new Promise((resolve, reject) => {
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`autocannon ${code}`)),
-    );
-  });
-}
-
-async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-}
-
-async function throughputAndLag(): Promise<void> {
-  const hello = Fastify();
-  hello.get('/', async () => ({ hello: 'world' }));
-  await hello.listen({ port: 0, host: '127.0.0.1' });
-  const helloUrl = `http://127.0.0.1:${(hello.server.address() as { port: number }).port}/`;
-  await load(helloUrl, {}, 2); // warm-up
-  const bare = await load(helloUrl);
-  await hello.close();
-
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'gantry-bench-'));
-  const config = {
-    ...loadConfig({
-      GANTRY_DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      GANTRY_LOGIN_RATE_PER_MINUTE: '1000000',
-      DATABASE_URL: '',
-    }),
-  };
-  const { app } = await buildApp({ config, logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/portal/rest/spm`;
-  await post(`${base}/admin/register`, { password: PASSWORD });
-  const token = (
-    (await (await post(`${base}/login`, { username: 'admin', password: PASSWORD })).json()) as { token: string }
-  ).token;
-
-  await load(`${base}/setting`, {}, 2);
-  const setting = await load(`${base}/setting`);
-  report('GET setting (anonymous, cached) req/s', setting.requests.average.toFixed(0));
-  report('bare Fastify hello-world req/s', bare.requests.average.toFixed(0));
-  report('GET setting / hello-world', `${((setting.requests.average / bare.requests.average) * 100).toFixed(0)} %`);
-
-  const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
-  lag.enable();
-  const authed = await load(`${base}/login/current/user`, { authorization: `Bearer ${token}` });
-  lag.disable();
-  report('GET login/current/user (session lookup on PGlite) req/s', authed.requests.average.toFixed(0));
-  report('  its latency p50 / p99 (ms)', `${authed.latency.p50} / ${authed.latency.p99}`);
-  report('event-loop lag under that load, p50 / p99 (ms)', `${lagMs(lag, 50)} / ${lagMs(lag, 99)}`);
-
-  const times: number[] = [];
-  for (let i = 0; i < 30; i++) {
-    const started = performance.now();
-    const response = await post(`${base}/login`, { username: 'admin', password: PASSWORD });
-    if (response.status !== 200) throw new Error(`login ${response.status}`);
-    times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  report(
-    'login p50 / p90 (ms, sequential, argon2id 19 MiB t=2)',
-    `${times[15]!.toFixed(1)} / ${times[27]!.toFixed(1)}`,
-  );
-
-  const quiet = await load(`${base}/setting`, {}, Math.max(2, SECONDS - 2));
-  report('GET setting p99, no other load (ms)', String(quiet.latency.p99));
-  await flood('login flood, rate limit raised (many addresses)', base);
-  await app.close();
-  rmSync(dataDir, { recursive: true, force: true });
-
-  // The same flood against the default configuration: the per-address limit answers at the door.
-  const defaultDir = mkdtempSync(path.join(tmpdir(), 'gantry-bench-'));
-  const defaults = await buildApp({
-    config: loadConfig({ GANTRY_DATA_DIR: defaultDir, LOG_LEVEL: 'silent', DATABASE_URL: '' }),
-    logger: false,
-  });
-  await defaults.app.listen({ port: 0, host: '127.0.0.1' });
-  const defaultBase = `http://127.0.0.1:${(defaults.app.server.address() as { port: number }).port}/portal/rest/spm`;
-  await post(`${defaultBase}/admin/register`, { password: PASSWORD });
-  await flood('login flood, default limit (one address)', defaultBase);
-  await defaults.app.close();
-  rmSync(defaultDir, { recursive: true, force: true });
-}
-
-/** 20 clients post wrong passwords while another 20 read settings: does the flood starve them? */
-async function flood(name: string, base: string): Promise<void> {
-  const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
-  lag.enable();
-  const [attack, during] = await Promise.all([
-    load(`${base}/login`, { 'content-type': 'application/json' }, SECONDS, {
-      username: 'admin',
-      password: sha256Hex('Wrong12345'),
-    }),
-    (async () => {
-      await new Promise((r) => setTimeout(r, 1000));
-      return load(`${base}/setting`, {}, Math.max(2, SECONDS - 2));
-    })(),
-  ]);
-  lag.disable();
-  report(`${name}: login answers/s (mostly refusals)`, attack.requests.average.toFixed(0));
-  report(`${name}: GET setting p99 (ms)`, String(during.latency.p99));
-  report(`${name}: event-loop lag p99 (ms)`, lagMs(lag, 99));
-}
-
-/** Starts the real server process and times it until /readyz answers; returns its pid and the ms. */
-async function startServer(dataDir: string, port: number) {
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), GANTRY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
-    stdio: 'ignore',
-  });
-  for (;;) {
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/readyz`);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (child.exitCode !== null) throw new Error('server exited during start');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return { child, ms: performance.now() - started };
-}
-
-async function startTimesAndRss(): Promise<void> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'gantry-bench-start-'));
-  const port = 39_000 + Math.floor(Math.random() * 1000);
-  const fresh = await startServer(dataDir, port);
-  fresh.child.kill('SIGTERM');
-  await new Promise((r) => fresh.child.once('exit', r));
-  const again = await startServer(dataDir, port);
-  await new Promise((r) => setTimeout(r, 3000));
-  const status = readFileSync(`/proc/${again.child.pid}/status`, 'utf8');
-  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  again.child.kill('SIGTERM');
-  await new Promise((r) => again.child.once('exit', r));
-  rmSync(dataDir, { recursive: true, force: true });
-  report('server start, new data dir (ms, to /readyz)', fresh.ms.toFixed(0));
-  report('server start, existing data dir (ms, to /readyz)', again.ms.toFixed(0));
-  report('idle RSS after start (MiB)', (rssKb / 1024).toFixed(0));
-}
-
-/** Builds the console with a manifest into a temp dir and sums the gzip size of what /login loads. */
-function loginRouteSize(): void {
-  const outDir = mkdtempSync(path.join(tmpdir(), 'gantry-bench-dist-'));
-  const vite = [path.join(ROOT, 'apps/console/node_modules/.bin/vite'), path.join(ROOT, 'node_modules/.bin/vite')].find(
-    (bin) => existsSync(bin),
-  );
-  if (!vite) throw new Error('vite is not installed');
-  const result = spawnSync(vite, ['build', '--manifest', '--outDir', outDir, '--emptyOutDir'], {
-    cwd: path.join(ROOT, 'apps/console'),
-    stdio: 'ignore',
-  });
-  if (result.status !== 0) throw new Error('console build failed');
-  type Chunk = { file: string; imports?: string[]; isEntry?: boolean; src?: string };
-  const manifest = JSON.parse(readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Record<string, Chunk>;
-  const files = new Set<string>();
-  const visit = (key: string) => {
-    const chunk = manifest[key];
-    if (!chunk || files.has(chunk.file)) return;
-    files.add(chunk.file);
-    for (const dep of chunk.imports ?? []) visit(dep);
-  };
-  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) visit(key);
-  const loginKey = Object.keys(manifest).find((key) => /pages\/login\/index\.tsx$/.test(key));
-  if (loginKey) visit(loginKey);
-  let gzip = 0;
-  let raw = 0;
-  for (const file of files) {
-    const bytes = readFileSync(path.join(outDir, file));
-    raw += bytes.length;
-    gzip += gzipSync(bytes, { level: 9 }).length;
-  }
-  rmSync(outDir, { recursive: true, force: true });
-  report(
-    `login route JavaScript (${files.size} files), gzip / raw (KiB)`,
-    `${(gzip / 1024).toFixed(1)} / ${(raw / 1024).toFixed(1)}`,
-  );
+const SECTIONS = ['all', 'foundation', 'projects'] as const;
+type Section = (typeof SECTIONS)[number];
+const section = (process.argv[2] ?? 'all') as Section;
+if (!SECTIONS.includes(section)) {
+  console.error(`usage: npm run bench [-- ${SECTIONS.join(' | ')}]`);
+  process.exit(2);
 }
 
 console.log(
-  `Gantry bench — ${new Date().toISOString()}, node ${process.version}, ${execFileSync('nproc').toString().trim()} cores`,
+  `Gantry bench (${section}) — ${new Date().toISOString()}, node ${process.version}, ${execFileSync('nproc').toString().trim()} cores`,
 );
-await throughputAndLag();
-await startTimesAndRss();
-loginRouteSize();
-console.log('\n| measure | value |\n| --- | --- |');
-for (const [name, value] of results) console.log(`| ${name.trim()} | ${value} |`);
+if (section === 'all' || section === 'foundation') {
+  const results = await foundation();
+  printTable(['measure', 'value'], results);
+}
+if (section === 'all' || section === 'projects') await projectsBench();
 process.exit(0);

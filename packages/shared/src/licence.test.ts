@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { grantSchema, isCalendarDate } from './licence.js';
+import {
+  childrenSpan,
+  type GrantProblem,
+  grantProblems,
+  grantProblemText,
+  grantSchema,
+  isCalendarDate,
+} from './licence.js';
 
 describe('grant start dates', () => {
   it.each(['2026-02-28', '2028-02-29', '2026-12-31', '0001-01-01', '9999-12-31'])('takes %s', (date) => {
@@ -44,5 +51,59 @@ describe('grant required fields', () => {
     expect(grantSchema.safeParse({ ...complete, userCount: '1' }).error?.issues[0]?.message).toBe('grant.invalidCount');
     expect(grantSchema.safeParse({ ...complete, startTime: 5 }).error?.issues[0]?.message).toBe('grant.invalidDate');
     expect(grantSchema.safeParse(undefined).error?.issues[0]?.message).toBe('grant.missing');
+  });
+});
+
+describe('grant problems against children and parents', () => {
+  const parent = {
+    validityPeriod: 100,
+    startTime: '2030-01-01',
+    userCount: 10,
+    flow: { tableCount: 10 },
+    dataGathering: { point: 50 },
+    features: ['gis', 'DST'],
+  };
+  const base = {
+    validityPeriod: 50,
+    startTime: '2030-01-10',
+    userCount: 1,
+    flow: { tableCount: 1 },
+    dataGathering: { point: 5 },
+    features: ['gis'],
+  };
+  const context = { parent, allocatedToOthers: {}, today: '2030-01-01' };
+
+  it('asks for every measure the parent limits', () => {
+    const { dataGathering: _omitted, ...withoutPoints } = base;
+    const problems = grantProblems(withoutPoints, context);
+    expect(problems).toEqual([expect.objectContaining({ field: 'dataGathering.point', key: 'grant.required' })]);
+    expect(grantProblemText(problems[0] as GrantProblem, 'zh_Hans')).toBe('数据点数不能为空');
+  });
+
+  it('keeps a parent covering the dates and features its children hold', () => {
+    const children = childrenSpan([
+      { ...base, startTime: '2030-01-05', validityPeriod: 20 },
+      { ...base, features: ['DST'] },
+    ]);
+    const later = grantProblems(
+      { ...parent, startTime: '2030-01-06', validityPeriod: 40 },
+      { parent: undefined, allocatedToOthers: {}, today: '2030-01-01', ...(children ? { children } : {}) },
+    );
+    expect(later.map((p) => p.key)).toEqual(['grant.laterThanChildren', 'grant.endBeforeChildren']);
+    const dropped = grantProblems(
+      { ...parent, features: ['gis'] },
+      { parent: undefined, allocatedToOthers: {}, today: '2030-01-01', ...(children ? { children } : {}) },
+    );
+    expect(dropped).toEqual([
+      expect.objectContaining({ field: 'features', key: 'grant.featureInUse', params: { label: 'DST' } }),
+    ]);
+    expect(
+      grantProblems(parent, {
+        parent: undefined,
+        allocatedToOthers: {},
+        today: '2030-01-01',
+        ...(children ? { children } : {}),
+      }),
+    ).toEqual([]);
   });
 });

@@ -198,6 +198,47 @@ export interface ParentContext {
   today: string;
   /** The start date stored before this change, if any: an unchanged start may lie in the past. */
   previousStart?: string;
+  /** When the grant is itself a parent: the span and features its children already hold. */
+  children?: ChildrenSpan;
+}
+
+/** What the grants below a parent cover together: earliest start, latest end, every feature. */
+export interface ChildrenSpan {
+  firstStartDay: number;
+  lastEndDay: number;
+  features: string[];
+}
+
+export function childrenSpan(grants: readonly Grant[]): ChildrenSpan | undefined {
+  if (grants.length === 0) return undefined;
+  return {
+    firstStartDay: Math.min(...grants.map((g) => dayNumber(g.startTime))),
+    lastEndDay: Math.max(...grants.map(grantEndDay)),
+    features: [...new Set(grants.flatMap((g) => g.features))],
+  };
+}
+
+/** A parent must keep covering what it has already handed down. */
+function childrenProblems(grant: Grant, children: ChildrenSpan): GrantProblem[] {
+  const problems: GrantProblem[] = [];
+  if (dayNumber(grant.startTime) > children.firstStartDay) {
+    problems.push({
+      field: 'startTime',
+      key: 'grant.laterThanChildren',
+      params: { label: labelKey('startTime'), limit: dateOfDay(children.firstStartDay) },
+    });
+  }
+  if (grantEndDay(grant) < children.lastEndDay) {
+    problems.push({
+      field: 'validityPeriod',
+      key: 'grant.endBeforeChildren',
+      params: { label: labelKey('endTime'), limit: dateOfDay(children.lastEndDay - 1) },
+    });
+  }
+  const own = effectiveFeatures(grant.features);
+  const dropped = children.features.find((f) => (f === LEGACY_BI ? !(own.has('DST') && own.has('DI')) : !own.has(f)));
+  if (dropped) problems.push({ field: 'features', key: 'grant.featureInUse', params: { label: dropped } });
+  return problems;
 }
 
 const labelKey = (field: string) => `grant.label.${field}` as MessageKey;
@@ -206,7 +247,8 @@ const labelKey = (field: string) => `grant.label.${field}` as MessageKey;
  * Every way `grant` breaks its parent's limits (console.md §5, licence form): counts within the
  * parent minus what its other children hold, start not before the parent's nor (when changed)
  * before today, duration within the parent's remaining days, end not after the parent's end,
- * features only from the parent's, and never below what is already allocated beneath it.
+ * features only from the parent's, every measure the parent limits stated, and never below what is
+ * already allocated beneath it (counts, span of dates, features).
  * Messages carry a `label` param the caller translates from `grant.label.<field>`.
  */
 export function grantProblems(grant: Grant, context: ParentContext): GrantProblem[] {
@@ -224,6 +266,7 @@ export function grantProblems(grant: Grant, context: ParentContext): GrantProble
       problems.push({ field: path, key: 'grant.belowAllocated', params: { label: labelKey(path), allocated: held } });
     }
   }
+  if (context.children) problems.push(...childrenProblems(grant, context.children));
   if (!parent) return problems;
 
   if (start < dayNumber(parent.startTime)) {
@@ -246,7 +289,12 @@ export function grantProblems(grant: Grant, context: ParentContext): GrantProble
   for (const { path } of MEASURES) {
     const limit = measureOf(parent, path);
     const value = measureOf(grant, path);
-    if (limit === undefined || value === undefined) continue;
+    if (limit === undefined) continue;
+    // Where the parent sets a limit, every child states its share: an empty one would be unbounded.
+    if (value === undefined) {
+      problems.push({ field: path, key: 'grant.required', params: { label: labelKey(path) } });
+      continue;
+    }
     const available = limit - (context.allocatedToOthers[path] ?? 0);
     if (value > available) {
       problems.push({

@@ -55,6 +55,18 @@ export const MESSAGES = {
     zh_Hans: '{{label}}不能小于已分配的{{allocated}}',
     en: '{{label}} cannot be less than the {{allocated}} already allocated',
   },
+  'grant.laterThanChildren': {
+    zh_Hans: '{{label}}不能晚于已分配项目的{{label}}（{{limit}}）',
+    en: '{{label}} cannot be later than the {{label}} already allocated to projects ({{limit}})',
+  },
+  'grant.endBeforeChildren': {
+    zh_Hans: '{{label}}不能早于已分配项目的{{label}}（{{limit}}）',
+    en: '{{label}} cannot be earlier than the {{label}} already allocated to projects ({{limit}})',
+  },
+  'grant.featureInUse': {
+    zh_Hans: '功能{{label}}已分配给项目，不能移除',
+    en: 'The feature {{label}} is allocated to projects and cannot be removed',
+  },
   'grant.featureNotInParent': {
     zh_Hans: '授权中没有该功能：{{label}}',
     en: 'The granted licence does not include the feature {{label}}',

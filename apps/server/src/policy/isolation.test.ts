@@ -381,7 +381,7 @@ const CALLS: Call[] = [
   // Licence
   {
     name: 'GET license/info',
-    expect: everyone(200),
+    expect: adminOnly(200),
     send: (c) => send(c.role, 'GET', '/portal/rest/license/info'),
   },
   {

@@ -23,6 +23,7 @@ export const ACTIONS = [
   'project.write',
   'project.report',
   'licence.read',
+  'licence.info',
   'audit.read',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
@@ -35,6 +36,7 @@ const ADMIN_ONLY: ReadonlySet<Action> = new Set([
   'settings.write',
   'image.upload',
   'tenant.write',
+  'licence.info',
   'audit.read',
 ]);
 /** Open to every signed-in user; what they reach is narrowed per row below. */

@@ -55,14 +55,27 @@ export class LicenceRepository {
       .onConflictDoUpdate({ target: licences.id, set: { grant, document, installedAt: new Date() } });
   }
 
-  /** Locks a tenant's row for the rest of the transaction and returns its grant. */
-  async lockTenant(db: Database, tenantId: string): Promise<{ grant: Grant | null; status: boolean } | undefined> {
-    const [row] = await db
+  /** A tenant's grant; with `lock`, its row stays locked for the rest of the transaction. */
+  async tenantGrant(
+    db: Database,
+    tenantId: string,
+    lock: boolean,
+  ): Promise<{ grant: Grant | null; status: boolean } | undefined> {
+    const query = db
       .select({ grant: users.grant, status: users.status })
       .from(users)
-      .where(and(eq(users.id, tenantId), eq(users.isAdmin, false)))
-      .for('update');
+      .where(and(eq(users.id, tenantId), eq(users.isAdmin, false)));
+    const [row] = lock ? await query.for('update') : await query;
     return row ? { grant: row.grant as Grant | null, status: row.status } : undefined;
+  }
+
+  /** The grants of an owner's projects. */
+  async projectGrants(db: Database, ownerId: string): Promise<Grant[]> {
+    const rows = await db
+      .select({ grant: projects.grant })
+      .from(projects)
+      .where(and(eq(projects.userId, ownerId), isNotNull(projects.grant)));
+    return rows.map((r) => r.grant as Grant);
   }
 
   /** What the platform has handed out: every tenant's grant and every platform project's. */

@@ -27,7 +27,8 @@ export function licenceRoutes(licence: LicenceService) {
     app.get(
       '/license/info',
       {
-        config: { action: 'licence.read' },
+        // Platform-wide totals cover every tenant: the administrator's alone.
+        config: { action: 'licence.info' },
         schema: {
           tags,
           description: 'The installed platform licence (platform-spm) with what is allocated and used.',

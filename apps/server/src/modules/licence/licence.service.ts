@@ -1,5 +1,6 @@
 import {
   ADMIN_USER_ID,
+  childrenSpan,
   type Grant,
   type GrantView,
   grantProblems,
@@ -63,7 +64,7 @@ export class LicenceService {
       const allocated = await this.repo.allocatedByPlatform(db, { project: target.projectId });
       return { parent: platform?.grant, parentKind: 'platform', allocated };
     }
-    const tenant = await this.repo.lockTenant(db, target.ownerId);
+    const tenant = await this.repo.tenantGrant(db, target.ownerId, lock);
     if (!tenant) throw new AppError('ownerUnknown', { fields: { user: 'project.ownerUnknown' } });
     const allocated = await this.repo.allocatedByTenant(db, target.ownerId, target.projectId);
     return { parent: tenant.grant ?? undefined, parentKind: 'tenant', allocated };
@@ -96,13 +97,15 @@ export class LicenceService {
         ? new AppError('licenceMissing')
         : new AppError('grantInvalid', { fields: { grant: 'grant.missing' }, messageFromFields: true });
     }
-    const allocatedBelow =
-      target.kind === 'tenant' && target.tenantId ? await this.repo.allocatedByTenant(db, target.tenantId) : undefined;
+    const below = target.kind === 'tenant' && target.tenantId ? target.tenantId : undefined;
+    const allocatedBelow = below ? await this.repo.allocatedByTenant(db, below) : undefined;
+    const children = below ? childrenSpan(await this.repo.projectGrants(db, below)) : undefined;
     const problems = grantProblems(grant, {
       parent: pool.parent,
       allocatedToOthers: pool.allocated,
       today: this.today(),
       ...(allocatedBelow ? { allocatedBelow } : {}),
+      ...(children ? { children } : {}),
       ...(previous?.startTime ? { previousStart: previous.startTime } : {}),
     });
     if (problems.length === 0) return;
