@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './db/database.js';
+import { vacuumChangedTables } from './db/maintenance.js';
 import { AppError } from './lib/app-error.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { Storage } from './lib/storage.js';
@@ -107,8 +108,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const storage = new Storage(config.dataDir);
   const licence = new LicenceService(db, new LicenceRepository(db), clock);
   const audit = new AuditService(new AuditRepository(db), clock);
-  const tenants = new TenantService({ db, repo: new TenantRepository(db), licence, audit, auth, clock });
-  const projects = new ProjectService({ db, repo: new ProjectRepository(db), licence, audit, storage, clock });
+  const projectRepository = new ProjectRepository(db, clock);
+  const tenants = new TenantService({
+    db,
+    repo: new TenantRepository(db, projectRepository.counts),
+    licence,
+    audit,
+    auth,
+    clock,
+  });
+  const projects = new ProjectService({ db, repo: projectRepository, licence, audit, storage, clock });
   const dashboard = new DashboardService(db, licence);
 
   app.setValidatorCompiler(validatorCompiler);
@@ -118,6 +127,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   rejectNulCharacters(app);
   const cleanUp = setInterval(() => {
     auth.cleanUp().catch((error: unknown) => app.log.warn({ err: error }, 'clean-up failed'));
+    if (database.engine === 'pglite') {
+      vacuumChangedTables(db).catch((error: unknown) => app.log.warn({ err: error }, 'vacuum failed'));
+    }
   }, CLEAN_UP_MS);
   cleanUp.unref();
   app.addHook('onClose', async () => clearInterval(cleanUp));

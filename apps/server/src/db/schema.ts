@@ -75,6 +75,7 @@ export const projects = pgTable(
     index('projects_created_idx').on(t.createdAt, t.id),
     index('projects_user_created_idx').on(t.userId, t.createdAt, t.id),
     index('projects_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('projects_name_idx').on(t.name, t.id),
     uniqueIndex('projects_port_key').on(t.port),
     uniqueIndex('projects_domain_key').on(t.domainKey),
   ],

@@ -1,6 +1,7 @@
 import { and, count, eq, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { projects, users } from '../../db/schema.js';
+import { CountCache } from '../../lib/count-cache.js';
 import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
 
 export type ProjectRow = typeof projects.$inferSelect;
@@ -43,27 +44,49 @@ export const PROJECT_RESOURCE: ResourceDef = {
 
 const withOwner = { project: projects, ownerName: users.name };
 
-export class ProjectRepository {
-  constructor(private readonly db: Database) {}
+const COUNT_TTL_MS = 3_000;
 
+export class ProjectRepository {
+  /** Shared with every repository that writes projects (tenants disable theirs). */
+  readonly counts = new CountCache(COUNT_TTL_MS);
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * The page's ids first (an index walk over the sort, skipping `offset` entries without touching
+   * the rows), then only those rows joined to their owners: deep pages stay cheap.
+   */
   async list(query: ListQuery, scope: SQL | undefined): Promise<{ rows: ProjectWithOwner[]; total?: number }> {
     const where = and(scope, query.where);
-    const found = await this.db
-      .select(withOwner)
+    const page = this.db
+      .select({ id: projects.id })
       .from(projects)
-      .innerJoin(users, eq(users.id, projects.userId))
       .where(where)
       .orderBy(...query.orderBy)
       .limit(query.limit)
-      .offset(query.offset);
+      .offset(query.offset)
+      .as('page');
+    const found = await this.db
+      .select(withOwner)
+      .from(page)
+      .innerJoin(projects, eq(projects.id, page.id))
+      .innerJoin(users, eq(users.id, projects.userId))
+      .orderBy(...query.orderBy);
     const rows = found.map((r) => ({ ...r.project, ownerName: r.ownerName }));
     if (!query.withCount) return { rows };
     return { rows, total: await this.count(where) };
   }
 
   async count(where: SQL | undefined): Promise<number> {
-    const [row] = await this.db.select({ n: count() }).from(projects).where(where);
-    return row?.n ?? 0;
+    const statement = this.db.select({ n: count() }).from(projects).where(where);
+    const { sql: text, params } = statement.toSQL();
+    return this.counts.get(`${text}|${JSON.stringify(params)}`, this.clock().getTime(), async () => {
+      const [row] = await statement;
+      return row?.n ?? 0;
+    });
   }
 
   async find(id: string, db: Database = this.db, lock = false): Promise<ProjectWithOwner | undefined> {
@@ -87,14 +110,29 @@ export class ProjectRepository {
 
   async insert(db: Database, values: ProjectInsert): Promise<void> {
     await db.insert(projects).values(values);
+    this.counts.invalidate();
   }
 
   async update(db: Database, id: string, values: Partial<ProjectInsert>): Promise<void> {
+    await db.update(projects).set(values).where(eq(projects.id, id));
+    this.counts.invalidate();
+  }
+
+  /** Changes no field a list filters on (usage reports, keys, certificates): totals stay valid. */
+  async updateUnlisted(
+    db: Database,
+    id: string,
+    values: Pick<
+      Partial<ProjectInsert>,
+      'usage' | 'stats' | 'online' | 'usageReportedAt' | 'runtimeKeyHash' | 'certKey' | 'certPem' | 'updatedAt'
+    >,
+  ): Promise<void> {
     await db.update(projects).set(values).where(eq(projects.id, id));
   }
 
   async delete(db: Database, id: string): Promise<void> {
     await db.delete(projects).where(eq(projects.id, id));
+    this.counts.invalidate();
   }
 
   async ownerStatus(db: Database, ownerId: string): Promise<boolean | undefined> {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   ADMIN_USER_ID,
+  advancedSchema,
   domainKey,
   type Grant,
   type ProjectCreateBody,
@@ -73,7 +74,8 @@ export class ProjectService {
       isUseDomain: row.isUseDomain,
       isUseHttps: row.isUseHttps,
       port: row.port,
-      advanced: row.advanced as ProjectView['advanced'],
+      // Rows keep what was stored; defaults fill anything an older or hand-made row lacks.
+      advanced: advancedSchema.parse(row.advanced ?? {}),
       projectType: row.projectType as ProjectView['projectType'],
       type: row.templateId,
       planId: row.planId,
@@ -256,7 +258,7 @@ export class ProjectService {
     await this.deps.storage.remove(PROJECTS_AREA, folder);
     await this.deps.storage.write(PROJECTS_AREA, `${folder}/${files.key.name}`, files.key.data);
     await this.deps.storage.write(PROJECTS_AREA, `${folder}/${files.pem.name}`, files.pem.data);
-    await this.deps.repo.update(this.deps.db, id, {
+    await this.deps.repo.updateUnlisted(this.deps.db, id, {
       certKey: files.key.name,
       certPem: files.pem.name,
       updatedAt: this.deps.clock(),
@@ -280,7 +282,7 @@ export class ProjectService {
   async issueRuntimeKey(actor: Actor, id: string): Promise<string> {
     const project = await this.visible(actor.user, id);
     const key = randomBytes(32).toString('base64url');
-    await this.deps.repo.update(this.deps.db, id, { runtimeKeyHash: sha256(key) });
+    await this.deps.repo.updateUnlisted(this.deps.db, id, { runtimeKeyHash: sha256(key) });
     await this.deps.audit.record(actor, {
       action: 'project.runtimeKey',
       objectType: 'project',
@@ -301,7 +303,7 @@ export class ProjectService {
       timingSafeEqual(Buffer.from(sha256(caller.key)), Buffer.from(project.runtimeKeyHash));
     if (!byAdmin && !byKey) throw new AppError('runtimeKeyInvalid');
     if (!project) throw new AppError('notFound');
-    await this.deps.repo.update(this.deps.db, id, {
+    await this.deps.repo.updateUnlisted(this.deps.db, id, {
       usage: report.usage,
       stats: report._stats_,
       ...(report.online !== undefined ? { online: report.online } : {}),

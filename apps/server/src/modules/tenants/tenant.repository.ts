@@ -2,6 +2,7 @@ import type { Grant, ProjectPermissions, TableSetting } from '@gantry/shared';
 import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { projects, users } from '../../db/schema.js';
+import type { CountCache } from '../../lib/count-cache.js';
 import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
 import type { UserRow } from '../users/user.repository.js';
 
@@ -41,7 +42,11 @@ export interface TenantValues {
 }
 
 export class TenantRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** The project totals cache, forgotten when a tenant-wide change touches its projects. */
+    private readonly projectCounts?: CountCache,
+  ) {}
 
   async list(query: ListQuery, scope: SQL): Promise<{ rows: UserRow[]; total?: number }> {
     const where = and(scope, query.where);
@@ -139,6 +144,7 @@ export class TenantRepository {
       .set({ status })
       .where(and(...where))
       .returning({ id: projects.id });
+    this.projectCounts?.invalidate();
     return rows.map((r) => r.id);
   }
 
