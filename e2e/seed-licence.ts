@@ -17,9 +17,8 @@ try {
       validityPeriod: 365,
       startTime: dateOfDay(dayNumber(today) - 1),
       userCount: 500,
-      flow: { tableCount: 500, flowCount: 100 },
-      dataGathering: { point: 50_000, deviceCount: 1000 },
-      visual: { dashboardCount: 100 },
+      flow: { tableCount: 500 },
+      dataGathering: { point: 50_000 },
       features: ['gis', 'threeD', 'DST', 'DI', 'AI', 'video'],
     }),
   );

@@ -43,10 +43,16 @@ async function pickFirstOption(page: Page, testId: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
-async function fillGrant(page: Page, values: { validityPeriod: number; userCount: number; tableCount: number }) {
+/** The required measures, and data points: the platform licence limits them, so every grant states them. */
+async function fillGrant(
+  page: Page,
+  values: { validityPeriod: number; userCount: number; tableCount: number; points: number; screens?: number },
+) {
+  if (values.screens) await input(page, 'grant-visual-dashboardCount').fill(String(values.screens));
   await input(page, 'grant-validityPeriod').fill(String(values.validityPeriod));
   await input(page, 'grant-userCount').fill(String(values.userCount));
   await input(page, 'grant-flow-tableCount').fill(String(values.tableCount));
+  await input(page, 'grant-dataGathering-point').fill(String(values.points));
 }
 
 async function apiProject(request: APIRequestContext, token: string, id: string, name: string, userCount = 1) {
@@ -59,7 +65,15 @@ async function apiProject(request: APIRequestContext, token: string, id: string,
       name,
       industry: 'coal',
       projectType: 'blank',
-      grant: { validityPeriod: 30, startTime, userCount, flow: { tableCount: 1 }, features: [] },
+      grant: {
+        validityPeriod: 30,
+        startTime,
+        userCount,
+        flow: { tableCount: 1 },
+        dataGathering: { point: 10 },
+        visual: { dashboardCount: 1 },
+        features: [],
+      },
     },
   });
   expect(response.status(), await response.text()).toBe(200);
@@ -76,7 +90,7 @@ test('the administrator creates a tenant with a grant', async ({ page }) => {
   await pickFirstOption(page, 'tenant-form-industry');
   await page.getByTestId('tenant-form-password').fill(TENANT_PASSWORD);
   await page.getByTestId('tenant-form-password1').fill(TENANT_PASSWORD);
-  await fillGrant(page, { validityPeriod: 60, userCount: 5, tableCount: 10 });
+  await fillGrant(page, { validityPeriod: 60, userCount: 5, tableCount: 10, points: 100, screens: 100 });
   await page.getByTestId('tenant-form-submit').click();
   await expectRoute(page, '/app/model/User/list');
   await expect(page.getByTestId(`tenant-row-${TENANT}`)).toBeVisible();
@@ -93,7 +107,7 @@ test('the tenant signs in, creates a project within its grant and is refused ove
   await page.getByTestId('project-id').locator('xpath=self::input|.//input').first().fill('acmeplant');
   await input(page, 'project-name').fill('Acme plant');
   await pickFirstOption(page, 'project-industry');
-  await fillGrant(page, { validityPeriod: 30, userCount: 3, tableCount: 2 });
+  await fillGrant(page, { validityPeriod: 30, userCount: 3, tableCount: 2, points: 10 });
   await page.getByTestId('project-save').click();
   await expectRoute(page, '/app/model/Project/list');
   await expect(page.getByTestId('project-card-acmeplant')).toBeVisible();
@@ -102,7 +116,7 @@ test('the tenant signs in, creates a project within its grant and is refused ove
   await page.getByTestId('project-add').click();
   await input(page, 'project-name').fill('Too big');
   await pickFirstOption(page, 'project-industry');
-  await fillGrant(page, { validityPeriod: 30, userCount: 3, tableCount: 2 });
+  await fillGrant(page, { validityPeriod: 30, userCount: 3, tableCount: 2, points: 10 });
   await page.getByTestId('project-save').click();
   await expect(
     page.getByText(/用户数不能大于授权用户数|User count cannot be greater than the granted User count/).first(),

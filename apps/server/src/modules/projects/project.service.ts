@@ -38,7 +38,8 @@ export interface ProjectDeps {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const newProjectId = () => `p${randomBytes(6).toString('hex').replace(/^\d+/, '')}`.slice(0, 13);
+/** 'p' and 48 random bits in hex: starts with a letter, lowercase letters and digits only. */
+const newProjectId = () => `p${randomBytes(6).toString('hex')}`;
 
 /** Unique-index violations → the field that clashed. */
 function uniqueViolation(error: unknown): AppError | undefined {
