@@ -24,6 +24,7 @@ import { LoginAttemptRepository } from './modules/auth/login-attempt.repository.
 import { PasswordHasher } from './modules/auth/password-hasher.js';
 import { SessionRepository } from './modules/auth/session.repository.js';
 import { SessionCache } from './modules/auth/session-cache.js';
+import { DashboardRepository } from './modules/dashboard/dashboard.repository.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -107,7 +108,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   const storage = new Storage(config.dataDir);
   const licence = new LicenceService(db, new LicenceRepository(db), clock);
-  const audit = new AuditService(new AuditRepository(db), clock);
+  const auditRepository = new AuditRepository(db);
+  const audit = new AuditService(auditRepository, clock);
   const projectRepository = new ProjectRepository(db, clock);
   const tenants = new TenantService({
     db,
@@ -118,7 +120,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clock,
   });
   const projects = new ProjectService({ db, repo: projectRepository, licence, audit, storage, clock });
-  const dashboard = new DashboardService(db, licence);
+  const dashboard = new DashboardService(new DashboardRepository(db), auditRepository, licence);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -168,7 +170,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(projectRoutes(projects), { prefix: SPM });
   await app.register(licenceRoutes(licence), { prefix: API });
   await app.register(dashboardRoutes(dashboard), { prefix: SPM });
-  await app.register(auditRoutes(db), { prefix: SPM });
+  await app.register(auditRoutes(auditRepository), { prefix: SPM });
   app.get(`${API}/openapi.json`, { config: { action: 'public' }, schema: { hide: true } }, async () => app.swagger());
 
   app.get('/', (_request, reply) => reply.redirect(`${PORTAL}/`));

@@ -1,6 +1,9 @@
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 
+/** `/:id` of every single-object call. */
+export const idParams = z.object({ id: z.string().min(1).max(64) });
+
 /** `?query=<JSON>` of every list and count call (spec README, contract 4). */
 export const listQuerystring = z.object({ query: z.string().max(20_000).optional() });
 

@@ -1,6 +1,7 @@
 import { pickLanguage } from '@gantry/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/app-error.js';
+import type { Actor } from '../modules/audit/audit.service.js';
 import type { AuthService } from '../modules/auth/auth.service.js';
 import { ACTIONS, can, NO_SESSION_NEEDED } from '../policy/policy.js';
 
@@ -14,6 +15,13 @@ export function tokenOf(request: FastifyRequest): string | undefined {
   if (request.method !== 'GET') return undefined;
   const query = request.query as Record<string, unknown> | undefined;
   return typeof query?.token === 'string' && query.token ? query.token : undefined;
+}
+
+/** The signed-in caller and their address (on routes whose action needs a session). */
+export function actorOf(request: FastifyRequest): Actor {
+  const auth = request.auth;
+  if (!auth) throw new Error('actorOf called on a route without a session');
+  return { user: auth.user, ip: request.ip };
 }
 
 /**

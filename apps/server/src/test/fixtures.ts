@@ -1,4 +1,4 @@
-import { dateOfDay, dayNumber, type GrantInput } from '@gantry/shared';
+import { dateOfDay, dayNumber, type GrantInput, grantSchema } from '@gantry/shared';
 import type { TestApp } from './test-app.js';
 import { wire } from './test-app.js';
 
@@ -25,7 +25,6 @@ export function grant(app: TestApp, overrides: Partial<GrantInput> = {}): GrantI
 
 /** Installs the platform licence straight into the database (the signed upload is issue 4's). */
 export async function installPlatform(app: TestApp, overrides: Partial<GrantInput> = {}) {
-  const { grantSchema } = await import('@gantry/shared');
   await app.services.licence.repo.install(
     grantSchema.parse(
       grant(app, {

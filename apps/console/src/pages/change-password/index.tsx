@@ -2,8 +2,7 @@ import { Button, Card, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { PasswordStrength } from '../../components/PasswordStrength';
-import { passwordRules, repeatRules } from '../../components/PasswordStrength/rules';
+import { NewPasswordFields } from '../../components/PasswordStrength/NewPasswordFields';
 import { changePassword } from '../../services/auth';
 import { toast } from '../../services/feedback';
 import { isRequestError, reportError } from '../../services/request';
@@ -22,7 +21,6 @@ export default function ChangePasswordPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [form] = Form.useForm<ChangeValues>();
-  const newPassword = Form.useWatch('newPassword', form);
   const [submitting, setSubmitting] = useState(false);
 
   const onFinish = async (values: ChangeValues) => {
@@ -60,18 +58,14 @@ export default function ChangePasswordPage() {
         >
           <Input.Password data-testid="change-old" autoComplete="current-password" />
         </Form.Item>
-        <Form.Item name="newPassword" label={t('changePassword.new')} rules={passwordRules(t)}>
-          <Input.Password data-testid="change-new" autoComplete="new-password" />
-        </Form.Item>
-        <PasswordStrength password={newPassword} />
-        <Form.Item
-          name="newPassword2"
-          label={t('changePassword.new2')}
-          dependencies={['newPassword']}
-          rules={repeatRules(t, 'newPassword')}
-        >
-          <Input.Password data-testid="change-new2" autoComplete="new-password" />
-        </Form.Item>
+        <NewPasswordFields
+          name="newPassword"
+          repeatName="newPassword2"
+          label={t('changePassword.new')}
+          repeatLabel={t('changePassword.new2')}
+          testId="change-new"
+          repeatTestId="change-new2"
+        />
         <Button data-testid="change-submit" type="primary" htmlType="submit" loading={submitting}>
           {t('changePassword.submit')}
         </Button>

@@ -1,5 +1,6 @@
 import { type Grant, localDate, type ProjectView, type TenantView, viewGrant } from '@gantry/shared';
 import type { MockCall } from '../../test/utils';
+import { project as projectFixture } from '../projects/testFixtures';
 
 /** Test data for the tenant pages (imported by tests only). */
 export const TODAY = localDate(new Date());
@@ -39,35 +40,19 @@ export function tenant(id: string, overrides: Partial<TenantView> = {}): TenantV
   };
 }
 
+/** A disabled, unreported project of `owner` (the project pages' fixture with these differences). */
 export function project(id: string, owner: string, overrides: Partial<ProjectView> = {}): ProjectView {
-  return {
-    id,
-    name: `Project ${id}`,
+  return projectFixture(id, {
     status: false,
     user: { id: owner, name: owner },
     createTime: '2026-02-03T04:05:06.000Z',
-    industry: 'coal',
     grant: viewGrant({ ...TENANT_GRANT, userCount: 5, flow: { tableCount: 10 } }, TODAY),
     license: null,
-    licenseReportedAt: null,
     _stats_: [],
     online: false,
-    hasSSO: false,
-    remarks: null,
     bgColor: null,
-    domain: null,
-    isUseDomain: false,
-    isUseHttps: false,
-    port: null,
-    advanced: { mediaLibraryPublicDirEnable: false, mediaLibraryPublicDirFeature: [] },
-    projectType: 'blank',
-    type: null,
-    planId: null,
-    logo: null,
-    extra: {},
-    certificate: null,
     ...overrides,
-  };
+  });
 }
 
 /** The pool of a tenant grant: the platform licence, nothing allocated. */

@@ -151,9 +151,9 @@ type Compiled = SQL | boolean;
 function compile(node: Node, negate: boolean): Compiled {
   switch (node.kind) {
     case 'and':
-      return (negate ? any : all)(node.children.map((child) => compile(child, negate)));
+      return (negate ? anyOf : allOf)(node.children.map((child) => compile(child, negate)));
     case 'or':
-      return (negate ? all : any)(node.children.map((child) => compile(child, negate)));
+      return (negate ? allOf : anyOf)(node.children.map((child) => compile(child, negate)));
     case 'not':
       return compile(node.child, !negate);
     case 'eq':
@@ -181,19 +181,19 @@ function compileEq({ expr, type }: Target, value: Value | null, negate: boolean)
 
 function compileIn({ expr, type }: Target, values: Value[], withNull: boolean, negate: boolean): Compiled {
   const list = values.length > 0 ? arrayParam(values, type) : undefined;
-  if (!negate) return any([list ? sql`${expr} = any(${list})` : false, withNull && sql`${expr} is null`]);
+  if (!negate) return anyOf([list ? sql`${expr} = any(${list})` : false, withNull && sql`${expr} is null`]);
   const notListed = list ? sql`${expr} <> all(${list})` : true;
   // Without null in the list, a NULL field is "not in" it.
   if (!withNull) return notListed === true ? true : sql`(${expr} is null or ${notListed})`;
-  return all([sql`${expr} is not null`, notListed]);
+  return allOf([sql`${expr} is not null`, notListed]);
 }
 
-function all(parts: Compiled[]): Compiled {
+function allOf(parts: Compiled[]): Compiled {
   if (parts.includes(false)) return false;
   return join(parts, ' and ', true);
 }
 
-function any(parts: Compiled[]): Compiled {
+function anyOf(parts: Compiled[]): Compiled {
   if (parts.includes(true)) return true;
   return join(parts, ' or ', false);
 }

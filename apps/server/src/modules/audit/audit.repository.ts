@@ -1,5 +1,7 @@
+import { and, count, desc, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { auditLog } from '../../db/schema.js';
+import type { ListQuery } from '../../lib/list-query/list-query.js';
 
 export type AuditRow = typeof auditLog.$inferSelect;
 export type AuditEntry = Omit<typeof auditLog.$inferInsert, 'id' | 'at'>;
@@ -9,5 +11,26 @@ export class AuditRepository {
 
   async record(entry: AuditEntry, db: Database = this.db, at?: Date): Promise<void> {
     await db.insert(auditLog).values({ ...entry, ...(at ? { at } : {}) });
+  }
+
+  async list(query: ListQuery, scope: SQL | undefined): Promise<{ rows: AuditRow[]; total?: number }> {
+    const where = and(scope, query.where);
+    const rows = await this.db
+      .select()
+      .from(auditLog)
+      .where(where)
+      .orderBy(...query.orderBy)
+      .limit(query.limit)
+      .offset(query.offset);
+    return query.withCount ? { rows, total: await this.count(where) } : { rows };
+  }
+
+  async count(where: SQL | undefined): Promise<number> {
+    const [row] = await this.db.select({ n: count() }).from(auditLog).where(where);
+    return row?.n ?? 0;
+  }
+
+  async recent(scope: SQL | undefined, limit: number): Promise<AuditRow[]> {
+    return this.db.select().from(auditLog).where(scope).orderBy(desc(auditLog.at), desc(auditLog.id)).limit(limit);
   }
 }

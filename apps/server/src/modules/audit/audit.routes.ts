@@ -1,13 +1,14 @@
-import { and, count } from 'drizzle-orm';
+import { and } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Database } from '../../db/database.js';
 import { auditLog } from '../../db/schema.js';
 import { parseCountQuery, parseListQuery, type ResourceDef } from '../../lib/list-query/list-query.js';
 import { listAnswer, listQuerystring } from '../../lib/list-response.js';
+import { actorOf } from '../../plugins/auth.js';
 import { auditScope } from '../../policy/policy.js';
-import { actorOf } from '../tenants/tenant.routes.js';
+import type { AuditRepository } from './audit.repository.js';
+import { auditView } from './audit.service.js';
 
 export const auditEntryView = z.object({
   id: z.number(),
@@ -43,7 +44,7 @@ export const AUDIT_RESOURCE: ResourceDef = {
 };
 
 /** The audit log, read-only (the administrator). */
-export function auditRoutes(db: Database) {
+export function auditRoutes(audit: AuditRepository) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const tags = ['audit'];
@@ -55,18 +56,8 @@ export function auditRoutes(db: Database) {
       },
       async (request, reply) => {
         const query = parseListQuery(request.query.query, AUDIT_RESOURCE);
-        const where = and(auditScope(actorOf(request).user), query.where);
-        const rows = await db
-          .select()
-          .from(auditLog)
-          .where(where)
-          .orderBy(...query.orderBy)
-          .limit(query.limit)
-          .offset(query.offset);
-        const total = query.withCount
-          ? ((await db.select({ n: count() }).from(auditLog).where(where))[0]?.n ?? 0)
-          : undefined;
-        return listAnswer(reply, { items: rows.map((r) => ({ ...r, at: r.at.toISOString() })), total }, query.fields);
+        const { rows, total } = await audit.list(query, auditScope(actorOf(request).user));
+        return listAnswer(reply, { items: rows.map(auditView), total }, query.fields);
       },
     );
     app.get(
@@ -77,8 +68,7 @@ export function auditRoutes(db: Database) {
       },
       async (request) => {
         const where = and(auditScope(actorOf(request).user), parseCountQuery(request.query.query, AUDIT_RESOURCE));
-        const [row] = await db.select({ n: count() }).from(auditLog).where(where);
-        return { count: row?.n ?? 0 };
+        return { count: await audit.count(where) };
       },
     );
   };

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { UserRow } from '../users/user.repository.js';
-import type { AuditRepository } from './audit.repository.js';
+import type { AuditRepository, AuditRow } from './audit.repository.js';
 
 /** Who acted and from where: taken from the request by the routes. */
 export interface Actor {
@@ -41,4 +41,9 @@ export class AuditService {
       this.clock(),
     );
   }
+}
+
+/** An entry as answered: the time as ISO text. */
+export function auditView(row: AuditRow) {
+  return { ...row, at: row.at.toISOString() };
 }

@@ -1,40 +1,22 @@
-import { type Grant, LICENCE_WARNING_DAYS, MEASURES, type MeasureValues, measureOf, viewGrant } from '@gantry/shared';
-import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
-import type { Database } from '../../db/database.js';
-import { auditLog, projects, users } from '../../db/schema.js';
+import { type Grant, MEASURES, type MeasureValues, measureOf, viewGrant } from '@gantry/shared';
+import { eq } from 'drizzle-orm';
+import { projects, users } from '../../db/schema.js';
 import { auditScope, projectScope } from '../../policy/policy.js';
+import type { AuditRepository } from '../audit/audit.repository.js';
+import { auditView } from '../audit/audit.service.js';
 import type { LicenceService } from '../licence/licence.service.js';
 import type { UserRow } from '../users/user.repository.js';
+import type { DashboardRepository, Ending } from './dashboard.repository.js';
 
 const RECENT_AUDIT = 10;
-const EXPIRING_LIMIT = 20;
-
-/** The first day a grant column no longer covers, as an SQL date. */
-const endOf = (grant: typeof users.grant | typeof projects.grant) =>
-  sql`((${grant}->>'startTime')::date + (${grant}->>'validityPeriod')::int)`;
-
-function expiringWhere(grant: typeof users.grant | typeof projects.grant, today: string): SQL {
-  return sql`${grant} IS NOT NULL AND ${endOf(grant)} > ${today}::date AND ${endOf(grant)} <= ${today}::date + ${LICENCE_WARNING_DAYS}::int`;
-}
 
 /** What `/app/dashboard` shows: counts, licence use, grants about to end, recent audit entries. */
 export class DashboardService {
   constructor(
-    private readonly db: Database,
+    private readonly repo: DashboardRepository,
+    private readonly audit: AuditRepository,
     private readonly licence: LicenceService,
   ) {}
-
-  private async statusCounts(table: typeof users | typeof projects, where: SQL | undefined) {
-    const rows = await this.db
-      .select({ status: table.status, n: count() })
-      .from(table)
-      .where(where)
-      .groupBy(table.status);
-    return {
-      enabled: rows.find((r) => r.status)?.n ?? 0,
-      disabled: rows.find((r) => !r.status)?.n ?? 0,
-    };
-  }
 
   private measures(grant: Grant, allocated: MeasureValues, used: MeasureValues) {
     return MEASURES.filter(({ path }) => measureOf(grant, path) !== undefined || allocated[path] !== undefined).map(
@@ -49,55 +31,16 @@ export class DashboardService {
 
   async forUser(user: UserRow) {
     const today = this.licence.today();
-    const repo = this.licence.repo;
     const scope = projectScope(user);
-    const [projectCounts, tenantCounts, audit, expiringProjects, expiringTenants] = await Promise.all([
-      this.statusCounts(projects, scope),
-      user.isAdmin ? this.statusCounts(users, eq(users.isAdmin, false)) : Promise.resolve(null),
-      this.db
-        .select()
-        .from(auditLog)
-        .where(auditScope(user))
-        .orderBy(desc(auditLog.at), desc(auditLog.id))
-        .limit(RECENT_AUDIT),
-      this.db
-        .select({ id: projects.id, name: projects.name, grant: projects.grant })
-        .from(projects)
-        .where(and(scope, expiringWhere(projects.grant, today)))
-        .orderBy(endOf(projects.grant))
-        .limit(EXPIRING_LIMIT),
-      user.isAdmin
-        ? this.db
-            .select({ id: users.id, name: users.name, grant: users.grant })
-            .from(users)
-            .where(and(eq(users.isAdmin, false), expiringWhere(users.grant, today)))
-            .orderBy(endOf(users.grant))
-            .limit(EXPIRING_LIMIT)
-        : Promise.resolve([]),
+    const [projectCounts, tenantCounts, audit, endingProjects, endingTenants, usage] = await Promise.all([
+      this.repo.statusCounts(projects, scope),
+      user.isAdmin ? this.repo.statusCounts(users, eq(users.isAdmin, false)) : null,
+      this.audit.recent(auditScope(user), RECENT_AUDIT),
+      this.repo.endingProjects(scope, today),
+      user.isAdmin ? this.repo.endingTenants(today) : [],
+      this.licence.usageOf(user),
     ]);
-
-    let licence = null;
-    if (user.isAdmin) {
-      const platform = await repo.platform();
-      if (platform) {
-        const [allocated, used] = await Promise.all([repo.allocatedByPlatform(this.db), repo.used()]);
-        licence = {
-          kind: 'platform' as const,
-          grant: viewGrant(platform.grant, today),
-          measures: this.measures(platform.grant, allocated, used),
-        };
-      }
-    } else if (user.grant) {
-      const grant = user.grant as Grant;
-      const [allocated, used] = await Promise.all([repo.allocatedByTenant(this.db, user.id), repo.used(user.id)]);
-      licence = {
-        kind: 'tenant' as const,
-        grant: viewGrant(grant, today),
-        measures: this.measures(grant, allocated, used),
-      };
-    }
-
-    const ending = (rows: Array<{ id: string; name: string; grant: unknown }>) =>
+    const ending = (rows: Ending[]) =>
       rows.map((r) => {
         const view = viewGrant(r.grant as Grant, today);
         return { id: r.id, name: r.name, endTime: view.endTime, remainingTime: view.remainingTime };
@@ -105,9 +48,15 @@ export class DashboardService {
     return {
       tenants: tenantCounts,
       projects: projectCounts,
-      licence,
-      expiring: { tenants: ending(expiringTenants), projects: ending(expiringProjects) },
-      audit: audit.map((a) => ({ ...a, at: a.at.toISOString() })),
+      licence: usage
+        ? {
+            kind: user.isAdmin ? ('platform' as const) : ('tenant' as const),
+            grant: viewGrant(usage.grant, today),
+            measures: this.measures(usage.grant, usage.allocated, usage.used),
+          }
+        : null,
+      expiring: { tenants: ending(endingTenants), projects: ending(endingProjects) },
+      audit: audit.map(auditView),
       today,
     };
   }

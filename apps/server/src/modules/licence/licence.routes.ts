@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
-import { actorOf } from '../tenants/tenant.routes.js';
+import { actorOf } from '../../plugins/auth.js';
 import type { GrantTarget, LicenceService } from './licence.service.js';
 
 const poolView = z.object({
@@ -43,8 +43,8 @@ export function licenceRoutes(licence: LicenceService) {
           },
         },
       },
-      async () => {
-        const info = await licence.platformInfo();
+      async (request) => {
+        const info = await licence.platformInfo(actorOf(request).user);
         if (!info) throw new AppError('licenceMissing', { status: 404 });
         return info;
       },

@@ -13,6 +13,7 @@ import {
 import type { Database } from '../../db/database.js';
 import { AppError, type FieldMessage } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
+import type { UserRow } from '../users/user.repository.js';
 import type { LicenceRepository } from './licence.repository.js';
 
 /** Which grant is being placed: a tenant's (from the platform) or a project's (from its owner). */
@@ -114,15 +115,33 @@ export class LicenceService {
     throw new AppError('grantInvalid', { fields, messageFromFields: true });
   }
 
-  async platformInfo() {
+  /**
+   * A holder's grant with what it has handed down and what its projects report in use: the
+   * platform's for the administrator, its own for a tenant. Undefined when there is no grant.
+   */
+  async usageOf(user: UserRow): Promise<{ grant: Grant; allocated: MeasureValues; used: MeasureValues } | undefined> {
+    if (!user.isAdmin) {
+      if (!user.grant) return undefined;
+      const [allocated, used] = await Promise.all([
+        this.repo.allocatedByTenant(this.db, user.id),
+        this.repo.used(user.id),
+      ]);
+      return { grant: user.grant as Grant, allocated, used };
+    }
     const platform = await this.repo.platform();
     if (!platform) return undefined;
     const [allocated, used] = await Promise.all([this.repo.allocatedByPlatform(this.db), this.repo.used()]);
+    return { grant: platform.grant, allocated, used };
+  }
+
+  async platformInfo(admin: UserRow) {
+    const [platform, usage] = await Promise.all([this.repo.platform(), this.usageOf(admin)]);
+    if (!platform || !usage) return undefined;
     return {
       id: 'platform-spm',
-      grant: viewGrant(platform.grant, this.today()),
-      allocated,
-      used,
+      grant: viewGrant(usage.grant, this.today()),
+      allocated: usage.allocated,
+      used: usage.used,
       installedAt: platform.installedAt.toISOString(),
     };
   }

@@ -11,13 +11,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { parseCountQuery, parseListQuery } from '../../lib/list-query/list-query.js';
-import { listAnswer, listQuerystring } from '../../lib/list-response.js';
+import { idParams, listAnswer, listQuerystring } from '../../lib/list-response.js';
+import { actorOf } from '../../plugins/auth.js';
 import { badInputError, findBadInput } from '../../plugins/nul-characters.js';
-import { actorOf } from '../tenants/tenant.routes.js';
 import { PROJECT_RESOURCE } from './project.repository.js';
 import { COLLECTION_NAMES, type ProjectService } from './project.service.js';
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
 const CERT_MAX_BYTES = 64 * 1024;
 
 type CertFile = { name: string; data: Buffer };

@@ -8,23 +8,14 @@ import {
   translate,
   verifyPasswordBody,
 } from '@gantry/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parseCountQuery, parseListQuery } from '../../lib/list-query/list-query.js';
-import { listAnswer, listQuerystring } from '../../lib/list-response.js';
-import type { Actor } from '../audit/audit.service.js';
+import { idParams, listAnswer, listQuerystring } from '../../lib/list-response.js';
+import { actorOf } from '../../plugins/auth.js';
 import { TENANT_RESOURCE } from './tenant.repository.js';
 import type { TenantService } from './tenant.service.js';
-
-const idParams = z.object({ id: z.string().min(1).max(64) });
-
-/** The signed-in caller and their address (routes run after the auth hook has set `auth`). */
-export function actorOf(request: FastifyRequest): Actor {
-  const auth = request.auth;
-  if (!auth) throw new Error('actorOf called on an unauthenticated route');
-  return { user: auth.user, ip: request.ip };
-}
 
 /** Tenant calls of console.md §7 (`user…`). */
 export function tenantRoutes(tenants: TenantService, loginRatePerMinute: number) {

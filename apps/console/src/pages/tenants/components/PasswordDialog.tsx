@@ -2,8 +2,7 @@ import type { TenantView } from '@gantry/shared';
 import { Button, Form, Input, Modal, Steps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PasswordStrength } from '../../../components/PasswordStrength';
-import { passwordRules, repeatRules } from '../../../components/PasswordStrength/rules';
+import { NewPasswordFields } from '../../../components/PasswordStrength/NewPasswordFields';
 import { translateMessage } from '../../../i18n';
 import { toast } from '../../../services/feedback';
 import { isRequestError, reportError } from '../../../services/request';
@@ -25,7 +24,6 @@ export function PasswordDialog({ tenant, onClose }: { tenant: TenantView; onClos
   const { t } = useTranslation();
   const [verifyForm] = Form.useForm<VerifyValues>();
   const [newForm] = Form.useForm<NewValues>();
-  const password = Form.useWatch('password', newForm);
   const [adminPassword, setAdminPassword] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -94,18 +92,14 @@ export function PasswordDialog({ tenant, onClose }: { tenant: TenantView; onClos
         </div>
         {step === 1 ? (
           <Form<NewValues> form={newForm} layout="vertical" onFinish={onChange}>
-            <Form.Item name="password" label={t('tenant.newPassword')} rules={passwordRules(t)}>
-              <Input.Password data-testid="tenant-password-new" autoComplete="new-password" />
-            </Form.Item>
-            <PasswordStrength password={password} />
-            <Form.Item
-              name="password1"
-              label={t('tenant.newPassword1')}
-              dependencies={['password']}
-              rules={repeatRules(t, 'password')}
-            >
-              <Input.Password data-testid="tenant-password-new1" autoComplete="new-password" />
-            </Form.Item>
+            <NewPasswordFields
+              name="password"
+              repeatName="password1"
+              label={t('tenant.newPassword')}
+              repeatLabel={t('tenant.newPassword1')}
+              testId="tenant-password-new"
+              repeatTestId="tenant-password-new1"
+            />
             <Button type="primary" htmlType="submit" loading={busy} data-testid="tenant-password-submit">
               {t('common.submit')}
             </Button>
