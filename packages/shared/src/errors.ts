@@ -27,7 +27,19 @@ export const ERRORS = {
   badQuery: { status: 400, message: 'list.badQuery' },
   /** A grant breaks its parent's limits; `fields` says which and why, the message is the first. */
   grantInvalid: { status: 400, message: 'grant.missing' },
-  licenceMissing: { status: 400, message: 'licence.missing' },
+  /** Licence problems: the body also carries `license` (the reason), shown as 'please update the license:'. */
+  licenceMissing: { status: 400, message: 'licence.missing', licence: true },
+  licenceExpired: { status: 400, message: 'licence.expiredOn', licence: true },
+  licenceNotYetValid: { status: 400, message: 'licence.notYetValid', licence: true },
+  licenceMalformed: { status: 400, message: 'licence.malformed', licence: true },
+  licenceTooLarge: { status: 413, message: 'licence.tooLarge', licence: true },
+  licenceSignature: { status: 400, message: 'licence.signature', licence: true },
+  licenceUntrusted: { status: 400, message: 'licence.untrusted', licence: true },
+  licenceDevelopment: { status: 400, message: 'licence.development', licence: true },
+  licenceProduct: { status: 400, message: 'licence.product', licence: true },
+  licenceMachine: { status: 400, message: 'licence.otherMachine', licence: true },
+  licenceTooSmall: { status: 409, message: 'licence.tooSmall', licence: true },
+  featureMissing: { status: 400, message: 'licence.featureMissing', licence: true },
   tenantIdTaken: { status: 409, message: 'tenant.idTaken' },
   tenantHasProjects: { status: 409, message: 'tenant.hasProjects' },
   tenantDisabled: { status: 409, message: 'tenant.disabled' },
@@ -41,7 +53,7 @@ export const ERRORS = {
   projectTypeNotAllowed: { status: 403, message: 'project.typeNotAllowed' },
   ownerUnknown: { status: 400, message: 'project.ownerUnknown' },
   runtimeKeyInvalid: { status: 401, message: 'project.runtimeKey' },
-} as const satisfies Record<string, { status: number; message: MessageKey }>;
+} as const satisfies Record<string, { status: number; message: MessageKey; licence?: true }>;
 
 export type ErrorCode = keyof typeof ERRORS;
 

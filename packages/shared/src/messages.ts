@@ -93,6 +93,39 @@ export const MESSAGES = {
   'grant.label.dataAnalysisLinkCount': { zh_Hans: '链接数', en: 'Link counts' },
   'licence.missing': { zh_Hans: '请先上传授权再添加项目', en: 'upload a licence before adding projects' },
   'licence.expired': { zh_Hans: '授权已过期', en: 'The licence has expired' },
+  'licence.expiredOn': { zh_Hans: '授权已于{{date}}过期', en: 'The licence expired on {{date}}' },
+  'licence.notYetValid': { zh_Hans: '授权自{{date}}起才生效', en: 'The licence is not valid before {{date}}' },
+  'licence.none': { zh_Hans: '尚未上传平台授权', en: 'No platform licence has been uploaded' },
+  'licence.malformed': { zh_Hans: '授权文件格式不正确', en: 'The file is not a valid licence file' },
+  'licence.tooLarge': { zh_Hans: '授权文件过大', en: 'The file is too large to be a licence file' },
+  'licence.signature': {
+    zh_Hans: '授权文件签名无效：文件已被修改，或不是由可信密钥签发',
+    en: 'The licence signature is invalid: the file was altered or not signed by a trusted key',
+  },
+  'licence.untrusted': {
+    zh_Hans: '授权文件的签名密钥（{{keyId}}）不受本服务器信任',
+    en: 'The licence was signed by a key this server does not trust ({{keyId}})',
+  },
+  'licence.development': {
+    zh_Hans: '生产环境不接受开发用授权',
+    en: 'A development licence is not accepted in production',
+  },
+  'licence.product': {
+    zh_Hans: '该授权属于产品{{product}}，而不是{{expected}}',
+    en: 'This licence is for the product {{product}}, not {{expected}}',
+  },
+  'licence.otherMachine': {
+    zh_Hans: '该授权属于另一台机器（机器码{{licensed}}），本机机器码为{{machine}}',
+    en: "This licence was issued for another machine ({{licensed}}); this machine's code is {{machine}}",
+  },
+  'licence.tooSmall': {
+    zh_Hans: '新授权的{{label}}（{{granted}}）少于已分配的数量（{{allocated}}）',
+    en: 'The new licence grants {{granted}} for {{label}}, less than is already allocated ({{allocated}})',
+  },
+  'licence.featureMissing': {
+    zh_Hans: '授权不包含功能{{feature}}',
+    en: 'The licence does not include the feature {{feature}}',
+  },
 
   'tenant.idRule': {
     zh_Hans: '用户ID须以小写字母开头，只能包含小写字母、数字、下划线和连字符（3-32位）',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { grantView } from '../licence.js';
 import { WIRE_PASSWORD_PATTERN } from '../validations.js';
 
 /** A password as sent: lowercase hex SHA-256 (spec README, contract 2). */
@@ -35,6 +36,17 @@ export const sessionUser = z.object({
   expiresAt: z.string(),
 });
 export type SessionUser = z.infer<typeof sessionUser>;
+/**
+ * GET login/current/user: the session user with the grant it holds (the platform licence's for the
+ * administrator, its own for a tenant), the features usable now (legacy BI expanded; a tenant's cut to
+ * what the platform licence still has) and its rights.
+ */
+export const currentUser = sessionUser.extend({
+  grant: grantView.nullable(),
+  features: z.array(z.string()),
+  rights: z.array(z.string()),
+});
+export type CurrentUser = z.infer<typeof currentUser>;
 export const loginResponse = sessionUser.extend({ token: z.string() });
 export type LoginResponse = z.infer<typeof loginResponse>;
 
