@@ -1,4 +1,4 @@
-import type { MessageKey } from '@gantry/shared';
+import type { MessageKey, Right } from '@gantry/shared';
 import type { ComponentType } from 'react';
 import type { ConsoleKey } from './i18n/zh_Hans';
 
@@ -16,6 +16,8 @@ export interface PageRoute {
   load: () => Promise<PageModule>;
   /** `admin`: platform administrators only. Omitted: every signed-in user. */
   access?: 'admin';
+  /** A right the user must also hold (from login/current/user `rights`), e.g. 'log.view'. */
+  right?: Right;
 }
 
 const comingSoon = () => import('./pages/coming-soon');
@@ -71,7 +73,26 @@ export const PAGES = {
     access: 'admin',
   },
   audit: { path: '/app/audit', title: 'menu.audit', load: () => import('./pages/audit'), access: 'admin' },
-  license: { path: '/app/license', title: 'menu.license', load: comingSoon, access: 'admin' },
+  license: { path: '/app/license', title: 'menu.license', load: () => import('./pages/license'), access: 'admin' },
+  licenseUpload: {
+    path: '/app/license/upload',
+    title: 'license.uploadTitle',
+    load: () => import('./pages/license/upload'),
+    access: 'admin',
+  },
+  licenseServices: {
+    path: '/app/license/services',
+    title: 'license.servicesTitle',
+    load: () => import('./pages/license/services'),
+    access: 'admin',
+  },
+  licenceHistory: {
+    path: '/app/model/Licenseinfo/list',
+    title: 'license.historyTitle',
+    load: () => import('./pages/licence-history'),
+    access: 'admin',
+    right: 'log.view',
+  },
   settings: {
     path: '/app/settings',
     title: 'menu.settingsBasic',

@@ -31,6 +31,11 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { LicenceRepository } from './modules/licence/licence.repository.js';
 import { licenceRoutes } from './modules/licence/licence.routes.js';
 import { LicenceService } from './modules/licence/licence.service.js';
+import { LicenceHistoryRepository } from './modules/licence/licence-history.repository.js';
+import { type MachineIdentity, readMachineIdentity } from './modules/licence/machine-identity.js';
+import { machineInfoRoutes } from './modules/licence/machine-info.routes.js';
+import { PlatformLicenceService } from './modules/licence/platform-licence.service.js';
+import { trustedKeys } from './modules/licence/trusted-keys.js';
 import { ProjectRepository } from './modules/projects/project.repository.js';
 import { projectRoutes } from './modules/projects/project.routes.js';
 import { ProjectService } from './modules/projects/project.service.js';
@@ -46,6 +51,7 @@ import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { loggerOptions } from './plugins/logging.js';
 import { rejectNulCharacters } from './plugins/nul-characters.js';
+import { rightsOf } from './policy/policy.js';
 import './plugins/types.js';
 
 export const PORTAL = '/portal';
@@ -60,6 +66,8 @@ export interface AppOptions {
   database?: DatabaseHandle;
   clock?: Clock;
   logger?: boolean;
+  /** This machine's identity (the licence's machine binding); read with systeminformation by default. */
+  machineIdentity?: () => Promise<MachineIdentity>;
 }
 
 export interface App {
@@ -70,6 +78,7 @@ export interface App {
     settings: SettingsService;
     captcha: CaptchaService;
     licence: LicenceService;
+    platformLicence: PlatformLicenceService;
     tenants: TenantService;
     projects: ProjectService;
   };
@@ -110,16 +119,36 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const licence = new LicenceService(db, new LicenceRepository(db), clock);
   const auditRepository = new AuditRepository(db);
   const audit = new AuditService(auditRepository, clock);
+  const licenceHistory = new LicenceHistoryRepository(db);
+  const platformLicence = new PlatformLicenceService({
+    db,
+    repo: licence.repo,
+    history: licenceHistory,
+    audit,
+    clock,
+    trusted: trustedKeys(config.licencePublicKeys, config.env === 'production'),
+    production: config.env === 'production',
+    machine: options.machineIdentity ?? readMachineIdentity,
+  });
   const projectRepository = new ProjectRepository(db, clock);
   const tenants = new TenantService({
     db,
     repo: new TenantRepository(db, projectRepository.counts),
     licence,
+    platformLicence,
     audit,
     auth,
     clock,
   });
-  const projects = new ProjectService({ db, repo: projectRepository, licence, audit, storage, clock });
+  const projects = new ProjectService({
+    db,
+    repo: projectRepository,
+    licence,
+    platformLicence,
+    audit,
+    storage,
+    clock,
+  });
   const dashboard = new DashboardService(new DashboardRepository(db), auditRepository, licence);
 
   app.setValidatorCompiler(validatorCompiler);
@@ -163,12 +192,19 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   await app.register(healthRoutes(db));
-  await app.register(authRoutes(auth, config.loginRatePerMinute), { prefix: SPM });
+  await app.register(
+    authRoutes(auth, config.loginRatePerMinute, async (user) => ({
+      ...(await platformLicence.holding(user)),
+      rights: rightsOf(user),
+    })),
+    { prefix: SPM },
+  );
   await app.register(settingsRoutes(settings), { prefix: SPM });
   await app.register(uploadRoutes(storage, SPM), { prefix: SPM });
   await app.register(tenantRoutes(tenants, config.loginRatePerMinute), { prefix: SPM });
   await app.register(projectRoutes(projects), { prefix: SPM });
-  await app.register(licenceRoutes(licence), { prefix: API });
+  await app.register(licenceRoutes(licence, platformLicence), { prefix: API });
+  await app.register(machineInfoRoutes(licenceHistory), { prefix: API });
   await app.register(dashboardRoutes(dashboard), { prefix: SPM });
   await app.register(auditRoutes(auditRepository), { prefix: SPM });
   app.get(`${API}/openapi.json`, { config: { action: 'public' }, schema: { hide: true } }, async () => app.swagger());
@@ -190,5 +226,5 @@ export async function buildApp(options: AppOptions): Promise<App> {
     });
   }
 
-  return { app, database, services: { auth, settings, captcha, licence, tenants, projects } };
+  return { app, database, services: { auth, settings, captcha, licence, platformLicence, tenants, projects } };
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { DEVELOPMENT_PUBLIC_KEY } from './modules/licence/trusted-keys.js';
 
 /** Everything the server reads from the environment, parsed and checked once at start. */
 const envSchema = z.object({
@@ -34,6 +35,17 @@ const envSchema = z.object({
     .default('32MB'),
   /** The built console; served at /portal/ when present. */
   GANTRY_CONSOLE_DIR: z.string().optional(),
+  /**
+   * Vendor public keys whose licence files are accepted: base64 raw Ed25519 keys (as printed by
+   * `npm run licence -- keygen`), comma-separated. The development key is added outside production.
+   */
+  GANTRY_LICENCE_PUBLIC_KEYS: z
+    .string()
+    .regex(
+      /^\s*([A-Za-z0-9+/]{43}=\s*(,\s*[A-Za-z0-9+/]{43}=\s*)*)?$/,
+      'must be base64 Ed25519 public keys, comma-separated',
+    )
+    .default(''),
 });
 
 export interface Config {
@@ -52,6 +64,7 @@ export interface Config {
   pgliteSharedBuffers: string;
   consoleDir: string;
   trustProxy: boolean | string[];
+  licencePublicKeys: string[];
 }
 
 function parseTrustProxy(value: string): boolean | string[] {
@@ -69,6 +82,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.NODE_ENV === 'production' && e.GANTRY_LICENCE_PUBLIC_KEYS.includes(DEVELOPMENT_PUBLIC_KEY)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  GANTRY_LICENCE_PUBLIC_KEYS: the development key cannot be trusted in production',
+    );
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -83,5 +101,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pgliteSharedBuffers: e.GANTRY_PGLITE_SHARED_BUFFERS,
     consoleDir: path.resolve(e.GANTRY_CONSOLE_DIR ?? fileURLToPath(new URL('../../console/dist', import.meta.url))),
     trustProxy: parseTrustProxy(e.GANTRY_TRUST_PROXY),
+    licencePublicKeys: e.GANTRY_LICENCE_PUBLIC_KEYS.split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
   };
 }

@@ -1,6 +1,8 @@
+import { Spin } from 'antd';
 import { Outlet, useLocation, useMatches } from 'react-router';
 import NoPermission from '../pages/exception/NoPermission';
 import type { PageRoute } from '../routes';
+import { useCurrentUser } from '../services/auth';
 import { useSessionUser } from '../services/session';
 import { canAccess } from './access';
 
@@ -22,11 +24,19 @@ export function usePageRoute(): PageRoute | undefined {
   return undefined;
 }
 
-/** Renders the matched page, or the no-permission page when the user may not see it. */
+/**
+ * Renders the matched page, or the no-permission page when the user may not see it. A page that
+ * needs a right waits for the current user's rights (login/current/user).
+ */
 export function RouteGuard() {
   const user = useSessionUser();
   const { pathname } = useLocation();
   const page = usePageRoute();
-  if (!canAccess(user, pathname, page)) return <NoPermission />;
+  const needsRights = page?.right !== undefined;
+  const current = useCurrentUser({ enabled: needsRights });
+  if (needsRights && user && current.isPending) {
+    return <Spin data-testid="route-rights-pending" style={{ display: 'block', margin: '48px auto' }} />;
+  }
+  if (!canAccess(user, pathname, page, current.data?.rights)) return <NoPermission />;
   return <Outlet />;
 }

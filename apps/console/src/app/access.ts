@@ -14,12 +14,19 @@ type AccessUser = Pick<SessionUser, 'isAdmin' | 'protectUrl'>;
 
 /**
  * Whether the user may see the page at `pathname`. A user with a protectUrl sees that one route
- * only; admin-only pages need isAdmin; any other page needs a signed-in user.
+ * only; admin-only pages need isAdmin; a page with a `right` needs it among `rights` (the current
+ * user's, from login/current/user); any other page needs a signed-in user.
  */
-export function canAccess(user: AccessUser | null, pathname: string, route?: Pick<PageRoute, 'access'>): boolean {
+export function canAccess(
+  user: AccessUser | null,
+  pathname: string,
+  route?: Pick<PageRoute, 'access' | 'right'>,
+  rights: readonly string[] = [],
+): boolean {
   if (!user) return false;
   if (user.protectUrl) return normalizeHashPath(user.protectUrl) === normalizeHashPath(pathname);
-  if (route?.access === 'admin') return user.isAdmin;
+  if (route?.access === 'admin' && !user.isAdmin) return false;
+  if (route?.right && !rights.includes(route.right)) return false;
   return true;
 }
 

@@ -1,3 +1,4 @@
+import { licenseEn } from './license';
 import { projectsEn } from './projects';
 import { tenantsEn } from './tenants';
 import type { ConsoleKey } from './zh_Hans';
@@ -138,4 +139,7 @@ export const en: Record<ConsoleKey, string> = {
 
   // projects, grant form, opening sites
   ...projectsEn,
+
+  // licence information, upload wizard, value-added services, licence history
+  ...licenseEn,
 };

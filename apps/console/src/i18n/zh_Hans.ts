@@ -1,3 +1,4 @@
+import { licenseZh } from './license';
 import { projectsZh } from './projects';
 import { tenantsZh } from './tenants';
 
@@ -137,6 +138,9 @@ export const zh_Hans = {
 
   // projects, grant form, opening sites
   ...projectsZh,
+
+  // licence information, upload wizard, value-added services, licence history
+  ...licenseZh,
 } as const;
 
 export type ConsoleKey = keyof typeof zh_Hans;

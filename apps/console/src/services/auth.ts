@@ -1,4 +1,4 @@
-import { type CaptchaResponse, type LoginResponse, type SessionUser, sha256Hex } from '@gantry/shared';
+import { type CaptchaResponse, type CurrentUser, type LoginResponse, type Right, sha256Hex } from '@gantry/shared';
 import { useQuery } from '@tanstack/react-query';
 import { request } from './request';
 import { updateUser, useSessionUser } from './session';
@@ -70,7 +70,8 @@ export function changePassword(
   });
 }
 
-export function fetchCurrentUser(): Promise<SessionUser> {
+/** The profile with the grant in force, the features usable now and the rights (log.view, log.export). */
+export function fetchCurrentUser(): Promise<CurrentUser> {
   return request('rest/spm/login/current/user');
 }
 
@@ -78,7 +79,7 @@ export function fetchCurrentUser(): Promise<SessionUser> {
  * The signed-in user as the server sees it. Entering /app reads it once: an expired token gets its
  * 401 (sign out, back to login) at once, and role or name changes reach the stored user.
  */
-export function useCurrentUser() {
+export function useCurrentUser(options: { enabled?: boolean } = {}) {
   const user = useSessionUser();
   return useQuery({
     queryKey: ['currentUser', user?.id ?? null],
@@ -92,7 +93,13 @@ export function useCurrentUser() {
       });
       return current;
     },
-    enabled: user !== null,
+    enabled: user !== null && (options.enabled ?? true),
     staleTime: 60_000,
   });
+}
+
+/** Whether the signed-in user holds `right`; `undefined` while the profile is loading. */
+export function useHasRight(right: Right): boolean | undefined {
+  const { data } = useCurrentUser();
+  return data ? data.rights.includes(right) : undefined;
 }

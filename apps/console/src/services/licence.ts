@@ -1,4 +1,4 @@
-import type { GrantView, MeasureValues } from '@gantry/shared';
+import type { GrantView, LicenceInfo, MeasureValues } from '@gantry/shared';
 import { useQuery } from '@tanstack/react-query';
 import { isRequestError, request } from './request';
 
@@ -42,15 +42,6 @@ export function useUnusedLicence(params: UnusedLicenceParams, options: { enabled
   });
 }
 
-/** The installed platform licence (GET license/info). */
-export interface LicenceInfo {
-  id: string;
-  grant: GrantView;
-  allocated: MeasureValues;
-  used: MeasureValues;
-  installedAt: string;
-}
-
 /**
  * Where the licence information lives. docs/API.md puts it under rest/spm/ (the spec's README gives
  * the licence-info service the rest/ prefix): one constant to change if the server follows the latter.
@@ -67,6 +58,8 @@ export async function fetchLicenceInfo(): Promise<LicenceInfo | null> {
   }
 }
 
+export const LICENCE_INFO_KEY = ['licenseInfo'] as const;
+
 export function useLicenceInfo(options: { enabled?: boolean } = {}) {
-  return useQuery({ queryKey: ['licenseInfo'], queryFn: fetchLicenceInfo, enabled: options.enabled ?? true });
+  return useQuery({ queryKey: LICENCE_INFO_KEY, queryFn: fetchLicenceInfo, enabled: options.enabled ?? true });
 }

@@ -4,7 +4,7 @@ import { AppProviders } from '../app/providers';
 import i18n from '../i18n';
 import { ADMIN, mockFetch, signIn } from '../test/utils';
 import { bindNavigate } from './navigation';
-import { LOGIN_MESSAGE_KEY, NOT_LOGGED_IN, RequestError, request } from './request';
+import { LOGIN_MESSAGE_KEY, NOT_LOGGED_IN, RequestError, request, requestBlob } from './request';
 import { getUser } from './session';
 
 function renderToasts() {
@@ -34,6 +34,17 @@ describe('request layer', () => {
     await request('rest/spm/setting', { query: { a: 1, b: undefined } });
     expect(calls[1]?.url).toBe('/portal/rest/spm/setting?a=1');
     expect(calls[1]?.headers['Accept-Language']).toBe('en');
+  });
+
+  it('sends the bare token to the core service and reads downloads as blobs', async () => {
+    signIn();
+    const { calls } = mockFetch(() => ({ body: 'a,b' }));
+    const blob = await requestBlob('rest/core/license/machineInfo/export', { query: { query: '{}' } });
+    expect(await blob.text()).toBe('"a,b"');
+    expect(calls[0]?.url).toBe('/portal/rest/core/license/machineInfo/export?query=%7B%7D');
+    expect(calls[0]?.headers.Authorization).toBe(ADMIN.token);
+    await request('rest/spm/setting');
+    expect(calls[1]?.headers.Authorization).toBe(`Bearer ${ADMIN.token}`);
   });
 
   it('never sends the token to another host', async () => {

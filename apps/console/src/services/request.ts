@@ -148,11 +148,38 @@ export async function requestWithHeaders<T>(
   path: string,
   options: RequestOptions = {},
 ): Promise<{ data: T; headers: Headers }> {
+  const response = await send(path, options, 'application/json');
+  const text = await response.text();
+  const { headers } = response;
+  if (!text) return { data: undefined as T, headers };
+  try {
+    return { data: JSON.parse(text) as T, headers };
+  } catch {
+    return { data: text as T, headers };
+  }
+}
+
+/** A file download through the request layer (token, language, the same error handling). */
+export async function requestBlob(path: string, options: RequestOptions = {}): Promise<Blob> {
+  const response = await send(path, options, '*/*');
+  return response.blob();
+}
+
+/**
+ * The core service takes the bare token, every other service the bearer form (console.md §7);
+ * the server accepts both.
+ */
+export function authorizationFor(path: string, token: string): string {
+  return path.startsWith('rest/core/') ? token : `Bearer ${token}`;
+}
+
+/** Sends the call; a 2xx response is returned unread, anything else becomes a RequestError. */
+async function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
   const { method = 'GET', body, query, noMessage = false, ignoreUnauthorized = false, signal } = options;
   const url = buildUrl(path, query);
-  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': acceptLanguage() };
+  const headers: Record<string, string> = { Accept: accept, 'Accept-Language': acceptLanguage() };
   const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
+  if (token) headers.Authorization = authorizationFor(path, token);
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
   else if (body !== undefined) {
@@ -167,19 +194,9 @@ export async function requestWithHeaders<T>(
     if (!noMessage) reportError(error);
     throw error;
   }
+  if (response.ok) return response;
 
-  const text = await response.text();
-  if (response.ok) {
-    const { headers } = response;
-    if (!text) return { data: undefined as T, headers };
-    try {
-      return { data: JSON.parse(text) as T, headers };
-    } catch {
-      return { data: text as T, headers };
-    }
-  }
-
-  const errorPayload = parsePayload(text);
+  const errorPayload = parsePayload(await response.text());
   if (response.status === 401 && !ignoreUnauthorized) {
     signOutExpired();
     throw new RequestError(NOT_LOGGED_IN, 401, path, errorPayload);

@@ -85,10 +85,45 @@ export const projects = pgTable(
 export const licences = pgTable('licences', {
   id: text('id').primaryKey(),
   grant: jsonb('grant').notNull(),
-  /** The licence document as installed (the next issue signs it). */
+  /** The signed file as uploaded (its exact text), re-verified whenever the licence's state is read. */
   document: jsonb('document'),
   installedAt: timestamp('installed_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Licence history (console.md §3, "machine information"): one row per applied licence file, with the
+ * machine it was applied on. Windows rows fill the Windows field set, other rows `uuid` and `biosAddr`.
+ */
+export const licenceHistory = pgTable(
+  'licence_history',
+  {
+    id: text('id').primaryKey(),
+    time: timestamp('time', { withTimezone: true }).notNull().defaultNow(),
+    platform: text('platform').notNull(),
+    cpuId: text('cpu_id').notNull(),
+    uuid: text('uuid'),
+    biosAddr: text('bios_addr'),
+    baseBoardSerialNumber: text('base_board_serial_number'),
+    biosSerialNumber: text('bios_serial_number'),
+    biosVersion: text('bios_version'),
+    macAddress: text('mac_address'),
+    machineCode: text('machine_code').notNull(),
+    licenceId: text('licence_id').notNull(),
+    product: text('product').notNull(),
+    keyId: text('key_id').notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    licensee: text('licensee'),
+    startTime: text('start_time').notNull(),
+    endTime: text('end_time').notNull(),
+    validityPeriod: integer('validity_period').notNull(),
+    userCount: integer('user_count').notNull(),
+    features: jsonb('features').notNull(),
+    grant: jsonb('grant').notNull(),
+    appliedBy: text('applied_by').notNull(),
+    fileSha256: text('file_sha256').notNull(),
+  },
+  (t) => [index('licence_history_time_idx').on(t.time, t.id)],
+);
 
 /** Administrative actions: who, what, which object, when, from where. */
 export const auditLog = pgTable(

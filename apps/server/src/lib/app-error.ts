@@ -21,6 +21,8 @@ export class AppError extends Error {
       /** Use the first field's text as the message (grant problems: the form shows it at the top). */
       messageFromFields?: boolean;
       status?: number;
+      /** A message other than the code's own (same code, a more fitting text). */
+      message?: MessageKey;
     } = {},
   ) {
     super(code);

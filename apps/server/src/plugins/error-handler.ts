@@ -15,9 +15,15 @@ function translatedParams(params: Record<string, string | number>, language: Lan
 
 function bodyFor(error: AppError, language: Language): ErrorBody {
   const body: ErrorBody = {
-    message: translate(ERRORS[error.code].message, language, error.options.params),
+    message: translate(
+      error.options.message ?? ERRORS[error.code].message,
+      language,
+      translatedParams(error.options.params ?? {}, language),
+    ),
     code: error.code,
   };
+  // Licence problems also say why in `license`: the console shows 'please update the license:' + it.
+  if ('licence' in ERRORS[error.code]) body.license = body.message;
   if (error.options.fields) {
     body.fields = Object.fromEntries(
       Object.entries(error.options.fields).map(([field, message]) => [

@@ -1,4 +1,4 @@
-import { ADMIN_USER_ID } from '@gantry/shared';
+import { ADMIN_USER_ID, RIGHTS, type Right } from '@gantry/shared';
 import { eq, type SQL } from 'drizzle-orm';
 import { auditLog, projects, users } from '../db/schema.js';
 import type { UserRow } from '../modules/users/user.repository.js';
@@ -24,6 +24,9 @@ export const ACTIONS = [
   'project.report',
   'licence.read',
   'licence.info',
+  'licence.write',
+  'licence.history',
+  'licence.export',
   'audit.read',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
@@ -37,8 +40,16 @@ const ADMIN_ONLY: ReadonlySet<Action> = new Set([
   'image.upload',
   'tenant.write',
   'licence.info',
+  'licence.write',
   'audit.read',
 ]);
+/** Actions granted by a named right (console.md §3: the licence history's log.view / log.export). */
+const NEEDS_RIGHT: Partial<Record<Action, Right>> = { 'licence.history': 'log.view', 'licence.export': 'log.export' };
+
+/** The named rights a user holds: the administrator all of them, a tenant none. */
+export function rightsOf(user: UserRow): Right[] {
+  return user.isAdmin ? [...RIGHTS] : [];
+}
 /** Open to every signed-in user; what they reach is narrowed per row below. */
 const SCOPED: ReadonlySet<Action> = new Set(['tenant.read', 'project.read', 'project.write', 'licence.read']);
 
@@ -47,6 +58,8 @@ export function can(user: UserRow | undefined, action: Action): boolean {
   if (!user?.status) return false;
   if (action === 'session') return true;
   if (ADMIN_ONLY.has(action)) return user.isAdmin;
+  const right = NEEDS_RIGHT[action];
+  if (right) return rightsOf(user).includes(right);
   if (SCOPED.has(action)) return true;
   return false;
 }

@@ -1,6 +1,16 @@
-import { dateOfDay, dayNumber, type GrantInput, grantSchema } from '@gantry/shared';
+import {
+  dateOfDay,
+  dayNumber,
+  type GrantInput,
+  grantSchema,
+  LICENCE_FORMAT,
+  type LicenceDocument,
+  PLATFORM_PRODUCT,
+} from '@gantry/shared';
+import { signLicence } from '../modules/licence/licence-signature.js';
+import { developmentPrivateKey } from '../modules/licence/trusted-keys.js';
 import type { TestApp } from './test-app.js';
-import { wire } from './test-app.js';
+import { TEST_MACHINE_CODE, wire } from './test-app.js';
 
 export const SPM_URL = '/portal/rest/spm';
 export const TENANT_PASSWORD = 'Tenant123';
@@ -23,20 +33,43 @@ export function grant(app: TestApp, overrides: Partial<GrantInput> = {}): GrantI
   };
 }
 
-/** Installs the platform licence straight into the database (the signed upload is issue 4's). */
-export async function installPlatform(app: TestApp, overrides: Partial<GrantInput> = {}) {
-  await app.services.licence.repo.install(
-    grantSchema.parse(
-      grant(app, {
-        validityPeriod: 365,
-        userCount: 1000,
-        flow: { tableCount: 1000 },
-        dataGathering: { point: 100000 },
-        features: ['gis', 'DST', 'DI', 'AI'],
-        ...overrides,
-      }),
-    ),
+export const PLATFORM_GRANT: Partial<GrantInput> = {
+  validityPeriod: 365,
+  userCount: 1000,
+  flow: { tableCount: 1000 },
+  dataGathering: { point: 100000 },
+  features: ['gis', 'DST', 'DI', 'AI'],
+};
+
+/** A licence file signed with the development key for the test machine (override any document field). */
+export function licenceText(
+  app: TestApp,
+  grantOverrides: Partial<GrantInput> = {},
+  document: Partial<Omit<LicenceDocument, 'grant'>> = {},
+): string {
+  return signLicence(
+    {
+      format: LICENCE_FORMAT,
+      id: `L-${Math.random().toString(36).slice(2, 10)}`,
+      product: PLATFORM_PRODUCT,
+      machineCode: TEST_MACHINE_CODE,
+      issuedAt: new Date(app.services.licence.today()).toISOString(),
+      licensee: 'Test licensee',
+      grant: grantSchema.parse(grant(app, { ...PLATFORM_GRANT, ...grantOverrides })),
+      ...document,
+    },
+    developmentPrivateKey(),
   );
+}
+
+/**
+ * Installs a signed platform licence straight into the database: no upload checks, no history row
+ * (the upload itself is tested in platform-licence.routes.test.ts).
+ */
+export async function installPlatform(app: TestApp, overrides: Partial<GrantInput> = {}) {
+  const text = licenceText(app, overrides);
+  const { document } = JSON.parse(text) as { document: LicenceDocument };
+  await app.services.licence.repo.install(document.grant, text);
 }
 
 export async function createTenant(

@@ -9,12 +9,29 @@ import pg from 'pg';
 import { type App, buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { type DatabaseHandle, openDatabase, usePglite } from '../db/database.js';
+import { type MachineIdentity, machineCodeOf } from '../modules/licence/machine-identity.js';
 
 /** Set by the test runner to run the API suite on PostgreSQL instead of PGlite. */
 const PG_URL = process.env.GANTRY_TEST_DATABASE_URL;
 export const ENGINE = PG_URL ? 'postgres' : 'pglite';
 
 export const ADMIN_PASSWORD = 'Admin12345';
+
+/** The machine the test apps say they run on (the real one is read in machine-identity tests). */
+export const TEST_MACHINE: MachineIdentity = {
+  platform: 'other',
+  cpuId: 'GenuineTest-6-85-7',
+  systemUuid: '4c4c4544-0042-3510-8052-b4c04f4e4a32',
+  systemSerial: 'TEST-SERIAL-1',
+  boardSerial: 'BOARD-0001',
+  biosSerial: 'BIOS-0001',
+  biosVersion: '2.14.1',
+  biosVendor: 'Test BIOS Inc.',
+  biosDate: '2025-03-01',
+  osUuid: '3d1219c7c4c5404aaa1f6d2a48adf000',
+  macs: ['3c:ec:ef:00:00:01'],
+};
+export const TEST_MACHINE_CODE = machineCodeOf(TEST_MACHINE);
 export const wire = (password: string) => sha256Hex(password);
 
 /** One migrated in-memory PGlite per test file; each test app gets a clone of it. */
@@ -76,7 +93,13 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     persistDatabase: false,
   };
   let now = Date.now();
-  const built = await buildApp({ config, database: handle, clock: () => new Date(now), logger: false });
+  const built = await buildApp({
+    config,
+    database: handle,
+    clock: () => new Date(now),
+    logger: false,
+    machineIdentity: async () => TEST_MACHINE,
+  });
   const { app } = built;
 
   const call: TestApp['call'] = (method, url, token, payload) =>

@@ -5,6 +5,8 @@ import { type HTMLAttributes, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ColumnSettings, useTableLayout } from '../../components/ColumnSettings';
+import { BlockedTooltip } from '../../components/LicenceStatus';
+import { useLicenceBlock } from '../../components/LicenceStatus/useLicenceBlock';
 import { useIsMobile } from '../../layouts/useIsMobile';
 import { PAGES } from '../../routes';
 import { useTenants } from '../../services/tenant';
@@ -33,6 +35,8 @@ export default function TenantsPage() {
   const layout = useTableLayout(TENANT_TABLE, columns, { pageSize: TENANT_PAGE_SIZE });
   const list = useTenants({ name: search, page, pageSize: layout.pageSize }, layout.ready);
   const rows = list.data?.rows ?? [];
+  // a tenant's grant is drawn from the platform licence: none (or one not valid now), no new tenant
+  const addBlock = useLicenceBlock();
 
   const handlers: TenantActionHandlers = {
     onProjects: (tenant) => {
@@ -68,14 +72,18 @@ export default function TenantsPage() {
             style={{ width: 220 }}
           />
           <ColumnSettings {...layout.settingsProps} onSave={onSaveSettings} />
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
-            data-testid="tenant-add"
-            onClick={() => void navigate(PAGES.tenantAdd.path)}
-          >
-            {t('tenant.add')}
-          </Button>
+          <BlockedTooltip reason={addBlock.reason}>
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              data-testid="tenant-add"
+              data-blocked={addBlock.reason ?? undefined}
+              disabled={addBlock.pending || addBlock.reason !== null}
+              onClick={() => void navigate(PAGES.tenantAdd.path)}
+            >
+              {t('tenant.add')}
+            </Button>
+          </BlockedTooltip>
         </Space>
       }
     >

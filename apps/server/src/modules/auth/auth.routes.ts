@@ -1,22 +1,27 @@
 import {
   adminCheckResponse,
+  type CurrentUser,
   captchaResponse,
   changePasswordBody,
+  currentUser,
   loginBody,
   loginResponse,
   messageResponse,
   registerBody,
-  sessionUser,
   translate,
 } from '@gantry/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
+import type { UserRow } from '../users/user.repository.js';
 import { type AuthService, toSessionUser } from './auth.service.js';
 
 /** Registration of the administrator, sign-in, sign-out and the signed-in user's own account. */
-export function authRoutes(auth: AuthService, loginRatePerMinute: number) {
+/** What `login/current/user` adds to the session user: the grant held, the features usable now, the rights. */
+export type ProfileExtras = (user: UserRow) => Promise<Pick<CurrentUser, 'grant' | 'features' | 'rights'>>;
+
+export function authRoutes(auth: AuthService, loginRatePerMinute: number, profileExtras: ProfileExtras) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const throttled = { rateLimit: { max: loginRatePerMinute, timeWindow: '1 minute' } };
@@ -91,8 +96,11 @@ export function authRoutes(auth: AuthService, loginRatePerMinute: number) {
 
     app.get(
       '/login/current/user',
-      { config: { action: 'session' }, schema: { tags: ['auth'], response: { 200: sessionUser } } },
-      async (request) => toSessionUser(request.auth!.user, request.auth!.expiresAt),
+      { config: { action: 'session' }, schema: { tags: ['auth'], response: { 200: currentUser } } },
+      async (request) => ({
+        ...toSessionUser(request.auth!.user, request.auth!.expiresAt),
+        ...(await profileExtras(request.auth!.user)),
+      }),
     );
   };
 }

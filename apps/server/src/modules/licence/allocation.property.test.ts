@@ -13,7 +13,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/database.js';
 import { projects, users } from '../../db/schema.js';
-import { createTenant, day, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
+import { createTenant, day, installPlatform, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
 import { createTestApp, type TestApp, wire } from '../../test/test-app.js';
 
 const TENANTS = ['ptena', 'ptenb'] as const;
@@ -167,16 +167,12 @@ async function reset(platform: { users: number; tables: number; points: number }
   const { db } = app.database;
   await db.delete(projects);
   await db.delete(users).where(not(inArray(users.id, ['admin', ...TENANTS])));
-  await app.services.licence.repo.install(
-    grantSchema.parse({
-      validityPeriod: 365,
-      startTime: day(app),
-      userCount: platform.users,
-      flow: { tableCount: platform.tables },
-      dataGathering: { point: platform.points },
-      features: [],
-    }),
-  );
+  await installPlatform(app, {
+    userCount: platform.users,
+    flow: { tableCount: platform.tables },
+    dataGathering: { point: platform.points },
+    features: [],
+  });
   // Each tenant at most half the platform, so the starting point is within the rules.
   const half = { users: Math.floor(platform.users / 2), tables: Math.floor(platform.tables / 2) };
   for (const [i, tenant] of TENANTS.entries()) {
@@ -228,15 +224,7 @@ function send(op: Op, id: string, picked: (pick: number) => Known): Promise<Ligh
 beforeAll(async () => {
   app = await createTestApp();
   await app.registerAdmin();
-  await app.services.licence.repo.install(
-    grantSchema.parse({
-      validityPeriod: 365,
-      startTime: day(app),
-      userCount: 100,
-      flow: { tableCount: 100 },
-      features: [],
-    }),
-  );
+  await installPlatform(app, { userCount: 100, flow: { tableCount: 100 }, dataGathering: {}, features: [] });
   admin = await app.login();
   for (const tenant of TENANTS) {
     await createTenant(app, admin, tenant, { grant: grantOf({ users: 1, tables: 1, points: undefined, days: 10 }) });

@@ -6,6 +6,13 @@ import { licences, projects, users } from '../../db/schema.js';
 
 export const PLATFORM_LICENCE_ID = 'platform-spm';
 
+/** The installed platform licence: its grant and the signed file it came from (null: none kept). */
+export interface PlatformRecord {
+  grant: Grant;
+  text: string | null;
+  installedAt: Date;
+}
+
 /** `sum(<jsonb column> #>> '{a,b}')` for every measure, in one row. */
 function sumsOf(column: AnyPgColumn) {
   return Object.fromEntries(
@@ -39,20 +46,28 @@ function addMeasures(a: MeasureValues, b: MeasureValues): MeasureValues {
 export class LicenceRepository {
   constructor(private readonly db: Database) {}
 
-  async platform(db: Database = this.db, lock = false): Promise<{ grant: Grant; installedAt: Date } | undefined> {
+  async platform(db: Database = this.db, lock = false): Promise<PlatformRecord | undefined> {
     const query = db
-      .select({ grant: licences.grant, installedAt: licences.installedAt })
+      .select({ grant: licences.grant, document: licences.document, installedAt: licences.installedAt })
       .from(licences)
       .where(eq(licences.id, PLATFORM_LICENCE_ID));
     const [row] = lock ? await query.for('update') : await query;
-    return row ? { grant: row.grant as Grant, installedAt: row.installedAt } : undefined;
+    if (!row) return undefined;
+    const document = row.document as { text?: unknown } | null;
+    return {
+      grant: row.grant as Grant,
+      text: typeof document?.text === 'string' ? document.text : null,
+      installedAt: row.installedAt,
+    };
   }
 
-  async install(grant: Grant, document: unknown = null): Promise<void> {
-    await this.db
+  /** Installs (or replaces) the platform licence: its grant and the signed file's exact text. */
+  async install(grant: Grant, text: string, db: Database = this.db, at?: Date): Promise<void> {
+    const values = { grant, document: { text }, installedAt: at ?? new Date() };
+    await db
       .insert(licences)
-      .values({ id: PLATFORM_LICENCE_ID, grant, document })
-      .onConflictDoUpdate({ target: licences.id, set: { grant, document, installedAt: new Date() } });
+      .values({ id: PLATFORM_LICENCE_ID, ...values })
+      .onConflictDoUpdate({ target: licences.id, set: values });
   }
 
   /** A tenant's grant; with `lock`, its row stays locked for the rest of the transaction. */

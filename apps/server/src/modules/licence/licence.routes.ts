@@ -1,10 +1,21 @@
-import { ADMIN_USER_ID, grantView, measureValues } from '@gantry/shared';
-import type { FastifyInstance } from 'fastify';
+import {
+  ADMIN_USER_ID,
+  grantView,
+  LICENCE_FILE_MAX_BYTES,
+  licenceCheck,
+  licenceInfo,
+  machineView,
+  measureValues,
+  translate,
+} from '@gantry/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
+import { readOneFile } from '../../lib/read-upload.js';
 import { actorOf } from '../../plugins/auth.js';
 import type { GrantTarget, LicenceService } from './licence.service.js';
+import type { PlatformLicenceService } from './platform-licence.service.js';
 
 const poolView = z.object({
   parent: grantView.nullable(),
@@ -19,7 +30,7 @@ const poolView = z.object({
  * the licence-info service lives at `rest/license/…` (spec README, contract 1), the pool beside the
  * session calls at `rest/spm/login/…`.
  */
-export function licenceRoutes(licence: LicenceService) {
+export function licenceRoutes(licence: LicenceService, platform: PlatformLicenceService) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const tags = ['licence'];
@@ -31,23 +42,69 @@ export function licenceRoutes(licence: LicenceService) {
         config: { action: 'licence.info' },
         schema: {
           tags,
-          description: 'The installed platform licence (platform-spm) with what is allocated and used.',
-          response: {
-            200: z.object({
-              id: z.string(),
-              grant: grantView,
-              allocated: measureValues,
-              used: measureValues,
-              installedAt: z.string(),
-            }),
-          },
+          description:
+            'The installed platform licence (platform-spm): what it says, whether it grants anything today ' +
+            '(state, reason), remaining days and the reminder, what is allocated and used. 404 when none.',
+          response: { 200: licenceInfo },
         },
       },
       async (request) => {
-        const info = await licence.platformInfo(actorOf(request).user);
-        if (!info) throw new AppError('licenceMissing', { status: 404 });
-        return info;
+        const [info, usage] = await Promise.all([platform.info(), licence.usageOf(actorOf(request).user)]);
+        if (!info || !usage) throw new AppError('licenceMissing', { status: 404, message: 'licence.none' });
+        const { reason } = info.status;
+        return {
+          id: 'platform-spm' as const,
+          ...info.summary,
+          state: info.state,
+          reason: reason ? translate(reason.key, request.language, reason.params) : null,
+          remainingDays: info.remainingDays,
+          reminder: info.reminder,
+          allocated: usage.allocated,
+          used: usage.used,
+          installedAt: info.installedAt,
+        };
       },
+    );
+
+    app.get(
+      '/license/machine',
+      {
+        config: { action: 'licence.write' },
+        schema: { tags, description: "This machine's code, to send to the vendor.", response: { 200: machineView } },
+      },
+      async () => {
+        const { machineCode, machine } = await platform.machine();
+        return { machineCode, machine };
+      },
+    );
+
+    const upload = { tags, consumes: ['multipart/form-data'], response: { 200: licenceCheck } };
+    const fileText = async (request: FastifyRequest) => {
+      const bytes = await readOneFile(request, LICENCE_FILE_MAX_BYTES, 'licenceTooLarge');
+      try {
+        return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      } catch {
+        throw new AppError('licenceMalformed');
+      }
+    };
+    app.post(
+      '/license/verify',
+      {
+        config: { action: 'licence.write' },
+        schema: { ...upload, description: 'Checks a licence file (multipart `file`) and says what it would change.' },
+      },
+      async (request) => platform.check(await fileText(request)),
+    );
+    app.post(
+      '/license/upload',
+      {
+        config: { action: 'licence.write' },
+        schema: {
+          ...upload,
+          description: 'Applies a licence file (multipart `file`); a refused file changes nothing.',
+        },
+      },
+      async (request) => platform.apply(await fileText(request), actorOf(request)),
     );
 
     app.get(

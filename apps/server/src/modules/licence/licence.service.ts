@@ -133,16 +133,4 @@ export class LicenceService {
     const [allocated, used] = await Promise.all([this.repo.allocatedByPlatform(this.db), this.repo.used()]);
     return { grant: platform.grant, allocated, used };
   }
-
-  async platformInfo(admin: UserRow) {
-    const [platform, usage] = await Promise.all([this.repo.platform(), this.usageOf(admin)]);
-    if (!platform || !usage) return undefined;
-    return {
-      id: 'platform-spm',
-      grant: viewGrant(usage.grant, this.today()),
-      allocated: usage.allocated,
-      used: usage.used,
-      installedAt: platform.installedAt.toISOString(),
-    };
-  }
 }

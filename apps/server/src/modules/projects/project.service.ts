@@ -3,6 +3,7 @@ import {
   ADMIN_USER_ID,
   advancedSchema,
   domainKey,
+  FEATURE_FOR,
   type Grant,
   type ProjectCreateBody,
   type ProjectPermissions,
@@ -20,6 +21,7 @@ import type { Storage } from '../../lib/storage.js';
 import { ownsProject, projectScope } from '../../policy/policy.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { LicenceService } from '../licence/licence.service.js';
+import type { PlatformLicenceService } from '../licence/platform-licence.service.js';
 import type { UserRow } from '../users/user.repository.js';
 import type { ProjectInsert, ProjectRepository, ProjectWithOwner } from './project.repository.js';
 
@@ -32,6 +34,7 @@ export interface ProjectDeps {
   db: Database;
   repo: ProjectRepository;
   licence: LicenceService;
+  platformLicence: PlatformLicenceService;
   audit: AuditService;
   storage: Storage;
   clock: Clock;
@@ -157,7 +160,8 @@ export class ProjectService {
     const { db, repo, licence, audit, clock } = this.deps;
     const ownerId = this.ownerFor(actor.user, body.user);
     await this.assertMayCreate(actor.user, body);
-    if (!(await licence.repo.platform())) throw new AppError('licenceMissing');
+    await this.deps.platformLicence.assertUsable('project');
+    if (body.hasSSO) await this.deps.platformLicence.assertFeature(FEATURE_FOR.projectSso);
     const id = body.id || newProjectId();
     try {
       await db.transaction(async (tx) => {
@@ -182,6 +186,8 @@ export class ProjectService {
     try {
       await db.transaction(async (tx) => {
         const current = await this.visible(actor.user, id, tx, true);
+        // Turning single sign-on on needs the licence's feature; a project that has it keeps it.
+        if (body.hasSSO && !current.hasSso) await this.deps.platformLicence.assertFeature(FEATURE_FOR.projectSso);
         const ownerId = this.ownerFor(actor.user, body.user ?? current.userId);
         await licence.assertFits(
           tx,

@@ -293,7 +293,7 @@ describe('tenants', () => {
       const token = await bare.login();
       const response = await bare.call('POST', `${SPM_URL}/user`, token, { ...body('acme'), grant: grant(bare) });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toMatchObject({ code: 'licenceMissing', message: '请先上传授权再添加项目' });
+      expect(response.json()).toEqual({ code: 'licenceMissing', message: '尚未上传平台授权', license: '尚未上传平台授权' });
     } finally {
       await bare.close();
     }

@@ -17,6 +17,7 @@ import { canReadUser, tenantScope } from '../../policy/policy.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { LicenceService } from '../licence/licence.service.js';
+import type { PlatformLicenceService } from '../licence/platform-licence.service.js';
 import type { UserRow } from '../users/user.repository.js';
 import type { TenantRepository, TenantValues } from './tenant.repository.js';
 
@@ -24,6 +25,7 @@ export interface TenantDeps {
   db: Database;
   repo: TenantRepository;
   licence: LicenceService;
+  platformLicence: PlatformLicenceService;
   audit: AuditService;
   auth: AuthService;
   clock: Clock;
@@ -70,6 +72,7 @@ export class TenantService {
   async create(actor: Actor, body: TenantCreateBody): Promise<TenantView> {
     const { db, repo, licence, audit, auth, clock } = this.deps;
     const id = body.id ?? `t${randomBytes(5).toString('hex')}`;
+    await this.deps.platformLicence.assertUsable('tenant');
     const passwordHash = await auth.hashPassword(body.password);
     const values: TenantValues = {
       name: body.name,

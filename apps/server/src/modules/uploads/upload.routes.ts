@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
+import { readOneFile } from '../../lib/read-upload.js';
 import type { Storage } from '../../lib/storage.js';
 import { detectImage, mimeOfExtension } from './image-type.js';
 
@@ -25,18 +26,7 @@ export function uploadRoutes(storage: Storage, urlPrefix: string) {
         schema: { tags: ['uploads'], consumes: ['multipart/form-data'], response: { 200: imageUploadResponse } },
       },
       async (request) => {
-        if (!request.isMultipart()) throw new AppError('noFile');
-        const parts = request.files({ limits: { files: 1, fileSize: IMAGE_UPLOAD_MAX_BYTES } });
-        let bytes: Buffer | undefined;
-        try {
-          for await (const part of parts) {
-            bytes = await part.toBuffer();
-          }
-        } catch (error) {
-          if ((error as { code?: string }).code === 'FST_FILES_LIMIT') throw new AppError('oneFile');
-          throw error;
-        }
-        if (!bytes || bytes.length === 0) throw new AppError('noFile');
+        const bytes = await readOneFile(request, IMAGE_UPLOAD_MAX_BYTES);
         const image = detectImage(bytes);
         if (!image) throw new AppError('notImage', { fields: { file: 'upload.notImage' } });
         const name = `${createHash('sha256').update(bytes).digest('hex')}.${image.ext}`;

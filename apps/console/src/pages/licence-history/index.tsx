@@ -1,0 +1,99 @@
+import { DownloadOutlined } from '@ant-design/icons';
+import type { MachineInfoRow } from '@gantry/shared';
+import { Button, Card, Table } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { type HTMLAttributes, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useHasRight } from '../../services/auth';
+import { exportHistory, useHistory } from '../../services/licenceHistory';
+import { fileDate, saveFile } from '../../utils/saveFile';
+import { TABLE_FIELDS } from './fields';
+import { fieldLabel, fieldValue } from './fieldValue';
+import { HistoryDrawer } from './HistoryDrawer';
+
+export const HISTORY_PAGE_SIZE = 20;
+/** console.md §9: the licence table scrolls at 1500 px. */
+export const HISTORY_SCROLL_X = 1500;
+
+export function historyFileName(date = new Date()): string {
+  return `licence-history-${fileDate(date)}.csv`;
+}
+
+/** /app/model/Licenseinfo/list (right log.view): every applied licence with its machine, newest first. */
+export default function LicenceHistoryPage() {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(HISTORY_PAGE_SIZE);
+  const [viewing, setViewing] = useState<MachineInfoRow | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const mayExport = useHasRight('log.export') === true;
+  const list = useHistory({ page, pageSize });
+
+  const columns = useMemo<ColumnsType<MachineInfoRow>>(
+    () => [
+      ...TABLE_FIELDS.map((field) => ({
+        key: field,
+        title: fieldLabel(field),
+        ellipsis: true,
+        render: (_value: unknown, row: MachineInfoRow) => fieldValue(row, field),
+      })),
+      {
+        key: 'actions',
+        title: t('license.history.actions'),
+        fixed: 'right',
+        width: 90,
+        render: (_value, row) => (
+          <Button type="link" size="small" data-testid={`history-view-${row.id}`} onClick={() => setViewing(row)}>
+            {t('license.history.view')}
+          </Button>
+        ),
+      },
+    ],
+    [t],
+  );
+
+  const download = async () => {
+    setExporting(true);
+    try {
+      saveFile(await exportHistory(), historyFileName());
+    } catch {
+      // the request layer has shown the failure
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <Card
+      title={t('license.historyTitle')}
+      extra={
+        mayExport ? (
+          <Button icon={<DownloadOutlined />} data-testid="history-export" loading={exporting} onClick={download}>
+            {t('license.history.export')}
+          </Button>
+        ) : null
+      }
+    >
+      <Table<MachineInfoRow>
+        rowKey="id"
+        size="middle"
+        data-testid="history-table"
+        loading={list.isFetching}
+        dataSource={list.data?.rows ?? []}
+        columns={columns}
+        scroll={{ x: HISTORY_SCROLL_X }}
+        onRow={(row) => ({ 'data-testid': `history-row-${row.id}` }) as HTMLAttributes<HTMLElement>}
+        pagination={{
+          current: page,
+          pageSize,
+          total: list.data?.total ?? 0,
+          onChange: (next, size) => {
+            setPage(size === pageSize ? next : 1);
+            setPageSize(size);
+          },
+        }}
+      />
+      <HistoryDrawer row={viewing} onClose={() => setViewing(null)} />
+    </Card>
+  );
+}

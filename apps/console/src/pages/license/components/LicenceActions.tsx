@@ -1,0 +1,48 @@
+import { AppstoreOutlined, FormOutlined, HistoryOutlined, UploadOutlined } from '@ant-design/icons';
+import { Button, Space } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useHasRight } from '../../../services/auth';
+import { LICENCE_PATHS } from '../paths';
+import { ApplicationModal } from './ApplicationModal';
+
+/** Upload licence, value-added services, licence history (with log.view) and the licence application. */
+export function LicenceActions({ withHistory = true }: { withHistory?: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const mayViewHistory = useHasRight('log.view') === true;
+  const [applying, setApplying] = useState(false);
+  return (
+    <Space wrap>
+      <Button
+        type="primary"
+        icon={<UploadOutlined />}
+        data-testid="license-upload"
+        onClick={() => void navigate(LICENCE_PATHS.upload)}
+      >
+        {t('license.upload')}
+      </Button>
+      <Button icon={<FormOutlined />} data-testid="license-apply" onClick={() => setApplying(true)}>
+        {t('license.apply')}
+      </Button>
+      <Button
+        icon={<AppstoreOutlined />}
+        data-testid="license-services"
+        onClick={() => void navigate(LICENCE_PATHS.services)}
+      >
+        {t('license.services')}
+      </Button>
+      {withHistory && mayViewHistory ? (
+        <Button
+          icon={<HistoryOutlined />}
+          data-testid="license-history"
+          onClick={() => void navigate(LICENCE_PATHS.history)}
+        >
+          {t('license.history')}
+        </Button>
+      ) : null}
+      <ApplicationModal open={applying} onClose={() => setApplying(false)} />
+    </Space>
+  );
+}

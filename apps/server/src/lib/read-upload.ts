@@ -1,0 +1,27 @@
+import type { ErrorCode } from '@gantry/shared';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from './app-error.js';
+
+/**
+ * The one file of a multipart/form-data request, read into memory up to `maxBytes`. No file or an
+ * empty one → noFile, more than one → oneFile, over the size → `tooLarge`.
+ */
+export async function readOneFile(
+  request: FastifyRequest,
+  maxBytes: number,
+  tooLarge: ErrorCode = 'payloadTooLarge',
+): Promise<Buffer> {
+  if (!request.isMultipart()) throw new AppError('noFile');
+  const parts = request.files({ limits: { files: 1, fileSize: maxBytes } });
+  let bytes: Buffer | undefined;
+  try {
+    for await (const part of parts) bytes = await part.toBuffer();
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_FILES_LIMIT') throw new AppError('oneFile');
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(tooLarge);
+    throw error;
+  }
+  if (!bytes || bytes.length === 0) throw new AppError('noFile');
+  return bytes;
+}

@@ -1,0 +1,359 @@
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  dateOfDay,
+  effectiveFeatures,
+  type Grant,
+  type GrantView,
+  grantActive,
+  grantEndDay,
+  LICENCE_REMINDER_DAYS,
+  type LicenceChanges,
+  type LicenceState,
+  type LicenceSummary,
+  localDate,
+  type MachineView,
+  MEASURE_PATHS,
+  type MessageKey,
+  measureOf,
+  PLATFORM_PRODUCT,
+  remainingDays,
+  viewGrant,
+} from '@gantry/shared';
+import type { Database } from '../../db/database.js';
+import { AppError } from '../../lib/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Actor, AuditService } from '../audit/audit.service.js';
+import type { UserRow } from '../users/user.repository.js';
+import type { LicenceRepository, PlatformRecord } from './licence.repository.js';
+import type { LicenceHistoryRepository } from './licence-history.repository.js';
+import { type TrustedKey, type VerifiedLicence, verifyLicenceText } from './licence-signature.js';
+import { type MachineIdentity, machineCodeOf, machineFieldsOf } from './machine-identity.js';
+
+/** Why the platform licence does not grant anything now, as a message with its parameters. */
+export interface LicenceReason {
+  code: 'licenceMissing' | 'licenceExpired' | 'licenceNotYetValid' | 'licenceMachine' | 'licenceUntrusted';
+  key: MessageKey;
+  params: Record<string, string | number>;
+}
+
+export interface PlatformStatus {
+  state: LicenceState | 'missing';
+  reason: LicenceReason | null;
+  record: PlatformRecord | undefined;
+  verified: VerifiedLicence | undefined;
+}
+
+export interface PlatformLicenceDeps {
+  db: Database;
+  repo: LicenceRepository;
+  history: LicenceHistoryRepository;
+  audit: AuditService;
+  clock: Clock;
+  trusted: readonly TrustedKey[];
+  production: boolean;
+  /** This machine's identity; read once. */
+  machine: () => Promise<MachineIdentity>;
+}
+
+/**
+ * The platform licence (design D7): a signed file bound to this machine. Verifies and applies
+ * uploaded files, says whether the installed one grants anything today, and gates the calls that
+ * need it. Allocation below the platform is `LicenceService`'s.
+ */
+export class PlatformLicenceService {
+  private identity: Promise<MachineIdentity> | undefined;
+  /** Verification of the installed file's text, remembered (the text changes only on upload). */
+  private verifiedCache: { text: string; result: VerifiedLicence | AppError } | undefined;
+
+  constructor(private readonly deps: PlatformLicenceDeps) {}
+
+  private today(): string {
+    return localDate(this.deps.clock());
+  }
+
+  async machine(): Promise<MachineView & { identity: MachineIdentity }> {
+    this.identity ??= this.deps.machine();
+    const identity = await this.identity;
+    return { machineCode: machineCodeOf(identity), machine: machineFieldsOf(identity), identity };
+  }
+
+  private verify(text: string): VerifiedLicence {
+    return verifyLicenceText(text, this.deps.trusted, this.deps.production);
+  }
+
+  private verifyInstalled(text: string): VerifiedLicence | AppError {
+    if (this.verifiedCache?.text !== text) {
+      let result: VerifiedLicence | AppError;
+      try {
+        result = this.verify(text);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        result = error;
+      }
+      this.verifiedCache = { text, result };
+    }
+    return this.verifiedCache.result;
+  }
+
+  /** The validity window of a grant today, as a refusal or null. */
+  private windowProblem(grant: Grant): LicenceReason | null {
+    const today = this.today();
+    if (today < grant.startTime) {
+      return { code: 'licenceNotYetValid', key: 'licence.notYetValid', params: { date: grant.startTime } };
+    }
+    if (remainingDays(grant, today) <= 0) {
+      return { code: 'licenceExpired', key: 'licence.expiredOn', params: { date: dateOfDay(grantEndDay(grant)) } };
+    }
+    return null;
+  }
+
+  async status(db: Database = this.deps.db): Promise<PlatformStatus> {
+    const record = await this.deps.repo.platform(db);
+    if (!record) {
+      return {
+        state: 'missing',
+        reason: { code: 'licenceMissing', key: 'licence.none', params: {} },
+        record,
+        verified: undefined,
+      };
+    }
+    const verified = record.text === null ? new AppError('licenceMalformed') : this.verifyInstalled(record.text);
+    if (verified instanceof AppError) {
+      const keyId = record.text ? (/"keyId": "([0-9a-f]{16})"/.exec(record.text)?.[1] ?? '') : '';
+      return {
+        state: 'untrusted',
+        reason: {
+          code: 'licenceUntrusted',
+          key: verified.code === 'licenceDevelopment' ? 'licence.development' : 'licence.untrusted',
+          params: { keyId },
+        },
+        record,
+        verified: undefined,
+      };
+    }
+    const { machineCode } = await this.machine();
+    if (verified.document.machineCode !== machineCode) {
+      return {
+        state: 'otherMachine',
+        reason: {
+          code: 'licenceMachine',
+          key: 'licence.otherMachine',
+          params: { licensed: verified.document.machineCode, machine: machineCode },
+        },
+        record,
+        verified,
+      };
+    }
+    const window = this.windowProblem(record.grant);
+    if (window) {
+      return { state: window.code === 'licenceExpired' ? 'expired' : 'notYetValid', reason: window, record, verified };
+    }
+    return { state: 'valid', reason: null, record, verified };
+  }
+
+  /**
+   * Refuses a call that needs a valid platform licence (adding projects and tenants) with the
+   * reason in `license`. Without any licence, adding a project says the spec's 'upload a licence
+   * before adding projects'.
+   */
+  async assertUsable(what: 'project' | 'tenant', db?: Database): Promise<PlatformStatus> {
+    const status = await this.status(db);
+    if (status.reason) {
+      const message = status.state === 'missing' && what === 'project' ? 'licence.missing' : status.reason.key;
+      throw new AppError(status.reason.code, { params: status.reason.params, message });
+    }
+    return status;
+  }
+
+  /** Refuses a call that needs `feature` when the valid platform licence lacks it. */
+  async assertFeature(feature: string): Promise<void> {
+    const status = await this.status();
+    if (status.reason)
+      throw new AppError(status.reason.code, { params: status.reason.params, message: status.reason.key });
+    if (!effectiveFeatures(status.record?.grant.features).has(feature)) {
+      throw new AppError('featureMissing', { params: { feature } });
+    }
+  }
+
+  /** Features the platform grants now: none unless the licence is valid. */
+  async features(): Promise<Set<string>> {
+    const status = await this.status();
+    return status.state === 'valid' && status.record ? effectiveFeatures(status.record.grant.features) : new Set();
+  }
+
+  /**
+   * The grant a user holds (the platform's for the administrator, its own for a tenant) and the
+   * features usable now: the platform licence must be valid, a tenant's own grant current, and a
+   * tenant keeps only the features the platform still grants.
+   */
+  async holding(user: UserRow): Promise<{ grant: GrantView | null; features: string[] }> {
+    const platform = await this.features();
+    const today = this.today();
+    if (user.isAdmin) {
+      const record = await this.deps.repo.platform();
+      return { grant: record ? viewGrant(record.grant, today) : null, features: [...platform].sort() };
+    }
+    const grant = user.grant as Grant | null;
+    if (!grant) return { grant: null, features: [] };
+    const own = grantActive(grant, today) ? effectiveFeatures(grant.features) : new Set<string>();
+    return { grant: viewGrant(grant, today), features: [...own].filter((f) => platform.has(f)).sort() };
+  }
+
+  summaryOf(verified: VerifiedLicence): LicenceSummary {
+    const { document } = verified;
+    return {
+      licenceId: document.id,
+      product: document.product,
+      machineCode: document.machineCode,
+      issuedAt: document.issuedAt,
+      licensee: document.licensee ?? null,
+      keyId: verified.keyId,
+      development: verified.development,
+      grant: viewGrant(document.grant, this.today()),
+    };
+  }
+
+  /** The installed licence for `license/info`, with its state; undefined when none. */
+  async info() {
+    const status = await this.status();
+    const { record } = status;
+    if (!record) return undefined;
+    const days = remainingDays(record.grant, this.today());
+    return {
+      status,
+      state: status.state as LicenceState,
+      remainingDays: Math.max(0, days),
+      reminder: status.state === 'valid' && days < LICENCE_REMINDER_DAYS,
+      summary: status.verified
+        ? this.summaryOf(status.verified)
+        : {
+            licenceId: '',
+            product: PLATFORM_PRODUCT,
+            machineCode: '',
+            issuedAt: record.installedAt.toISOString(),
+            licensee: null,
+            keyId: '',
+            development: false,
+            grant: viewGrant(record.grant, this.today()),
+          },
+      installedAt: record.installedAt.toISOString(),
+    };
+  }
+
+  /**
+   * Every check an uploaded file must pass, in order: size and form, trusted key, signature,
+   * product, this machine, validity today, and (given the platform's current allocations) that it
+   * grants at least what is already handed out.
+   */
+  private async checkFile(text: string, db: Database, current: PlatformRecord | undefined) {
+    const verified = this.verify(text);
+    const { document } = verified;
+    if (document.product !== PLATFORM_PRODUCT) {
+      throw new AppError('licenceProduct', { params: { product: document.product, expected: PLATFORM_PRODUCT } });
+    }
+    const { machineCode } = await this.machine();
+    if (document.machineCode !== machineCode) {
+      throw new AppError('licenceMachine', { params: { licensed: document.machineCode, machine: machineCode } });
+    }
+    const window = this.windowProblem(document.grant);
+    if (window) throw new AppError(window.code, { params: window.params });
+    const allocated = await this.deps.repo.allocatedByPlatform(db);
+    for (const path of MEASURE_PATHS) {
+      const granted = measureOf(document.grant, path);
+      const handedOut = allocated[path] ?? 0;
+      if (granted !== undefined && handedOut > granted) {
+        throw new AppError('licenceTooSmall', {
+          params: { label: `grant.label.${path}`, granted, allocated: handedOut },
+        });
+      }
+    }
+    return { verified, changes: changesBetween(current?.grant, document.grant) };
+  }
+
+  /** Verifies a file without changing anything: what the wizard shows before applying. */
+  async check(text: string) {
+    const current = await this.deps.repo.platform();
+    const { verified, changes } = await this.checkFile(text, this.deps.db, current);
+    return { licence: this.summaryOf(verified), changes, applied: false };
+  }
+
+  /**
+   * Applies a file: re-checks it with the platform row locked (allocations queue behind it), then
+   * installs it, adds the licence-history row and the audit entry, all in one transaction. A refused
+   * file changes nothing.
+   */
+  async apply(text: string, actor: Actor) {
+    const { machine, machineCode } = await this.machine();
+    return this.deps.db.transaction(async (tx) => {
+      const current = await this.deps.repo.platform(tx, true);
+      const { verified, changes } = await this.checkFile(text, tx, current);
+      const { document } = verified;
+      const now = this.deps.clock();
+      await this.deps.repo.install(document.grant, text, tx, now);
+      await this.deps.history.add(
+        {
+          id: randomUUID(),
+          ...machine,
+          machineCode,
+          licenceId: document.id,
+          product: document.product,
+          keyId: verified.keyId,
+          issuedAt: new Date(document.issuedAt),
+          licensee: document.licensee ?? null,
+          startTime: document.grant.startTime,
+          endTime: dateOfDay(grantEndDay(document.grant)),
+          validityPeriod: document.grant.validityPeriod,
+          userCount: document.grant.userCount,
+          features: document.grant.features,
+          grant: document.grant,
+          appliedBy: actor.user.id,
+          fileSha256: createHash('sha256').update(text).digest('hex'),
+        },
+        tx,
+        now,
+      );
+      await this.deps.audit.record(
+        actor,
+        {
+          action: 'licence.apply',
+          objectType: 'licence',
+          objectId: document.id,
+          detail: { product: document.product, keyId: verified.keyId, machineCode, changes },
+        },
+        tx,
+      );
+      return { licence: this.summaryOf(verified), changes, applied: true };
+    });
+  }
+}
+
+/** What differs between the installed grant and a new one. */
+export function changesBetween(before: Grant | undefined, after: Grant): LicenceChanges {
+  const measures = MEASURE_PATHS.flatMap((path) => {
+    const a = before ? (measureOf(before, path) ?? null) : null;
+    const b = measureOf(after, path) ?? null;
+    return a === b ? [] : [{ path, before: a, after: b }];
+  });
+  const period: LicenceChanges['period'] = [];
+  const endOf = (g: Grant) => dateOfDay(grantEndDay(g));
+  if (before?.startTime !== after.startTime) {
+    period.push({ field: 'startTime', before: before?.startTime ?? null, after: after.startTime });
+  }
+  if (!before || endOf(before) !== endOf(after)) {
+    period.push({ field: 'endTime', before: before ? endOf(before) : null, after: endOf(after) });
+  }
+  if (before?.validityPeriod !== after.validityPeriod) {
+    period.push({ field: 'validityPeriod', before: before?.validityPeriod ?? null, after: after.validityPeriod });
+  }
+  const was = effectiveFeatures(before?.features);
+  const now = effectiveFeatures(after.features);
+  was.delete('BI');
+  now.delete('BI');
+  return {
+    first: !before,
+    measures,
+    period,
+    featuresAdded: [...now].filter((f) => !was.has(f)).sort(),
+    featuresRemoved: [...was].filter((f) => !now.has(f)).sort(),
+  };
+}

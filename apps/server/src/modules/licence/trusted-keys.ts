@@ -1,0 +1,39 @@
+import type { KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { keyIdOf, privateKeyFromPem, publicKeyFromBase64, type TrustedKey } from './licence-signature.js';
+
+/**
+ * DEVELOPMENT key (public half). Its private half is in the repository (`licence-dev/`), so anyone
+ * can sign with it: trusted only outside production, for tests and local use.
+ */
+export const DEVELOPMENT_PUBLIC_KEY = 'Ip/fVIM0xwWHPdWkPnc6Himl39Xaj+COi4Co1CpprKk=';
+
+/**
+ * The keys whose signatures the server accepts: the configured vendor keys, plus the development key
+ * unless in production. Throws on a malformed key or on the development key configured in production.
+ */
+export function trustedKeys(configured: readonly string[], production: boolean): TrustedKey[] {
+  const keys: TrustedKey[] = configured.map((text) => {
+    if (text.trim() === DEVELOPMENT_PUBLIC_KEY && production) {
+      throw new Error('the development licence key cannot be trusted in production');
+    }
+    const key = publicKeyFromBase64(text);
+    return { keyId: keyIdOf(key), key, development: text.trim() === DEVELOPMENT_PUBLIC_KEY };
+  });
+  if (!keys.some((k) => k.development)) {
+    const key = publicKeyFromBase64(DEVELOPMENT_PUBLIC_KEY);
+    // Listed even in production, so that a development licence gets its own clear refusal.
+    keys.push({ keyId: keyIdOf(key), key, development: true });
+  }
+  return keys;
+}
+
+/** Where the development private key lives (tests, the browser tests and `licence issue --key dev`). */
+export const DEVELOPMENT_PRIVATE_KEY_FILE = fileURLToPath(
+  new URL('../../../licence-dev/development.private.pem', import.meta.url),
+);
+
+export function developmentPrivateKey(): KeyObject {
+  return privateKeyFromPem(readFileSync(DEVELOPMENT_PRIVATE_KEY_FILE, 'utf8'));
+}
