@@ -1,14 +1,16 @@
 /**
- * npm run bench [-- all | foundation | projects]: one run on this machine, printed as tables.
+ * npm run bench [-- all | foundation | projects | licence]: one run on this machine, printed as tables.
  *  - foundation (bench/foundation.ts): settings, sessions, login, start times, RSS, login route size
  *  - projects (bench/projects.ts): the project list with 150,000 projects, on PGlite and PostgreSQL
+ *  - licence (bench/licence.ts): licence verification, machine identity, upload/info/history calls
  */
 import { execFileSync } from 'node:child_process';
 import { foundation } from './foundation.js';
 import { printTable } from './lib.js';
+import { licenceBench } from './licence.js';
 import { projectsBench } from './projects.js';
 
-const SECTIONS = ['all', 'foundation', 'projects'] as const;
+const SECTIONS = ['all', 'foundation', 'projects', 'licence'] as const;
 type Section = (typeof SECTIONS)[number];
 const section = (process.argv[2] ?? 'all') as Section;
 if (!SECTIONS.includes(section)) {
@@ -24,4 +26,5 @@ if (section === 'all' || section === 'foundation') {
   printTable(['measure', 'value'], results);
 }
 if (section === 'all' || section === 'projects') await projectsBench();
+if (section === 'all' || section === 'licence') await licenceBench();
 process.exit(0);
