@@ -43,10 +43,11 @@ export default defineConfig({
   projects: [
     { name: 'first-run', testMatch: 'foundation.spec.ts' },
     { name: 'console', testMatch: 'console.spec.ts', dependencies: ['first-run'] },
-    { name: 'tenants-projects', testMatch: 'tenants-projects.spec.ts', dependencies: ['console'] },
+    { name: 'licence', testMatch: 'licence.spec.ts', dependencies: ['console'] },
+    { name: 'tenants-projects', testMatch: 'tenants-projects.spec.ts', dependencies: ['licence'] },
   ],
   webServer: {
-    command: `rm -rf "${DATA}" && node --import tsx e2e/seed-licence.ts && node --import tsx apps/server/src/main.ts`,
+    command: `rm -rf "${DATA}" && node --import tsx apps/server/src/main.ts`,
     cwd: ROOT,
     url: `${BASE_URL}/readyz`,
     timeout: 60_000,
