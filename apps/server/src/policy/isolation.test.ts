@@ -9,8 +9,16 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminWithLicence, createTenant, grant, projectBody, SPM_URL, TENANT_PASSWORD } from '../test/fixtures.js';
-import { ADMIN_PASSWORD, createTestApp, type TestApp, wire } from '../test/test-app.js';
+import {
+  adminWithLicence,
+  createTenant,
+  grant,
+  licenceText,
+  projectBody,
+  SPM_URL,
+  TENANT_PASSWORD,
+} from '../test/fixtures.js';
+import { ADMIN_PASSWORD, createTestApp, multipartFile, type TestApp, wire } from '../test/test-app.js';
 import { readWorld, type World, worldBesides } from '../test/world.js';
 
 type Role = 'anonymous' | 'tenantA' | 'tenantB' | 'admin' | 'disabledOld';
@@ -402,6 +410,59 @@ const CALLS: Call[] = [
     kind: 'owner',
     expect: adminOnly(200),
     send: (c) => send(c.role, 'GET', `/login/current/unUse/license?target=tenant&except=${c.id}`),
+  },
+
+  {
+    name: 'GET login/current/user',
+    expect: everyone(200),
+    send: (c) => send(c.role, 'GET', '/login/current/user'),
+    check: (body, who) => {
+      const user = body as { rights: string[]; grant: { userCount: number } | null };
+      expect(user.rights).toEqual(who === 'admin' ? ['log.view', 'log.export'] : []);
+      expect(user.grant?.userCount).toBe(who === 'admin' ? 1000 : 200);
+    },
+  },
+  {
+    name: 'GET license/machine',
+    expect: adminOnly(200),
+    send: (c) => send(c.role, 'GET', '/portal/rest/license/machine'),
+  },
+  {
+    name: 'POST license/verify (valid file: nothing may change)',
+    expect: adminOnly(200),
+    send: (c) => {
+      const form = multipartFile('file', 'platform.lic', Buffer.from(licenceText(app)), 'application/octet-stream');
+      return send(c.role, 'POST', '/portal/rest/license/verify', form.payload, form.headers);
+    },
+  },
+  {
+    name: 'POST license/upload (tampered file: refused, nothing may change)',
+    expect: adminOnly(400),
+    send: (c) => {
+      const text = licenceText(app).replace('"userCount": 1000', '"userCount": 9000');
+      const form = multipartFile('file', 'platform.lic', Buffer.from(text), 'application/octet-stream');
+      return send(c.role, 'POST', '/portal/rest/license/upload', form.payload, form.headers);
+    },
+  },
+  {
+    name: 'GET core/license/machineInfo?query',
+    expect: adminOnly(200),
+    send: (c) => send(c.role, 'GET', `/portal/rest/core/license/machineInfo?query=${q({ withCount: true })}`),
+  },
+  {
+    name: 'GET core/license/machineInfo/count',
+    expect: adminOnly(200),
+    send: (c) => send(c.role, 'GET', '/portal/rest/core/license/machineInfo/count'),
+  },
+  {
+    name: 'GET core/license/machineInfo/export',
+    expect: adminOnly(200),
+    send: (c) => send(c.role, 'GET', '/portal/rest/core/license/machineInfo/export'),
+  },
+  {
+    name: 'GET core/license/machineInfo/{unknown id}',
+    expect: adminOnly(404),
+    send: (c) => send(c.role, 'GET', '/portal/rest/core/license/machineInfo/nosuch'),
   },
 
   // Dashboard and audit

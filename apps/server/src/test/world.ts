@@ -11,6 +11,7 @@ export interface World {
   users: Row[];
   projects: Row[];
   licences: Row[];
+  licenceHistory: Row[];
   /** `userId:tokenHash` of every session. */
   sessions: string[];
   auditCount: number;
@@ -26,6 +27,7 @@ export async function readWorld(app: TestApp): Promise<World> {
       (select coalesce(jsonb_agg(to_jsonb(u) order by u.id), '[]'::jsonb) from users u) as users,
       (select coalesce(jsonb_agg(to_jsonb(p) order by p.id), '[]'::jsonb) from projects p) as projects,
       (select coalesce(jsonb_agg(to_jsonb(l) order by l.id), '[]'::jsonb) from licences l) as licences,
+      (select coalesce(jsonb_agg(to_jsonb(h) order by h.id), '[]'::jsonb) from licence_history h) as "licenceHistory",
       (select coalesce(jsonb_agg(s.user_id || ':' || s.token_hash order by s.token_hash), '[]'::jsonb) from sessions s) as sessions,
       (select count(*)::int from audit_log) as "auditCount"`,
   );
@@ -56,6 +58,7 @@ export function worldBesides(world: World, options: { target?: string; keep?: Wo
     users: world.users.filter((u) => u.id !== target && existed(keep?.users ?? [], u.id)),
     projects: world.projects.filter((p) => p.id !== target && existed(keep?.projects ?? [], p.id)),
     licences: world.licences,
+    licenceHistory: world.licenceHistory,
     sessions: world.sessions.filter((s) => !target || !s.startsWith(`${target}:`)),
     auditCount: options.auditCount ?? world.auditCount,
     files: world.files.filter((f) => !target || !f.startsWith(`${target}${path.sep}`)),
