@@ -2,8 +2,9 @@ import type { LoginResponse } from '@gantry/shared';
 import { screen } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { currentUser } from '../pages/license/testFixtures';
 import { PAGES } from '../routes';
-import { ADMIN, renderRoutes, signIn, TENANT } from '../test/utils';
+import { ADMIN, mockFetch, renderRoutes, signIn, TENANT } from '../test/utils';
 import { RouteGuard, type RouteHandle } from './RouteGuard';
 
 const routes: RouteObject[] = [
@@ -14,6 +15,11 @@ const routes: RouteObject[] = [
       { path: 'dashboard', handle: { page: PAGES.dashboard } satisfies RouteHandle, element: <p>dashboard page</p> },
       { path: 'settings', handle: { page: PAGES.settings } satisfies RouteHandle, element: <p>settings page</p> },
       { path: 'model/Project/:id/detail', element: <p>project detail</p> },
+      {
+        path: 'model/Licenseinfo/list',
+        handle: { page: PAGES.licenceHistory } satisfies RouteHandle,
+        element: <p>history page</p>,
+      },
     ],
   },
 ];
@@ -52,4 +58,29 @@ describe('RouteGuard', () => {
       expect(screen.queryByText(/page$|detail$/)).toBeNull();
     },
   );
+});
+
+describe('RouteGuard: rights', () => {
+  const withRights = (rights: string[]) =>
+    mockFetch((call) => (call.url.endsWith('/login/current/user') ? { body: currentUser({ rights }) } : undefined));
+
+  it('shows a page that needs a right to a user holding it', async () => {
+    withRights(['log.view']);
+    visit(ADMIN, '/app/model/Licenseinfo/list');
+    expect(await screen.findByText('history page')).toBeTruthy();
+  });
+
+  it('shows the no-permission page without the right', async () => {
+    withRights(['log.export']);
+    visit(ADMIN, '/app/model/Licenseinfo/list');
+    expect(await screen.findByTestId('no-permission')).toBeTruthy();
+    expect(screen.queryByText('history page')).toBeNull();
+  });
+
+  it('does not ask for rights on pages that need none', () => {
+    const { calls } = withRights([]);
+    visit(ADMIN, '/app/settings');
+    expect(screen.getByText('settings page')).toBeTruthy();
+    expect(calls).toHaveLength(0);
+  });
 });

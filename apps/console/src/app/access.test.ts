@@ -22,6 +22,14 @@ describe('access rules', () => {
     expect(canAccess(tenant, '/app/dashboard', {})).toBe(true);
   });
 
+  it('pages with a right need it among the rights', () => {
+    const history = { access: 'admin', right: 'log.view' } as const;
+    expect(canAccess(admin, '/app/model/Licenseinfo/list', history, ['log.view'])).toBe(true);
+    expect(canAccess(admin, '/app/model/Licenseinfo/list', history, ['log.export'])).toBe(false);
+    expect(canAccess(admin, '/app/model/Licenseinfo/list', history)).toBe(false);
+    expect(canAccess(tenant, '/app/model/Licenseinfo/list', history, ['log.view'])).toBe(false);
+  });
+
   it('a user with a protectUrl sees that route only', () => {
     expect(canAccess(protectedUser, '/app/model/Project/p1/detail')).toBe(true);
     expect(canAccess(protectedUser, '/app/model/Project/p1/detail/')).toBe(true);

@@ -6,6 +6,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { RouteGuard, usePageRoute } from '../app/RouteGuard';
 import { ADMIN_MENU } from '../routes';
 import { HeaderTitle } from './components/HeaderTitle';
+import { LicenceBanner } from './components/LicenceBanner';
 import { selectedMenu, toMenuItems } from './components/menuItems';
 import { UserMenu } from './components/UserMenu';
 
@@ -83,6 +84,7 @@ export function AdminLayout() {
           <UserMenu />
         </Layout.Header>
         <Layout.Content style={{ margin: 16 }}>
+          <LicenceBanner />
           <RouteGuard />
         </Layout.Content>
       </Layout>

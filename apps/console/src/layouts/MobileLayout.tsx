@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { RouteGuard } from '../app/RouteGuard';
 import { commonMenu, PAGES } from '../routes';
 import { HeaderTitle } from './components/HeaderTitle';
+import { LicenceBanner } from './components/LicenceBanner';
 import { MENU_ICONS } from './components/menuIcons';
 import { UserMenu } from './components/UserMenu';
 
@@ -37,6 +38,7 @@ export function MobileLayout({ isAdmin }: { isAdmin: boolean }) {
         <UserMenu color="#fff" compact />
       </header>
       <main style={{ padding: 12 }}>
+        {isAdmin ? <LicenceBanner /> : null}
         <RouteGuard />
       </main>
       <nav

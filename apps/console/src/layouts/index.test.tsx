@@ -1,11 +1,14 @@
+import type { LicenceInfo } from '@gantry/shared';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import type { RouteHandle } from '../app/RouteGuard';
+import { licenceInfo } from '../pages/license/testFixtures';
 import { PAGES } from '../routes';
-import { ADMIN, mockFetch, renderRoutes, signIn, TENANT } from '../test/utils';
+import { ADMIN, type MockCall, mockFetch, renderRoutes, signIn, TENANT } from '../test/utils';
 import AppLayout from '.';
 import { COLLAPSED_KEY } from './AdminLayout';
+import { REMINDER_DISMISSED_KEY } from './components/LicenceBanner';
 
 const routes: RouteObject[] = [
   {
@@ -14,12 +17,14 @@ const routes: RouteObject[] = [
     children: [
       { path: 'dashboard', handle: { page: PAGES.dashboard } satisfies RouteHandle, element: <p>dashboard page</p> },
       { path: 'settings', handle: { page: PAGES.settings } satisfies RouteHandle, element: <p>settings page</p> },
+      { path: 'license', handle: { page: PAGES.license } satisfies RouteHandle, element: <p>licence page</p> },
     ],
   },
 ];
 
-function api(user = ADMIN) {
+function api(user = ADMIN, info?: LicenceInfo) {
   return mockFetch((call) => {
+    if (call.url === '/portal/rest/license/info' && info) return { body: info };
     if (call.url.endsWith('/setting')) return { body: { name: 'Acme Cloud', language: 'zh_Hans', logo: '' } };
     if (call.url.endsWith('/login/current/user')) {
       const { token: _token, ...profile } = user;
@@ -101,5 +106,67 @@ describe('AppLayout', () => {
     expect(screen.getByTestId('tab-projects')).toBeTruthy();
     expect(screen.getByTestId('tab-user-center')).toBeTruthy();
     expect(screen.queryByTestId('tab-tenants')).toBeNull();
+  });
+});
+
+describe('licence banner', () => {
+  const REMINDER = licenceInfo({ reminder: true, remainingDays: 6 });
+  const infoCalls = (calls: MockCall[]) => calls.filter((c) => c.url === '/portal/rest/license/info');
+
+  it('reminds the administrator when fewer than 14 days remain, until closed for the session', async () => {
+    api(ADMIN, REMINDER);
+    signIn(ADMIN);
+    const first = renderRoutes(routes, '/app/dashboard');
+    const banner = await screen.findByTestId('licence-banner-reminder');
+    expect(banner.textContent).toContain('授权将在6天后到期（不足14天）');
+    fireEvent.click(screen.getByTestId('licence-banner-link'));
+    expect(await screen.findByText('licence page')).toBeTruthy();
+    // the licence page says it itself
+    expect(screen.queryByTestId('licence-banner-reminder')).toBeNull();
+    first.unmount();
+
+    renderRoutes(routes, '/app/dashboard');
+    const again = await screen.findByTestId('licence-banner-reminder');
+    const close = again.querySelector('.ant-alert-close-icon');
+    if (!close) throw new Error('no close button');
+    fireEvent.click(close);
+    await waitFor(() => expect(screen.queryByTestId('licence-banner-reminder')).toBeNull());
+    expect(sessionStorage.getItem(REMINDER_DISMISSED_KEY)).toBe(REMINDER.licenceId);
+  });
+
+  it('stays closed in this session once closed, but not for another licence', async () => {
+    sessionStorage.setItem(REMINDER_DISMISSED_KEY, REMINDER.licenceId);
+    const { calls } = api(ADMIN, REMINDER);
+    signIn(ADMIN);
+    const first = renderRoutes(routes, '/app/dashboard');
+    await waitFor(() => expect(infoCalls(calls)).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByTestId('licence-banner-reminder')).toBeNull();
+    first.unmount();
+
+    api(ADMIN, { ...REMINDER, licenceId: 'LIC-NEXT' });
+    renderRoutes(routes, '/app/dashboard');
+    expect(await screen.findByTestId('licence-banner-reminder')).toBeTruthy();
+  });
+
+  it('shows an error with the reason while the licence is not valid', async () => {
+    const reason = '该授权属于另一台机器（机器码AAAAA），本机机器码为BBBBB';
+    api(ADMIN, licenceInfo({ state: 'otherMachine', reason }));
+    signIn(ADMIN);
+    renderRoutes(routes, '/app/dashboard');
+    const banner = await screen.findByTestId('licence-banner-invalid');
+    expect(banner.textContent).toContain('非本机授权');
+    expect(banner.textContent).toContain(reason);
+    expect(banner.querySelector('.ant-alert-close-icon')).toBeNull();
+  });
+
+  it('is not shown to tenants, who do not read the platform licence', async () => {
+    const { calls } = api(TENANT, REMINDER);
+    signIn(TENANT);
+    renderRoutes(routes, '/app/dashboard');
+    expect(await screen.findByText('dashboard page')).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByTestId('licence-banner-reminder')).toBeNull();
+    expect(infoCalls(calls)).toHaveLength(0);
   });
 });

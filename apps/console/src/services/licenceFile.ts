@@ -32,7 +32,13 @@ export function uploadLicence(file: File): Promise<LicenceCheck> {
 }
 
 /** Everything that reads the platform licence, to be read again after a new one is applied. */
-export const LICENCE_DEPENDENT_KEYS = [LICENCE_INFO_KEY, ['currentUser'], ['unUseLicense'], ['dashboard'], ['licenceHistory']];
+export const LICENCE_DEPENDENT_KEYS = [
+  LICENCE_INFO_KEY,
+  ['currentUser'],
+  ['unUseLicense'],
+  ['dashboard'],
+  ['licenceHistory'],
+];
 
 export async function refreshAfterLicence(client: QueryClient): Promise<void> {
   await Promise.all(LICENCE_DEPENDENT_KEYS.map((queryKey) => client.invalidateQueries({ queryKey })));

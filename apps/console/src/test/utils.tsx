@@ -90,3 +90,25 @@ export const TENANT: LoginResponse = {
 export function signIn(user: LoginResponse = ADMIN): void {
   setUser(user, false);
 }
+
+export interface Download {
+  name: string;
+  blob: Blob;
+}
+
+/** Capture files the page offers for download (object URL + a clicked `<a download>`). */
+export function captureDownloads(): Download[] {
+  const downloads: Download[] = [];
+  const blobs = new Map<string, Blob>();
+  vi.spyOn(URL, 'createObjectURL').mockImplementation((blob: Blob | MediaSource) => {
+    const url = `blob:test/${blobs.size}`;
+    if (blob instanceof Blob) blobs.set(url, blob);
+    return url;
+  });
+  vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    const blob = blobs.get(this.href) ?? blobs.get(this.getAttribute('href') ?? '');
+    if (blob) downloads.push({ name: this.download, blob });
+  });
+  return downloads;
+}

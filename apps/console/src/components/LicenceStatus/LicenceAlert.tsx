@@ -2,7 +2,7 @@ import { LICENCE_REMINDER_DAYS, type LicenceInfo } from '@gantry/shared';
 import { Alert } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { licenceProblem } from '../../../components/LicenceStatus';
+import { licenceProblem } from '.';
 
 /**
  * The two licence warnings (also used by the layout's banner): an error while the licence grants

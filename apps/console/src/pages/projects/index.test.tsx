@@ -2,6 +2,7 @@ import { PROJECT_CARD_PAGE, type ProjectView } from '@gantry/shared';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, type MockCall, mockFetch, renderPage, signIn, TENANT } from '../../test/utils';
+import { licenceInfo } from '../license/testFixtures';
 import ProjectListPage from '.';
 import { PROJECT_FILTER_KEY } from './projectFilter';
 import { project, projects } from './testFixtures';
@@ -15,18 +16,13 @@ type Reply = { status?: number; body?: unknown; headers?: Record<string, string>
 interface ServerOptions {
   /** All projects; pages are cut by skip/limit. */
   rows?: ProjectView[];
-  licence?: 'installed' | 'missing';
+  licence?: 'installed' | 'missing' | 'otherMachine';
   onDelete?: (id: string) => Reply;
   onPatch?: (call: MockCall) => Reply;
 }
 
-const LICENCE = {
-  id: 'platform-spm',
-  grant: { ...project('x').grant },
-  allocated: {},
-  used: {},
-  installedAt: '2026-01-01T00:00:00.000Z',
-};
+const LICENCE = licenceInfo({ grant: project('x').grant! });
+const OTHER_MACHINE = '该授权属于另一台机器（机器码AAAAA），本机机器码为BBBBB';
 
 function listQuery(call: MockCall): {
   skip: number;
@@ -52,6 +48,7 @@ function server({ rows = [], licence = 'installed', onDelete, onPatch }: ServerO
     }
     if (call.method === 'PATCH' && onPatch) return onPatch(call);
     if (path === '/portal/rest/license/info') {
+      if (licence === 'otherMachine') return { body: { ...LICENCE, state: 'otherMachine', reason: OTHER_MACHINE } };
       return licence === 'installed'
         ? { body: LICENCE }
         : { status: 404, body: { message: '请先上传授权再添加项目', code: 'licenceMissing' } };
@@ -274,6 +271,14 @@ describe('add project', () => {
     expect((add as HTMLButtonElement).disabled).toBe(true);
     fireEvent.mouseEnter(add.parentElement ?? add);
     expect(await screen.findByText('请先上传授权再添加项目')).toBeTruthy();
+  });
+
+  it('is disabled with the reason while the licence is not valid here', async () => {
+    server({ rows: [], licence: 'otherMachine' });
+    renderList();
+    const add = await screen.findByTestId('project-add');
+    await waitFor(() => expect(add.getAttribute('data-blocked')).toBe(OTHER_MACHINE));
+    expect((add as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('is disabled for a tenant whose own grant is missing', async () => {

@@ -2,6 +2,7 @@ import { sha256Hex, type TableSetting, type TenantView } from '@gantry/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { type MockCall, mockFetch, renderPage, signIn } from '../../test/utils';
+import { licenceInfo } from '../license/testFixtures';
 import TenantsPage from '.';
 import { listQuery, pathOf, project, tenant } from './testFixtures';
 
@@ -224,5 +225,35 @@ describe('tenant list preferences', () => {
     expect(listQuery(listCalls(calls)[0] as MockCall)).toMatchObject({ limit: 5 });
     // loose is antd's default (large) size: neither the middle nor the small class
     expect(document.querySelector('.ant-table-middle, .ant-table-small')).toBeNull();
+  });
+});
+
+describe('add tenant', () => {
+  const licence = (reply: Reply) => (call: MockCall) =>
+    pathOf(call) === '/portal/rest/license/info' ? reply : undefined;
+  const add = () => screen.getByTestId('tenant-add') as HTMLButtonElement;
+
+  it('is disabled with the licence message while the platform has no licence', async () => {
+    api({ other: licence({ status: 404, body: { message: '请先上传授权再添加项目', code: 'licenceMissing' } }) });
+    await renderList();
+    await waitFor(() => expect(add().getAttribute('data-blocked')).toBe('尚未上传平台授权'));
+    expect(add().disabled).toBe(true);
+  });
+
+  it('is disabled with the reason while the licence is not valid', async () => {
+    const reason = '授权已于2026-01-01过期';
+    api({ other: licence({ body: licenceInfo({ state: 'expired', reason }) }) });
+    await renderList();
+    await waitFor(() => expect(add().getAttribute('data-blocked')).toBe(reason));
+    expect(add().disabled).toBe(true);
+    fireEvent.mouseEnter(add().parentElement ?? add());
+    expect(await screen.findByText(reason)).toBeTruthy();
+  });
+
+  it('is enabled with a valid licence', async () => {
+    api({ other: licence({ body: licenceInfo() }) });
+    await renderList();
+    await waitFor(() => expect(add().disabled).toBe(false));
+    expect(add().getAttribute('data-blocked')).toBeNull();
   });
 });

@@ -36,7 +36,7 @@ export default function TenantsPage() {
   const list = useTenants({ name: search, page, pageSize: layout.pageSize }, layout.ready);
   const rows = list.data?.rows ?? [];
   // a tenant's grant is drawn from the platform licence: none (or one not valid now), no new tenant
-  const addBlock = useLicenceBlock();
+  const addBlock = useLicenceBlock(true, 'licence.none');
 
   const handlers: TenantActionHandlers = {
     onProjects: (tenant) => {

@@ -293,7 +293,11 @@ describe('tenants', () => {
       const token = await bare.login();
       const response = await bare.call('POST', `${SPM_URL}/user`, token, { ...body('acme'), grant: grant(bare) });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ code: 'licenceMissing', message: '尚未上传平台授权', license: '尚未上传平台授权' });
+      expect(response.json()).toEqual({
+        code: 'licenceMissing',
+        message: '尚未上传平台授权',
+        license: '尚未上传平台授权',
+      });
     } finally {
       await bare.close();
     }

@@ -17,7 +17,11 @@ export function ApplicationModal({ open, onClose }: { open: boolean; onClose: ()
   const [form] = Form.useForm<ApplicationValues>();
   const machine = useMachine();
   const [sent, setSent] = useState<string | null>(null);
-  const required = (label: string) => ({ required: true, whitespace: true, message: t('license.apply.required', { label }) });
+  const required = (label: string) => ({
+    required: true,
+    whitespace: true,
+    message: t('license.apply.required', { label }),
+  });
 
   const submit = (values: ApplicationValues) => {
     const code = machine.data?.machineCode ?? '';
@@ -58,12 +62,20 @@ export function ApplicationModal({ open, onClose }: { open: boolean; onClose: ()
           </Form.Item>
           <Row gutter={16}>
             <Col xs={24} md={12}>
-              <Form.Item name="company" label={t('license.apply.company')} rules={[required(t('license.apply.company'))]}>
+              <Form.Item
+                name="company"
+                label={t('license.apply.company')}
+                rules={[required(t('license.apply.company'))]}
+              >
                 <Input data-testid="license-apply-company" maxLength={200} />
               </Form.Item>
             </Col>
             <Col xs={24} md={12}>
-              <Form.Item name="contact" label={t('license.apply.contact')} rules={[required(t('license.apply.contact'))]}>
+              <Form.Item
+                name="contact"
+                label={t('license.apply.contact')}
+                rules={[required(t('license.apply.contact'))]}
+              >
                 <Input data-testid="license-apply-contact" maxLength={100} />
               </Form.Item>
             </Col>

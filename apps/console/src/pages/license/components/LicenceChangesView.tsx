@@ -29,6 +29,12 @@ function Change({ testId, label, before, after }: { testId: string; label: strin
   );
 }
 
+/** A feature by name, with its key when that differs (the key is what the vendor's file says). */
+function featureName(key: string): string {
+  const name = translateMessage(`grant.feature.${key}`);
+  return name === key ? key : `${name} (${key})`;
+}
+
 function FeatureTags({ keys, color, testId, label }: { keys: string[]; color: string; testId: string; label: string }) {
   if (keys.length === 0) return null;
   return (
@@ -38,7 +44,7 @@ function FeatureTags({ keys, color, testId, label }: { keys: string[]; color: st
       <Space size={[4, 4]} wrap>
         {keys.map((key) => (
           <Tag key={key} color={color} data-feature={key}>
-            {translateMessage(`grant.feature.${key}`)}
+            {featureName(key)}
           </Tag>
         ))}
       </Space>

@@ -3,9 +3,9 @@ import { Descriptions, Space, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { lastDay, RemainingDays } from '../../../components/GrantSummary';
 import { LicenceStateTag } from '../../../components/LicenceStatus';
+import { LicenceAlert } from '../../../components/LicenceStatus/LicenceAlert';
 import { translateMessage } from '../../../i18n';
 import { formatDateTime } from '../../../utils/dateTime';
-import { LicenceAlert } from './LicenceAlerts';
 import { MachineCode } from './MachineCode';
 
 /** The installed licence: warnings, who it is for, its key, dates, days left, features and this machine's code. */

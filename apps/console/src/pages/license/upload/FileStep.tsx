@@ -15,6 +15,7 @@ export function FileStep({ file, onChoose }: { file: File | null; onChoose: (fil
     <div data-testid="license-wizard-step-file">
       <div data-testid="license-wizard-dragger">
         <Upload.Dragger
+          data-testid="license-wizard-file-input"
           accept={LICENCE_FILE_ACCEPT}
           multiple={false}
           showUploadList={false}

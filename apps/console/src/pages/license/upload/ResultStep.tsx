@@ -18,7 +18,12 @@ export function ResultStep({
   const { t } = useTranslation();
   const navigate = useNavigate();
   const back = (
-    <Button key="back" type="primary" data-testid="license-wizard-done" onClick={() => void navigate(LICENCE_PATHS.info)}>
+    <Button
+      key="back"
+      type="primary"
+      data-testid="license-wizard-done"
+      onClick={() => void navigate(LICENCE_PATHS.info)}
+    >
       {t('license.wizard.toLicence')}
     </Button>
   );

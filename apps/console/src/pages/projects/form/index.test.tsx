@@ -3,6 +3,7 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import { describe, expect, it } from 'vitest';
 import type { UnusedLicence } from '../../../services/licence';
 import { ADMIN, type MockCall, mockFetch, renderPage, signIn, TENANT } from '../../../test/utils';
+import { currentUser } from '../../license/testFixtures';
 import { GRANT, project } from '../testFixtures';
 import ProjectFormPage from '.';
 
@@ -21,10 +22,18 @@ const POOL: UnusedLicence = {
 };
 
 function server(
-  options: { onSave?: (call: MockCall) => Reply; onCert?: (call: MockCall) => Reply; loaded?: ProjectView } = {},
+  options: {
+    onSave?: (call: MockCall) => Reply;
+    onCert?: (call: MockCall) => Reply;
+    loaded?: ProjectView;
+    features?: string[];
+  } = {},
 ) {
   return mockFetch((call): Reply | undefined => {
     const path = call.url.split('?')[0] ?? '';
+    if (path === '/portal/rest/spm/login/current/user') {
+      return { body: currentUser({ features: options.features ?? ['gis', 'Oauth'] }) };
+    }
     if (path === '/portal/rest/spm/login/current/unUse/license') return { body: POOL };
     if (path === '/portal/rest/spm/user') return { body: [{ id: 'acme', name: 'Acme' }] };
     if (path === '/portal/rest/spm/project/cert')
@@ -275,5 +284,38 @@ describe('project form: edit', () => {
     });
     expect(put?.body).not.toHaveProperty('id');
     expect((put!.body as { grant: object }).grant).not.toHaveProperty('remainingTime');
+  });
+});
+
+describe('project form: single sign-on', () => {
+  const sso = () => screen.getByTestId('project-hasSSO') as HTMLButtonElement;
+
+  it('cannot be turned on without the licensed feature Oauth, and says why', async () => {
+    const loaded = project('plant1', { hasSSO: false });
+    server({ loaded, features: ['gis'] });
+    await renderEdit(loaded);
+    await waitFor(() => expect(sso().getAttribute('data-blocked')).toBe('Oauth'));
+    expect(sso().disabled).toBe(true);
+    expect(screen.getByText('当前授权不含“OAuth登录”功能，无法开启单点登录')).toBeTruthy();
+  });
+
+  it('can still be turned off when it is on without the feature', async () => {
+    const loaded = project('plant1', { hasSSO: true });
+    server({ loaded, features: [] });
+    await renderEdit(loaded);
+    await waitFor(() => expect(sso().getAttribute('data-blocked')).toBe('Oauth'));
+    expect(sso().disabled).toBe(false);
+    fireEvent.click(sso());
+    await waitFor(() => expect(sso().getAttribute('aria-checked')).toBe('false'));
+    expect(sso().disabled).toBe(true);
+  });
+
+  it('is free with the feature', async () => {
+    const loaded = project('plant1', { hasSSO: false });
+    const { calls } = server({ loaded, features: ['Oauth'] });
+    await renderEdit(loaded);
+    await waitFor(() => expect(calls.some((c) => c.url.endsWith('/login/current/user'))).toBe(true));
+    await waitFor(() => expect(sso().disabled).toBe(false));
+    expect(sso().getAttribute('data-blocked')).toBeNull();
   });
 });
