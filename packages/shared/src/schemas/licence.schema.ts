@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { grantView, measureValues } from '../licence.js';
+import { LICENCE_WARNING_DAYS } from '../validations.js';
 
 /**
  * The licence calls (docs/API.md, "Licence"). Paths are under `/portal/rest/`:
@@ -18,8 +19,8 @@ export const LICENCE_STATES = ['valid', 'expired', 'notYetValid', 'otherMachine'
 export const licenceState = z.enum(LICENCE_STATES);
 export type LicenceState = z.infer<typeof licenceState>;
 
-/** Days before the end at which administrators are reminded (console.md §8, §9). */
-export const LICENCE_REMINDER_DAYS = 14;
+/** Days before the end at which administrators are reminded (console.md §8, §9): the licence warning. */
+export const LICENCE_REMINDER_DAYS = LICENCE_WARNING_DAYS;
 
 /** This machine's identity (console.md §3 "Licence history": the Windows and the other field set). */
 export const machineFields = z.object({
@@ -58,7 +59,7 @@ export const licenceInfo = licenceSummary.extend({
   state: licenceState,
   /** The reason in the caller's language when `state` is not 'valid'. */
   reason: z.string().nullable(),
-  /** Days left, 0 once ended; `reminder` when fewer than LICENCE_REMINDER_DAYS remain. */
+  /** Days left, 0 once ended; `reminder` when the licence is valid and fewer than LICENCE_REMINDER_DAYS remain. */
   remainingDays: z.number().int(),
   reminder: z.boolean(),
   allocated: measureValues,
@@ -67,7 +68,7 @@ export const licenceInfo = licenceSummary.extend({
 });
 export type LicenceInfo = z.infer<typeof licenceInfo>;
 
-/** What applying a licence changes compared with the installed one (only what differs). */
+/** What applying a licence changes compared with the installed one (only what differs; endTime exclusive). */
 export const licenceChanges = z.object({
   /** No licence was installed before. */
   first: z.boolean(),
@@ -100,6 +101,7 @@ export const machineInfoRow = machineFields.extend({
   issuedAt: z.string(),
   licensee: z.string().nullable(),
   startTime: z.string(),
+  /** Exclusive, like every grant end: the first day no longer covered (start + validityPeriod). */
   endTime: z.string(),
   validityPeriod: z.number(),
   userCount: z.number(),
