@@ -82,7 +82,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  if (e.NODE_ENV === 'production' && e.GANTRY_LICENCE_PUBLIC_KEYS.includes(DEVELOPMENT_PUBLIC_KEY)) {
+  const development = Buffer.from(DEVELOPMENT_PUBLIC_KEY, 'base64');
+  const keys = e.GANTRY_LICENCE_PUBLIC_KEYS.split(',').map((k) => Buffer.from(k.trim(), 'base64'));
+  // Compared as bytes: base64 has more than one spelling of the same key.
+  if (e.NODE_ENV === 'production' && keys.some((k) => k.equals(development))) {
     throw new ConfigError(
       'Invalid configuration:\n  GANTRY_LICENCE_PUBLIC_KEYS: the development key cannot be trusted in production',
     );

@@ -1,4 +1,5 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,13 +17,12 @@ import { AppError } from '../lib/app-error.js';
 import {
   keyIdOf,
   privateKeyFromPem,
-  publicKeyFromBase64,
   rawPublicKey,
   signLicence,
   verifyLicenceText,
 } from '../modules/licence/licence-signature.js';
 import { machineCodeOf, readMachineIdentity } from '../modules/licence/machine-identity.js';
-import { DEVELOPMENT_PUBLIC_KEY, developmentPrivateKey } from '../modules/licence/trusted-keys.js';
+import { developmentPrivateKey, trustedKeys } from '../modules/licence/trusted-keys.js';
 
 const USAGE = `The vendor's licence tool.
 
@@ -82,9 +82,14 @@ async function keygen(args: string[], out: Output): Promise<void> {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   await mkdir(dir, { recursive: true });
   const privateFile = path.join(dir, `${name}.private.pem`);
+  const publicFile = path.join(dir, `${name}.public.txt`);
+  // Either file already there: write neither, or a new private key would sit beside an old public one.
+  for (const file of [privateFile, publicFile]) {
+    if (existsSync(file)) throw new Error(`${file} already exists; not overwriting it`);
+  }
   await writeFile(privateFile, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600, flag: 'wx' });
   const publicText = rawPublicKey(publicKey).toString('base64');
-  await writeFile(path.join(dir, `${name}.public.txt`), `${publicText}\n`, { flag: 'wx' });
+  await writeFile(publicFile, `${publicText}\n`, { flag: 'wx' });
   out(`private key: ${privateFile} (keep it secret)`);
   out(`public key:  ${publicText}`);
   out(`key id:      ${keyIdOf(publicKey)}`);
@@ -166,10 +171,8 @@ async function inspect(args: string[], out: Output): Promise<void> {
   const file = positionals[0];
   if (!file) throw new Error('inspect needs a licence file');
   const text = await readFile(file, 'utf8');
-  const keys = [DEVELOPMENT_PUBLIC_KEY, ...(values.trust ?? [])].map((k) => {
-    const key = publicKeyFromBase64(k);
-    return { keyId: keyIdOf(key), key, development: k === DEVELOPMENT_PUBLIC_KEY };
-  });
+  // The given keys plus the development key, each marked development or not by its bytes.
+  const keys = trustedKeys(values.trust ?? [], false);
   try {
     const verified = verifyLicenceText(text, keys, false);
     out(JSON.stringify(verified.document, null, 2));

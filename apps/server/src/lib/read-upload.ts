@@ -4,7 +4,7 @@ import { AppError } from './app-error.js';
 
 /**
  * The one file of a multipart/form-data request, read into memory up to `maxBytes`. No file or an
- * empty one → noFile, more than one → oneFile, over the size → `tooLarge`.
+ * empty one → noFile, more than one → oneFile, over the size → `tooLarge`, a broken form → validation.
  */
 export async function readOneFile(
   request: FastifyRequest,
@@ -12,14 +12,17 @@ export async function readOneFile(
   tooLarge: ErrorCode = 'payloadTooLarge',
 ): Promise<Buffer> {
   if (!request.isMultipart()) throw new AppError('noFile');
-  const parts = request.files({ limits: { files: 1, fileSize: maxBytes } });
   let bytes: Buffer | undefined;
   try {
+    const parts = request.files({ limits: { files: 1, fileSize: maxBytes } });
     for await (const part of parts) bytes = await part.toBuffer();
   } catch (error) {
-    const code = (error as { code?: string }).code;
+    const { code, statusCode } = error as { code?: string; statusCode?: number };
     if (code === 'FST_FILES_LIMIT') throw new AppError('oneFile');
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(tooLarge);
+    // The parser's own errors carry no status: a form without its boundary, cut short, or with
+    // broken part headers is the caller's mistake, not a server error.
+    if (statusCode === undefined && error instanceof Error) throw new AppError('validation');
     throw error;
   }
   if (!bytes || bytes.length === 0) throw new AppError('noFile');

@@ -72,8 +72,18 @@ export function verifyLicenceText(text: string, trusted: readonly TrustedKey[], 
   const key = trusted.find((k) => k.keyId === keyId);
   if (!key) throw new AppError('licenceUntrusted', { params: { keyId } });
   if (key.development && production) throw new AppError('licenceDevelopment');
-  const signed = Buffer.from(canonicalJson(envelope.data.document), 'utf8');
-  if (!verify(null, signed, key.key, Buffer.from(signature, 'base64'))) throw new AppError('licenceSignature');
+  const signatureBytes = Buffer.from(signature, 'base64');
+  // Base64 leaves 4 bits of the last character unused: a signature whose text is not the canonical
+  // encoding of its bytes would verify with one character changed.
+  if (signatureBytes.toString('base64') !== signature) throw new AppError('licenceSignature');
+  let signed: Buffer;
+  try {
+    signed = Buffer.from(canonicalJson(envelope.data.document), 'utf8');
+  } catch {
+    // Nested too deep to canonicalise (the stack runs out): not a licence document.
+    throw new AppError('licenceMalformed');
+  }
+  if (!verify(null, signed, key.key, signatureBytes)) throw new AppError('licenceSignature');
   const document = licenceDocumentSchema.safeParse(envelope.data.document);
   if (!document.success) throw new AppError('licenceMalformed');
   // Signed, but the file's text must also be exactly what the vendor wrote: one changed byte anywhere

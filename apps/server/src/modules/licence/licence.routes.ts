@@ -82,7 +82,8 @@ export function licenceRoutes(licence: LicenceService, platform: PlatformLicence
     const fileText = async (request: FastifyRequest) => {
       const bytes = await readOneFile(request, LICENCE_FILE_MAX_BYTES, 'licenceTooLarge');
       try {
-        return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+        // ignoreBOM keeps a byte-order mark in the text, where the exact-text check refuses it.
+        return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
       } catch {
         throw new AppError('licenceMalformed');
       }

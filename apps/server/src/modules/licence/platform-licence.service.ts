@@ -1,5 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
+  ADMIN_USER_ID,
+  canonicalJson,
   dateOfDay,
   effectiveFeatures,
   type Grant,
@@ -117,16 +119,23 @@ export class PlatformLicenceService {
         verified: undefined,
       };
     }
-    const verified = record.text === null ? new AppError('licenceMalformed') : this.verifyInstalled(record.text);
+    let verified = record.text === null ? new AppError('licenceMalformed') : this.verifyInstalled(record.text);
+    // The grant in force is the signed one: a grant column that differs from the file's (edited in
+    // the database) grants nothing, like an altered file.
+    if (!(verified instanceof AppError) && canonicalJson(record.grant) !== canonicalJson(verified.document.grant)) {
+      verified = new AppError('licenceSignature');
+    }
     if (verified instanceof AppError) {
       const keyId = record.text ? (/"keyId": "([0-9a-f]{16})"/.exec(record.text)?.[1] ?? '') : '';
+      const key: MessageKey =
+        verified.code === 'licenceDevelopment'
+          ? 'licence.development'
+          : verified.code === 'licenceUntrusted'
+            ? 'licence.untrusted'
+            : 'licence.signature';
       return {
         state: 'untrusted',
-        reason: {
-          code: 'licenceUntrusted',
-          key: verified.code === 'licenceDevelopment' ? 'licence.development' : 'licence.untrusted',
-          params: { keyId },
-        },
+        reason: { code: 'licenceUntrusted', key, params: { keyId } },
         record,
         verified: undefined,
       };
@@ -165,14 +174,26 @@ export class PlatformLicenceService {
     return status;
   }
 
-  /** Refuses a call that needs `feature` when the valid platform licence lacks it. */
-  async assertFeature(feature: string): Promise<void> {
-    const status = await this.status();
+  /**
+   * Refuses a call that needs `feature` when the valid platform licence lacks it. Inside a
+   * transaction pass it as `db`: on PGlite a read outside an open transaction waits for it to end.
+   */
+  /**
+   * Refuses a call that needs `feature` when the valid platform licence lacks it, or when the
+   * project's owner is a tenant whose own (current) grant lacks it.
+   */
+  async assertFeature(feature: string, options: { db?: Database; ownerId?: string } = {}): Promise<void> {
+    const status = await this.status(options.db);
     if (status.reason)
       throw new AppError(status.reason.code, { params: status.reason.params, message: status.reason.key });
-    if (!effectiveFeatures(status.record?.grant.features).has(feature)) {
-      throw new AppError('featureMissing', { params: { feature } });
+    let features = effectiveFeatures(status.record?.grant.features);
+    if (options.ownerId && options.ownerId !== ADMIN_USER_ID) {
+      const tenant = await this.deps.repo.tenantGrant(options.db ?? this.deps.db, options.ownerId, false);
+      const grant = tenant?.grant ?? null;
+      const own = grant && grantActive(grant, this.today()) ? effectiveFeatures(grant.features) : new Set<string>();
+      features = new Set([...features].filter((f) => own.has(f)));
     }
+    if (!features.has(feature)) throw new AppError('featureMissing', { params: { feature } });
   }
 
   /** Features the platform grants now: none unless the licence is valid. */

@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { keyIdOf, privateKeyFromPem, publicKeyFromBase64, type TrustedKey } from './licence-signature.js';
+import { keyIdOf, privateKeyFromPem, publicKeyFromBase64, rawPublicKey, type TrustedKey } from './licence-signature.js';
 
 /**
  * DEVELOPMENT key (public half). Its private half is in the repository (`licence-dev/`), so anyone
@@ -14,12 +14,16 @@ export const DEVELOPMENT_PUBLIC_KEY = 'Ip/fVIM0xwWHPdWkPnc6Himl39Xaj+COi4Co1Cppr
  * unless in production. Throws on a malformed key or on the development key configured in production.
  */
 export function trustedKeys(configured: readonly string[], production: boolean): TrustedKey[] {
+  const developmentRaw = rawPublicKey(publicKeyFromBase64(DEVELOPMENT_PUBLIC_KEY));
   const keys: TrustedKey[] = configured.map((text) => {
-    if (text.trim() === DEVELOPMENT_PUBLIC_KEY && production) {
+    const key = publicKeyFromBase64(text);
+    // Compared as bytes, not text: base64 leaves bits of the last character unused, so several
+    // texts decode to the development key.
+    const development = rawPublicKey(key).equals(developmentRaw);
+    if (development && production) {
       throw new Error('the development licence key cannot be trusted in production');
     }
-    const key = publicKeyFromBase64(text);
-    return { keyId: keyIdOf(key), key, development: text.trim() === DEVELOPMENT_PUBLIC_KEY };
+    return { keyId: keyIdOf(key), key, development };
   });
   if (!keys.some((k) => k.development)) {
     const key = publicKeyFromBase64(DEVELOPMENT_PUBLIC_KEY);

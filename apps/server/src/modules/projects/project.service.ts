@@ -161,7 +161,7 @@ export class ProjectService {
     const ownerId = this.ownerFor(actor.user, body.user);
     await this.assertMayCreate(actor.user, body);
     await this.deps.platformLicence.assertUsable('project');
-    if (body.hasSSO) await this.deps.platformLicence.assertFeature(FEATURE_FOR.projectSso);
+    if (body.hasSSO) await this.deps.platformLicence.assertFeature(FEATURE_FOR.projectSso, { ownerId });
     const id = body.id || newProjectId();
     try {
       await db.transaction(async (tx) => {
@@ -186,9 +186,11 @@ export class ProjectService {
     try {
       await db.transaction(async (tx) => {
         const current = await this.visible(actor.user, id, tx, true);
-        // Turning single sign-on on needs the licence's feature; a project that has it keeps it.
-        if (body.hasSSO && !current.hasSso) await this.deps.platformLicence.assertFeature(FEATURE_FOR.projectSso);
         const ownerId = this.ownerFor(actor.user, body.user ?? current.userId);
+        // Turning single sign-on on needs the feature (platform and owner); a project that has it keeps it.
+        if (body.hasSSO && !current.hasSso) {
+          await this.deps.platformLicence.assertFeature(FEATURE_FOR.projectSso, { db: tx, ownerId });
+        }
         await licence.assertFits(
           tx,
           body.grant,
