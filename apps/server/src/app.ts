@@ -116,13 +116,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...(database.engine === 'pglite' ? { sessionCache: new SessionCache(5_000, 10_000) } : {}),
   });
   const storage = new Storage(config.dataDir);
-  const licence = new LicenceService(db, new LicenceRepository(db), clock);
+  const licenceRepository = new LicenceRepository(db);
   const auditRepository = new AuditRepository(db);
   const audit = new AuditService(auditRepository, clock);
   const licenceHistory = new LicenceHistoryRepository(db);
   const platformLicence = new PlatformLicenceService({
     db,
-    repo: licence.repo,
+    repo: licenceRepository,
     history: licenceHistory,
     audit,
     clock,
@@ -130,6 +130,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     production: config.env === 'production',
     machine: options.machineIdentity ?? readMachineIdentity,
   });
+  const licence = new LicenceService(db, licenceRepository, clock, (record) => platformLicence.signedGrant(record));
   const projectRepository = new ProjectRepository(db, clock);
   const tenants = new TenantService({
     db,

@@ -118,6 +118,10 @@ export const MESSAGES = {
     zh_Hans: '该授权属于另一台机器（机器码{{licensed}}），本机机器码为{{machine}}',
     en: "This licence was issued for another machine ({{licensed}}); this machine's code is {{machine}}",
   },
+  'licence.otherMachineHidden': {
+    zh_Hans: '平台授权不属于本机，请联系管理员更新授权',
+    en: 'The platform licence was issued for another machine; ask the administrator to update it',
+  },
   'licence.tooSmall': {
     zh_Hans: '新授权的{{label}}（{{granted}}）少于已分配的数量（{{allocated}}）',
     en: 'The new licence grants {{granted}} for {{label}}, less than is already allocated ({{allocated}})',

@@ -528,4 +528,26 @@ describe('machine binding, product and validity (platform licence service)', () 
     expect(await info(13)).toEqual([13, true]);
     expect(await info(1)).toEqual([1, true]);
   });
+
+  it('reads the machine identity again after a failed read instead of keeping the failure', async () => {
+    let reads = 0;
+    const flaky = new PlatformLicenceService({
+      db: {} as never,
+      repo: {} as LicenceRepository,
+      history: {} as LicenceHistoryRepository,
+      audit: {} as AuditService,
+      clock: () => NOW,
+      trusted: DEV_TRUST,
+      production: false,
+      machine: async () => {
+        reads += 1;
+        if (reads === 1) throw new Error('dmidecode failed');
+        return TEST_MACHINE;
+      },
+    });
+    await expect(flaky.machine()).rejects.toThrow('dmidecode failed');
+    expect((await flaky.machine()).machineCode).toBe(TEST_MACHINE_CODE);
+    expect((await flaky.machine()).machineCode).toBe(TEST_MACHINE_CODE);
+    expect(reads).toBe(2);
+  });
 });

@@ -14,7 +14,7 @@ import type { Database } from '../../db/database.js';
 import { AppError, type FieldMessage } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { UserRow } from '../users/user.repository.js';
-import type { LicenceRepository } from './licence.repository.js';
+import type { LicenceRepository, PlatformRecord } from './licence.repository.js';
 
 /** Which grant is being placed: a tenant's (from the platform) or a project's (from its owner). */
 export type GrantTarget =
@@ -47,6 +47,8 @@ export class LicenceService {
     readonly db: Database,
     readonly repo: LicenceRepository,
     private readonly clock: Clock,
+    /** The platform grant in force: the signed one (refuses a grant column the stored file does not sign). */
+    private readonly platformGrant: (record: PlatformRecord) => Grant = (record) => record.grant,
   ) {}
 
   today(): string {
@@ -58,12 +60,12 @@ export class LicenceService {
     if (target.kind === 'tenant') {
       const platform = await this.repo.platform(db, lock);
       const allocated = await this.repo.allocatedByPlatform(db, { tenant: target.tenantId });
-      return { parent: platform?.grant, parentKind: 'platform', allocated };
+      return { parent: platform && this.platformGrant(platform), parentKind: 'platform', allocated };
     }
     if (target.ownerId === ADMIN_USER_ID) {
       const platform = await this.repo.platform(db, lock);
       const allocated = await this.repo.allocatedByPlatform(db, { project: target.projectId });
-      return { parent: platform?.grant, parentKind: 'platform', allocated };
+      return { parent: platform && this.platformGrant(platform), parentKind: 'platform', allocated };
     }
     const tenant = await this.repo.tenantGrant(db, target.ownerId, lock);
     if (!tenant) throw new AppError('ownerUnknown', { fields: { user: 'project.ownerUnknown' } });

@@ -4,7 +4,7 @@
  * the features tenants see. Time moves with the injected clock, never with sleeps.
  */
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import { canonicalJson, type LicenceDocument } from '@gantry/shared';
+import { canonicalJson, type LicenceDocument, translate } from '@gantry/shared';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -194,6 +194,66 @@ describe('license/machine and license/info', () => {
       state: 'valid',
       reason: null,
       licenceId: 'L-db',
+    });
+  });
+
+  it("tells a tenant refused for a licence of another machine neither machine's code (license/machine is the administrator's)", async () => {
+    const admin = await start();
+    expect((await send('upload', admin, licenceText(app, { features: ['gis', 'Oauth'] }))).statusCode).toBe(200);
+    await createTenant(app, admin, 'acme', { grant: grant(app, { features: ['gis', 'Oauth'] }) });
+    const tenant = await app.login('acme', TENANT_PASSWORD);
+    const own = await postJson(`${SPM_URL}/project`, tenant, projectBody(app, { id: 'p1' }));
+    expect(own.statusCode).toBe(200);
+    const moved = licenceText(app, { features: ['gis', 'Oauth'] }, { machineCode: OTHER_MACHINE_CODE });
+    await app.services.licence.repo.install(documentOf(moved).grant, moved);
+
+    const hidden = 'The platform licence was issued for another machine; ask the administrator to update it';
+    const created = await postJson(`${SPM_URL}/project`, tenant, projectBody(app, { id: 'p2' }));
+    const sso = await app.app.inject({
+      method: 'PUT',
+      url: `${SPM_URL}/project/p1`,
+      headers: { authorization: `Bearer ${tenant}`, 'accept-language': 'en' },
+      payload: projectBody(app, { hasSSO: true }),
+    });
+    for (const response of [created, sso]) {
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ code: 'licenceMachine', message: hidden, license: hidden });
+      expect(response.body).not.toContain(TEST_MACHINE_CODE);
+      expect(response.body).not.toContain(OTHER_MACHINE_CODE);
+    }
+    const forAdmin = await postJson(`${SPM_URL}/project`, admin, projectBody(app));
+    expect(forAdmin.json()).toMatchObject({ code: 'licenceMachine' });
+    expect(forAdmin.body).toContain(TEST_MACHINE_CODE);
+  });
+
+  it('a grant column raised in the database does not raise what tenant and platform-project edits may take', async () => {
+    const admin = await start();
+    const good = licenceText(app, { userCount: 20 });
+    expect((await send('upload', admin, good)).statusCode).toBe(200);
+    await createTenant(app, admin, 'acme', { grant: grant(app, { userCount: 10 }) });
+    expect((await postJson(`${SPM_URL}/project`, admin, projectBody(app))).statusCode).toBe(200);
+    const before = await readWorld(app);
+    await app.services.licence.repo.install({ ...documentOf(good).grant, userCount: 9_999_999 }, good);
+
+    const tenantEdit = await app.call('PATCH', `${SPM_URL}/user/acme`, admin, {
+      grant: grant(app, { userCount: 5000 }),
+    });
+    expect(tenantEdit.statusCode).toBe(400);
+    expect(tenantEdit.json()).toMatchObject({
+      code: 'licenceUntrusted',
+      license: translate('licence.signature', 'zh_Hans'),
+    });
+    const [project] = before.projects;
+    const projectEdit = await app.call('PUT', `${SPM_URL}/project/${project?.id}`, admin, {
+      ...projectBody(app),
+      grant: grant(app, { userCount: 5000, flow: { tableCount: 2 }, features: ['gis'] }),
+    });
+    expect(projectEdit.statusCode).toBe(400);
+    expect(projectEdit.json()).toMatchObject({ code: 'licenceUntrusted' });
+    const after = await readWorld(app);
+    expect({ users: after.users, projects: after.projects }).toEqual({
+      users: before.users,
+      projects: before.projects,
     });
   });
 

@@ -74,7 +74,11 @@ export class PlatformLicenceService {
   }
 
   async machine(): Promise<MachineView & { identity: MachineIdentity }> {
-    this.identity ??= this.deps.machine();
+    // A failed read is not kept: the next call reads again.
+    this.identity ??= this.deps.machine().catch((error: unknown) => {
+      this.identity = undefined;
+      throw error;
+    });
     const identity = await this.identity;
     return { machineCode: machineCodeOf(identity), machine: machineFieldsOf(identity), identity };
   }
@@ -109,6 +113,39 @@ export class PlatformLicenceService {
     return null;
   }
 
+  /**
+   * The installed file verified, or why it is not trusted. The grant in force is the signed one: a
+   * grant column that differs from the file's (edited in the database) grants nothing, like an altered file.
+   */
+  private signed(record: PlatformRecord): VerifiedLicence | LicenceReason {
+    let verified = record.text === null ? new AppError('licenceMalformed') : this.verifyInstalled(record.text);
+    if (!(verified instanceof AppError) && canonicalJson(record.grant) !== canonicalJson(verified.document.grant)) {
+      verified = new AppError('licenceSignature');
+    }
+    if (!(verified instanceof AppError)) return verified;
+    const keyId = record.text ? (/"keyId": "([0-9a-f]{16})"/.exec(record.text)?.[1] ?? '') : '';
+    const key: MessageKey =
+      verified.code === 'licenceDevelopment'
+        ? 'licence.development'
+        : verified.code === 'licenceUntrusted'
+          ? 'licence.untrusted'
+          : 'licence.signature';
+    return { code: 'licenceUntrusted', key, params: { keyId } };
+  }
+
+  /**
+   * The platform grant that tenant and platform-project grants are allocated from: the stored grant
+   * only while the stored file is trusted and signs exactly it, else refused with the reason (an
+   * expired or other-machine licence still bounds edits by what it signed).
+   */
+  signedGrant(record: PlatformRecord): Grant {
+    const verified = this.signed(record);
+    if (!('document' in verified)) {
+      throw new AppError(verified.code, { params: verified.params, message: verified.key });
+    }
+    return record.grant;
+  }
+
   async status(db: Database = this.deps.db): Promise<PlatformStatus> {
     const record = await this.deps.repo.platform(db);
     if (!record) {
@@ -119,26 +156,9 @@ export class PlatformLicenceService {
         verified: undefined,
       };
     }
-    let verified = record.text === null ? new AppError('licenceMalformed') : this.verifyInstalled(record.text);
-    // The grant in force is the signed one: a grant column that differs from the file's (edited in
-    // the database) grants nothing, like an altered file.
-    if (!(verified instanceof AppError) && canonicalJson(record.grant) !== canonicalJson(verified.document.grant)) {
-      verified = new AppError('licenceSignature');
-    }
-    if (verified instanceof AppError) {
-      const keyId = record.text ? (/"keyId": "([0-9a-f]{16})"/.exec(record.text)?.[1] ?? '') : '';
-      const key: MessageKey =
-        verified.code === 'licenceDevelopment'
-          ? 'licence.development'
-          : verified.code === 'licenceUntrusted'
-            ? 'licence.untrusted'
-            : 'licence.signature';
-      return {
-        state: 'untrusted',
-        reason: { code: 'licenceUntrusted', key, params: { keyId } },
-        record,
-        verified: undefined,
-      };
+    const verified = this.signed(record);
+    if (!('document' in verified)) {
+      return { state: 'untrusted', reason: verified, record, verified: undefined };
     }
     const { machineCode } = await this.machine();
     if (verified.document.machineCode !== machineCode) {
@@ -161,31 +181,41 @@ export class PlatformLicenceService {
   }
 
   /**
+   * The refusal for `reason`. Only the administrator is told the machine codes (GET license/machine
+   * is theirs alone); a tenant learns that the licence belongs to another machine, not this one's code.
+   */
+  private refusal(reason: LicenceReason, admin: boolean, message: MessageKey = reason.key): AppError {
+    if (reason.code === 'licenceMachine' && !admin) {
+      return new AppError(reason.code, { message: 'licence.otherMachineHidden' });
+    }
+    return new AppError(reason.code, { params: reason.params, message });
+  }
+
+  /**
    * Refuses a call that needs a valid platform licence (adding projects and tenants) with the
    * reason in `license`. Without any licence, adding a project says the spec's 'upload a licence
-   * before adding projects'.
+   * before adding projects'. `admin`: whether the caller is the administrator.
    */
-  async assertUsable(what: 'project' | 'tenant', db?: Database): Promise<PlatformStatus> {
+  async assertUsable(what: 'project' | 'tenant', admin: boolean, db?: Database): Promise<PlatformStatus> {
     const status = await this.status(db);
     if (status.reason) {
       const message = status.state === 'missing' && what === 'project' ? 'licence.missing' : status.reason.key;
-      throw new AppError(status.reason.code, { params: status.reason.params, message });
+      throw this.refusal(status.reason, admin, message);
     }
     return status;
   }
 
   /**
-   * Refuses a call that needs `feature` when the valid platform licence lacks it. Inside a
-   * transaction pass it as `db`: on PGlite a read outside an open transaction waits for it to end.
-   */
-  /**
    * Refuses a call that needs `feature` when the valid platform licence lacks it, or when the
-   * project's owner is a tenant whose own (current) grant lacks it.
+   * project's owner is a tenant whose own (current) grant lacks it. Inside a transaction pass it as
+   * `db`: on PGlite a read outside an open transaction waits for it to end.
    */
-  async assertFeature(feature: string, options: { db?: Database; ownerId?: string } = {}): Promise<void> {
+  async assertFeature(
+    feature: string,
+    options: { db?: Database; ownerId?: string; admin?: boolean } = {},
+  ): Promise<void> {
     const status = await this.status(options.db);
-    if (status.reason)
-      throw new AppError(status.reason.code, { params: status.reason.params, message: status.reason.key });
+    if (status.reason) throw this.refusal(status.reason, options.admin ?? false);
     let features = effectiveFeatures(status.record?.grant.features);
     if (options.ownerId && options.ownerId !== ADMIN_USER_ID) {
       const tenant = await this.deps.repo.tenantGrant(options.db ?? this.deps.db, options.ownerId, false);

@@ -160,8 +160,9 @@ export class ProjectService {
     const { db, repo, licence, audit, clock } = this.deps;
     const ownerId = this.ownerFor(actor.user, body.user);
     await this.assertMayCreate(actor.user, body);
-    await this.deps.platformLicence.assertUsable('project');
-    if (body.hasSSO) await this.deps.platformLicence.assertFeature(FEATURE_FOR.projectSso, { ownerId });
+    const admin = actor.user.isAdmin;
+    await this.deps.platformLicence.assertUsable('project', admin);
+    if (body.hasSSO) await this.deps.platformLicence.assertFeature(FEATURE_FOR.projectSso, { ownerId, admin });
     const id = body.id || newProjectId();
     try {
       await db.transaction(async (tx) => {
@@ -189,7 +190,11 @@ export class ProjectService {
         const ownerId = this.ownerFor(actor.user, body.user ?? current.userId);
         // Turning single sign-on on needs the feature (platform and owner); a project that has it keeps it.
         if (body.hasSSO && !current.hasSso) {
-          await this.deps.platformLicence.assertFeature(FEATURE_FOR.projectSso, { db: tx, ownerId });
+          await this.deps.platformLicence.assertFeature(FEATURE_FOR.projectSso, {
+            db: tx,
+            ownerId,
+            admin: actor.user.isAdmin,
+          });
         }
         await licence.assertFits(
           tx,

@@ -72,7 +72,7 @@ export class TenantService {
   async create(actor: Actor, body: TenantCreateBody): Promise<TenantView> {
     const { db, repo, licence, audit, auth, clock } = this.deps;
     const id = body.id ?? `t${randomBytes(5).toString('hex')}`;
-    await this.deps.platformLicence.assertUsable('tenant');
+    await this.deps.platformLicence.assertUsable('tenant', actor.user.isAdmin);
     const passwordHash = await auth.hashPassword(body.password);
     const values: TenantValues = {
       name: body.name,
