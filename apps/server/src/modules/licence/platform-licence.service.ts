@@ -123,14 +123,14 @@ export class PlatformLicenceService {
       verified = new AppError('licenceSignature');
     }
     if (!(verified instanceof AppError)) return verified;
-    const keyId = record.text ? (/"keyId": "([0-9a-f]{16})"/.exec(record.text)?.[1] ?? '') : '';
     const key: MessageKey =
       verified.code === 'licenceDevelopment'
         ? 'licence.development'
         : verified.code === 'licenceUntrusted'
           ? 'licence.untrusted'
           : 'licence.signature';
-    return { code: 'licenceUntrusted', key, params: { keyId } };
+    // Only 'licence.untrusted' names the key, and that refusal carries its keyId.
+    return { code: 'licenceUntrusted', key, params: verified.options.params ?? {} };
   }
 
   /**
@@ -226,22 +226,16 @@ export class PlatformLicenceService {
     if (!features.has(feature)) throw new AppError('featureMissing', { params: { feature } });
   }
 
-  /** Features the platform grants now: none unless the licence is valid. */
-  async features(): Promise<Set<string>> {
-    const status = await this.status();
-    return status.state === 'valid' && status.record ? effectiveFeatures(status.record.grant.features) : new Set();
-  }
-
   /**
    * The grant a user holds (the platform's for the administrator, its own for a tenant) and the
    * features usable now: the platform licence must be valid, a tenant's own grant current, and a
    * tenant keeps only the features the platform still grants.
    */
   async holding(user: UserRow): Promise<{ grant: GrantView | null; features: string[] }> {
-    const platform = await this.features();
+    const { state, record } = await this.status();
+    const platform = state === 'valid' && record ? effectiveFeatures(record.grant.features) : new Set<string>();
     const today = this.today();
     if (user.isAdmin) {
-      const record = await this.deps.repo.platform();
       return { grant: record ? viewGrant(record.grant, today) : null, features: [...platform].sort() };
     }
     const grant = user.grant as Grant | null;
