@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { PGlite, PGliteInterface } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { PGLITE_EXTENSIONS } from './pglite-options.js';
 import * as schema from './schema.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -49,7 +50,13 @@ export async function openDatabase(options: {
   const { PGlite } = await import('@electric-sql/pglite');
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const postgresqlconf = options.pgliteSharedBuffers ? [`shared_buffers=${options.pgliteSharedBuffers}`] : [];
-  return usePglite(new PGlite({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), postgresqlconf }));
+  return usePglite(
+    new PGlite({
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      postgresqlconf,
+      extensions: PGLITE_EXTENSIONS,
+    }),
+  );
 }
 
 /** Wraps an open PGlite (tests pass clones of a migrated template) and brings it up to date. */

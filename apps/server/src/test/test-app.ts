@@ -9,6 +9,7 @@ import pg from 'pg';
 import { type App, buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { type DatabaseHandle, openDatabase, usePglite } from '../db/database.js';
+import { PGLITE_EXTENSIONS } from '../db/pglite-options.js';
 import { type MachineIdentity, machineCodeOf } from '../modules/licence/machine-identity.js';
 
 /** Set by the test runner to run the API suite on PostgreSQL instead of PGlite. */
@@ -38,7 +39,7 @@ export const wire = (password: string) => sha256Hex(password);
 let template: Promise<PGlite> | undefined;
 async function migratedTemplate(): Promise<PGlite> {
   template ??= (async () => {
-    const client = new PGlite();
+    const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
     await usePglite(client);
     return client;
   })();

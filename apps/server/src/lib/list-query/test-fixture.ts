@@ -16,6 +16,7 @@ import {
   timestamp,
 } from 'drizzle-orm/pg-core';
 import { expect } from 'vitest';
+import { PGLITE_EXTENSIONS } from '../../db/pglite-options.js';
 import { AppError } from '../app-error.js';
 import type { Row } from './reference.js';
 import type { FieldType, ResourceDef } from './types.js';
@@ -97,7 +98,7 @@ export async function openTestDatabase(): Promise<TestDatabaseHandle> {
   } else {
     const { PGlite } = await import('@electric-sql/pglite');
     const { drizzle } = await import('drizzle-orm/pglite');
-    const client = new PGlite();
+    const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
     db = drizzle({ client }) as unknown as TestDatabase;
     close = () => client.close();
   }
