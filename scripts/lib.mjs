@@ -29,6 +29,7 @@ export function ensureDependencies() {
 }
 
 function newestMtime(dir) {
+  if (!statSync(dir).isDirectory()) return statSync(dir).mtimeMs;
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
@@ -36,6 +37,21 @@ function newestMtime(dir) {
     else newest = Math.max(newest, statSync(full).mtimeMs);
   }
   return newest;
+}
+
+/** Builds the server (scripts/build-server.mjs) when its bundle is missing or older than its sources. */
+export async function ensureServerBuilt({ force = false } = {}) {
+  const main = path.join(ROOT, 'apps/server/dist/main.js');
+  const sources = [
+    path.join(ROOT, 'apps/server/src'),
+    path.join(ROOT, 'packages/shared/src'),
+    path.join(ROOT, 'scripts/build-server.mjs'),
+  ];
+  const stale = !existsSync(main) || sources.some((source) => newestMtime(source) > statSync(main).mtimeMs);
+  if (!force && !stale) return;
+  console.log('▸ building the server');
+  const { buildServer } = await import('./build-server.mjs');
+  await buildServer();
 }
 
 /** Builds the console when its output is missing or older than its sources. */

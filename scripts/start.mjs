@@ -1,15 +1,16 @@
-// npm start: install what is missing, build the console, then run the server (migrations apply at start).
-// Honours PORT, HOST, GANTRY_DATA_DIR and DATABASE_URL.
-import { spawn } from 'node:child_process';
-import { ensureConsoleBuilt, ensureDependencies, ROOT } from './lib.mjs';
+// npm start: install what is missing, build the console and the server when older than their sources,
+// then run the built server (apps/server/dist/main.js) IN THIS PROCESS: no second node process, so the
+// SIGINT/SIGTERM npm forwards to this script reaches the server's own handlers (graceful shutdown:
+// apps/server/src/main.ts). Migrations apply at start. Honours PORT, HOST, GANTRY_DATA_DIR, DATABASE_URL
+// and NODE_ENV (default production).
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ensureConsoleBuilt, ensureDependencies, ensureServerBuilt, ROOT } from './lib.mjs';
 
 ensureDependencies();
 ensureConsoleBuilt();
+await ensureServerBuilt();
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-  cwd: ROOT,
-  stdio: 'inherit',
-  env: { NODE_ENV: 'production', ...process.env },
-});
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+process.env.NODE_ENV ??= 'production';
+// package.json starts this script with --enable-source-maps: stack traces name the TypeScript sources.
+await import(pathToFileURL(path.join(ROOT, 'apps/server/dist/main.js')).href);

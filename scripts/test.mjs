@@ -1,5 +1,5 @@
 // npm test: every suite, installing what it needs.
-//   1. lint and typecheck
+//   1. lint (Biome, and every installed package's engines.node) and typecheck
 //   2. unit + component + API tests (API on embedded PGlite)
 //   3. the API suite again on PostgreSQL: GANTRY_TEST_DATABASE_URL, or a throwaway cluster started here
 //   4. browser tests (Playwright driving Debian's chromium against the built console)
@@ -36,6 +36,7 @@ ensureChromium();
 
 console.log('\n▸ lint and typecheck');
 mustRun('npx', ['biome', 'check', '.']);
+mustRun('node', ['scripts/check-engines.mjs']);
 mustRun('npm', ['run', 'typecheck', '--silent']);
 
 console.log('\n▸ unit, component and API tests (PGlite)');

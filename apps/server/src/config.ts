@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { DEVELOPMENT_PUBLIC_KEY } from './modules/licence/trusted-keys.js';
+import { SERVER_ROOT } from './server-root.js';
 
 /** Everything the server reads from the environment, parsed and checked once at start. */
 const envSchema = z.object({
@@ -102,7 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     hashConcurrency: e.GANTRY_HASH_CONCURRENCY,
     hashQueue: e.GANTRY_HASH_QUEUE,
     pgliteSharedBuffers: e.GANTRY_PGLITE_SHARED_BUFFERS,
-    consoleDir: path.resolve(e.GANTRY_CONSOLE_DIR ?? fileURLToPath(new URL('../../console/dist', import.meta.url))),
+    consoleDir: path.resolve(e.GANTRY_CONSOLE_DIR ?? fileURLToPath(new URL('../console/dist', SERVER_ROOT))),
     trustProxy: parseTrustProxy(e.GANTRY_TRUST_PROXY),
     licencePublicKeys: e.GANTRY_LICENCE_PUBLIC_KEYS.split(',')
       .map((k) => k.trim())

@@ -1,19 +1,86 @@
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 
+/** A shutdown that takes longer than this (a request or the database that will not finish) is cut short. */
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+/**
+ * A second signal sooner than this is the same request arriving twice, not an operator insisting: a
+ * terminal's Ctrl-C reaches both npm and this process, and npm forwards its copy.
+ */
+const REPEAT_WINDOW_MS = 1_000;
+
+type Log = (message: string, fields: object) => void;
+
+/**
+ * Graceful stop on the first SIGINT/SIGTERM: one 'shutting down' line, no new connections, requests in
+ * flight finish, the database closes (the app's onClose hook), one 'stopped' line with the time taken,
+ * exit 0. A second signal (after REPEAT_WINDOW_MS) or the time limit exits 1 at once. A signal that
+ * arrives while the server starts stops it as soon as it is built.
+ */
+class Shutdown {
+  private app: FastifyInstance | undefined;
+  private since: number | undefined;
+
+  constructor(private log: Log) {
+    const onSignal = (signal: NodeJS.Signals) => this.onSignal(signal);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+
+  get requested(): boolean {
+    return this.since !== undefined;
+  }
+
+  /** The built server, and from now on its logger; closes it at once if a signal came during the start. */
+  attach(app: FastifyInstance): void {
+    this.app = app;
+    this.log = (message, fields) => app.log.info(fields, message);
+    this.close();
+  }
+
+  private onSignal(signal: NodeJS.Signals): void {
+    if (this.since === undefined) {
+      this.since = performance.now();
+      this.log('shutting down', { signal });
+      setTimeout(() => {
+        this.log('shutdown timed out: exiting now', { timeoutMs: SHUTDOWN_TIMEOUT_MS });
+        process.exit(1);
+      }, SHUTDOWN_TIMEOUT_MS).unref();
+      this.close();
+    } else if (performance.now() - this.since >= REPEAT_WINDOW_MS) {
+      this.log('second signal during shutdown: exiting now', { signal });
+      process.exit(1);
+    }
+  }
+
+  private close(): void {
+    const { app, since } = this;
+    if (!app || since === undefined) return;
+    const took = () => Math.round(performance.now() - since);
+    app.close().then(
+      () => {
+        this.log('stopped', { shutdownMs: took() });
+        process.exit(0);
+      },
+      (error: unknown) => {
+        this.log('stopped with an error', { err: error, shutdownMs: took() });
+        process.exit(1);
+      },
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
+  // Before the server's logger exists, a line in pino's shape.
+  const shutdown = new Shutdown((message, fields) =>
+    console.log(JSON.stringify({ level: 30, ...fields, msg: message })),
+  );
   const config = loadConfig();
   const { app } = await buildApp({ config });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      app.log.info({ signal }, 'shutting down');
-      app.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
-  }
+  shutdown.attach(app);
+  if (shutdown.requested) return;
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
     { engine: config.databaseUrl ? 'postgres' : 'pglite', startMs: Math.round(performance.now() - started) },

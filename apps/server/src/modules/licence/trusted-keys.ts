@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { SERVER_ROOT } from '../../server-root.js';
 import { keyIdOf, privateKeyFromPem, publicKeyFromBase64, rawPublicKey, type TrustedKey } from './licence-signature.js';
 
 /**
@@ -34,9 +35,7 @@ export function trustedKeys(configured: readonly string[], production: boolean):
 }
 
 /** Where the development private key lives (tests, the browser tests and `licence issue --key dev`). */
-export const DEVELOPMENT_PRIVATE_KEY_FILE = fileURLToPath(
-  new URL('../../../licence-dev/development.private.pem', import.meta.url),
-);
+export const DEVELOPMENT_PRIVATE_KEY_FILE = fileURLToPath(new URL('licence-dev/development.private.pem', SERVER_ROOT));
 
 export function developmentPrivateKey(): KeyObject {
   return privateKeyFromPem(readFileSync(DEVELOPMENT_PRIVATE_KEY_FILE, 'utf8'));

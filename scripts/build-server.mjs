@@ -1,0 +1,64 @@
+// npm run build:server: the server as JavaScript in apps/server/dist/ (esbuild, ESM, node20).
+//   dist/main.js         the server (apps/server/src/main.ts)
+//   dist/pglite-host.js  the embedded database's child process (src/db/pglite-host.ts), when present
+//   dist/migrations/     the SQL migrations, read at start from `new URL('./migrations', import.meta.url)`
+// npm packages stay external (node_modules is there at run time, and some of them find their own
+// files next to their modules: PGlite's WebAssembly, argon2's native binding); only the workspace
+// package @gantry/shared, which is TypeScript source, is bundled in.
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const SERVER = path.join(ROOT, 'apps/server');
+export const SERVER_DIST = path.join(SERVER, 'dist');
+
+/** Bundled: relative imports and the workspace package; everything else (npm, node:) is loaded at run time. */
+const BUNDLED_PACKAGES = /^@gantry\/shared(\/|$)/;
+
+const externalPackages = {
+  name: 'external-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (BUNDLED_PACKAGES.test(args.path) || path.isAbsolute(args.path)) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+export async function buildServer({ quiet = false } = {}) {
+  const started = performance.now();
+  const entries = { main: path.join(SERVER, 'src/main.ts') };
+  const host = path.join(SERVER, 'src/db/pglite-host.ts');
+  if (existsSync(host)) entries['pglite-host'] = host;
+  else if (!quiet) console.warn('  (apps/server/src/db/pglite-host.ts not present: built without it)');
+
+  rmSync(SERVER_DIST, { recursive: true, force: true });
+  mkdirSync(SERVER_DIST, { recursive: true });
+  const result = await build({
+    entryPoints: entries,
+    outdir: SERVER_DIST,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: 'linked',
+    // Stack traces and logs keep the class and function names of the sources.
+    keepNames: true,
+    logLevel: 'warning',
+    metafile: true,
+    plugins: [externalPackages],
+  });
+  cpSync(path.join(SERVER, 'src/db/migrations'), path.join(SERVER_DIST, 'migrations'), { recursive: true });
+  if (!quiet) {
+    const files = Object.entries(result.metafile.outputs)
+      .filter(([file]) => file.endsWith('.js'))
+      .map(([file, output]) => `${path.basename(file)} ${(output.bytes / 1024).toFixed(0)} KiB`);
+    console.log(`  server built in ${(performance.now() - started).toFixed(0)} ms: ${files.join(', ')}`);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await buildServer();
+}
