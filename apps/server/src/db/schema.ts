@@ -28,7 +28,11 @@ export const users = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('users_created_idx').on(t.createdAt, t.id)],
+  (t) => [
+    index('users_created_idx').on(t.createdAt, t.id),
+    /** `like` on the name (pg_trgm): list filters are case-insensitive regular expressions. */
+    index('users_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+  ],
 );
 
 /** Projects. Owner 'admin' marks platform projects. */
@@ -75,7 +79,9 @@ export const projects = pgTable(
     index('projects_created_idx').on(t.createdAt, t.id),
     index('projects_user_created_idx').on(t.userId, t.createdAt, t.id),
     index('projects_status_created_idx').on(t.status, t.createdAt, t.id),
+    /** Sorting by name (and `project/available`); `like` on the name uses the trigram index. */
     index('projects_name_idx').on(t.name, t.id),
+    index('projects_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
     uniqueIndex('projects_port_key').on(t.port),
     uniqueIndex('projects_domain_key').on(t.domainKey),
   ],
@@ -141,7 +147,17 @@ export const auditLog = pgTable(
     ip: text('ip'),
     detail: jsonb('detail'),
   },
-  (t) => [index('audit_at_idx').on(t.at, t.id), index('audit_tenant_at_idx').on(t.tenantId, t.at, t.id)],
+  (t) => [
+    index('audit_at_idx').on(t.at, t.id),
+    index('audit_tenant_at_idx').on(t.tenantId, t.at, t.id),
+    /** The console's audit filters: `like` on the action and on who (id or name). */
+    index('audit_like_trgm_idx').using(
+      'gin',
+      t.action.op('gin_trgm_ops'),
+      t.actorId.op('gin_trgm_ops'),
+      t.actorName.op('gin_trgm_ops'),
+    ),
+  ],
 );
 
 /** Signed-in sessions. Only the SHA-256 of the token is stored. */

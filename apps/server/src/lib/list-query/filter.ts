@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { badQuery, isPlainObject, quoted } from './bad-query.js';
+import { LIKE_SYNTAX, LikePatternError, parseLikePattern, toPostgresRegex } from './like-pattern.js';
 import type { FieldDef, FieldType, ResourceDef } from './types.js';
 import { checkText, checkValue, type Value } from './values.js';
 
@@ -122,7 +123,7 @@ class FilterParser {
         if (value.length > FILTER_LIMITS.patternLength) {
           throw badQuery(`${context}: pattern longer than ${FILTER_LIMITS.patternLength} characters`);
         }
-        return { kind: 'like', target, pattern: checkText(value, context) };
+        return { kind: 'like', target, pattern: likePattern(checkText(value, context), context) };
       }
       default:
         return { kind: op as Ordering, target, value: checkValue(value, type, context) };
@@ -137,6 +138,16 @@ class FilterParser {
     if (items.length > FILTER_LIMITS.arrayLength) {
       throw badQuery(`${context} has more than ${FILTER_LIMITS.arrayLength} items`);
     }
+  }
+}
+
+/** The pattern re-written for PostgreSQL, or a 400 naming what the safe subset does not allow. */
+function likePattern(pattern: string, context: string): string {
+  try {
+    return toPostgresRegex(parseLikePattern(pattern));
+  } catch (error) {
+    if (error instanceof LikePatternError) throw badQuery(`${context}: ${error.message}; ${LIKE_SYNTAX}`);
+    throw error;
   }
 }
 

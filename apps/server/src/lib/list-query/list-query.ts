@@ -18,11 +18,13 @@
  *   8601 text, UTC when no offset is given, or epoch ms; millisecond precision; years 1-9999;
  *   compared as timestamptz); json (eq/ne only, jsonb equality; an object operand needs the
  *   explicit form `{"f": {"eq": {...}}}`). Text with U+0000 or a lone surrogate is refused.
- * - `like` is a PostgreSQL regular expression matched case-insensitively (`~*`); the pattern is at
- *   most 200 characters. PostgreSQL rejects an invalid one (SQLSTATE 2201B) when it plans or runs
- *   the query (the planner compiles it, so an empty table too): `mapQueryError` turns that into a 400. Case folding and text
- *   order follow the field expression's collation (`collate "C"`: ASCII-only folding, code point
- *   order).
+ * - `like` is text or a pattern of a safe subset of regular expressions (`like-pattern.ts`: `.`,
+ *   classes, `* + ?` on one character, `^ $`, `|` in at most one level of unrepeated groups), at most
+ *   200 characters, matched case-insensitively anywhere in the value (`~*` with the pattern as
+ *   re-written by the parser). Anything outside the subset is a 400 naming what is not allowed.
+ *   Should PostgreSQL still reject a pattern (SQLSTATE 2201B), `mapQueryError` turns that into a
+ *   400 too. Case folding and text order follow the field expression's collation (`collate "C"`:
+ *   ASCII-only folding, code point order).
  * - Limits: nesting depth 8 (each and/or/nor/not level counts), 100 conditions, 1000 items per array.
  *
  * Sort: `{"f": 1 | -1}`, keys in order, only fields declared `sort: true`; none given: the resource's

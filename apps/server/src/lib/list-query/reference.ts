@@ -4,8 +4,10 @@
  * tests compare it with what PostgreSQL returns for the compiled SQL.
  *
  * Text follows the "C" collation: order by UTF-8 bytes (= code points), `like` folds ASCII letters
- * only. Patterns must stay in the subset on which PostgreSQL's and JavaScript's regular expressions
- * agree: literal characters (metacharacters escaped with `\`), `.`, `^` and `$`.
+ * only. A `like` pattern is any pattern of the safe subset (like-pattern.ts), given to JavaScript as
+ * the client wrote it (the server sends PostgreSQL its own re-written form): on that subset the two
+ * engines agree, and lowering the pattern's ASCII letters keeps its meaning because a class range
+ * never mixes letters of both cases with other characters.
  */
 import type { FieldType, SortDirection } from './types.js';
 
