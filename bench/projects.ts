@@ -30,7 +30,7 @@ import { sha256Hex } from '@gantry/shared';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
-import { type Database, usePglite } from '../apps/server/src/db/database.js';
+import type { Database } from '../apps/server/src/db/database.js';
 import { get, LAG_RESOLUTION_MS, lagMs, load, post, ROOT, type Samples, sample, sampleAlternately } from './lib.js';
 
 // ---- sizes (GANTRY_BENCH_SCALE multiplies them: 0.05 for a smoke run) ----
@@ -407,8 +407,8 @@ async function benchEngine(engine: Engine, databaseUrl: string): Promise<void> {
 
 /**
  * Suggested further fixes, timed by direct SQL on the same data (not what the server runs today):
- * the owner index with INCLUDE (status), and — on PostgreSQL — the name filter with a pg_trgm GIN
- * index. (Deferred-join pages and the name index, measured here before, are now in the server.)
+ * the owner index with INCLUDE (status). (Deferred-join pages, the name index and the name filter's
+ * pg_trgm index, measured here before, are now in the server.)
  */
 async function whatIf(engine: Engine, raw: QueryFn, captured: Map<string, Captured[]>): Promise<void> {
   // A tenant's count (user_id = $1 and status) reads the heap for each of its projects: the owner
@@ -438,49 +438,6 @@ async function whatIf(engine: Engine, raw: QueryFn, captured: Map<string, Captur
     if (engine === 'pglite' || kind === 'count') {
       plans.push(`-- ${engine}, what-if INCLUDE (status), ${who} ${kind} statement:\n${plan.join('\n')}`);
     }
-  }
-
-  // The name filter with a pg_trgm GIN index. PGlite loads extensions only when it is opened, so
-  // there it runs on a second, in-memory PGlite with pg_trgm, migrated and seeded the same way.
-  const like = captured.get('like') ?? [];
-  let target = raw;
-  let close = async () => {};
-  if (engine === 'pglite') {
-    const { PGlite } = await import('@electric-sql/pglite');
-    const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-    const handle = await usePglite(new PGlite({ extensions: { pg_trgm }, postgresqlconf: ['shared_buffers=32MB'] }));
-    target = tapClient(handle.db).raw;
-    close = handle.close;
-    await target("INSERT INTO users (id, name, is_admin) VALUES ('admin', 'admin', true)");
-    for (const text of [seedTenantsSql, seedProjectsSql, 'VACUUM ANALYZE users, projects']) await target(text);
-  }
-  try {
-    const before = await sample(async () => {
-      for (const q of like) await target(...q.args);
-    }, SAMPLES);
-    const built = await timed(async () => {
-      await target('CREATE EXTENSION IF NOT EXISTS pg_trgm');
-      await target('CREATE INDEX projects_name_trgm_idx ON projects USING gin (name gin_trgm_ops)');
-      await target('ANALYZE projects');
-    });
-    const after = await sample(async () => {
-      for (const q of like) await target(...q.args);
-    }, SAMPLES);
-    put(engine, 'what-if: CREATE INDEX … USING gin (name gin_trgm_ops) (s)', (built / 1000).toFixed(1));
-    put(
-      engine,
-      'what-if: name like page + count statements, without / with the trigram index, p50 / p99 (ms)',
-      `${p50p99(before)} → ${p50p99(after)}`,
-    );
-    for (const q of like) {
-      const kind = /select count\(/i.test(q.text) ? 'count' : 'page';
-      const plan = await explain(target, q.text, q.args[1]);
-      put(engine, `what-if: name like with a trigram index, ${kind} plan`, summarisePlan(plan));
-      plans.push(`-- ${engine}, what-if trigram index, name like, ${kind} statement:\n${plan.join('\n')}`);
-    }
-    if (engine === 'postgres') await target('DROP INDEX projects_name_trgm_idx');
-  } finally {
-    await close();
   }
 }
 
