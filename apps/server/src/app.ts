@@ -49,7 +49,7 @@ import { uploadRoutes } from './modules/uploads/upload.routes.js';
 import { UserRepository } from './modules/users/user.repository.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
-import { loggerOptions } from './plugins/logging.js';
+import { logDestination, loggerOptions, RequestLog } from './plugins/logging.js';
 import { rejectNulCharacters } from './plugins/nul-characters.js';
 import { rightsOf } from './policy/policy.js';
 import './plugins/types.js';
@@ -88,20 +88,27 @@ export interface App {
 export async function buildApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
+  // The database opens before the logger exists; its later messages (restarts) go to the log.
+  let databaseLog = (message: string) => console.warn(message);
   const database =
     options.database ??
     (await openDatabase({
       url: config.databaseUrl,
-      dataDir: config.persistDatabase ? path.join(config.dataDir, 'pglite') : null,
+      dataDir: path.join(config.dataDir, 'pglite'),
       pgliteSharedBuffers: config.pgliteSharedBuffers,
+      limits: config.statementLimits,
+      onLog: (message) => databaseLog(message),
     }));
   const { db } = database;
 
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(config.logLevel),
+    logger: options.logger === false ? false : { ...loggerOptions(config.logLevel), stream: logDestination() },
+    // One line per request instead of Fastify's two.
+    logController: new RequestLog(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
+  databaseLog = (message) => app.log.warn(message);
 
   const settings = new SettingsService(new SettingsRepository(db), app.log);
   const captcha = new CaptchaService(new CaptchaRepository(db), clock);
@@ -160,7 +167,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const cleanUp = setInterval(() => {
     auth.cleanUp().catch((error: unknown) => app.log.warn({ err: error }, 'clean-up failed'));
     if (database.engine === 'pglite') {
-      vacuumChangedTables(db).catch((error: unknown) => app.log.warn({ err: error }, 'vacuum failed'));
+      vacuumChangedTables(database.background).catch((error: unknown) => app.log.warn({ err: error }, 'vacuum failed'));
     }
   }, CLEAN_UP_MS);
   cleanUp.unref();
@@ -178,7 +185,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Language', 'x-request-project'],
-    exposedHeaders: ['count', 'Content-Disposition'],
+    exposedHeaders: ['count', 'count-estimated', 'Content-Disposition'],
     maxAge: 600,
   });
   await app.register(fastifyRateLimit, { global: false, errorResponseBuilder: () => new AppError('tooManyRequests') });
@@ -192,7 +199,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     transform: jsonSchemaTransform,
   });
 
-  await app.register(healthRoutes(db));
+  await app.register(healthRoutes(database));
   await app.register(
     authRoutes(auth, config.loginRatePerMinute, async (user) => ({
       ...(await platformLicence.holding(user)),

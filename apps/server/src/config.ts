@@ -34,6 +34,10 @@ const envSchema = z.object({
     .string()
     .regex(/^\d+(kB|MB|GB)$/, 'must be a size such as 32MB')
     .default('32MB'),
+  /** Longest database statement of a request; longer ones are stopped and the caller told why. */
+  GANTRY_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  /** Longest statement of long work (maintenance, backups). */
+  GANTRY_BACKGROUND_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(86_400_000).default(900_000),
   /** The built console; served at /portal/ when present. */
   GANTRY_CONSOLE_DIR: z.string().optional(),
   /**
@@ -63,6 +67,7 @@ export interface Config {
   hashConcurrency: number;
   hashQueue: number;
   pgliteSharedBuffers: string;
+  statementLimits: { requestMs: number; backgroundMs: number };
   consoleDir: string;
   trustProxy: boolean | string[];
   licencePublicKeys: string[];
@@ -103,6 +108,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     hashConcurrency: e.GANTRY_HASH_CONCURRENCY,
     hashQueue: e.GANTRY_HASH_QUEUE,
     pgliteSharedBuffers: e.GANTRY_PGLITE_SHARED_BUFFERS,
+    statementLimits: {
+      requestMs: e.GANTRY_STATEMENT_TIMEOUT_MS,
+      backgroundMs: e.GANTRY_BACKGROUND_STATEMENT_TIMEOUT_MS,
+    },
     consoleDir: path.resolve(e.GANTRY_CONSOLE_DIR ?? fileURLToPath(new URL('../console/dist', SERVER_ROOT))),
     trustProxy: parseTrustProxy(e.GANTRY_TRUST_PROXY),
     licencePublicKeys: e.GANTRY_LICENCE_PUBLIC_KEYS.split(',')

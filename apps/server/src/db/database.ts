@@ -3,69 +3,184 @@ import { fileURLToPath } from 'node:url';
 import type { PGlite, PGliteInterface } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { PGLITE_EXTENSIONS } from './pglite-options.js';
+import type { Pool, PoolConfig } from 'pg';
+import { EmbeddedEngine } from './embedded-engine.js';
+import { BACKGROUND_APPLICATION, SOCKET_PORT } from './pglite-host-contract.js';
 import * as schema from './schema.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** Longest statement, by kind of work: a request's, and long work's (maintenance, backups). */
+export interface StatementLimits {
+  requestMs: number;
+  backgroundMs: number;
+}
+
+export const DEFAULT_STATEMENT_LIMITS: StatementLimits = { requestMs: 10_000, backgroundMs: 15 * 60_000 };
+
+/** What /readyz says of the database. */
+export type DatabaseStatus = 'ready' | 'busy' | 'starting' | 'restarting' | 'down' | 'stopped';
+
 export interface DatabaseHandle {
+  /** For requests: each statement is stopped after `limits.requestMs`. */
   db: Database;
+  /** For long work (maintenance, backups): statements may run `limits.backgroundMs`. */
+  background: Database;
   engine: 'pglite' | 'postgres';
+  limits: StatementLimits;
+  /** Whether the database answers now, within `timeoutMs`. */
+  status(timeoutMs: number): Promise<DatabaseStatus>;
+  /** Set when the embedded engine last stopped on its own (a runaway statement, a crash). */
+  lastStop?(): { at: number; reason: 'statement-limit' | 'crashed'; limitMs?: number } | undefined;
   close(): Promise<void>;
 }
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 /** Advisory lock id held while migrating PostgreSQL (any constant shared by all processes). */
 const MIGRATION_LOCK = 0x6761_6e74;
+/** A transaction left open this long by a request is ended by PostgreSQL. */
+const IDLE_IN_TRANSACTION_MS = 60_000;
 
 /**
  * Opens the database named by the config and applies the checked-in migrations: PostgreSQL when a
- * URL is given, otherwise embedded PGlite in `dataDir` (or in memory when dataDir is null).
+ * URL is given, otherwise embedded PGlite in `dataDir`, run in its own process and reached through
+ * the same driver (node-postgres) over a private Unix socket.
  */
 export async function openDatabase(options: {
   url?: string | undefined;
-  dataDir: string | null;
+  dataDir: string;
   /** PGlite's shared_buffers; its default (128MB) is most of an idle server's memory. */
   pgliteSharedBuffers?: string;
+  limits?: StatementLimits;
+  onLog?: (message: string) => void;
 }): Promise<DatabaseHandle> {
+  const limits = options.limits ?? DEFAULT_STATEMENT_LIMITS;
+  const onLog = options.onLog ?? ((message: string) => console.warn(message));
   if (options.url) {
-    const { default: pg } = await import('pg');
-    const { drizzle } = await import('drizzle-orm/node-postgres');
-    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
-    // An idle connection dropped by the server must not crash the process; the pool replaces it.
-    pool.on('error', (error) => console.warn(`PostgreSQL idle connection error: ${error.message}`));
-    const db = drizzle({ client: pool, schema });
+    const connection = { connectionString: options.url };
+    return usePools('postgres', limits, connection, onLog, {
+      // PostgreSQL stops each statement itself; the limit travels in the connection's startup.
+      request: { statement_timeout: limits.requestMs },
+      background: { statement_timeout: limits.backgroundMs },
+    });
+  }
+  mkdirSync(options.dataDir, { recursive: true });
+  const engine = new EmbeddedEngine(
+    {
+      dataDir: options.dataDir,
+      sharedBuffers: options.pgliteSharedBuffers ?? '16MB',
+      limitsMs: { request: limits.requestMs, background: limits.backgroundMs },
+    },
+    onLog,
+  );
+  await engine.start();
+  try {
+    // PGlite cannot stop a statement: the host's watchdog does (it restarts the engine).
+    const connection = { host: engine.socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' };
+    return await usePools('pglite', limits, connection, onLog, { request: {}, background: {} }, engine);
+  } catch (error) {
+    await engine.stop();
+    throw error;
+  }
+}
+
+async function usePools(
+  engine: 'pglite' | 'postgres',
+  limits: StatementLimits,
+  connection: PoolConfig,
+  onLog: (message: string) => void,
+  kinds: { request: PoolConfig; background: PoolConfig },
+  embedded?: EmbeddedEngine,
+): Promise<DatabaseHandle> {
+  const { default: pg } = await import('pg');
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+  const pools: Pool[] = [];
+  const pool = (config: PoolConfig): Pool => {
+    const created = new pg.Pool({
+      ...connection,
+      idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+      ...config,
+    });
+    // A dropped connection (server restart, engine restart) must not crash the process; the pool
+    // replaces it, and the query that used it fails with a clear error.
+    created.on('error', (error) => onLog(`database connection error: ${error.message}`));
+    pools.push(created);
+    return created;
+  };
+  const requests = pool({ max: engine === 'pglite' ? 4 : 10, application_name: 'gantry', ...kinds.request });
+  const long = pool({ max: 2, application_name: BACKGROUND_APPLICATION, ...kinds.background });
+  const requestDb = drizzle({ client: requests, schema });
+  const backgroundDb = drizzle({ client: long, schema });
+  const db = requestDb as unknown as Database;
+  const background = backgroundDb as unknown as Database;
+  const close = once(async () => {
+    await Promise.all(pools.map((p) => p.end().catch(() => undefined)));
+    await embedded?.stop();
+  });
+  try {
     // Several server processes may start together: one migrates at a time.
-    const lock = await pool.connect();
+    const lock = await long.connect();
     try {
       await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-      await migrate(db, { migrationsFolder });
+      await migrate(backgroundDb, { migrationsFolder });
     } finally {
       await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
       lock.release();
     }
-    return { db: db as unknown as Database, engine: 'postgres', close: once(() => pool.end()) };
+  } catch (error) {
+    await close();
+    throw error;
   }
-  const { PGlite } = await import('@electric-sql/pglite');
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const postgresqlconf = options.pgliteSharedBuffers ? [`shared_buffers=${options.pgliteSharedBuffers}`] : [];
-  return usePglite(
-    new PGlite({
-      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-      postgresqlconf,
-      extensions: PGLITE_EXTENSIONS,
-    }),
-  );
+  const status = async (timeoutMs: number): Promise<DatabaseStatus> => {
+    if (embedded) return embedded.ping(timeoutMs);
+    return withTimeout(
+      requests.query('SELECT 1').then(
+        () => 'ready' as const,
+        () => 'down' as const,
+      ),
+      timeoutMs,
+      'busy',
+    );
+  };
+  return {
+    db,
+    background,
+    engine,
+    limits,
+    status,
+    ...(embedded ? { lastStop: () => embedded.lastStop } : {}),
+    close,
+  };
 }
 
-/** Wraps an open PGlite (tests pass clones of a migrated template) and brings it up to date. */
+/**
+ * Wraps an in-process PGlite (tests pass clones of a migrated template) and brings it up to date.
+ * The server itself never runs PGlite in its own process (see `openDatabase`).
+ */
 export async function usePglite(client: PGliteInterface): Promise<DatabaseHandle> {
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const db = drizzle({ client: client as PGlite, schema });
   await migrate(db, { migrationsFolder });
-  return { db: db as unknown as Database, engine: 'pglite', close: once(() => client.close()) };
+  return {
+    db: db as unknown as Database,
+    background: db as unknown as Database,
+    engine: 'pglite',
+    limits: DEFAULT_STATEMENT_LIMITS,
+    status: async () => 'ready',
+    close: once(() => client.close()),
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(fallback), ms);
+    promise.then((value) => {
+      clearTimeout(timer);
+      resolve(value);
+    });
+  });
 }
 
 /** Closing twice is harmless (the app's onClose and a test may both close). */

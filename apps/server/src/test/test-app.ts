@@ -56,7 +56,7 @@ async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Pr
   await admin.end();
   const url = new URL(PG_URL);
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString(), dataDir: null });
+  const handle = await openDatabase({ url: url.toString(), dataDir: '' });
   return {
     handle,
     drop: async () => {

@@ -1,0 +1,165 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type HostMessage, type HostOptions, type ServerMessage, WATCHDOG_MARKER } from './pglite-host-contract.js';
+
+export type EngineState = 'starting' | 'ready' | 'restarting' | 'down' | 'stopped';
+
+/** Why the host last stopped on its own: a statement over its limit, or a crash. */
+export interface HostStop {
+  at: number;
+  reason: 'statement-limit' | 'crashed';
+  limitMs?: number;
+}
+
+/** Crashes this close together (ms) count as a loop; after MAX_QUICK_RESTARTS the engine is down. */
+const QUICK_RESTART_WINDOW_MS = 60_000;
+const MAX_QUICK_RESTARTS = 5;
+const START_TIMEOUT_MS = 120_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+/** The host entry beside this module: TypeScript under tsx, JavaScript in the built server. */
+function hostEntry(): { file: string; execArgv: string[] } {
+  const self = fileURLToPath(import.meta.url);
+  const typescript = self.endsWith('.ts');
+  const file = path.join(path.dirname(self), typescript ? 'pglite-host.ts' : 'pglite-host.js');
+  return { file, execArgv: typescript ? ['--import', 'tsx'] : ['--enable-source-maps'] };
+}
+
+/**
+ * The embedded database as a child process (`pglite-host.ts`), kept running: started once, and
+ * restarted from its files when it stops on its own (the watchdog stopped a runaway statement, or
+ * it crashed). The server connects to `socketDir` with node-postgres.
+ */
+export class EmbeddedEngine {
+  readonly socketDir: string;
+  state: EngineState = 'starting';
+  lastStop: HostStop | undefined;
+  private child: ChildProcess | undefined;
+  private readonly restarts: number[] = [];
+  private readonly onLog: (message: string) => void;
+
+  constructor(
+    private readonly options: Omit<HostOptions, 'socketDir'>,
+    onLog: (message: string) => void = (message) => console.warn(message),
+  ) {
+    this.onLog = onLog;
+    // A private folder: whoever can reach the socket can read the whole database.
+    this.socketDir = mkdtempSync(path.join(tmpdir(), 'gantry-db-'));
+  }
+
+  async start(): Promise<void> {
+    this.child = await this.spawn();
+    this.state = 'ready';
+  }
+
+  /** Answers within `timeoutMs` when the host is idle enough to read a message: 'busy' otherwise. */
+  ping(timeoutMs: number): Promise<'ready' | 'busy' | EngineState> {
+    const child = this.child;
+    if (this.state !== 'ready' || !child?.connected) return Promise.resolve(this.state);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        child.off('message', onMessage);
+        resolve('busy');
+      }, timeoutMs);
+      const onMessage = (message: HostMessage) => {
+        if (message.type !== 'pong') return;
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        resolve('ready');
+      };
+      child.on('message', onMessage);
+      child.send({ type: 'ping' } satisfies ServerMessage);
+    });
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    this.state = 'stopped';
+    this.child = undefined;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      if (child.connected) child.send({ type: 'stop' } satisfies ServerMessage);
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(this.socketDir, { recursive: true, force: true });
+  }
+
+  private spawn(): Promise<ChildProcess> {
+    const { file, execArgv } = hostEntry();
+    const hostOptions: HostOptions = { ...this.options, socketDir: this.socketDir };
+    rmSync(path.join(this.socketDir, WATCHDOG_MARKER), { force: true });
+    const child = fork(file, [JSON.stringify(hostOptions)], {
+      execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error('the embedded database did not start in time'));
+      }, START_TIMEOUT_MS);
+      const onExit = (code: number | null) => {
+        clearTimeout(timer);
+        reject(new Error(`the embedded database stopped while starting (exit code ${code})`));
+      };
+      child.once('exit', onExit);
+      child.on('message', (message: HostMessage) => {
+        if (message.type !== 'ready') return;
+        clearTimeout(timer);
+        child.off('exit', onExit);
+        child.once('exit', (exitCode, signal) => this.onUnexpectedExit(child, exitCode, signal));
+        resolve(child);
+      });
+    });
+  }
+
+  private onUnexpectedExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.child !== child || this.state === 'stopped') return;
+    this.child = undefined;
+    const marker = readMarker(path.join(this.socketDir, WATCHDOG_MARKER));
+    this.lastStop = marker
+      ? { at: Date.now(), reason: 'statement-limit', limitMs: marker.limitMs }
+      : { at: Date.now(), reason: 'crashed' };
+    this.onLog(
+      marker
+        ? `embedded database: a statement ran ${marker.ranMs} ms (limit ${marker.limitMs} ms); restarting it`
+        : `embedded database stopped (code ${code}, signal ${signal}); restarting it`,
+    );
+    const now = Date.now();
+    this.restarts.push(now);
+    while (this.restarts.length > 0 && now - (this.restarts[0] ?? now) > QUICK_RESTART_WINDOW_MS) this.restarts.shift();
+    if (this.restarts.length > MAX_QUICK_RESTARTS) {
+      this.state = 'down';
+      this.onLog('embedded database: too many restarts in a minute; giving up until the server restarts');
+      return;
+    }
+    this.state = 'restarting';
+    this.spawn().then(
+      (next) => {
+        if (this.state === 'stopped') {
+          next.send({ type: 'stop' } satisfies ServerMessage);
+          return;
+        }
+        this.child = next;
+        this.state = 'ready';
+        this.onLog('embedded database: restarted');
+      },
+      (error: unknown) => {
+        this.state = 'down';
+        this.onLog(`embedded database: restart failed: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+  }
+}
+
+function readMarker(file: string): { limitMs: number; ranMs: number } | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as { limitMs: number; ranMs: number };
+  } catch {
+    return undefined;
+  }
+}

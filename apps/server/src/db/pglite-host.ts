@@ -1,0 +1,287 @@
+/**
+ * The embedded database's own process (forked by `EmbeddedEngine`): it owns PGlite and serves it in
+ * PostgreSQL's wire protocol on a private Unix socket, so the server reaches both engines through
+ * the same driver and its event loop never runs a query.
+ *
+ * PGlite has one session, so batches from all connections run one at a time; while a connection is
+ * inside a transaction only its own batches run. A watchdog thread stops the process when one batch
+ * runs longer than its connection's limit (PGlite cannot cancel a running statement); the server
+ * then restarts it from its files.
+ */
+import { closeSync, openSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import {
+  BACKGROUND_APPLICATION,
+  type HostMessage,
+  type HostOptions,
+  type ServerMessage,
+  SOCKET_PORT,
+  WATCHDOG_MARKER,
+} from './pglite-host-contract.js';
+import { PGLITE_EXTENSIONS } from './pglite-options.js';
+import { type Frame, WireFramer } from './wire-framing.js';
+
+/** ReadyForQuery: 'Z', length 5, transaction status. Every answer to Sync or Query ends with it. */
+const READY_FOR_QUERY = 0x5a;
+const READY_FOR_QUERY_BYTES = 6;
+/** As PostgreSQL's idle_in_transaction_session_timeout, which the server sets on its pools. */
+const IDLE_IN_TRANSACTION_MS = 60_000;
+
+const options = JSON.parse(process.argv[2] ?? '{}') as HostOptions;
+
+interface Batch {
+  bytes: Uint8Array;
+  /** Ends with Sync or Query: the answer must end with ReadyForQuery. */
+  complete: boolean;
+}
+
+interface Connection {
+  socket: Socket;
+  framer: WireFramer;
+  limitMs: number;
+  /** Batches of this connection not yet run (in order). */
+  pending: Batch[];
+  closed: boolean;
+}
+
+/** [0] = when the running batch started (ms since epoch, 0 when idle), [1] = its limit in ms. */
+const busy = new Float64Array(new SharedArrayBuffer(16));
+
+/**
+ * The watchdog runs on its own thread: PGlite blocks this one while a statement runs. It writes
+ * why it stopped the process where the server looks, then kills it (no handler can run here).
+ */
+function startWatchdog(): Worker {
+  const code = `
+    const { workerData } = require('node:worker_threads');
+    const { writeFileSync } = require('node:fs');
+    const busy = new Float64Array(workerData.buffer);
+    setInterval(() => {
+      const since = busy[0];
+      if (since > 0 && Date.now() - since > busy[1]) {
+        writeFileSync(workerData.marker, JSON.stringify({ limitMs: busy[1], ranMs: Date.now() - since }));
+        process.kill(process.pid, 'SIGKILL');
+      }
+    }, 50);`;
+  const worker = new Worker(code, {
+    eval: true,
+    workerData: { buffer: busy.buffer, marker: path.join(options.socketDir, WATCHDOG_MARKER) },
+  });
+  worker.unref();
+  return worker;
+}
+
+/** One server per data directory: a second would corrupt it. The lock names the holder's pid. */
+function lockDataDir(dataDir: string): string {
+  const lockFile = `${dataDir}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockFile, 'wx', 0o600);
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      return lockFile;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number(readFileSync(lockFile, 'utf8'));
+      if (holder > 0 && holder !== process.pid && isAlive(holder)) {
+        throw new Error(`the embedded database ${dataDir} is in use by process ${holder}`);
+      }
+      unlinkSync(lockFile);
+    }
+  }
+  throw new Error(`cannot lock ${dataDir}`);
+}
+
+/** A simple-protocol Query message. */
+function simpleQuery(text: string): Uint8Array {
+  const body = Buffer.from(`${text}\0`, 'utf8');
+  const message = Buffer.alloc(5 + body.length);
+  message[0] = 0x51;
+  message.writeInt32BE(4 + body.length, 1);
+  body.copy(message, 5);
+  return new Uint8Array(message);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function main(): Promise<void> {
+  const lockFile = lockDataDir(options.dataDir);
+  const db = await PGlite.create({
+    dataDir: options.dataDir,
+    extensions: PGLITE_EXTENSIONS,
+    postgresqlconf: [`shared_buffers=${options.sharedBuffers}`],
+  });
+  startWatchdog();
+
+  const connections = new Set<Connection>();
+  const queue: Connection[] = [];
+  /** The connection whose transaction is open: only it may run until it ends. */
+  let owner: Connection | undefined;
+  let ownerActiveAt = 0;
+  let running = false;
+  // A client that keeps a transaction open without using it would hold the one session for good.
+  setInterval(() => {
+    if (owner && owner.pending.length === 0 && Date.now() - ownerActiveAt > IDLE_IN_TRANSACTION_MS) {
+      console.error('embedded database: a transaction stayed idle too long; its connection was closed');
+      owner.socket.destroy();
+    }
+  }, 1000).unref();
+
+  /** Runs one batch; false when a complete batch got no ReadyForQuery (PGlite lost its way). */
+  const runBatch = async (connection: Connection, batch: Batch): Promise<boolean> => {
+    busy[1] = connection.limitMs;
+    busy[0] = Date.now();
+    let tail = Buffer.alloc(0);
+    try {
+      await db.runExclusive(() =>
+        db.execProtocolRawStream(batch.bytes, {
+          onRawData: (data) => {
+            const chunk = Buffer.from(data);
+            tail = Buffer.concat([tail, chunk.subarray(Math.max(0, chunk.length - READY_FOR_QUERY_BYTES))]).subarray(
+              -READY_FOR_QUERY_BYTES,
+            );
+            if (!connection.closed) connection.socket.write(chunk);
+          },
+        }),
+      );
+    } finally {
+      busy[0] = 0;
+    }
+    return !batch.complete || (tail.length === READY_FOR_QUERY_BYTES && tail[0] === READY_FOR_QUERY);
+  };
+
+  const pump = async (): Promise<void> => {
+    if (running) return;
+    running = true;
+    try {
+      for (;;) {
+        const index = owner ? queue.indexOf(owner) : 0;
+        const connection = index >= 0 ? queue[index] : undefined;
+        if (!connection) break;
+        const batch = connection.pending.shift();
+        if (connection.pending.length === 0) queue.splice(index, 1);
+        if (!batch || connection.closed) continue;
+        let answered = false;
+        try {
+          answered = await runBatch(connection, batch);
+        } catch (error) {
+          console.error(`embedded database: ${(error as Error).message}`);
+        }
+        if (!answered) {
+          // The client would wait forever, and the session's state is unknown: start afresh.
+          console.error('embedded database: a statement got no complete answer; restarting the engine');
+          process.exit(1);
+        }
+        const open = !batch.complete || db.isInTransaction();
+        owner = open && !connection.closed ? connection : undefined;
+        ownerActiveAt = Date.now();
+      }
+    } finally {
+      running = false;
+    }
+  };
+
+  const enqueue = (connection: Connection, batch: Batch): void => {
+    if (connection.pending.length === 0) queue.push(connection);
+    connection.pending.push(batch);
+    void pump();
+  };
+
+  const onFrame = (connection: Connection, frame: Frame): void => {
+    switch (frame.kind) {
+      case 'encryption-request':
+        connection.socket.write('N');
+        return;
+      case 'cancel-request':
+      case 'terminate':
+        connection.socket.end();
+        return;
+      case 'startup':
+        if (frame.params.application_name === BACKGROUND_APPLICATION) connection.limitMs = options.limitsMs.background;
+        enqueue(connection, { bytes: frame.bytes, complete: true });
+        return;
+      case 'messages':
+        enqueue(connection, { bytes: frame.bytes, complete: frame.complete });
+    }
+  };
+
+  const closeConnection = (connection: Connection): void => {
+    if (connection.closed) return;
+    connection.closed = true;
+    connections.delete(connection);
+    connection.pending.length = 0;
+    const index = queue.indexOf(connection);
+    if (index >= 0) queue.splice(index, 1);
+    // A client gone mid-transaction must not keep the one session locked.
+    if (owner === connection) {
+      owner = undefined;
+      if (db.isInTransaction())
+        void db.runExclusive(() => db.execProtocolRaw(simpleQuery('ROLLBACK'))).then(pump, pump);
+      else void pump();
+    }
+  };
+
+  const server = createServer((socket) => {
+    const connection: Connection = {
+      socket,
+      framer: new WireFramer(),
+      limitMs: options.limitsMs.request,
+      pending: [],
+      closed: false,
+    };
+    connections.add(connection);
+    socket.on('data', (chunk) => {
+      try {
+        for (const frame of connection.framer.push(chunk)) onFrame(connection, frame);
+      } catch (error) {
+        console.error(`embedded database: dropped a connection: ${(error as Error).message}`);
+        socket.destroy();
+      }
+    });
+    socket.on('error', () => closeConnection(connection));
+    socket.on('close', () => closeConnection(connection));
+  });
+  const socketPath = path.join(options.socketDir, `.s.PGSQL.${SOCKET_PORT}`);
+  rmSync(socketPath, { force: true });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, resolve);
+  });
+
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    server.close();
+    for (const connection of connections) connection.socket.destroy();
+    await db.close().catch(() => undefined);
+    rmSync(lockFile, { force: true });
+    process.exit(0);
+  };
+  const send = (message: HostMessage) => process.send?.(message);
+  process.on('message', (message: ServerMessage) => {
+    if (message.type === 'stop') void stop();
+    else if (message.type === 'ping') send({ type: 'pong' });
+  });
+  // The server is gone (even by kill -9): close the files cleanly and leave.
+  process.on('disconnect', () => void stop());
+  // Ctrl-C reaches the whole process group: the server stops this process itself, after its
+  // in-flight requests are done, so the signals are ignored here.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => undefined);
+  send({ type: 'ready' });
+}
+
+main().catch((error: unknown) => {
+  console.error(`embedded database failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
