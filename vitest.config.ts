@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects: shared rules, server (API through app.inject on a real database) and console
- * components (happy-dom). GANTRY_TEST_DATABASE_URL switches the server suite to PostgreSQL.
+ * Projects: shared rules, server (API through app.inject on a real database), server-process
+ * (tests that start real processes, run once) and console components (happy-dom). GANTRY_TEST_DATABASE_URL switches the server suite to PostgreSQL.
  */
 export default defineConfig({
   test: {
@@ -13,8 +13,21 @@ export default defineConfig({
           name: 'server',
           root: 'apps/server',
           include: ['src/**/*.test.ts'],
+          exclude: ['src/**/*.process.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      // Tests that start real processes (the embedded engine, the built server) and bring their own
+      // database: run once, not again in the PostgreSQL pass of `npm test`.
+      {
+        test: {
+          name: 'server-process',
+          root: 'apps/server',
+          include: ['src/**/*.process.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
         },
       },
       './apps/console/vitest.config.ts',

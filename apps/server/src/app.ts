@@ -161,7 +161,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
+  registerErrorHandler(app, database);
   registerAuth(app, auth, API);
   rejectNulCharacters(app);
   const cleanUp = setInterval(() => {

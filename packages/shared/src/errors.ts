@@ -12,6 +12,10 @@ export const ERRORS = {
   payloadTooLarge: { status: 413, message: 'error.payloadTooLarge' },
   tooManyRequests: { status: 429, message: 'error.tooManyRequests' },
   internal: { status: 500, message: 'error.internal' },
+  /** A statement ran longer than its limit and was stopped (statement_timeout, or the embedded engine's watchdog). */
+  queryTimeout: { status: 503, message: 'error.queryTimeout' },
+  /** The database cannot be reached, or the embedded engine is restarting. */
+  databaseUnavailable: { status: 503, message: 'error.databaseUnavailable' },
   badCredentials: { status: 400, message: 'auth.badCredentials' },
   accountFrozen: { status: 400, message: 'auth.frozen' },
   accountDisabled: { status: 400, message: 'auth.disabled' },

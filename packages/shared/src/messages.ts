@@ -12,6 +12,14 @@ export const MESSAGES = {
   'error.unauthorized': { zh_Hans: '令牌到期，请重新登录', en: 'Token expired, please log in again' },
   'error.forbidden': { zh_Hans: '您没有权限进行该操作', en: 'You have no permission for this operation' },
   'error.internal': { zh_Hans: '服务器出错了', en: 'Server error' },
+  'error.queryTimeout': {
+    zh_Hans: '查询超过{{seconds}}秒未完成，已被停止，请缩小查询范围后重试',
+    en: 'The query ran longer than {{seconds}} s and was stopped; narrow it down and try again',
+  },
+  'error.databaseUnavailable': {
+    zh_Hans: '数据库暂时不可用，请稍后再试',
+    en: 'The database is not available right now; please try again shortly',
+  },
   'error.tooManyRequests': { zh_Hans: '请求过于频繁，请稍后再试', en: 'Too many requests, please try again later' },
   'error.payloadTooLarge': { zh_Hans: '上传的文件过大', en: 'The uploaded file is too large' },
   'error.nulCharacter': { zh_Hans: '不能包含空字符（\\u0000）', en: 'must not contain the NUL character (\\u0000)' },

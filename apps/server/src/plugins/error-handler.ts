@@ -1,8 +1,11 @@
 import { ERRORS, type ErrorBody, type ErrorCode, isMessageKey, type Language, translate } from '@gantry/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { DatabaseHandle } from '../db/database.js';
+import { mapDatabaseError } from '../db/database-errors.js';
 import { AppError } from '../lib/app-error.js';
 import { mapQueryError } from '../lib/list-query/list-query.js';
+import { logFailure } from './logging.js';
 
 function translatedParams(params: Record<string, string | number>, language: Language) {
   return Object.fromEntries(
@@ -61,11 +64,15 @@ function validationBody(
  * One error handler (fastify/demo style): known errors become `{message, code, fields?}` in the
  * caller's language; anything unexpected is logged and answered with a generic 500.
  */
-export function registerErrorHandler(app: FastifyInstance): void {
+export function registerErrorHandler(
+  app: FastifyInstance,
+  database?: Pick<DatabaseHandle, 'limits' | 'lastStop'>,
+): void {
   app.setErrorHandler((thrown: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     const language = request.language ?? 'zh_Hans';
     // A list filter's `like` pattern PostgreSQL cannot compile is the caller's mistake, not ours.
-    const error = mapQueryError(thrown) as FastifyError | AppError;
+    const known = mapQueryError(thrown);
+    const error = (database ? mapDatabaseError(known, database) : known) as FastifyError | AppError;
     if (error instanceof AppError) return reply.code(error.status).send(bodyFor(error, language));
     if (hasZodFastifySchemaValidationErrors(error))
       return reply.code(400).send(validationBody(error.validation, language));
@@ -81,7 +88,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
               : 'validation';
       return reply.code(status).send({ message: translate(ERRORS[code].message, language), code } satisfies ErrorBody);
     }
-    request.log.error({ err: error }, 'request failed');
+    logFailure(request, reply, 500, error);
     return reply
       .code(500)
       .send({ message: translate('error.internal', language), code: 'internal' } satisfies ErrorBody);
