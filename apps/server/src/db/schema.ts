@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -85,6 +97,22 @@ export const projects = pgTable(
     uniqueIndex('projects_port_key').on(t.port),
     uniqueIndex('projects_domain_key').on(t.domainKey),
   ],
+);
+
+/**
+ * Projects per owner and status, kept exact by statement triggers on `projects` (migration
+ * 0006_project_counts): the unfiltered list totals (all projects, a tenant's own, either by status)
+ * are read from here instead of counting rows. Rows are never deleted; an owner without projects
+ * keeps zeros.
+ */
+export const projectCounts = pgTable(
+  'project_counts',
+  {
+    userId: text('user_id').notNull(),
+    status: boolean('status').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.status] })],
 );
 
 /** Installed platform licences; the one named 'platform-spm' grants the platform (design D7). */

@@ -1,5 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { COUNT_CAP, type ListTotal } from './list-count.js';
+import { LIKE_LIMITS } from './list-query/like-pattern.js';
+import { FILTER_LIMITS } from './list-query/list-query.js';
 
 /** `/:id` of every single-object call. */
 export const idParams = z.object({ id: z.string().min(1).max(64) });
@@ -7,19 +10,56 @@ export const idParams = z.object({ id: z.string().min(1).max(64) });
 /** `?query=<JSON>` of every list and count call (spec README, contract 4). */
 export const listQuerystring = z.object({ query: z.string().max(20_000).optional() });
 
+/** Set (to `true`) beside `count` when the total is an estimate; absent when it is exact. */
+export const COUNT_ESTIMATED_HEADER = 'count-estimated';
+
+const CAP = COUNT_CAP.toLocaleString('en');
+
+/** The query language, as every list call's API description states it. */
+export const LIST_QUERY_DESCRIPTION = [
+  '`query` is JSON `{filter, sort, skip, limit, project, withCount}`. Filter operators: eq, ne, gt, gte, lt, lte,',
+  'in, nin, like, and, or, nor, not (with or without `$`).',
+  `\`like\` takes text or a safe subset of regular expressions, matched case-insensitively anywhere in the value:`,
+  '`.`, classes `[abc]` `[^abc]` `[a-z]` (a range within digits, a-z, A-Z or non-ASCII), `* + ?` after one',
+  'character, `.` or class, `^ $`, and `|` at the top level or inside one level of `( )` that is not repeated;',
+  'a backslash makes a metacharacter literal (`\\.`).',
+  `At most ${FILTER_LIMITS.patternLength} characters and ${LIKE_LIMITS.quantifiers} repetitions. Anything else`,
+  '(nested or repeated groups, counted repetition `{n,m}`, backreferences, lookarounds, escapes such as `\\d`)',
+  'is a 400 `badQuery` naming what is not allowed.',
+].join(' ');
+
+/** How a capped total is described; `what` names the rows ("entries", "tenants"). */
+export function cappedTotalDescription(what: string): string {
+  return (
+    `With \`withCount\` the total is in the \`count\` header: exact up to ${CAP} ${what}; above that the ` +
+    `planner's estimate (never below ${CAP} + 1), marked by the header \`${COUNT_ESTIMATED_HEADER}: true\`.`
+  );
+}
+
+function setTotal(reply: FastifyReply, total: ListTotal): void {
+  reply.header('count', String(total.count));
+  if (total.estimated) reply.header(COUNT_ESTIMATED_HEADER, 'true');
+}
+
 /**
  * Shapes a list answer: only the projected fields of each item, and the total in the `count`
- * header when it was asked for.
+ * header (with `count-estimated: true` when it is an estimate) when it was asked for.
  */
 export function listAnswer<T extends object>(
   reply: FastifyReply,
-  result: { items: T[]; total?: number | undefined },
+  result: { items: T[]; total?: ListTotal | undefined },
   fields: string[] | undefined,
 ): Partial<T>[] {
-  if (result.total !== undefined) reply.header('count', String(result.total));
+  if (result.total !== undefined) setTotal(reply, result.total);
   if (!fields) return result.items;
   return result.items.map(
     (item) =>
       Object.fromEntries(Object.entries(item).filter(([key]) => key === 'id' || fields.includes(key))) as Partial<T>,
   );
+}
+
+/** `GET <resource>/count`: `{count}`, and the same headers as a list's total. */
+export function countAnswer(reply: FastifyReply, total: ListTotal): { count: number } {
+  setTotal(reply, total);
+  return { count: total.count };
 }

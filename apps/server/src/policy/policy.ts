@@ -76,7 +76,13 @@ export function canReadUser(user: UserRow, id: string): boolean {
 
 /** The projects a user may list, as an SQL condition (undefined: all). */
 export function projectScope(user: UserRow): SQL | undefined {
-  return user.isAdmin ? undefined : eq(projects.userId, user.id);
+  const owner = projectOwnerScope(user);
+  return owner === undefined ? undefined : eq(projects.userId, owner);
+}
+
+/** The one owner whose projects a user may list (`projectScope` as a value): undefined for all. */
+export function projectOwnerScope(user: UserRow): string | undefined {
+  return user.isAdmin ? undefined : user.id;
 }
 
 /** The tenant records a user may list: the administrator all tenants, a tenant itself. */

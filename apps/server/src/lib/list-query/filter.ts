@@ -14,6 +14,8 @@ const ORDERING_NOT = { gt: '<=', gte: '<', lt: '>=', lte: '>' } as const;
 type Ordering = keyof typeof ORDERING;
 
 interface Target {
+  /** The field's name as the client wrote it. */
+  field: string;
   expr: SQL | AnyPgColumn;
   type: FieldType;
 }
@@ -27,12 +29,44 @@ type Node =
   | { kind: 'in'; target: Target; values: Value[]; withNull: boolean }
   | { kind: 'like'; target: Target; pattern: string };
 
+/** Field → value of a filter that is nothing but `field = value` conditions (non-null), ANDed. */
+export type Equalities = Readonly<Record<string, Value>>;
+
+export interface ParsedFilter {
+  /** Undefined when the filter keeps every row. */
+  where: SQL | undefined;
+  /**
+   * Set when the filter is only ANDed `eq` conditions (`{}` for no filter), so a caller can answer
+   * its total from a maintained counter; undefined for any other filter.
+   */
+  equalities: Equalities | undefined;
+}
+
 /** The where clause of a filter object; undefined when it keeps every row. */
 export function parseFilter(raw: unknown, resource: ResourceDef): SQL | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  const where = compile(new FilterParser(resource).filter(raw, 1), false);
-  if (where === true) return undefined;
-  return where === false ? sql`false` : where;
+  return parseFilterParts(raw, resource).where;
+}
+
+export function parseFilterParts(raw: unknown, resource: ResourceDef): ParsedFilter {
+  if (raw === undefined || raw === null) return { where: undefined, equalities: {} };
+  const node = new FilterParser(resource).filter(raw, 1);
+  const equalities: Record<string, Value> = {};
+  const where = compile(node, false);
+  return {
+    where: where === true ? undefined : where === false ? sql`false` : where,
+    equalities: collectEqualities(node, equalities) ? equalities : undefined,
+  };
+}
+
+/** Adds the node's `field = value` conditions to `into`; false when it is anything else. */
+function collectEqualities(node: Node, into: Record<string, Value>): boolean {
+  if (node.kind === 'and') return node.children.every((child) => collectEqualities(child, into));
+  if (node.kind !== 'eq' || node.value === null) return false;
+  const { field } = node.target;
+  // The same field equal to two values: no row matches, which no counter says.
+  if (Object.hasOwn(into, field) && into[field] !== node.value) return false;
+  into[field] = node.value;
+  return true;
 }
 
 /** Operators are accepted with or without the leading `$` (Mongo style). */
@@ -73,7 +107,7 @@ class FilterParser {
       : undefined;
     if (!def) throw badQuery(`unknown field ${quoted(name)}`);
     if (def.filter === false) throw badQuery(`field ${quoted(name)} cannot be filtered`);
-    const target = { expr: def.sql, type: def.type };
+    const target = { field: name, expr: def.sql, type: def.type };
     return isPlainObject(value)
       ? this.operators(name, target, value, depth)
       : this.condition(name, target, 'eq', value);

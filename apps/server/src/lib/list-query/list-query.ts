@@ -41,10 +41,10 @@
 import { asc, desc, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { badQuery, isPlainObject, quoted } from './bad-query.js';
-import { parseFilter } from './filter.js';
+import { type ParsedFilter, parseFilterParts } from './filter.js';
 import type { FieldDef, ListQuery, ResourceDef, SortDirection } from './types.js';
 
-export { FILTER_LIMITS } from './filter.js';
+export { type Equalities, FILTER_LIMITS, type ParsedFilter } from './filter.js';
 export type { FieldDef, FieldType, ListQuery, ResourceDef, SortDirection } from './types.js';
 
 export const MAX_SKIP = 10_000_000;
@@ -58,8 +58,10 @@ export function parseListQuery<F extends string>(raw: unknown, resource: Resourc
     if (!QUERY_KEYS.has(key)) throw badQuery(`unknown query key ${quoted(key)}`);
   }
   if (query.project != null && query.fields != null) throw badQuery("give 'project' or 'fields', not both");
+  const { where, equalities } = parseFilterParts(query.filter, resource);
   return {
-    where: parseFilter(query.filter, resource),
+    where,
+    equalities,
     orderBy: orderBy(query.sort, resource),
     limit: limitOf(query.limit, resource),
     offset: Math.min(nonNegativeInteger(query.skip, 'skip') ?? 0, MAX_SKIP),
@@ -70,11 +72,18 @@ export function parseListQuery<F extends string>(raw: unknown, resource: Resourc
 
 /** The where clause of `GET <resource>/count?query=`. */
 export function parseCountQuery(raw: unknown, resource: ResourceDef): SQL | undefined {
+  return parseCountFilter(raw, resource).where;
+}
+
+/** The filter of `GET <resource>/count?query=`, with its equalities (see `ListQuery.equalities`). */
+export function parseCountFilter(raw: unknown, resource: ResourceDef): ParsedFilter {
   const query = readQuery(raw);
   const keys = Object.keys(query);
   const isListQuery =
     keys.includes('filter') && !Object.hasOwn(resource.fields, 'filter') && keys.every((key) => QUERY_KEYS.has(key));
-  return isListQuery ? parseListQuery(query, resource).where : parseFilter(query, resource);
+  if (!isListQuery) return parseFilterParts(query, resource);
+  const { where, equalities } = parseListQuery(query, resource);
+  return { where, equalities };
 }
 
 /** What `db.select()` takes for the projected fields (all of them when `fields` is undefined). */

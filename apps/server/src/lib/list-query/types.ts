@@ -42,4 +42,9 @@ export interface ListQuery<F extends string = string> {
   /** Fields to return, in declaration order, the id included; undefined: all of them. */
   fields: F[] | undefined;
   withCount: boolean;
+  /**
+   * Field → value when the filter is only ANDed `eq` conditions on non-null values (`{}` without a
+   * filter): such totals may come from a maintained counter. Undefined for any other filter.
+   */
+  equalities: Readonly<Record<string, string | number | boolean>> | undefined;
 }

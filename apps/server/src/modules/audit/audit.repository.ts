@@ -1,6 +1,7 @@
-import { and, count, desc, type SQL } from 'drizzle-orm';
+import { and, desc, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { auditLog } from '../../db/schema.js';
+import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { ListQuery } from '../../lib/list-query/list-query.js';
 
 export type AuditRow = typeof auditLog.$inferSelect;
@@ -13,7 +14,7 @@ export class AuditRepository {
     await db.insert(auditLog).values({ ...entry, ...(at ? { at } : {}) });
   }
 
-  async list(query: ListQuery, scope: SQL | undefined): Promise<{ rows: AuditRow[]; total?: number }> {
+  async list(query: ListQuery, scope: SQL | undefined): Promise<{ rows: AuditRow[]; total?: ListTotal }> {
     const where = and(scope, query.where);
     const rows = await this.db
       .select()
@@ -25,9 +26,9 @@ export class AuditRepository {
     return query.withCount ? { rows, total: await this.count(where) } : { rows };
   }
 
-  async count(where: SQL | undefined): Promise<number> {
-    const [row] = await this.db.select({ n: count() }).from(auditLog).where(where);
-    return row?.n ?? 0;
+  /** Exact up to COUNT_CAP entries, estimated above (`cappedCount`): the log only grows. */
+  count(where: SQL | undefined): Promise<ListTotal> {
+    return cappedCount(this.db, auditLog, where);
   }
 
   async recent(scope: SQL | undefined, limit: number): Promise<AuditRow[]> {

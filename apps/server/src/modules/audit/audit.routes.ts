@@ -4,7 +4,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditLog } from '../../db/schema.js';
 import { parseCountQuery, parseListQuery, type ResourceDef } from '../../lib/list-query/list-query.js';
-import { listAnswer, listQuerystring } from '../../lib/list-response.js';
+import {
+  cappedTotalDescription,
+  countAnswer,
+  LIST_QUERY_DESCRIPTION,
+  listAnswer,
+  listQuerystring,
+} from '../../lib/list-response.js';
 import { actorOf } from '../../plugins/auth.js';
 import { auditScope } from '../../policy/policy.js';
 import type { AuditRepository } from './audit.repository.js';
@@ -52,7 +58,12 @@ export function auditRoutes(audit: AuditRepository) {
       '/audit',
       {
         config: { action: 'audit.read' },
-        schema: { tags, querystring: listQuerystring, response: { 200: z.array(auditEntryView.partial()) } },
+        schema: {
+          tags,
+          description: `${LIST_QUERY_DESCRIPTION} ${cappedTotalDescription('entries')}`,
+          querystring: listQuerystring,
+          response: { 200: z.array(auditEntryView.partial()) },
+        },
       },
       async (request, reply) => {
         const query = parseListQuery(request.query.query, AUDIT_RESOURCE);
@@ -64,11 +75,16 @@ export function auditRoutes(audit: AuditRepository) {
       '/audit/count',
       {
         config: { action: 'audit.read' },
-        schema: { tags, querystring: listQuerystring, response: { 200: z.object({ count: z.number() }) } },
+        schema: {
+          tags,
+          description: `\`query\` is the filter alone (or a list query with \`filter\`). ${cappedTotalDescription('entries')}`,
+          querystring: listQuerystring,
+          response: { 200: z.object({ count: z.number() }) },
+        },
       },
-      async (request) => {
+      async (request, reply) => {
         const where = and(auditScope(actorOf(request).user), parseCountQuery(request.query.query, AUDIT_RESOURCE));
-        return { count: await audit.count(where) };
+        return countAnswer(reply, await audit.count(where));
       },
     );
   };

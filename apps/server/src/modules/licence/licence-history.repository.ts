@@ -1,6 +1,7 @@
-import { and, count, eq, type SQL } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { licenceHistory } from '../../db/schema.js';
+import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
 
 export type LicenceHistoryRow = typeof licenceHistory.$inferSelect;
@@ -51,7 +52,7 @@ export class LicenceHistoryRepository {
     await db.insert(licenceHistory).values({ ...entry, ...(time ? { time } : {}) });
   }
 
-  async list(query: ListQuery): Promise<{ rows: LicenceHistoryRow[]; total?: number }> {
+  async list(query: ListQuery): Promise<{ rows: LicenceHistoryRow[]; total?: ListTotal }> {
     const rows = await this.db
       .select()
       .from(licenceHistory)
@@ -62,9 +63,9 @@ export class LicenceHistoryRepository {
     return query.withCount ? { rows, total: await this.count(query.where) } : { rows };
   }
 
-  async count(where: SQL | undefined): Promise<number> {
-    const [row] = await this.db.select({ n: count() }).from(licenceHistory).where(and(where));
-    return row?.n ?? 0;
+  /** Exact up to COUNT_CAP rows (one row per applied licence: always, in practice). */
+  count(where: SQL | undefined): Promise<ListTotal> {
+    return cappedCount(this.db, licenceHistory, where);
   }
 
   async get(id: string): Promise<LicenceHistoryRow | undefined> {

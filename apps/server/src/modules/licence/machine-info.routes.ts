@@ -5,7 +5,14 @@ import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { toCsv } from '../../lib/csv.js';
 import { parseCountQuery, parseListQuery } from '../../lib/list-query/list-query.js';
-import { idParams, listAnswer, listQuerystring } from '../../lib/list-response.js';
+import {
+  cappedTotalDescription,
+  countAnswer,
+  idParams,
+  LIST_QUERY_DESCRIPTION,
+  listAnswer,
+  listQuerystring,
+} from '../../lib/list-response.js';
 import {
   EXPORT_MAX_ROWS,
   type LicenceHistoryRepository,
@@ -80,7 +87,12 @@ export function machineInfoRoutes(history: LicenceHistoryRepository) {
       base,
       {
         config: { action: 'licence.history' },
-        schema: { tags, querystring: listQuerystring, response: { 200: z.array(machineInfoRow.partial()) } },
+        schema: {
+          tags,
+          description: `${LIST_QUERY_DESCRIPTION} ${cappedTotalDescription('rows')}`,
+          querystring: listQuerystring,
+          response: { 200: z.array(machineInfoRow.partial()) },
+        },
       },
       async (request, reply) => {
         const query = parseListQuery(request.query.query, MACHINE_INFO_RESOURCE);
@@ -93,9 +105,15 @@ export function machineInfoRoutes(history: LicenceHistoryRepository) {
       `${base}/count`,
       {
         config: { action: 'licence.history' },
-        schema: { tags, querystring: listQuerystring, response: { 200: z.object({ count: z.number() }) } },
+        schema: {
+          tags,
+          description: `\`query\` is the filter alone (or a list query with \`filter\`). ${cappedTotalDescription('rows')}`,
+          querystring: listQuerystring,
+          response: { 200: z.object({ count: z.number() }) },
+        },
       },
-      async (request) => ({ count: await history.count(parseCountQuery(request.query.query, MACHINE_INFO_RESOURCE)) }),
+      async (request, reply) =>
+        countAnswer(reply, await history.count(parseCountQuery(request.query.query, MACHINE_INFO_RESOURCE))),
     );
 
     app.get(

@@ -1,7 +1,8 @@
-import { and, count, eq, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
-import { projects, users } from '../../db/schema.js';
+import { projectCounts, projects, users } from '../../db/schema.js';
 import { CountCache } from '../../lib/count-cache.js';
+import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
 
 export type ProjectRow = typeof projects.$inferSelect;
@@ -46,9 +47,18 @@ const withOwner = { project: projects, ownerName: users.name };
 
 const COUNT_TTL_MS = 3_000;
 
+/**
+ * A total `project_counts` keeps exactly: the projects of one owner or of all owners (undefined),
+ * of one status or of both (undefined).
+ */
+export interface MaintainedTotal {
+  userId: string | undefined;
+  status: boolean | undefined;
+}
+
 export class ProjectRepository {
   /** Shared with every repository that writes projects (tenants disable theirs). */
-  readonly counts = new CountCache(COUNT_TTL_MS);
+  readonly counts = new CountCache<ListTotal>(COUNT_TTL_MS);
 
   constructor(
     private readonly db: Database,
@@ -59,7 +69,11 @@ export class ProjectRepository {
    * The page's ids first (an index walk over the sort, skipping `offset` entries without touching
    * the rows), then only those rows joined to their owners: deep pages stay cheap.
    */
-  async list(query: ListQuery, scope: SQL | undefined): Promise<{ rows: ProjectWithOwner[]; total?: number }> {
+  async list(
+    query: ListQuery,
+    scope: SQL | undefined,
+    maintained?: MaintainedTotal,
+  ): Promise<{ rows: ProjectWithOwner[]; total?: ListTotal }> {
     const where = and(scope, query.where);
     const page = this.db
       .select({ id: projects.id })
@@ -77,16 +91,41 @@ export class ProjectRepository {
       .orderBy(...query.orderBy);
     const rows = found.map((r) => ({ ...r.project, ownerName: r.ownerName }));
     if (!query.withCount) return { rows };
-    return { rows, total: await this.count(where) };
+    return { rows, total: await this.count(where, maintained) };
   }
 
-  async count(where: SQL | undefined): Promise<number> {
-    const statement = this.db.select({ n: count() }).from(projects).where(where);
-    const { sql: text, params } = statement.toSQL();
-    return this.counts.get(`${text}|${JSON.stringify(params)}`, this.clock().getTime(), async () => {
-      const [row] = await statement;
-      return row?.n ?? 0;
-    });
+  /**
+   * The total of a list. A filter of owner and/or status only (`maintained`, which must describe
+   * `where` exactly) is read from `project_counts`: one owner's live, all owners' summed and kept
+   * like the other totals. Any other filter is counted up to COUNT_CAP and estimated above it
+   * (`cappedCount`), kept COUNT_TTL_MS in `counts` (single flight, stale while revalidate).
+   */
+  async count(where: SQL | undefined, maintained?: MaintainedTotal): Promise<ListTotal> {
+    const now = this.clock().getTime();
+    if (maintained?.userId !== undefined) {
+      return { count: await this.maintainedTotal(maintained), estimated: false };
+    }
+    if (maintained) {
+      return this.counts.get(`maintained|${maintained.status}`, now, async () => ({
+        count: await this.maintainedTotal(maintained),
+        estimated: false,
+      }));
+    }
+    const { sql: text, params } = this.db.select({ id: projects.id }).from(projects).where(where).toSQL();
+    return this.counts.get(`${text}|${JSON.stringify(params)}`, now, () => cappedCount(this.db, projects, where));
+  }
+
+  private async maintainedTotal({ userId, status }: MaintainedTotal): Promise<number> {
+    const [row] = await this.db
+      .select({ n: sql<number>`coalesce(sum(${projectCounts.n}), 0)`.mapWith(Number) })
+      .from(projectCounts)
+      .where(
+        and(
+          userId === undefined ? undefined : eq(projectCounts.userId, userId),
+          status === undefined ? undefined : eq(projectCounts.status, status),
+        ),
+      );
+    return row?.n ?? 0;
   }
 
   async find(id: string, db: Database = this.db, lock = false): Promise<ProjectWithOwner | undefined> {

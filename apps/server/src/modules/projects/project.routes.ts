@@ -10,8 +10,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
-import { parseCountQuery, parseListQuery } from '../../lib/list-query/list-query.js';
-import { idParams, listAnswer, listQuerystring } from '../../lib/list-response.js';
+import { COUNT_CAP } from '../../lib/list-count.js';
+import { parseCountFilter, parseListQuery } from '../../lib/list-query/list-query.js';
+import {
+  COUNT_ESTIMATED_HEADER,
+  countAnswer,
+  idParams,
+  LIST_QUERY_DESCRIPTION,
+  listAnswer,
+  listQuerystring,
+} from '../../lib/list-response.js';
 import { actorOf } from '../../plugins/auth.js';
 import { badInputError, findBadInput } from '../../plugins/nul-characters.js';
 import { PROJECT_RESOURCE } from './project.repository.js';
@@ -67,6 +75,14 @@ async function readCertificateForm(request: FastifyRequest) {
   return { id, key, pem };
 }
 
+/** Which project totals are exact and which estimated, for the API description. */
+const PROJECT_TOTALS =
+  'Totals (the `count` header with `withCount`, and `project/count`): with no filter, or a filter of only ' +
+  '`user` and/or `status` equalities, exact, from counters the database keeps on every write. Any other filter: ' +
+  `exact up to ${COUNT_CAP.toLocaleString('en')} projects, above that the planner's estimate, marked by the ` +
+  `header \`${COUNT_ESTIMATED_HEADER}: true\`. Totals other than one owner's are kept up to 3 s (refreshed in ` +
+  "the background; this server's own writes clear them at once).";
+
 /** Project calls of console.md §7 (templates and backups come with their issues). */
 export function projectRoutes(projects: ProjectService) {
   return async (fastify: FastifyInstance) => {
@@ -77,7 +93,12 @@ export function projectRoutes(projects: ProjectService) {
       '/project',
       {
         config: { action: 'project.read' },
-        schema: { tags, querystring: listQuerystring, response: { 200: z.array(projectView.partial()) } },
+        schema: {
+          tags,
+          description: `${LIST_QUERY_DESCRIPTION} ${PROJECT_TOTALS}`,
+          querystring: listQuerystring,
+          response: { 200: z.array(projectView.partial()) },
+        },
       },
       async (request, reply) => {
         const query = parseListQuery(request.query.query, PROJECT_RESOURCE);
@@ -89,11 +110,18 @@ export function projectRoutes(projects: ProjectService) {
       '/project/count',
       {
         config: { action: 'project.read' },
-        schema: { tags, querystring: listQuerystring, response: { 200: z.object({ count: z.number() }) } },
+        schema: {
+          tags,
+          description: `\`query\` is the filter alone (or a list query with \`filter\`). ${PROJECT_TOTALS}`,
+          querystring: listQuerystring,
+          response: { 200: z.object({ count: z.number() }) },
+        },
       },
-      async (request) => ({
-        count: await projects.count(actorOf(request).user, parseCountQuery(request.query.query, PROJECT_RESOURCE)),
-      }),
+      async (request, reply) =>
+        countAnswer(
+          reply,
+          await projects.count(actorOf(request).user, parseCountFilter(request.query.query, PROJECT_RESOURCE)),
+        ),
     );
 
     app.get(

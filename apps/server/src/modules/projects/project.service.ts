@@ -12,18 +12,18 @@ import {
   type UsageReport,
   viewGrant,
 } from '@gantry/shared';
-import { and, type SQL } from 'drizzle-orm';
+import { and } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
-import type { ListQuery } from '../../lib/list-query/list-query.js';
+import type { Equalities, ListQuery, ParsedFilter } from '../../lib/list-query/list-query.js';
 import type { Storage } from '../../lib/storage.js';
-import { ownsProject, projectScope } from '../../policy/policy.js';
+import { ownsProject, projectOwnerScope, projectScope } from '../../policy/policy.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { LicenceService } from '../licence/licence.service.js';
 import type { PlatformLicenceService } from '../licence/platform-licence.service.js';
 import type { UserRow } from '../users/user.repository.js';
-import type { ProjectInsert, ProjectRepository, ProjectWithOwner } from './project.repository.js';
+import type { MaintainedTotal, ProjectInsert, ProjectRepository, ProjectWithOwner } from './project.repository.js';
 
 /** Data collections a project has (template installs and backups name them). */
 export const COLLECTION_NAMES = ['model', 'node', 'report', 'table', 'dashboard'] as const;
@@ -90,12 +90,16 @@ export class ProjectService {
   }
 
   async list(user: UserRow, query: ListQuery) {
-    const { rows, total } = await this.deps.repo.list(query, projectScope(user));
+    const { rows, total } = await this.deps.repo.list(
+      query,
+      projectScope(user),
+      maintainedTotal(user, query.equalities),
+    );
     return { items: rows.map((row) => this.view(row)), total };
   }
 
-  count(user: UserRow, where: SQL | undefined) {
-    return this.deps.repo.count(and(projectScope(user), where));
+  count(user: UserRow, filter: ParsedFilter) {
+    return this.deps.repo.count(and(projectScope(user), filter.where), maintainedTotal(user, filter.equalities));
   }
 
   available(user: UserRow) {
@@ -329,4 +333,21 @@ export class ProjectService {
 /** Audit entries of a tenant's projects are the tenant's to see; platform projects are no tenant's. */
 function tenantOf(ownerId: string): string | null {
   return ownerId === ADMIN_USER_ID ? null : ownerId;
+}
+
+/**
+ * The maintained total that is exactly the caller's scope ANDed with a filter of owner (`user`)
+ * and/or `status` equalities; undefined for any other filter (it is counted instead).
+ */
+export function maintainedTotal(user: UserRow, equalities: Equalities | undefined): MaintainedTotal | undefined {
+  if (!equalities) return undefined;
+  const { user: owner, status, ...others } = equalities;
+  if (Object.keys(others).length > 0) return undefined;
+  if ((owner !== undefined && typeof owner !== 'string') || (status !== undefined && typeof status !== 'boolean')) {
+    return undefined;
+  }
+  const scoped = projectOwnerScope(user);
+  // A tenant asking for another owner's projects gets none: counted (at once) rather than looked up.
+  if (scoped !== undefined && owner !== undefined && owner !== scoped) return undefined;
+  return { userId: scoped ?? owner, status };
 }

@@ -3,6 +3,7 @@ import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { projects, users } from '../../db/schema.js';
 import type { CountCache } from '../../lib/count-cache.js';
+import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
 import type { UserRow } from '../users/user.repository.js';
 
@@ -45,10 +46,10 @@ export class TenantRepository {
   constructor(
     private readonly db: Database,
     /** The project totals cache, forgotten when a tenant-wide change touches its projects. */
-    private readonly projectCounts?: CountCache,
+    private readonly projectCounts?: CountCache<ListTotal>,
   ) {}
 
-  async list(query: ListQuery, scope: SQL): Promise<{ rows: UserRow[]; total?: number }> {
+  async list(query: ListQuery, scope: SQL): Promise<{ rows: UserRow[]; total?: ListTotal }> {
     const where = and(scope, query.where);
     const rows = await this.db
       .select()
@@ -61,9 +62,9 @@ export class TenantRepository {
     return { rows, total: await this.count(where) };
   }
 
-  async count(where: SQL | undefined): Promise<number> {
-    const [row] = await this.db.select({ n: count() }).from(users).where(where);
-    return row?.n ?? 0;
+  /** Exact up to COUNT_CAP tenants, estimated above (`cappedCount`). */
+  count(where: SQL | undefined): Promise<ListTotal> {
+    return cappedCount(this.db, users, where);
   }
 
   async find(id: string, db: Database = this.db, lock = false): Promise<UserRow | undefined> {

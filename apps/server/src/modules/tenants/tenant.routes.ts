@@ -12,7 +12,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { parseCountQuery, parseListQuery } from '../../lib/list-query/list-query.js';
-import { idParams, listAnswer, listQuerystring } from '../../lib/list-response.js';
+import {
+  cappedTotalDescription,
+  countAnswer,
+  idParams,
+  LIST_QUERY_DESCRIPTION,
+  listAnswer,
+  listQuerystring,
+} from '../../lib/list-response.js';
 import { actorOf } from '../../plugins/auth.js';
 import { TENANT_RESOURCE } from './tenant.repository.js';
 import type { TenantService } from './tenant.service.js';
@@ -29,7 +36,12 @@ export function tenantRoutes(tenants: TenantService, loginRatePerMinute: number)
       '/user',
       {
         config: { action: 'tenant.read' },
-        schema: { tags, querystring: listQuerystring, response: { 200: z.array(tenantView.partial()) } },
+        schema: {
+          tags,
+          description: `${LIST_QUERY_DESCRIPTION} ${cappedTotalDescription('tenants')}`,
+          querystring: listQuerystring,
+          response: { 200: z.array(tenantView.partial()) },
+        },
       },
       async (request, reply) => {
         const query = parseListQuery(request.query.query, TENANT_RESOURCE);
@@ -41,11 +53,18 @@ export function tenantRoutes(tenants: TenantService, loginRatePerMinute: number)
       '/user/count',
       {
         config: { action: 'tenant.read' },
-        schema: { tags, querystring: listQuerystring, response: { 200: z.object({ count: z.number() }) } },
+        schema: {
+          tags,
+          description: `\`query\` is the filter alone (or a list query with \`filter\`). ${cappedTotalDescription('tenants')}`,
+          querystring: listQuerystring,
+          response: { 200: z.object({ count: z.number() }) },
+        },
       },
-      async (request) => ({
-        count: await tenants.count(actorOf(request).user, parseCountQuery(request.query.query, TENANT_RESOURCE)),
-      }),
+      async (request, reply) =>
+        countAnswer(
+          reply,
+          await tenants.count(actorOf(request).user, parseCountQuery(request.query.query, TENANT_RESOURCE)),
+        ),
     );
 
     app.get(
