@@ -1,17 +1,37 @@
-import type { FastifyRequest } from 'fastify';
+import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import pino, { type DestinationStream } from 'pino';
 
-/** Query parameters that may carry secrets and never reach the logs. */
+/** Query parameters that may carry secrets and never reach the logs (names compared normalized). */
 const SECRET_PARAMS = new Set(['token', 'password', 'code']);
+/** A parameter whose normalized name contains one of these is redacted too (`access_token`, `newPassword`). */
+const SECRET_PARTS = ['token', 'password', 'secret'];
 
-function decodedName(raw: string): string {
-  try {
-    return decodeURIComponent(raw.replaceAll('+', ' ')).toLowerCase();
-  } catch {
-    return raw.toLowerCase();
+/**
+ * A parameter name as a reader would understand it: percent- and plus-decoded (up to three times,
+ * for double encodings), compatibility-normalized (full-width letters), lower case, and with
+ * everything but letters and digits removed (`token%00`, ` Token`, `to-ken`, `token[]` → `token`).
+ */
+function normalizedName(raw: string): string {
+  let name = raw;
+  for (let i = 0; i < 3 && /[%+]/.test(name); i++) {
+    try {
+      name = decodeURIComponent(name.replaceAll('+', ' '));
+    } catch {
+      break;
+    }
   }
+  return name
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
 }
 
-/** The URL with the values of secret query parameters replaced, however their names are encoded. */
+function isSecret(rawName: string): boolean {
+  const name = normalizedName(rawName);
+  return SECRET_PARAMS.has(name) || SECRET_PARTS.some((part) => name.includes(part));
+}
+
+/** The URL with the values of secret query parameters replaced, however their names are spelled. */
 export function redactUrl(url: string): string {
   const start = url.indexOf('?');
   if (start < 0) return url;
@@ -21,7 +41,7 @@ export function redactUrl(url: string): string {
     .map((pair) => {
       const equals = pair.indexOf('=');
       const name = equals < 0 ? pair : pair.slice(0, equals);
-      return SECRET_PARAMS.has(decodedName(name)) ? `${name}=[REDACTED]` : pair;
+      return isSecret(name) ? `${name}=[REDACTED]` : pair;
     });
   return `${url.slice(0, start)}?${pairs.join('&')}`;
 }
@@ -49,4 +69,63 @@ export function loggerOptions(level: string) {
       },
     },
   };
+}
+
+/**
+ * Where the server's log lines go: standard output, written asynchronously (a line is queued and
+ * written by the next write call, so lines that arrive while one is being written go out together)
+ * instead of one blocking write per line. pino writes what is still queued synchronously when the
+ * process exits, whether by `process.exit` (the graceful stop), the end of the event loop or an
+ * uncaught exception; a line can be lost only to SIGKILL or a crash of Node itself.
+ */
+export function logDestination(): DestinationStream {
+  return pino.destination({ dest: 1, sync: false, minLength: 0 });
+}
+
+/** Liveness and readiness probes: polled every few seconds by orchestrators, logged only when failing. */
+const PROBES = new Set(['/healthz', '/readyz']);
+
+/** Requests whose line was already written (an unexpected error, logged with its details). */
+const logged = new WeakSet<FastifyRequest>();
+
+const lineOf = (request: FastifyRequest, status: number, ms: number) => ({
+  method: request.method,
+  url: redactUrl(request.url),
+  status,
+  ms: Math.round(ms * 10) / 10,
+});
+
+/**
+ * One log line per request, instead of Fastify's two ('incoming request' and 'request completed'):
+ * method, redacted URL, status and milliseconds, with the request id pino's child logger adds.
+ * Client errors (4xx) are ordinary answers and log at info like the rest; server errors at error,
+ * with the error's details when there is one (written by `logFailure` from the error handler).
+ * Successful probes are not logged. Fastify's 'route not found' line is covered by the 404's own line.
+ */
+export class RequestLog extends LogController {
+  override incomingRequest(): void {}
+
+  override routeNotFound(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const status = reply.statusCode;
+    if (logged.has(request)) return;
+    if (error || status >= 500) {
+      request.log.error(
+        { ...lineOf(request, status, reply.elapsedTime), ...(error ? { err: error } : {}) },
+        'request failed',
+      );
+    } else if (status >= 400 || !PROBES.has(request.routeOptions.url ?? '')) {
+      request.log.info(lineOf(request, status, reply.elapsedTime), 'request');
+    }
+  }
+}
+
+/**
+ * The line of a request that failed unexpectedly, with the error (stack included): written at once,
+ * so that it is there even if the answer never completes, and the request's own line is then skipped.
+ */
+export function logFailure(request: FastifyRequest, reply: FastifyReply, status: number, error: unknown): void {
+  logged.add(request);
+  request.log.error({ ...lineOf(request, status, reply.elapsedTime), err: error }, 'request failed');
 }
