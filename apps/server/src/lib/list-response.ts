@@ -32,7 +32,7 @@ export const LIST_QUERY_DESCRIPTION = [
 export function cappedTotalDescription(what: string): string {
   return (
     `With \`withCount\` the total is in the \`count\` header: exact up to ${CAP} ${what}; above that the ` +
-    `planner's estimate (never below ${CAP} + 1), marked by the header \`${COUNT_ESTIMATED_HEADER}: true\`.`
+    `planner's estimate (never below ${(COUNT_CAP + 1).toLocaleString('en')}), marked by the header \`${COUNT_ESTIMATED_HEADER}: true\`.`
   );
 }
 

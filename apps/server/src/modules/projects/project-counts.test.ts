@@ -247,6 +247,23 @@ describe(`project list totals (${ENGINE})`, () => {
     expect(exact.json()).toEqual({ count: 30 });
   });
 
+  it('says in the API document which totals are exact, which estimated, and what like takes', async () => {
+    const doc = (await app.call('GET', '/portal/rest/openapi.json')).json();
+    for (const path of ['/portal/rest/spm/project', '/portal/rest/spm/project/count']) {
+      const text: string = doc.paths[path].get.description;
+      expect(text).toContain('with no filter, or a filter of only `user` and/or `status` equalities, exact');
+      expect(text).toContain('exact up to 10,000 projects');
+      expect(text).toContain('`count-estimated: true`');
+    }
+    for (const path of ['/portal/rest/spm/user', '/portal/rest/spm/audit', '/portal/rest/core/license/machineInfo']) {
+      for (const call of [path, `${path}/count`]) {
+        expect(doc.paths[call].get.description).toMatch(/exact up to 10,000 \w+; above that the planner's estimate/);
+      }
+      expect(doc.paths[path].get.description).toContain('counted repetition `{n,m}`');
+    }
+    expect(doc.paths['/portal/rest/spm/project'].get.description).toContain('`like` takes text or a safe subset');
+  });
+
   it("follows this server's own writes at once, on every kind of total", async () => {
     const before = {
       all: await listTotal(admin),
