@@ -1,7 +1,7 @@
 import { LICENCE_WARNING_DAYS } from '@gantry/shared';
 import { and, count, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
-import { projects, users } from '../../db/schema.js';
+import { projectCounts, projects, users } from '../../db/schema.js';
 
 const EXPIRING_LIMIT = 20;
 
@@ -24,7 +24,17 @@ export interface Ending {
 export class DashboardRepository {
   constructor(private readonly db: Database) {}
 
-  async statusCounts(table: typeof users | typeof projects, where: SQL | undefined) {
+  /** Projects by status, of one owner or (undefined) all: from the maintained `project_counts`. */
+  async projectStatusCounts(owner: string | undefined) {
+    const rows = await this.db
+      .select({ status: projectCounts.status, n: sql<number>`sum(${projectCounts.n})`.mapWith(Number) })
+      .from(projectCounts)
+      .where(owner === undefined ? undefined : eq(projectCounts.userId, owner))
+      .groupBy(projectCounts.status);
+    return { enabled: rows.find((r) => r.status)?.n ?? 0, disabled: rows.find((r) => !r.status)?.n ?? 0 };
+  }
+
+  async statusCounts(table: typeof users, where: SQL | undefined) {
     const rows = await this.db
       .select({ status: table.status, n: count() })
       .from(table)

@@ -1,7 +1,7 @@
 import { type Grant, MEASURES, type MeasureValues, measureOf, viewGrant } from '@gantry/shared';
 import { eq } from 'drizzle-orm';
-import { projects, users } from '../../db/schema.js';
-import { auditScope, projectScope } from '../../policy/policy.js';
+import { users } from '../../db/schema.js';
+import { auditScope, projectOwnerScope, projectScope } from '../../policy/policy.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
 import { auditView } from '../audit/audit.service.js';
 import type { LicenceService } from '../licence/licence.service.js';
@@ -33,7 +33,7 @@ export class DashboardService {
     const today = this.licence.today();
     const scope = projectScope(user);
     const [projectCounts, tenantCounts, audit, endingProjects, endingTenants, usage] = await Promise.all([
-      this.repo.statusCounts(projects, scope),
+      this.repo.projectStatusCounts(projectOwnerScope(user)),
       user.isAdmin ? this.repo.statusCounts(users, eq(users.isAdmin, false)) : null,
       this.audit.recent(auditScope(user), RECENT_AUDIT),
       this.repo.endingProjects(scope, today),

@@ -218,11 +218,20 @@ describe(`project list totals (${ENGINE})`, () => {
     expect(await listTotal(tenant, { status: true })).toEqual({ count: 20, estimated: undefined });
     // A tenant naming another owner sees nothing (counted, not looked up).
     expect(await listTotal(tenant, { user: 'admin' })).toEqual({ count: 0, estimated: undefined });
+    // The dashboard's project counts come from the same counters.
+    const dashboard = async (token: string) =>
+      (await app.call('GET', `${SPM_URL}/dashboard`, token)).json<{ projects: unknown }>().projects;
+    expect(await dashboard(admin)).toEqual({
+      enabled: await realCount(sql`status`),
+      disabled: await realCount(sql`not status`),
+    });
+    expect(await dashboard(tenant)).toEqual({ enabled: 20, disabled: 10 });
 
     // They are read from project_counts: a counter changed behind the server's back shows.
     await run(app, sql`update project_counts set n = n + 1000 where user_id = 'acme' and status`);
     expect((await listTotal(tenant)).count).toBe(1030);
     expect((await listTotal(admin, { user: 'acme' })).count).toBe(1030);
+    expect(await dashboard(tenant)).toEqual({ enabled: 1020, disabled: 10 });
     app.advance(3_600_000); // the all-owners sum is kept a few seconds
     expect((await listTotal(admin)).count).toBe(all + 1000);
     // ...while any other filter is counted.
