@@ -48,6 +48,7 @@ import { TenantService } from './modules/tenants/tenant.service.js';
 import { uploadRoutes } from './modules/uploads/upload.routes.js';
 import { UserRepository } from './modules/users/user.repository.js';
 import { registerAuth } from './plugins/auth.js';
+import { registerCompression, varyOnAcceptEncoding } from './plugins/compression.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { logDestination, loggerOptions, RequestLog } from './plugins/logging.js';
 import { rejectNulCharacters } from './plugins/nul-characters.js';
@@ -190,6 +191,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   await app.register(fastifyRateLimit, { global: false, errorResponseBuilder: () => new AppError('tooManyRequests') });
   await app.register(fastifyMultipart);
+  await registerCompression(app);
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Gantry API', version: '0.1.0', description: 'Administration console of the Gantry platform.' },
@@ -220,17 +222,22 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.get('/', (_request, reply) => reply.redirect(`${PORTAL}/`));
   app.get(PORTAL, (_request, reply) => reply.redirect(`${PORTAL}/`));
   if (existsSync(path.join(config.consoleDir, 'index.html'))) {
-    await app.register(fastifyStatic, {
-      root: config.consoleDir,
-      prefix: `${PORTAL}/`,
-      cacheControl: false,
-      // Built assets carry a content hash in their name; index.html must be asked for each time,
-      // or an upgraded server would be sent to old asset names.
-      setHeaders: (res, filePath) =>
-        res.setHeader(
-          'cache-control',
-          /[\\/]assets[\\/]/.test(filePath) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        ),
+    await app.register(async (files) => {
+      varyOnAcceptEncoding(files);
+      await files.register(fastifyStatic, {
+        root: config.consoleDir,
+        prefix: `${PORTAL}/`,
+        cacheControl: false,
+        // The build writes .br and .gz beside each text file (apps/console/vite.config.ts): sent as they are.
+        preCompressed: true,
+        // Built assets carry a content hash in their name; index.html must be asked for each time,
+        // or an upgraded server would be sent to old asset names.
+        setHeaders: (res, filePath) =>
+          res.setHeader(
+            'cache-control',
+            /[\\/]assets[\\/]/.test(filePath) ? 'public, max-age=31536000, immutable' : 'no-cache',
+          ),
+      });
     });
   }
 
