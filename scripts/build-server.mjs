@@ -8,7 +8,7 @@
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SERVER = path.join(ROOT, 'apps/server');
@@ -50,6 +50,8 @@ export async function buildServer({ quiet = false } = {}) {
     metafile: true,
     plugins: [externalPackages],
   });
+  // esbuild keeps a helper process for further builds; npm start goes on to run the server in this process.
+  await stop();
   cpSync(path.join(SERVER, 'src/db/migrations'), path.join(SERVER_DIST, 'migrations'), { recursive: true });
   if (!quiet) {
     const files = Object.entries(result.metafile.outputs)

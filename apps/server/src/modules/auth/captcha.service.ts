@@ -1,8 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { CAPTCHA_TTL_SECONDS } from '@gantry/shared';
-import svgCaptcha from 'svg-captcha';
 import type { Clock } from '../../lib/clock.js';
 import type { CaptchaRepository } from './captcha.repository.js';
+
+/** svg-captcha parses its font when loaded: loaded with the first image, not at every start. */
+let generator: Promise<typeof import('svg-captcha')> | undefined;
 
 const digest = (answer: string) => createHash('sha256').update(answer.trim().toLowerCase()).digest('hex');
 
@@ -14,6 +16,8 @@ export class CaptchaService {
   ) {}
 
   async issue(): Promise<{ id: string; svg: string; answer: string }> {
+    generator ??= import('svg-captcha').then((module) => module.default);
+    const svgCaptcha = await generator;
     const { text, data } = svgCaptcha.create({ size: 4, noise: 2, ignoreChars: '0oO1ilI', background: '#f0f2f5' });
     const id = randomUUID();
     const now = this.clock();

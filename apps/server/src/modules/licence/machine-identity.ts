@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { MachineFields } from '@gantry/shared';
-import si from 'systeminformation';
 
 /** What this machine says about itself (read once per process by `readMachineIdentity`). */
 export interface MachineIdentity {
@@ -101,6 +100,8 @@ export function machineFieldsOf(identity: MachineIdentity): MachineFields {
 
 /** Reads the identity with `systeminformation` (about 0.2 s; call once and keep the promise). */
 export async function readMachineIdentity(): Promise<MachineIdentity> {
+  // Loaded here, not at start: it is a large module and most starts never read the identity.
+  const { default: si } = await import('systeminformation');
   const [cpu, system, bios, board, ids, nets] = await Promise.all([
     si.cpu(),
     si.system(),
