@@ -5,7 +5,7 @@
 // npm packages stay external (node_modules is there at run time, and some of them find their own
 // files next to their modules: PGlite's WebAssembly, argon2's native binding); only the workspace
 // package @gantry/shared, which is TypeScript source, is bundled in.
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, stop } from 'esbuild';
@@ -34,11 +34,12 @@ export async function buildServer({ quiet = false } = {}) {
   if (existsSync(host)) entries['pglite-host'] = host;
   else if (!quiet) console.warn('  (apps/server/src/db/pglite-host.ts not present: built without it)');
 
-  rmSync(SERVER_DIST, { recursive: true, force: true });
-  mkdirSync(SERVER_DIST, { recursive: true });
+  // Built beside and then swapped in, so that a server running from dist/ never sees half a build.
+  const staging = `${SERVER_DIST}.${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
   const result = await build({
     entryPoints: entries,
-    outdir: SERVER_DIST,
+    outdir: staging,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -52,7 +53,9 @@ export async function buildServer({ quiet = false } = {}) {
   });
   // esbuild keeps a helper process for further builds; npm start goes on to run the server in this process.
   await stop();
-  cpSync(path.join(SERVER, 'src/db/migrations'), path.join(SERVER_DIST, 'migrations'), { recursive: true });
+  cpSync(path.join(SERVER, 'src/db/migrations'), path.join(staging, 'migrations'), { recursive: true });
+  rmSync(SERVER_DIST, { recursive: true, force: true });
+  renameSync(staging, SERVER_DIST);
   if (!quiet) {
     const files = Object.entries(result.metafile.outputs)
       .filter(([file]) => file.endsWith('.js'))
