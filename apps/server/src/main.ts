@@ -10,7 +10,7 @@ const SHUTDOWN_TIMEOUT_MS = 10_000;
  */
 const REPEAT_WINDOW_MS = 1_000;
 
-type Log = (message: string, fields: object) => void;
+type Log = (message: string, fields: object, level?: 'info' | 'warn' | 'error') => void;
 
 /**
  * Graceful stop on the first SIGINT/SIGTERM: one 'shutting down' line, no new connections, requests in
@@ -35,7 +35,7 @@ class Shutdown {
   /** The built server, and from now on its logger; closes it at once if a signal came during the start. */
   attach(app: FastifyInstance): void {
     this.app = app;
-    this.log = (message, fields) => app.log.info(fields, message);
+    this.log = (message, fields, level = 'info') => app.log[level](fields, message);
     this.close();
   }
 
@@ -44,12 +44,12 @@ class Shutdown {
       this.since = performance.now();
       this.log('shutting down', { signal });
       setTimeout(() => {
-        this.log('shutdown timed out: exiting now', { timeoutMs: SHUTDOWN_TIMEOUT_MS });
+        this.log('shutdown timed out: exiting now', { timeoutMs: SHUTDOWN_TIMEOUT_MS }, 'warn');
         process.exit(1);
       }, SHUTDOWN_TIMEOUT_MS).unref();
       this.close();
     } else if (performance.now() - this.since >= REPEAT_WINDOW_MS) {
-      this.log('second signal during shutdown: exiting now', { signal });
+      this.log('second signal during shutdown: exiting now', { signal }, 'warn');
       process.exit(1);
     }
   }
@@ -64,7 +64,7 @@ class Shutdown {
         process.exit(0);
       },
       (error: unknown) => {
-        this.log('stopped with an error', { err: error, shutdownMs: took() });
+        this.log('stopped with an error', { err: error, shutdownMs: took() }, 'error');
         process.exit(1);
       },
     );
@@ -74,8 +74,9 @@ class Shutdown {
 async function main(): Promise<void> {
   const started = performance.now();
   // Before the server's logger exists, a line in pino's shape.
-  const shutdown = new Shutdown((message, fields) =>
-    console.log(JSON.stringify({ level: 30, ...fields, msg: message })),
+  const levels = { info: 30, warn: 40, error: 50 };
+  const shutdown = new Shutdown((message, fields, level = 'info') =>
+    console.log(JSON.stringify({ level: levels[level], ...fields, msg: message })),
   );
   const config = loadConfig();
   const { app } = await buildApp({ config });
