@@ -12,6 +12,7 @@ import { type DatabaseHandle, openDatabase } from './db/database.js';
 import { vacuumChangedTables } from './db/maintenance.js';
 import { AppError } from './lib/app-error.js';
 import { type Clock, systemClock } from './lib/clock.js';
+import { createInvalidationBus } from './lib/invalidation-bus.js';
 import { Storage } from './lib/storage.js';
 import { AuditRepository } from './modules/audit/audit.repository.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
@@ -110,8 +111,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
     bodyLimit: 1024 * 1024,
   });
   databaseLog = (message) => app.log.warn(message);
+  // Cached sessions, licence and settings hear of changes made by any server process on this database.
+  const invalidation = await createInvalidationBus({
+    engine: database.engine,
+    url: config.databaseUrl,
+    db,
+    log: app.log,
+  });
+  app.addHook('onClose', () => invalidation.close());
 
-  const settings = new SettingsService(new SettingsRepository(db), app.log);
+  const settings = new SettingsService(new SettingsRepository(db, invalidation), app.log, invalidation);
   const captcha = new CaptchaService(new CaptchaRepository(db), clock);
   const auth = new AuthService({
     users: new UserRepository(db),
@@ -121,10 +130,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     settings,
     hasher: new PasswordHasher(config.hashConcurrency, config.hashQueue),
     clock,
-    ...(database.engine === 'pglite' ? { sessionCache: new SessionCache(5_000, 10_000) } : {}),
+    bus: invalidation,
+    sessionCache: new SessionCache(5_000, 10_000),
   });
   const storage = new Storage(config.dataDir);
-  const licenceRepository = new LicenceRepository(db);
+  const licenceRepository = new LicenceRepository(db, invalidation);
   const auditRepository = new AuditRepository(db);
   const audit = new AuditService(auditRepository, clock);
   const licenceHistory = new LicenceHistoryRepository(db);
@@ -137,6 +147,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     trusted: trustedKeys(config.licencePublicKeys, config.env === 'production'),
     production: config.env === 'production',
     machine: options.machineIdentity ?? readMachineIdentity,
+    bus: invalidation,
   });
   const licence = new LicenceService(db, licenceRepository, clock, (record) => platformLicence.signedGrant(record));
   const projectRepository = new ProjectRepository(db, clock);

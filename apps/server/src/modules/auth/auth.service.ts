@@ -10,8 +10,10 @@ import {
   TOKEN_BYTES,
   translate,
 } from '@gantry/shared';
+import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
+import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { UserRepository, UserRow } from '../users/user.repository.js';
 import type { CaptchaService } from './captcha.service.js';
@@ -35,7 +37,9 @@ export interface AuthDeps {
   settings: SettingsService;
   hasher: PasswordHasher;
   clock: Clock;
-  /** Present only where one process owns the database (PGlite). */
+  /** Tells every server process of ended sessions and changed users. */
+  bus: InvalidationBus;
+  /** Recently seen sessions; kept right by the bus (absent: every call asks the database). */
   sessionCache?: SessionCache;
 }
 
@@ -64,7 +68,10 @@ export class AuthService {
   /** Once the administrator exists it never stops existing: no need to ask the database again. */
   private adminKnown = false;
 
-  constructor(private readonly deps: AuthDeps) {}
+  constructor(private readonly deps: AuthDeps) {
+    const cache = deps.sessionCache;
+    if (cache) deps.bus.subscribe((change) => cache.apply(change));
+  }
 
   async adminExists(): Promise<boolean> {
     if (!this.adminKnown) this.adminKnown = await this.deps.users.adminExists();
@@ -163,7 +170,7 @@ export class AuthService {
 
   async logout(tokenHash: string): Promise<void> {
     await this.deps.sessions.delete(tokenHash);
-    this.deps.sessionCache?.forget(tokenHash);
+    await this.deps.bus.publish({ kind: 'session', tokenHash });
   }
 
   /** Forgets expired sessions, codes and old attempt counters; run on a timer, off the request path. */
@@ -182,7 +189,7 @@ export class AuthService {
     }
     await this.deps.users.setPassword(user.id, await this.deps.hasher.hash(newPassword));
     await this.deps.sessions.deleteForUser(user.id);
-    this.deps.sessionCache?.forgetUser(user.id);
+    await this.deps.bus.publish({ kind: 'user', userId: user.id });
   }
 
   /** Whether `password` (wire form) is the user's current password. */
@@ -199,12 +206,15 @@ export class AuthService {
   /** Ends every session of a user (disabled tenant, password set by the administrator). */
   async endSessions(userId: string): Promise<void> {
     await this.deps.sessions.deleteForUser(userId);
-    this.deps.sessionCache?.forgetUser(userId);
+    await this.deps.bus.publish({ kind: 'user', userId });
   }
 
-  /** Drops a changed user record from the session cache so the next call reads it fresh. */
-  forgetCachedUser(userId: string): void {
-    this.deps.sessionCache?.forgetUser(userId);
+  /**
+   * Drops a changed user record from every process's session cache so the next call reads it
+   * fresh. Inside the transaction that changes it, pass its handle (announced when it commits).
+   */
+  forgetCachedUser(userId: string, db?: Database): Promise<void> {
+    return this.deps.bus.publish({ kind: 'user', userId }, db);
   }
 
   /** The session behind a token, if it is alive. */

@@ -1,3 +1,4 @@
+import type { Invalidation } from '../../lib/invalidation-bus.js';
 import type { UserRow } from '../users/user.repository.js';
 
 export interface CachedSession {
@@ -6,10 +7,10 @@ export interface CachedSession {
 }
 
 /**
- * Recently seen sessions, so that every call of a signed-in user does not cost a query. Only for
- * the embedded database: PGlite means one server process, so the invalidations below (logout,
- * password change) reach every copy. With PostgreSQL there may be several processes and each
- * call asks the database.
+ * Recently seen sessions, so that every call of a signed-in user does not cost a query. Kept right
+ * across processes by the invalidation bus (logout, password change, a disabled, edited or deleted
+ * user, ended sessions: `apply`), and trusted for at most `ttlMs` whatever happens, so that a
+ * missed message costs at most that.
  */
 export class SessionCache {
   private readonly entries = new Map<string, CachedSession & { at: number }>();
@@ -51,5 +52,17 @@ export class SessionCache {
   forgetUser(userId: string): void {
     this.generation++;
     for (const [key, entry] of this.entries) if (entry.user.id === userId) this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  /** A change announced on the invalidation bus (by this process or another). */
+  apply(change: Invalidation): void {
+    if (change.kind === 'session') this.forget(change.tokenHash);
+    else if (change.kind === 'user') this.forgetUser(change.userId);
+    else if (change.kind === 'all') this.clear();
   }
 }

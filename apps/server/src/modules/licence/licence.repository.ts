@@ -3,6 +3,7 @@ import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database.js';
 import { licences, projects, users } from '../../db/schema.js';
+import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 
 export const PLATFORM_LICENCE_ID = 'platform-spm';
 
@@ -44,7 +45,11 @@ function addMeasures(a: MeasureValues, b: MeasureValues): MeasureValues {
 
 /** Grants at the three levels, and the sums the allocation rules compare against (all SQL). */
 export class LicenceRepository {
-  constructor(private readonly db: Database) {}
+  /** `bus`: where an installed licence is announced (in its transaction), so every process's cached copy is dropped. */
+  constructor(
+    private readonly db: Database,
+    private readonly bus?: InvalidationBus,
+  ) {}
 
   async platform(db: Database = this.db, lock = false): Promise<PlatformRecord | undefined> {
     const query = db
@@ -68,6 +73,7 @@ export class LicenceRepository {
       .insert(licences)
       .values({ id: PLATFORM_LICENCE_ID, ...values })
       .onConflictDoUpdate({ target: licences.id, set: values });
+    await this.bus?.publish({ kind: 'licence' }, db);
   }
 
   /** A tenant's grant; with `lock`, its row stays locked for the rest of the transaction. */

@@ -24,6 +24,7 @@ import {
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
+import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { UserRow } from '../users/user.repository.js';
 import type { LicenceRepository, PlatformRecord } from './licence.repository.js';
@@ -55,7 +56,15 @@ export interface PlatformLicenceDeps {
   production: boolean;
   /** This machine's identity; read once. */
   machine: () => Promise<MachineIdentity>;
+  /**
+   * Where installed licences are announced (LicenceRepository.install publishes). Given, the
+   * installed licence is cached (LICENCE_CACHE_MS at most); absent, every status reads it.
+   */
+  bus?: InvalidationBus;
 }
+
+/** How long a process trusts its copy of the installed licence; changes are announced at once on the bus. */
+export const LICENCE_CACHE_MS = 5_000;
 
 /**
  * The platform licence (design D7): a signed file bound to this machine. Verifies and applies
@@ -66,8 +75,37 @@ export class PlatformLicenceService {
   private identity: Promise<MachineIdentity> | undefined;
   /** Verification of the installed file's text, remembered (the text changes only on upload). */
   private verifiedCache: { text: string; result: VerifiedLicence | AppError } | undefined;
+  /** The installed licence as last read (one read shared by concurrent callers), and when. */
+  private recordCache: { record: Promise<PlatformRecord | undefined>; at: number } | undefined;
+  /** What `signed` said of each record read (a record is never changed: a new read is a new object). */
+  private readonly signedOf = new WeakMap<PlatformRecord, VerifiedLicence | LicenceReason>();
 
-  constructor(private readonly deps: PlatformLicenceDeps) {}
+  constructor(private readonly deps: PlatformLicenceDeps) {
+    deps.bus?.subscribe((change) => {
+      if (change.kind === 'licence' || change.kind === 'all') this.forget();
+    });
+  }
+
+  /** Drops the cached licence: the next status reads it. */
+  forget(): void {
+    this.recordCache = undefined;
+  }
+
+  /**
+   * The installed licence outside any transaction: cached when a bus announces changes. A read
+   * that an announced change overtook is still answered, but not kept (`forget` dropped it).
+   */
+  private installed(): Promise<PlatformRecord | undefined> {
+    if (!this.deps.bus) return this.deps.repo.platform();
+    const now = performance.now();
+    if (this.recordCache && now - this.recordCache.at < LICENCE_CACHE_MS) return this.recordCache.record;
+    const entry = { record: this.deps.repo.platform(), at: now };
+    this.recordCache = entry;
+    entry.record.catch(() => {
+      if (this.recordCache === entry) this.recordCache = undefined;
+    });
+    return entry.record;
+  }
 
   private today(): string {
     return localDate(this.deps.clock());
@@ -118,6 +156,15 @@ export class PlatformLicenceService {
    * grant column that differs from the file's (edited in the database) grants nothing, like an altered file.
    */
   private signed(record: PlatformRecord): VerifiedLicence | LicenceReason {
+    let known = this.signedOf.get(record);
+    if (!known) {
+      known = this.signedNow(record);
+      this.signedOf.set(record, known);
+    }
+    return known;
+  }
+
+  private signedNow(record: PlatformRecord): VerifiedLicence | LicenceReason {
     let verified = record.text === null ? new AppError('licenceMalformed') : this.verifyInstalled(record.text);
     if (!(verified instanceof AppError) && canonicalJson(record.grant) !== canonicalJson(verified.document.grant)) {
       verified = new AppError('licenceSignature');
@@ -146,8 +193,9 @@ export class PlatformLicenceService {
     return record.grant;
   }
 
-  async status(db: Database = this.deps.db): Promise<PlatformStatus> {
-    const record = await this.deps.repo.platform(db);
+  /** The installed licence's state now; inside a transaction pass it as `db` (read there, uncached). */
+  async status(db?: Database): Promise<PlatformStatus> {
+    const record = db ? await this.deps.repo.platform(db) : await this.installed();
     if (!record) {
       return {
         state: 'missing',
@@ -329,7 +377,7 @@ export class PlatformLicenceService {
    */
   async apply(text: string, actor: Actor) {
     const { machine, machineCode } = await this.machine();
-    return this.deps.db.transaction(async (tx) => {
+    const applied = await this.deps.db.transaction(async (tx) => {
       const current = await this.deps.repo.platform(tx, true);
       const { verified, changes } = await this.checkFile(text, tx, current);
       const { document } = verified;
@@ -369,6 +417,10 @@ export class PlatformLicenceService {
       );
       return { licence: this.summaryOf(verified), changes, applied: true };
     });
+    // The install announced itself inside the transaction; a read here between that and the commit
+    // (PostgreSQL answers the old row meanwhile) must not be what this process keeps.
+    this.forget();
+    return applied;
   }
 }
 

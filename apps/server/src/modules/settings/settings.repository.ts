@@ -1,11 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { settings } from '../../db/schema.js';
+import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 
 const ROW_ID = 1;
 
 export class SettingsRepository {
-  constructor(private readonly db: Database) {}
+  /** `bus`: where a change is announced (in its transaction), so every process's cached copy is dropped. */
+  constructor(
+    private readonly db: Database,
+    private readonly bus?: InvalidationBus,
+  ) {}
 
   async read(): Promise<unknown> {
     const [row] = await this.db.select({ value: settings.value }).from(settings).where(eq(settings.id, ROW_ID));
@@ -26,6 +31,7 @@ export class SettingsRepository {
         .for('update');
       const value = change(row?.value);
       await tx.update(settings).set({ value, updatedAt: new Date() }).where(eq(settings.id, ROW_ID));
+      await this.bus?.publish({ kind: 'settings' }, tx);
       return value;
     });
   }

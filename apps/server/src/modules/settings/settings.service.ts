@@ -8,10 +8,14 @@ import {
   settingsSchema,
 } from '@gantry/shared';
 import type { FastifyBaseLogger } from 'fastify';
+import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import type { SettingsRepository } from './settings.repository.js';
 
-/** How long a process trusts its cached copy; other processes' writes show within this. */
-const CACHE_MS = 1_000;
+/**
+ * How long a process trusts its cached copy. Changes are announced on the invalidation bus and show
+ * at once in every process; this bounds what a missed announcement (or a hand edit) can cost.
+ */
+const CACHE_MS = 5_000;
 
 /**
  * The stored document, field by field: a field missing (added by a later version) or no longer
@@ -34,34 +38,52 @@ export function readStored(stored: unknown, warn: (fields: string[]) => void): S
   return normalizeSettings(merged as Settings);
 }
 
+const publicPart = (all: Settings): PublicSettings =>
+  Object.fromEntries(PUBLIC_SETTING_KEYS.map((key) => [key, all[key]])) as PublicSettings;
+
 export class SettingsService {
   private cache: { value: Settings; at: number; publicJson?: string } | undefined;
+  /** Bumped by every invalidation: a read that a change overtook is not cached. */
+  private generation = 0;
 
   constructor(
     private readonly repository: SettingsRepository,
     private readonly log: Pick<FastifyBaseLogger, 'warn'>,
-  ) {}
+    bus?: InvalidationBus,
+  ) {
+    bus?.subscribe((change) => {
+      if (change.kind === 'settings' || change.kind === 'all') this.forget();
+    });
+  }
+
+  /** Drops the cached copy: the next read asks the database. */
+  forget(): void {
+    this.generation++;
+    this.cache = undefined;
+  }
 
   private readonly warnInvalid = (fields: string[]) =>
     this.log.warn({ fields }, 'stored settings fields are not valid; their defaults are used');
 
   async get(): Promise<Settings> {
-    if (this.cache && Date.now() - this.cache.at < CACHE_MS) return this.cache.value;
+    if (this.cache && performance.now() - this.cache.at < CACHE_MS) return this.cache.value;
+    const generation = this.generation;
     const value = readStored(await this.repository.read(), this.warnInvalid);
-    this.cache = { value, at: Date.now() };
+    if (generation === this.generation) this.cache = { value, at: performance.now() };
     return value;
   }
 
   async getPublic(): Promise<PublicSettings> {
-    const all = await this.get();
-    return Object.fromEntries(PUBLIC_SETTING_KEYS.map((key) => [key, all[key]])) as PublicSettings;
+    return publicPart(await this.get());
   }
 
   /** The public part as JSON text, kept with the cache: the login page asks for it on every visit. */
   async getPublicJson(): Promise<string> {
-    const publicPart = await this.getPublic();
-    const cache = this.cache!;
-    cache.publicJson ??= JSON.stringify(publicPart);
+    const value = await this.get();
+    const cache = this.cache;
+    // Kept only with the copy it was made from (a change may have replaced or dropped it meanwhile).
+    if (cache?.value !== value) return JSON.stringify(publicPart(value));
+    cache.publicJson ??= JSON.stringify(publicPart(value));
     return cache.publicJson;
   }
 
@@ -78,7 +100,9 @@ export class SettingsService {
     const value = await this.repository.modify((stored) =>
       normalizeSettings(change(readStored(stored, this.warnInvalid))),
     );
-    this.cache = { value, at: Date.now() };
+    // Committed: this copy is the newest (the bus dropped the old one when the change was announced).
+    this.generation++;
+    this.cache = { value, at: performance.now() };
     return value;
   }
 }

@@ -127,9 +127,11 @@ export class TenantService {
           },
           tx,
         );
+        await auth.forgetCachedUser(id, tx);
       });
+    } else {
+      await auth.forgetCachedUser(id);
     }
-    auth.forgetCachedUser(id);
     return this.get(actor.user, id);
   }
 
@@ -185,8 +187,8 @@ export class TenantService {
         { action: 'tenant.enable', objectType: 'tenant', objectId: id, tenantId: id, detail: { projects: wanted } },
         tx,
       );
+      await auth.forgetCachedUser(id, tx);
     });
-    auth.forgetCachedUser(id);
     return this.get(actor.user, id);
   }
 
@@ -203,8 +205,8 @@ export class TenantService {
       if (owned > 0) throw new AppError('tenantHasProjects', { params: { count: owned } });
       await repo.delete(tx, id);
       await audit.record(actor, { action: 'tenant.delete', objectType: 'tenant', objectId: id, tenantId: id }, tx);
+      await auth.forgetCachedUser(id, tx);
     });
-    auth.forgetCachedUser(id);
   }
 
   /** Step 1 of the two-step change: the administrator's own password. */
