@@ -30,6 +30,8 @@ export interface DatabaseHandle {
   limits: StatementLimits;
   /** Whether the database answers now, within `timeoutMs`. */
   status(timeoutMs: number): Promise<DatabaseStatus>;
+  /** The embedded engine's process, when the engine is PGlite run by the server. */
+  embedded?: EmbeddedEngine;
   /** Set when the embedded engine last stopped on its own (a runaway statement, a crash). */
   lastStop?(): { at: number; reason: 'statement-limit' | 'crashed'; limitMs?: number } | undefined;
   close(): Promise<void>;
@@ -40,6 +42,7 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 const MIGRATION_LOCK = 0x6761_6e74;
 /** A transaction left open this long by a request is ended by PostgreSQL. */
 const IDLE_IN_TRANSACTION_MS = 60_000;
+const POOL_END_TIMEOUT_MS = 5_000;
 
 /**
  * Opens the database named by the config and applies the checked-in migrations: PostgreSQL when a
@@ -105,6 +108,9 @@ async function usePools(
     // A dropped connection (server restart, engine restart) must not crash the process; the pool
     // replaces it, and the query that used it fails with a clear error.
     created.on('error', (error) => onLog(`database connection error: ${error.message}`));
+    // A connection lost while checked out (between two statements of a transaction) emits its
+    // error on the client, where the pool listens no more: without this it would crash the process.
+    created.on('connect', (client) => client.on('error', () => undefined));
     pools.push(created);
     return created;
   };
@@ -115,7 +121,9 @@ async function usePools(
   const db = requestDb as unknown as Database;
   const background = backgroundDb as unknown as Database;
   const close = once(async () => {
-    await Promise.all(pools.map((p) => p.end().catch(() => undefined)));
+    // A connection never given back (a statement still waiting) must not hold the shutdown.
+    const ended = Promise.all(pools.map((p) => p.end().catch(() => undefined)));
+    await withTimeout(ended, POOL_END_TIMEOUT_MS, undefined);
     await embedded?.stop();
   });
   try {
@@ -133,7 +141,12 @@ async function usePools(
     throw error;
   }
   const status = async (timeoutMs: number): Promise<DatabaseStatus> => {
-    if (embedded) return embedded.ping(timeoutMs);
+    // The engine process first (restarting? down?), then a statement: a long one holding the
+    // embedded engine's one session, or every connection of PostgreSQL's pool, makes it 'busy'.
+    if (embedded) {
+      const process = await embedded.ping(timeoutMs);
+      if (process !== 'ready') return process;
+    }
     return withTimeout(
       requests.query('SELECT 1').then(
         () => 'ready' as const,
@@ -149,7 +162,7 @@ async function usePools(
     engine,
     limits,
     status,
-    ...(embedded ? { lastStop: () => embedded.lastStop } : {}),
+    ...(embedded ? { embedded, lastStop: () => embedded.lastStop } : {}),
     close,
   };
 }

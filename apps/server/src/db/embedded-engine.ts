@@ -36,7 +36,7 @@ function hostEntry(): { file: string; execArgv: string[] } {
 export class EmbeddedEngine {
   readonly socketDir: string;
   state: EngineState = 'starting';
-  lastStop: HostStop | undefined;
+  private stopped: HostStop | undefined;
   private child: ChildProcess | undefined;
   private readonly restarts: number[] = [];
   private readonly onLog: (message: string) => void;
@@ -50,6 +50,21 @@ export class EmbeddedEngine {
     this.socketDir = mkdtempSync(path.join(tmpdir(), 'gantry-db-'));
   }
 
+  /**
+   * Why the engine last stopped on its own. The watchdog's marker is read directly as well: the
+   * callers' connections break before the process's exit is handled here.
+   */
+  get lastStop(): HostStop | undefined {
+    const marker = this.state === 'ready' ? readMarker(path.join(this.socketDir, WATCHDOG_MARKER)) : undefined;
+    if (marker) return { at: Date.now(), reason: 'statement-limit', limitMs: marker.limitMs };
+    return this.stopped;
+  }
+
+  /** The engine process's id (for drills and diagnostics). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   async start(): Promise<void> {
     this.child = await this.spawn();
     this.state = 'ready';
@@ -58,7 +73,9 @@ export class EmbeddedEngine {
   /** Answers within `timeoutMs` when the host is idle enough to read a message: 'busy' otherwise. */
   ping(timeoutMs: number): Promise<'ready' | 'busy' | EngineState> {
     const child = this.child;
-    if (this.state !== 'ready' || !child?.connected) return Promise.resolve(this.state);
+    if (this.state !== 'ready') return Promise.resolve(this.state);
+    // Gone, and its exit not yet handled: it is about to be restarted.
+    if (!child?.connected) return Promise.resolve('restarting');
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         child.off('message', onMessage);
@@ -71,7 +88,12 @@ export class EmbeddedEngine {
         resolve('ready');
       };
       child.on('message', onMessage);
-      child.send({ type: 'ping' } satisfies ServerMessage);
+      child.send({ type: 'ping' } satisfies ServerMessage, (error) => {
+        if (!error) return;
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        resolve('restarting');
+      });
     });
   }
 
@@ -81,7 +103,7 @@ export class EmbeddedEngine {
     this.child = undefined;
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      if (child.connected) child.send({ type: 'stop' } satisfies ServerMessage);
+      if (child.connected) child.send({ type: 'stop' } satisfies ServerMessage, () => undefined);
       const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
       await exited;
       clearTimeout(timer);
@@ -102,12 +124,16 @@ export class EmbeddedEngine {
         child.kill('SIGKILL');
         reject(new Error('the embedded database did not start in time'));
       }, START_TIMEOUT_MS);
+      // Sending to a process that is dying fails with EPIPE: its exit is what counts.
+      child.on('error', () => undefined);
+      let failure = '';
       const onExit = (code: number | null) => {
         clearTimeout(timer);
-        reject(new Error(`the embedded database stopped while starting (exit code ${code})`));
+        reject(new Error(`the embedded database could not start: ${failure || `exit code ${code}`}`));
       };
       child.once('exit', onExit);
       child.on('message', (message: HostMessage) => {
+        if (message.type === 'failed') failure = message.message;
         if (message.type !== 'ready') return;
         clearTimeout(timer);
         child.off('exit', onExit);
@@ -121,7 +147,7 @@ export class EmbeddedEngine {
     if (this.child !== child || this.state === 'stopped') return;
     this.child = undefined;
     const marker = readMarker(path.join(this.socketDir, WATCHDOG_MARKER));
-    this.lastStop = marker
+    this.stopped = marker
       ? { at: Date.now(), reason: 'statement-limit', limitMs: marker.limitMs }
       : { at: Date.now(), reason: 'crashed' };
     this.onLog(
@@ -141,7 +167,7 @@ export class EmbeddedEngine {
     this.spawn().then(
       (next) => {
         if (this.state === 'stopped') {
-          next.send({ type: 'stop' } satisfies ServerMessage);
+          next.send({ type: 'stop' } satisfies ServerMessage, () => undefined);
           return;
         }
         this.child = next;

@@ -15,5 +15,5 @@ export const BACKGROUND_APPLICATION = 'gantry-background';
 /** The socket is `<socketDir>/.s.PGSQL.<port>`, the name node-postgres looks for. */
 export const SOCKET_PORT = 5432;
 
-export type HostMessage = { type: 'ready' } | { type: 'pong' };
+export type HostMessage = { type: 'ready' } | { type: 'pong' } | { type: 'failed'; message: string };
 export type ServerMessage = { type: 'stop' } | { type: 'ping' };

@@ -105,6 +105,9 @@ function simpleQuery(text: string): Uint8Array {
   return new Uint8Array(message);
 }
 
+/** Sync, then ROLLBACK: brings the one session back to idle whatever a departed client left. */
+const END_SESSION_WORK = new Uint8Array(Buffer.concat([Buffer.from([0x53, 0, 0, 0, 4]), simpleQuery('ROLLBACK')]));
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -137,8 +140,12 @@ async function main(): Promise<void> {
     }
   }, 1000).unref();
 
-  /** Runs one batch; false when a complete batch got no ReadyForQuery (PGlite lost its way). */
-  const runBatch = async (connection: Connection, batch: Batch): Promise<boolean> => {
+  /**
+   * Runs one batch. Answers the session's state from the closing ReadyForQuery ('I' idle, 'T' in a
+   * transaction, 'E' in a failed one), 'open' when the batch was not complete, or undefined when a
+   * complete batch got no ReadyForQuery (PGlite lost its way).
+   */
+  const runBatch = async (connection: Connection, batch: Batch): Promise<'I' | 'T' | 'E' | 'open' | undefined> => {
     busy[1] = connection.limitMs;
     busy[0] = Date.now();
     let tail = Buffer.alloc(0);
@@ -157,7 +164,10 @@ async function main(): Promise<void> {
     } finally {
       busy[0] = 0;
     }
-    return !batch.complete || (tail.length === READY_FOR_QUERY_BYTES && tail[0] === READY_FOR_QUERY);
+    if (!batch.complete) return 'open';
+    if (tail.length !== READY_FOR_QUERY_BYTES || tail[0] !== READY_FOR_QUERY) return undefined;
+    const status = String.fromCharCode(tail[5] ?? 0);
+    return status === 'I' || status === 'T' || status === 'E' ? status : undefined;
   };
 
   const pump = async (): Promise<void> => {
@@ -171,19 +181,19 @@ async function main(): Promise<void> {
         const batch = connection.pending.shift();
         if (connection.pending.length === 0) queue.splice(index, 1);
         if (!batch || connection.closed) continue;
-        let answered = false;
+        let state: Awaited<ReturnType<typeof runBatch>>;
         try {
-          answered = await runBatch(connection, batch);
+          state = await runBatch(connection, batch);
         } catch (error) {
           console.error(`embedded database: ${(error as Error).message}`);
         }
-        if (!answered) {
+        if (!state) {
           // The client would wait forever, and the session's state is unknown: start afresh.
           console.error('embedded database: a statement got no complete answer; restarting the engine');
           process.exit(1);
         }
-        const open = !batch.complete || db.isInTransaction();
-        owner = open && !connection.closed ? connection : undefined;
+        // Until its statement is complete and its transaction over, the session is this connection's.
+        owner = state !== 'I' && !connection.closed ? connection : undefined;
         ownerActiveAt = Date.now();
       }
     } finally {
@@ -225,9 +235,8 @@ async function main(): Promise<void> {
     // A client gone mid-transaction must not keep the one session locked.
     if (owner === connection) {
       owner = undefined;
-      if (db.isInTransaction())
-        void db.runExclusive(() => db.execProtocolRaw(simpleQuery('ROLLBACK'))).then(pump, pump);
-      else void pump();
+      // Whatever it left is ended: an unfinished extended-protocol statement (Sync), a transaction.
+      void db.runExclusive(() => db.execProtocolRaw(END_SESSION_WORK)).then(pump, pump);
     }
   };
 
@@ -282,6 +291,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(`embedded database failed to start: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
+  const message = error instanceof Error ? error.message : String(error);
+  // Said to the server (which names it in its own error), then the process ends.
+  if (process.send) process.send({ type: 'failed', message } satisfies HostMessage, () => process.exit(1));
+  else {
+    console.error(`embedded database failed to start: ${message}`);
+    process.exit(1);
+  }
 });

@@ -1,0 +1,162 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DatabaseHandle, openDatabase, queryRows } from './database.js';
+import { mapDatabaseError } from './database-errors.js';
+import { EmbeddedEngine } from './embedded-engine.js';
+
+/** The embedded engine as the server runs it: PGlite in its own process, reached over its socket. */
+describe('embedded database process', () => {
+  let dir: string;
+  let handle: DatabaseHandle;
+  let logs: string[];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'gantry-engine-'));
+    logs = [];
+    handle = await openDatabase({
+      dataDir: path.join(dir, 'pglite'),
+      limits: { requestMs: 1_500, backgroundMs: 20_000 },
+      onLog: (message) => logs.push(message),
+    });
+    await handle.db.execute(
+      sql`create table if not exists drill (id serial primary key, batch int not null, n int not null)`,
+    );
+  });
+
+  afterAll(async () => {
+    await handle?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('runs the migrations and answers parameterised queries through node-postgres', async () => {
+    const rows = await queryRows<{ n: number; t: string }>(
+      handle.db,
+      sql`select ${41}::int + 1 as n, ${'é😀'}::text as t`,
+    );
+    expect(rows).toEqual([{ n: 42, t: 'é😀' }]);
+    const tables = await queryRows<{ name: string }>(
+      handle.db,
+      sql`select tablename as name from pg_tables where tablename = 'projects'`,
+    );
+    expect(tables).toHaveLength(1);
+    expect(await handle.status(250)).toBe('ready');
+  });
+
+  it('keeps concurrent statements and transactions of several connections apart', async () => {
+    // Prepared statements (unnamed) of different connections must never interleave, and a
+    // transaction sees only its own writes until it commits.
+    const work = Array.from({ length: 40 }, (_, batch) =>
+      handle.db.transaction(async (tx) => {
+        for (let n = 0; n < 5; n++) await tx.execute(sql`insert into drill (batch, n) values (${batch}, ${n})`);
+        const [mine] = await queryRows<{ count: string }>(tx, sql`select count(*) from drill where batch = ${batch}`);
+        if (batch % 4 === 0) tx.rollback();
+        return Number(mine?.count);
+      }),
+    );
+    const reads = Array.from({ length: 200 }, (_, i) =>
+      queryRows<{ i: number }>(handle.db, sql`select ${i}::int as i`),
+    );
+    const outcomes = await Promise.allSettled(work);
+    const answers = await Promise.all(reads);
+    expect(answers.map((rows) => rows[0]?.i)).toEqual(Array.from({ length: 200 }, (_, i) => i));
+    outcomes.forEach((outcome, batch) => {
+      if (batch % 4 === 0) expect(outcome.status).toBe('rejected');
+      else expect(outcome).toEqual({ status: 'fulfilled', value: 5 });
+    });
+    const [total] = await queryRows<{ count: string }>(handle.db, sql`select count(*) from drill`);
+    expect(Number(total?.count)).toBe(30 * 5);
+  });
+
+  it('stops a statement over its limit, says why, restarts from its files and keeps committed data', async () => {
+    const started = Date.now();
+    const runaway = handle.db.execute(sql`select count(*) from generate_series(1, 3000000000)`);
+    // Meanwhile the server's own event loop is free: a timer fires on time.
+    const lag = await new Promise<number>((resolve) => {
+      const at = Date.now();
+      setTimeout(() => resolve(Date.now() - at - 20), 20);
+    });
+    expect(lag).toBeLessThan(50);
+    let settled = false;
+    const outcome = runaway.then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    void outcome.finally(() => {
+      settled = true;
+    });
+    // Readiness says the engine is busy while the statement runs.
+    let sawBusy = false;
+    while (!settled && !sawBusy) sawBusy = (await handle.status(150)) === 'busy';
+    expect(sawBusy).toBe(true);
+    const error = await outcome;
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(mapDatabaseError(error, handle)).toMatchObject({
+      code: 'queryTimeout',
+      options: { params: { seconds: 1.5 } },
+    });
+    expect(handle.lastStop?.()).toMatchObject({ reason: 'statement-limit', limitMs: 1_500 });
+    await waitFor(async () => (await handle.status(250)) === 'ready');
+    const [total] = await queryRows<{ count: string }>(handle.db, sql`select count(*) from drill`);
+    expect(Number(total?.count)).toBe(150);
+    expect(logs.some((line) => /ran \d+ ms \(limit 1500 ms\); restarting/.test(line))).toBe(true);
+  });
+
+  it('gives long work its own, longer limit', async () => {
+    // 1.5 s is over the request limit and within the background one.
+    const rows = await queryRows<{ slept: string }>(handle.background, sql`select pg_sleep(1.6)::text as slept`);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('survives kill -9 of the engine in the middle of writes: every committed row is there, no half transaction', async () => {
+    const pid = handle.embedded?.pid;
+    expect(pid).toBeGreaterThan(0);
+    const committed: number[] = [];
+    const writer = (async () => {
+      for (let batch = 1000; batch < 1200; batch++) {
+        try {
+          await handle.db.transaction(async (tx) => {
+            for (let n = 0; n < 3; n++) await tx.execute(sql`insert into drill (batch, n) values (${batch}, ${n})`);
+          });
+          committed.push(batch);
+        } catch {
+          // Refused while the engine restarts.
+        }
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    process.kill(pid ?? 0, 'SIGKILL');
+    await writer;
+    await waitFor(async () => (await handle.status(250)) === 'ready');
+    const rows = await queryRows<{ batch: number; count: string }>(
+      handle.db,
+      sql`select batch, count(*) from drill where batch >= 1000 group by batch`,
+    );
+    // Whole transactions only, and at least every one the caller saw committed.
+    for (const row of rows) expect(Number(row.count)).toBe(3);
+    const present = new Set(rows.map((row) => row.batch));
+    for (const batch of committed) expect(present.has(batch)).toBe(true);
+    expect(logs.some((line) => /stopped \(code .*signal SIGKILL\); restarting/.test(line))).toBe(true);
+  });
+
+  it('refuses a second engine on the same data directory', async () => {
+    const second = new EmbeddedEngine({
+      dataDir: path.join(dir, 'pglite'),
+      sharedBuffers: '16MB',
+      limitsMs: { request: 1000, background: 1000 },
+    });
+    await expect(second.start()).rejects.toThrow(/is in use by process \d+/);
+    await second.stop();
+  });
+});
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('timed out waiting');
+}
