@@ -47,7 +47,7 @@ async function migratedTemplate(): Promise<PGlite> {
 }
 
 /** A fresh database per test app: an in-memory PGlite clone, or a new database on the test PostgreSQL. */
-async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void>; url?: string }> {
   if (!PG_URL) return { handle: await usePglite(await (await migratedTemplate()).clone()), drop: async () => {} };
   const name = `gantry_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_URL });
@@ -59,6 +59,7 @@ async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Pr
   const handle = await openDatabase({ url: url.toString(), dataDir: '' });
   return {
     handle,
+    url: url.toString(),
     drop: async () => {
       const client = new pg.Client({ connectionString: PG_URL });
       await client.connect();
@@ -88,10 +89,12 @@ export interface TestApp extends App {
 
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'gantry-test-'));
-  const { handle, drop } = await freshDatabase();
+  const { handle, drop, url } = await freshDatabase();
   const config = {
     ...loadConfig({ NODE_ENV: 'test', GANTRY_DATA_DIR: dataDir, GANTRY_LOGIN_RATE_PER_MINUTE: '100000', ...env }),
     persistDatabase: false,
+    // On PostgreSQL the app listens for other processes' cache invalidations on this database.
+    databaseUrl: url,
   };
   let now = Date.now();
   const built = await buildApp({

@@ -44,3 +44,31 @@ describe('SessionCache', () => {
     expect(cache.get('c', 1)).toBeDefined();
   });
 });
+
+describe('SessionCache on the invalidation bus', () => {
+  it('drops a token, a user, or everything, as announced', () => {
+    const cache = new SessionCache(1000, 10);
+    for (const [token, userId] of [
+      ['a', 'u1'],
+      ['b', 'u1'],
+      ['c', 'u2'],
+      ['d', 'u3'],
+    ] as const) {
+      cache.set(token, session(userId, 9999), 0, cache.generation);
+    }
+    cache.apply({ kind: 'session', tokenHash: 'c' });
+    expect(cache.get('c', 1)).toBeUndefined();
+    cache.apply({ kind: 'licence' });
+    cache.apply({ kind: 'settings' });
+    expect(cache.get('a', 1)).toBeDefined();
+    cache.apply({ kind: 'user', userId: 'u1' });
+    expect([cache.get('a', 1), cache.get('b', 1)]).toEqual([undefined, undefined]);
+    expect(cache.get('d', 1)).toBeDefined();
+    const before = cache.generation;
+    cache.apply({ kind: 'all' });
+    expect(cache.get('d', 1)).toBeUndefined();
+    // A lookup that started before the connection loss is not kept either.
+    cache.set('e', session('u4', 9999), 0, before);
+    expect(cache.get('e', 1)).toBeUndefined();
+  });
+});
