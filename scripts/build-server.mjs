@@ -1,5 +1,5 @@
 // npm run build:server: the server as JavaScript in apps/server/dist/ (esbuild, ESM, node20).
-//   dist/main.js         the server (apps/server/src/main.ts)
+//   dist/main.js         the server (apps/server/src/main.ts), and the chunks it imports (app-*.js, chunk-*.js)
 //   dist/pglite-host.js  the embedded database's child process (src/db/pglite-host.ts), when present
 //   dist/migrations/     the SQL migrations, read at start from `new URL('./migrations', import.meta.url)`
 // npm packages stay external (node_modules is there at run time, and some of them find their own
@@ -41,6 +41,9 @@ export async function buildServer({ quiet = false } = {}) {
     entryPoints: entries,
     outdir: staging,
     bundle: true,
+    // main.js stays small and starts the database before importing app.js (a chunk) with the rest. All
+    // chunks sit beside main.js: modules find files relative to themselves (migrations, the host).
+    splitting: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',

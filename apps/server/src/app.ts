@@ -8,7 +8,7 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
-import { type DatabaseHandle, openDatabase } from './db/database.js';
+import type { DatabaseHandle } from './db/database.js';
 import { vacuumChangedTables } from './db/maintenance.js';
 import { AppError } from './lib/app-error.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -48,6 +48,7 @@ import { tenantRoutes } from './modules/tenants/tenant.routes.js';
 import { TenantService } from './modules/tenants/tenant.service.js';
 import { uploadRoutes } from './modules/uploads/upload.routes.js';
 import { UserRepository } from './modules/users/user.repository.js';
+import { openConfiguredDatabase } from './open-database.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerCompression, varyOnAcceptEncoding } from './plugins/compression.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
@@ -66,6 +67,8 @@ export interface AppOptions {
   config: Config;
   /** An open database; when absent the app opens the one the config names and closes it with itself. */
   database?: DatabaseHandle;
+  /** Close the given `database` with the app too (main.ts opens it early, while the server loads). */
+  closeDatabase?: boolean;
   clock?: Clock;
   logger?: boolean;
   /** This machine's identity (the licence's machine binding); read with systeminformation by default. */
@@ -92,15 +95,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const clock = options.clock ?? systemClock;
   // The database opens before the logger exists; its later messages (restarts) go to the log.
   let databaseLog = (message: string) => console.warn(message);
-  const database =
-    options.database ??
-    (await openDatabase({
-      url: config.databaseUrl,
-      dataDir: path.join(config.dataDir, 'pglite'),
-      pgliteSharedBuffers: config.pgliteSharedBuffers,
-      limits: config.statementLimits,
-      onLog: (message) => databaseLog(message),
-    }));
+  const database = options.database ?? (await openConfiguredDatabase(config, (message) => databaseLog(message)));
   const { db } = database;
 
   const app = Fastify({
@@ -184,7 +179,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   }, CLEAN_UP_MS);
   cleanUp.unref();
   app.addHook('onClose', async () => clearInterval(cleanUp));
-  if (!options.database) app.addHook('onClose', () => database.close());
+  if (!options.database || options.closeDatabase) app.addHook('onClose', () => database.close());
 
   await app.register(fastifyCors, {
     // Cross-origin access follows the enableCors setting at run time.

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { openConfiguredDatabase } from './open-database.js';
 
 /** A shutdown that takes longer than this (a request or the database that will not finish) is cut short. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -79,7 +79,14 @@ async function main(): Promise<void> {
     console.log(JSON.stringify({ level: levels[level], ...fields, msg: message })),
   );
   const config = loadConfig();
-  const { app } = await buildApp({ config });
+  // The database (on PGlite, its own process) comes up while the rest of the server loads: the two
+  // take most of a start. app.js is a separate chunk of the build, so its modules load only now.
+  let databaseLog = (message: string) => console.warn(message);
+  const opening = openConfiguredDatabase(config, (message) => databaseLog(message));
+  opening.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  const { buildApp } = await import('./app.js');
+  const { app } = await buildApp({ config, database: await opening, closeDatabase: true });
+  databaseLog = (message) => app.log.warn(message);
   shutdown.attach(app);
   if (shutdown.requested) return;
   await app.listen({ port: config.port, host: config.host });
