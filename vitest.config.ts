@@ -13,7 +13,7 @@ export default defineConfig({
           name: 'server',
           root: 'apps/server',
           include: ['src/**/*.test.ts'],
-          exclude: ['src/**/*.process.test.ts'],
+          exclude: ['src/**/*.process.test.ts', 'src/**/*.postgres.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -30,6 +30,22 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      // Tests that need PostgreSQL itself (LISTEN/NOTIFY across server processes): the project exists
+      // only when GANTRY_TEST_DATABASE_URL is set, so the PGlite pass does not even collect them.
+      ...(process.env.GANTRY_TEST_DATABASE_URL
+        ? [
+            {
+              test: {
+                name: 'server-postgres',
+                root: 'apps/server',
+                include: ['src/**/*.postgres.test.ts'],
+                testTimeout: 60_000,
+                hookTimeout: 120_000,
+                fileParallelism: false,
+              },
+            },
+          ]
+        : []),
       './apps/console/vitest.config.ts',
     ],
   },

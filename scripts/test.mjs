@@ -56,7 +56,11 @@ if (!pgUrl) {
   ).trim();
 }
 try {
-  vitest('vitest-postgres', ['--project', 'server'], { GANTRY_TEST_DATABASE_URL: pgUrl });
+  // server-postgres: tests that need PostgreSQL itself (two server processes, LISTEN/NOTIFY); the
+  // project exists only when GANTRY_TEST_DATABASE_URL is set (vitest.config.ts).
+  vitest('vitest-postgres', ['--project', 'server', '--project', 'server-postgres'], {
+    GANTRY_TEST_DATABASE_URL: pgUrl,
+  });
 } finally {
   if (throwaway) run(path.join(ROOT, 'scripts/pg-throwaway.sh'), ['stop', throwaway]);
 }

@@ -1,0 +1,267 @@
+/**
+ * Two server processes on one PostgreSQL (GANTRY_TEST_DATABASE_URL): what one changes, the other
+ * sees within a second, although both cache sessions, the licence and settings for 5 s. Each is a
+ * real `node --import tsx src/main.ts` with its own pools and its own LISTEN connection. Collected
+ * only by the `server-postgres` project (it exists only when that variable is set).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  grantSchema,
+  LICENCE_FORMAT,
+  type LicenceDocument,
+  localDate,
+  PLATFORM_PRODUCT,
+  sha256Hex,
+} from '@gantry/shared';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signLicence } from './modules/licence/licence-signature.js';
+import { developmentPrivateKey } from './modules/licence/trusted-keys.js';
+
+const PG_URL = process.env.GANTRY_TEST_DATABASE_URL as string;
+const SERVER_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SPM = '/portal/rest/spm';
+const ADMIN_PASSWORD = sha256Hex('Admin12345');
+/** What "seen by the other process" must take at most. */
+const WITHIN_MS = 1_000;
+
+const name = `gantry_two_${randomBytes(6).toString('hex')}`;
+const servers: Array<{ child: ChildProcess; base: string; dataDir: string; output: string[] }> = [];
+
+let testUrl: string;
+
+/** `work` on a connection of its own: to the server's maintenance database, or (`inTest`) to the test's. */
+async function admin<T>(work: (client: pg.Client) => Promise<T>, inTest = false): Promise<T> {
+  const client = new pg.Client({ connectionString: inTest ? testUrl : PG_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+async function startServer(databaseUrl: string) {
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'gantry-two-'));
+  const output: string[] = [];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: SERVER_ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      GANTRY_DATA_DIR: dataDir,
+      GANTRY_LOGIN_RATE_PER_MINUTE: '100000',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk) => output.push(String(chunk)));
+  child.stderr?.on('data', (chunk) => output.push(String(chunk)));
+  const server = { child, base: `http://127.0.0.1:${port}`, dataDir, output };
+  servers.push(server);
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${output.join('')}`);
+    try {
+      if ((await fetch(`${server.base}/readyz`)).ok) return server;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - started > 90_000) throw new Error(`server did not start: ${output.join('')}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+type Server = Awaited<ReturnType<typeof startServer>>;
+let a: Server;
+let b: Server;
+
+async function call(server: Server, method: string, url: string, token?: string, body?: unknown) {
+  const response = await fetch(`${server.base}${url}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+async function login(server: Server, username = 'admin', password = ADMIN_PASSWORD): Promise<string> {
+  const response = await call(server, 'POST', `${SPM}/login`, undefined, { username, password });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return response.body.token as string;
+}
+
+/** Asks until `seen` holds; fails if that takes longer than WITHIN_MS. Answers the time taken. */
+async function seenWithin(ask: () => Promise<boolean>): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    if (await ask()) return performance.now() - started;
+    if (performance.now() - started > WITHIN_MS) throw new Error(`not seen within ${WITHIN_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const currentUser = (server: Server, token: string) => call(server, 'GET', `${SPM}/login/current/user`, token);
+
+beforeAll(async () => {
+  await admin((client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  testUrl = url.toString();
+  // One after the other: the second finds the database migrated (both would also be safe together).
+  a = await startServer(testUrl);
+  b = await startServer(testUrl);
+  const registered = await call(a, 'POST', `${SPM}/admin/register`, undefined, { password: ADMIN_PASSWORD });
+  expect(registered.status).toBe(200);
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all(
+    servers.map(async ({ child, dataDir }) => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    }),
+  );
+  await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+}, 60_000);
+
+describe('two server processes on one PostgreSQL', () => {
+  it('cache sessions: a session deleted behind their back still answers until it expires from the cache', async () => {
+    const token = await login(a);
+    expect((await currentUser(b, token)).status).toBe(200);
+    const deleted = await admin(
+      (client) =>
+        client.query('DELETE FROM sessions WHERE token_hash = $1', [createHash('sha256').update(token).digest('hex')]),
+      true,
+    );
+    expect(deleted.rowCount).toBe(1);
+    expect((await currentUser(b, token)).status).toBe(200);
+  });
+
+  it('a sign-out in one ends the session in the other within a second', async () => {
+    const token = await login(a);
+    expect((await currentUser(a, token)).status).toBe(200);
+    expect((await currentUser(b, token)).status).toBe(200); // now cached by b
+    expect((await call(a, 'POST', `${SPM}/login/exit`, token)).status).toBe(200);
+    await seenWithin(async () => (await currentUser(b, token)).status === 401);
+  });
+
+  it('a password change in one ends every session of the user in the other within a second', async () => {
+    const there = await login(b);
+    const here = await login(a);
+    expect((await currentUser(b, there)).status).toBe(200);
+    const newPassword = sha256Hex('Admin67890');
+    const changed = await call(a, 'PUT', `${SPM}/login/current/password`, here, {
+      oldPassword: ADMIN_PASSWORD,
+      newPassword,
+      newPassword2: newPassword,
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    await seenWithin(async () => (await currentUser(b, there)).status === 401);
+    // Back to the first password for the other tests.
+    const again = await login(b, 'admin', newPassword);
+    const restored = await call(b, 'PUT', `${SPM}/login/current/password`, again, {
+      oldPassword: newPassword,
+      newPassword: ADMIN_PASSWORD,
+      newPassword2: ADMIN_PASSWORD,
+    });
+    expect(restored.status).toBe(200);
+  });
+
+  it('a licence uploaded in one is in force in the other within a second', async () => {
+    const token = await login(a);
+    const before = await currentUser(b, token);
+    expect(before.body).toMatchObject({ grant: null, features: [] });
+    const machine = await call(a, 'GET', '/portal/rest/license/machine', token);
+    expect(machine.status).toBe(200);
+    const document: LicenceDocument = {
+      format: LICENCE_FORMAT,
+      id: `L-${randomBytes(4).toString('hex')}`,
+      product: PLATFORM_PRODUCT,
+      machineCode: machine.body.machineCode as string,
+      issuedAt: new Date().toISOString(),
+      grant: grantSchema.parse({
+        validityPeriod: 365,
+        startTime: localDate(new Date(Date.now() - 86_400_000)),
+        userCount: 100,
+        flow: { tableCount: 100 },
+        dataGathering: { point: 1000 },
+        features: ['gis', 'DST'],
+      }),
+    };
+    const form = new FormData();
+    form.append('file', new Blob([signLicence(document, developmentPrivateKey())]), 'platform.lic');
+    const uploaded = await fetch(`${a.base}/portal/rest/license/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    expect(uploaded.status, await uploaded.clone().text()).toBe(200);
+    await seenWithin(async () => {
+      const features = (await currentUser(b, token)).body.features as string[];
+      return features.join() === 'DST,gis';
+    });
+  });
+
+  it('settings changed in one are served by the other within a second', async () => {
+    const token = await login(a);
+    expect((await call(b, 'GET', `${SPM}/setting`)).body.name).not.toBe('Renamed platform');
+    const patched = await call(a, 'PATCH', `${SPM}/setting`, token, { name: 'Renamed platform' });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    await seenWithin(async () => (await call(b, 'GET', `${SPM}/setting`)).body.name === 'Renamed platform');
+  });
+
+  it('a tenant disabled in one is signed out of the other within a second', async () => {
+    const adminToken = await login(a);
+    const password = sha256Hex('Tenant123');
+    const created = await call(a, 'POST', `${SPM}/user`, adminToken, {
+      id: 'acme',
+      name: 'Acme',
+      type: 1,
+      industry: 'coal',
+      grant: {
+        validityPeriod: 30,
+        startTime: localDate(new Date()),
+        userCount: 1,
+        flow: { tableCount: 1 },
+        dataGathering: { point: 10 },
+        features: ['gis'],
+      },
+      password,
+      password1: password,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const tenant = await login(b, 'acme', password);
+    expect((await currentUser(b, tenant)).status).toBe(200);
+    expect((await call(a, 'PATCH', `${SPM}/user/acme/disable`, adminToken)).status).toBe(200);
+    await seenWithin(async () => (await currentUser(b, tenant)).status === 401);
+  });
+});
