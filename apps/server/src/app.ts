@@ -183,7 +183,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   await app.register(fastifyCors, {
     // Cross-origin access follows the enableCors setting at run time.
-    origin: (_origin, callback) => {
+    origin: (origin, callback) => {
+      // No Origin header (same-origin calls, probes, API clients): nothing to decide, and no
+      // reason to wait for the settings (a busy database must not hold up /healthz).
+      if (!origin) return callback(null, false);
       settings.get().then(
         (s) => callback(null, s.enableCors),
         // Settings unreadable: no cross-origin access, and the request itself goes on to its answer.

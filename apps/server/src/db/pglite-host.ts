@@ -29,6 +29,7 @@ const READY_FOR_QUERY = 0x5a;
 const READY_FOR_QUERY_BYTES = 6;
 /** As PostgreSQL's idle_in_transaction_session_timeout, which the server sets on its pools. */
 const IDLE_IN_TRANSACTION_MS = 60_000;
+const CHECKPOINT_MS = 30_000;
 
 const options = JSON.parse(process.argv[2] ?? '{}') as HostOptions;
 
@@ -132,6 +133,12 @@ async function main(): Promise<void> {
   let owner: Connection | undefined;
   let ownerActiveAt = 0;
   let running = false;
+  // PGlite has no checkpointer: without this, a restart after kill -9 would replay every change
+  // since the last clean start. When the session is free, the files are brought up to date.
+  setInterval(() => {
+    if (running || owner || queue.length > 0) return;
+    void db.runExclusive(() => db.execProtocolRaw(simpleQuery('CHECKPOINT'))).catch(() => undefined);
+  }, CHECKPOINT_MS).unref();
   // A client that keeps a transaction open without using it would hold the one session for good.
   setInterval(() => {
     if (owner && owner.pending.length === 0 && Date.now() - ownerActiveAt > IDLE_IN_TRANSACTION_MS) {
