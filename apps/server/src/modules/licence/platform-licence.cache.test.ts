@@ -52,13 +52,13 @@ function installed(initial: PlatformRecord | undefined) {
   };
 }
 
-function service(repo: LicenceRepository, bus?: LocalInvalidationBus) {
+function service(repo: LicenceRepository, bus?: LocalInvalidationBus, clock = () => NOW) {
   return new PlatformLicenceService({
     db: {} as Database,
     repo,
     history: {} as LicenceHistoryRepository,
     audit: {} as AuditService,
-    clock: () => NOW,
+    clock,
     trusted: trustedKeys([], false),
     production: false,
     machine: async () => TEST_MACHINE,
@@ -135,5 +135,27 @@ describe('the platform licence cache', () => {
     await expect(platform.status()).rejects.toThrow('connection reset');
     fail = false;
     expect((await platform.status()).state).toBe('valid');
+  });
+
+  it('answers holding again only when the licence, the user row or the day changes', async () => {
+    const row = installed(record(['gis']));
+    const bus = new LocalInvalidationBus();
+    let now = NOW;
+    const platform = service(row.repo, bus, () => now);
+    const first = await platform.holding(admin);
+    expect(await platform.holding(admin)).toBe(first);
+    const tenant = { id: 'acme', isAdmin: false, grant: record(['gis']).grant } as unknown as UserRow;
+    expect((await platform.holding(tenant)).features).toEqual(['gis']);
+    row.replace(record(['gis', 'DST']));
+    await bus.publish({ kind: 'licence' });
+    const second = await platform.holding(admin);
+    expect(second).not.toBe(first);
+    expect(second.features).toEqual(['DST', 'gis']);
+    expect(second.grant?.remainingTime).toBe(351);
+    now = new Date(NOW.getTime() + 86_400_000);
+    expect((await platform.holding(admin)).grant?.remainingTime).toBe(350);
+    now = new Date(NOW.getTime() + 400 * 86_400_000);
+    expect(await platform.holding(admin)).toMatchObject({ features: [] });
+    expect(await platform.holding(tenant)).toMatchObject({ features: [] });
   });
 });

@@ -32,6 +32,9 @@ import type { LicenceHistoryRepository } from './licence-history.repository.js';
 import { type TrustedKey, type VerifiedLicence, verifyLicenceText } from './licence-signature.js';
 import { type MachineIdentity, machineCodeOf, machineFieldsOf } from './machine-identity.js';
 
+/** The grant a user holds and the features usable now (`login/current/user`). Shared: never change it. */
+export type Holding = Readonly<{ grant: GrantView | null; features: string[] }>;
+
 /** Why the platform licence does not grant anything now, as a message with its parameters. */
 export interface LicenceReason {
   code: 'licenceMissing' | 'licenceExpired' | 'licenceNotYetValid' | 'licenceMachine' | 'licenceUntrusted';
@@ -72,11 +75,16 @@ export const LICENCE_CACHE_MS = 5_000;
  * need it. Allocation below the platform is `LicenceService`'s.
  */
 export class PlatformLicenceService {
-  private identity: Promise<MachineIdentity> | undefined;
+  private identity: Promise<MachineView & { identity: MachineIdentity }> | undefined;
   /** Verification of the installed file's text, remembered (the text changes only on upload). */
   private verifiedCache: { text: string; result: VerifiedLicence | AppError } | undefined;
   /** The installed licence as last read (one read shared by concurrent callers), and when. */
   private recordCache: { record: Promise<PlatformRecord | undefined>; at: number } | undefined;
+  /** The last `holding` answer per user row (rows and records are never changed: a new read is a new object). */
+  private readonly held = new WeakMap<
+    UserRow,
+    { record: PlatformRecord | undefined; state: PlatformStatus['state']; today: string; holding: Holding }
+  >();
   /** What `signed` said of each record read (a record is never changed: a new read is a new object). */
   private readonly signedOf = new WeakMap<PlatformRecord, VerifiedLicence | LicenceReason>();
 
@@ -111,14 +119,17 @@ export class PlatformLicenceService {
     return localDate(this.deps.clock());
   }
 
-  async machine(): Promise<MachineView & { identity: MachineIdentity }> {
+  /** This machine's identity and code, read and computed once (every status needs the code). */
+  machine(): Promise<MachineView & { identity: MachineIdentity }> {
     // A failed read is not kept: the next call reads again.
-    this.identity ??= this.deps.machine().catch((error: unknown) => {
-      this.identity = undefined;
-      throw error;
-    });
-    const identity = await this.identity;
-    return { machineCode: machineCodeOf(identity), machine: machineFieldsOf(identity), identity };
+    this.identity ??= this.deps.machine().then(
+      (identity) => ({ machineCode: machineCodeOf(identity), machine: machineFieldsOf(identity), identity }),
+      (error: unknown) => {
+        this.identity = undefined;
+        throw error;
+      },
+    );
+    return this.identity;
   }
 
   private verify(text: string): VerifiedLicence {
@@ -279,10 +290,24 @@ export class PlatformLicenceService {
    * features usable now: the platform licence must be valid, a tenant's own grant current, and a
    * tenant keeps only the features the platform still grants.
    */
-  async holding(user: UserRow): Promise<{ grant: GrantView | null; features: string[] }> {
+  async holding(user: UserRow): Promise<Holding> {
     const { state, record } = await this.status();
-    const platform = state === 'valid' && record ? effectiveFeatures(record.grant.features) : new Set<string>();
     const today = this.today();
+    // Asked on every page of the console: the same user row, licence and day give the same answer.
+    const known = this.held.get(user);
+    if (known && known.record === record && known.state === state && known.today === today) return known.holding;
+    const holding = this.holdingOf(user, state, record, today);
+    this.held.set(user, { record, state, today, holding });
+    return holding;
+  }
+
+  private holdingOf(
+    user: UserRow,
+    state: PlatformStatus['state'],
+    record: PlatformRecord | undefined,
+    today: string,
+  ): Holding {
+    const platform = state === 'valid' && record ? effectiveFeatures(record.grant.features) : new Set<string>();
     if (user.isAdmin) {
       return { grant: record ? viewGrant(record.grant, today) : null, features: [...platform].sort() };
     }
