@@ -3,11 +3,11 @@
  *  - GET setting requests/s against a bare Fastify hello-world started in the same run (ratio)
  *  - login p50 (ms)
  *  - event-loop lag p99 under load on PGlite
- *  - server start time on a new and on an existing data dir; idle RSS
+ *  - the production start through npm start: times, RSS, stop (bench/start.ts)
  *  - gzip size of the login route's JavaScript
  * Load comes from autocannon in a child process, so the measured server has its process to itself.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import Fastify from 'fastify';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { LAG_RESOLUTION_MS, lagMs, load as loadWith, post, ROOT } from './lib.js';
+import { startBench } from './start.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 20;
@@ -37,7 +38,7 @@ function load(url: string, headers: Record<string, string> = {}, seconds = SECON
 export async function foundation(): Promise<Array<[string, string]>> {
   results = [];
   await throughputAndLag();
-  await startTimesAndRss();
+  await startBench(report);
   loginRouteSize();
   return results;
 }
@@ -133,45 +134,6 @@ async function flood(name: string, base: string): Promise<void> {
   report(`${name}: login answers/s (mostly refusals)`, attack.requests.average.toFixed(0));
   report(`${name}: GET setting p99 (ms)`, String(during.latency.p99));
   report(`${name}: event-loop lag p99 (ms)`, lagMs(lag, 99));
-}
-
-/** Starts the real server process and times it until /readyz answers; returns its pid and the ms. */
-async function startServer(dataDir: string, port: number) {
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), GANTRY_DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
-    stdio: 'ignore',
-  });
-  for (;;) {
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/readyz`);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (child.exitCode !== null) throw new Error('server exited during start');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return { child, ms: performance.now() - started };
-}
-
-async function startTimesAndRss(): Promise<void> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'gantry-bench-start-'));
-  const port = 39_000 + Math.floor(Math.random() * 1000);
-  const fresh = await startServer(dataDir, port);
-  fresh.child.kill('SIGTERM');
-  await new Promise((r) => fresh.child.once('exit', r));
-  const again = await startServer(dataDir, port);
-  await new Promise((r) => setTimeout(r, 3000));
-  const status = readFileSync(`/proc/${again.child.pid}/status`, 'utf8');
-  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  again.child.kill('SIGTERM');
-  await new Promise((r) => again.child.once('exit', r));
-  rmSync(dataDir, { recursive: true, force: true });
-  report('server start, new data dir (ms, to /readyz)', fresh.ms.toFixed(0));
-  report('server start, existing data dir (ms, to /readyz)', again.ms.toFixed(0));
-  report('idle RSS after start (MiB)', (rssKb / 1024).toFixed(0));
 }
 
 /** Builds the console with a manifest into a temp dir and sums the gzip size of what /login loads. */

@@ -1,6 +1,7 @@
 /**
- * npm run bench [-- all | foundation | projects | licence]: one run on this machine, printed as tables.
+ * npm run bench [-- all | foundation | start | projects | licence]: one run on this machine, printed as tables.
  *  - foundation (bench/foundation.ts): settings, sessions, login, start times, RSS, login route size
+ *  - start (bench/start.ts): only the production start of the foundation section (npm start: times, RSS, stop)
  *  - projects (bench/projects.ts): the project list with 150,000 projects, on PGlite and PostgreSQL
  *  - licence (bench/licence.ts): licence verification, machine identity, upload/info/history calls
  */
@@ -9,8 +10,9 @@ import { foundation } from './foundation.js';
 import { printTable } from './lib.js';
 import { licenceBench } from './licence.js';
 import { projectsBench } from './projects.js';
+import { startBench } from './start.js';
 
-const SECTIONS = ['all', 'foundation', 'projects', 'licence'] as const;
+const SECTIONS = ['all', 'foundation', 'start', 'projects', 'licence'] as const;
 type Section = (typeof SECTIONS)[number];
 const section = (process.argv[2] ?? 'all') as Section;
 if (!SECTIONS.includes(section)) {
@@ -23,6 +25,14 @@ console.log(
 );
 if (section === 'all' || section === 'foundation') {
   const results = await foundation();
+  printTable(['measure', 'value'], results);
+}
+if (section === 'start') {
+  const results: Array<[string, string]> = [];
+  await startBench((name, value) => {
+    results.push([name, value]);
+    console.log(`  ${name}: ${value}`);
+  });
   printTable(['measure', 'value'], results);
 }
 if (section === 'all' || section === 'projects') await projectsBench();
