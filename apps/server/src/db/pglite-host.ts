@@ -8,7 +8,7 @@
  * runs longer than its connection's limit (PGlite cannot cancel a running statement); the server
  * then restarts it from its files.
  */
-import { closeSync, openSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -30,6 +30,7 @@ const READY_FOR_QUERY_BYTES = 6;
 /** As PostgreSQL's idle_in_transaction_session_timeout, which the server sets on its pools. */
 const IDLE_IN_TRANSACTION_MS = 60_000;
 const CHECKPOINT_MS = 30_000;
+const LOCK_WAIT_MS = 5_000;
 
 const options = JSON.parse(process.argv[2] ?? '{}') as HostOptions;
 
@@ -75,10 +76,14 @@ function startWatchdog(): Worker {
   return worker;
 }
 
-/** One server per data directory: a second would corrupt it. The lock names the holder's pid. */
-function lockDataDir(dataDir: string): string {
+/**
+ * One server per data directory: a second would corrupt it. The lock names the holder's pid; a
+ * holder that is still closing (its server was just killed) is given a few seconds to finish.
+ */
+async function lockDataDir(dataDir: string): Promise<string> {
   const lockFile = `${dataDir}.lock`;
-  for (let attempt = 0; attempt < 2; attempt++) {
+  const until = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
     try {
       const fd = openSync(lockFile, 'wx', 0o600);
       writeFileSync(fd, String(process.pid));
@@ -86,14 +91,12 @@ function lockDataDir(dataDir: string): string {
       return lockFile;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number(readFileSync(lockFile, 'utf8'));
-      if (holder > 0 && holder !== process.pid && isAlive(holder)) {
-        throw new Error(`the embedded database ${dataDir} is in use by process ${holder}`);
-      }
-      unlinkSync(lockFile);
     }
+    const holder = Number(readFileSync(lockFile, 'utf8'));
+    if (!(holder > 0 && holder !== process.pid && isAlive(holder))) rmSync(lockFile, { force: true });
+    else if (Date.now() > until) throw new Error(`the embedded database ${dataDir} is in use by process ${holder}`);
+    else await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`cannot lock ${dataDir}`);
 }
 
 /** A simple-protocol Query message. */
@@ -119,7 +122,7 @@ function isAlive(pid: number): boolean {
 }
 
 async function main(): Promise<void> {
-  const lockFile = lockDataDir(options.dataDir);
+  const lockFile = await lockDataDir(options.dataDir);
   const db = await PGlite.create({
     dataDir: options.dataDir,
     extensions: PGLITE_EXTENSIONS,
