@@ -136,6 +136,11 @@ async function usePools(
       await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
       lock.release();
     }
+    if (embedded?.creates) {
+      // The connections to the creating process end with it; the pools open new ones.
+      await Promise.all(pools.map((p) => drainIdle(p)));
+      await embedded.recycle();
+    }
   } catch (error) {
     await close();
     throw error;
@@ -184,6 +189,12 @@ export async function usePglite(client: PGliteInterface): Promise<DatabaseHandle
     status: async () => 'ready',
     close: once(() => client.close()),
   };
+}
+
+/** Closes the pool's idle connections (none is in use while the database opens). */
+async function drainIdle(pool: Pool): Promise<void> {
+  const clients = await Promise.all(Array.from({ length: pool.idleCount }, () => pool.connect()));
+  for (const client of clients) client.release(true);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {

@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,7 @@ export class EmbeddedEngine {
     onLog: (message: string) => void = (message) => console.warn(message),
   ) {
     this.onLog = onLog;
+    this.creates = !existsSync(path.join(options.dataDir, 'PG_VERSION'));
     // A private folder: whoever can reach the socket can read the whole database.
     this.socketDir = mkdtempSync(path.join(tmpdir(), 'gantry-db-'));
   }
@@ -65,7 +66,23 @@ export class EmbeddedEngine {
     return this.child?.pid;
   }
 
+  /** Whether the first start creates the database (initdb): its memory peak stays with the process. */
+  readonly creates: boolean;
+
   async start(): Promise<void> {
+    this.child = await this.spawn();
+    this.state = 'ready';
+  }
+
+  /**
+   * A fresh process on the same files. After creating the database PGlite's WebAssembly memory stays
+   * at its peak (it never shrinks); a new process starts from what an existing directory needs.
+   */
+  async recycle(): Promise<void> {
+    const child = this.child;
+    this.state = 'restarting';
+    this.child = undefined;
+    if (child) await this.stopChild(child);
     this.child = await this.spawn();
     this.state = 'ready';
   }
@@ -101,14 +118,18 @@ export class EmbeddedEngine {
     const child = this.child;
     this.state = 'stopped';
     this.child = undefined;
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      if (child.connected) child.send({ type: 'stop' } satisfies ServerMessage, () => undefined);
-      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-      await exited;
-      clearTimeout(timer);
-    }
+    if (child) await this.stopChild(child);
     rmSync(this.socketDir, { recursive: true, force: true });
+  }
+
+  /** Asks the process to close its files and leave; kills it if it does not in time. */
+  private async stopChild(child: ChildProcess): Promise<void> {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    if (child.connected) child.send({ type: 'stop' } satisfies ServerMessage, () => undefined);
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
   }
 
   private spawn(): Promise<ChildProcess> {
