@@ -186,7 +186,15 @@ export async function usePglite(client: PGliteInterface): Promise<DatabaseHandle
     background: db as unknown as Database,
     engine: 'pglite',
     limits: DEFAULT_STATEMENT_LIMITS,
-    status: async () => 'ready',
+    status: (timeoutMs) =>
+      withTimeout(
+        client.query('SELECT 1').then(
+          () => 'ready' as const,
+          () => 'down' as const,
+        ),
+        timeoutMs,
+        'busy',
+      ),
     close: once(() => client.close()),
   };
 }
