@@ -246,7 +246,14 @@ export async function createInvalidationBus(options: {
   const bus = new PostgresInvalidationBus({
     db: options.db,
     log: options.log,
-    client: () => new pg.Client({ connectionString: url, application_name: 'gantry-invalidation', keepAlive: true }),
+    client: () =>
+      new pg.Client({
+        connectionString: url,
+        application_name: 'gantry-invalidation',
+        keepAlive: true,
+        // An unreachable server must not hold the start (or a reconnection) for long.
+        connectionTimeoutMillis: 10_000,
+      }),
   });
   await bus.start();
   return bus;
