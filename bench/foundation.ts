@@ -1,143 +1,240 @@
 /**
- * Foundation section of `npm run bench` (`npm run bench -- foundation`):
- *  - GET setting requests/s against a bare Fastify hello-world started in the same run (ratio)
- *  - login p50 (ms)
- *  - event-loop lag p99 under load on PGlite
- *  - the production start through npm start: times, RSS, stop (bench/start.ts)
- *  - gzip size of the login route's JavaScript
- * Load comes from autocannon in a child process, so the measured server has its process to itself.
+ * Foundation section of `npm run bench` (`npm run bench -- foundation`): what cheap calls cost on the
+ * real server, as ratios to a bare Fastify hello-world measured in the same run.
+ *  - the hello-world (bench/hello-world.mjs: the server's own Fastify, no logger, its own process);
+ *  - the server as operators run it: `npm start` (the built bundle, NODE_ENV=production, LOG_LEVEL
+ *    unset so info, standard output to a file, its caches, compression registered, embedded PGlite
+ *    in its own process), with an administrator and a platform licence installed through the API:
+ *    `GET /healthz`, `GET /portal/rest/spm/setting` (anonymous), `GET …/login/current/user` (admin);
+ *  - autocannon, CONNECTIONS connections, each target warmed up WARM_UP_SECONDS (not counted), then
+ *    LOAD_SECONDS each in ROUNDS turns (hello, healthz, setting, current user, …) so that all see the
+ *    same machine; log lines per request from 100 sequential requests of each call;
+ *  - then sign-in p50 (sequential), a login flood at the default per-address limit with GET setting
+ *    measured meanwhile, and the gzip size of the console's login route.
  */
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { sha256Hex } from '@gantry/shared';
-import Fastify from 'fastify';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config.js';
-import { LAG_RESOLUTION_MS, lagMs, load as loadWith, post, ROOT } from './lib.js';
-import { startBench } from './start.js';
+import {
+  CONNECTIONS,
+  CpuPerRequest,
+  get,
+  goal,
+  httpLoad,
+  installLicence,
+  interleave,
+  LOAD_SECONDS,
+  licenceKey,
+  linesPerRequest,
+  loadAverage,
+  login,
+  type Measure,
+  memoryOf,
+  memoryText,
+  merge,
+  ms,
+  post,
+  printNotes,
+  printTable,
+  processesOf,
+  ROOT,
+  ROUNDS,
+  rateText,
+  scratch,
+  sleep,
+  startServer,
+  stopServer,
+  type Target,
+  WARM_UP_SECONDS,
+} from './lib.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const CONNECTIONS = 20;
 const PASSWORD = sha256Hex('Bench12345');
-let results: Array<[string, string]> = [];
-const report = (name: string, value: string) => {
-  results.push([name, value]);
-  console.log(`  ${name}: ${value}`);
-};
 
-/** autocannon with this section's 20 connections. */
-function load(url: string, headers: Record<string, string> = {}, seconds = SECONDS, body?: unknown) {
-  return loadWith(url, { connections: CONNECTIONS, seconds, headers, body });
-}
-
-/** Runs the section; answers its rows (measure, value). */
-export async function foundation(): Promise<Array<[string, string]>> {
-  results = [];
-  await throughputAndLag();
-  await startBench(report);
-  loginRouteSize();
-  return results;
-}
-
-async function throughputAndLag(): Promise<void> {
-  const hello = Fastify();
-  hello.get('/', async () => ({ hello: 'world' }));
-  await hello.listen({ port: 0, host: '127.0.0.1' });
-  const helloUrl = `http://127.0.0.1:${(hello.server.address() as { port: number }).port}/`;
-  await load(helloUrl, {}, 2); // warm-up
-  const bare = await load(helloUrl);
-  await hello.close();
-
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'gantry-bench-'));
-  const config = {
-    ...loadConfig({
-      GANTRY_DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      GANTRY_LOGIN_RATE_PER_MINUTE: '1000000',
-      DATABASE_URL: '',
-    }),
-  };
-  const { app } = await buildApp({ config, logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/portal/rest/spm`;
-  await post(`${base}/admin/register`, { password: PASSWORD });
-  const token = (
-    (await (await post(`${base}/login`, { username: 'admin', password: PASSWORD })).json()) as { token: string }
-  ).token;
-
-  await load(`${base}/setting`, {}, 2);
-  const setting = await load(`${base}/setting`);
-  report('GET setting (anonymous, cached) req/s', setting.requests.average.toFixed(0));
-  report('bare Fastify hello-world req/s', bare.requests.average.toFixed(0));
-  report('GET setting / hello-world', `${((setting.requests.average / bare.requests.average) * 100).toFixed(0)} %`);
-
-  const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
-  lag.enable();
-  const authed = await load(`${base}/login/current/user`, { authorization: `Bearer ${token}` });
-  lag.disable();
-  report('GET login/current/user (session lookup on PGlite) req/s', authed.requests.average.toFixed(0));
-  report('  its latency p50 / p99 (ms)', `${authed.latency.p50} / ${authed.latency.p99}`);
-  report('event-loop lag under that load, p50 / p99 (ms)', `${lagMs(lag, 50)} / ${lagMs(lag, 99)}`);
-
-  const times: number[] = [];
-  for (let i = 0; i < 30; i++) {
-    const started = performance.now();
-    const response = await post(`${base}/login`, { username: 'admin', password: PASSWORD });
-    if (response.status !== 200) throw new Error(`login ${response.status}`);
-    times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  report(
-    'login p50 / p90 (ms, sequential, argon2id 19 MiB t=2)',
-    `${times[15]!.toFixed(1)} / ${times[27]!.toFixed(1)}`,
-  );
-
-  const quiet = await load(`${base}/setting`, {}, Math.max(2, SECONDS - 2));
-  report('GET setting p99, no other load (ms)', String(quiet.latency.p99));
-  await flood('login flood, rate limit raised (many addresses)', base);
-  await app.close();
-  rmSync(dataDir, { recursive: true, force: true });
-
-  // The same flood against the default configuration: the per-address limit answers at the door.
-  const defaultDir = mkdtempSync(path.join(tmpdir(), 'gantry-bench-'));
-  const defaults = await buildApp({
-    config: loadConfig({ GANTRY_DATA_DIR: defaultDir, LOG_LEVEL: 'silent', DATABASE_URL: '' }),
-    logger: false,
+/** The hello-world in its own process; its URL and Fastify version. */
+async function startHello(): Promise<{ child: ChildProcess; url: string; fastify: string }> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench/hello-world.mjs')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await defaults.app.listen({ port: 0, host: '127.0.0.1' });
-  const defaultBase = `http://127.0.0.1:${(defaults.app.server.address() as { port: number }).port}/portal/rest/spm`;
-  await post(`${defaultBase}/admin/register`, { password: PASSWORD });
-  await flood('login flood, default limit (one address)', defaultBase);
-  await defaults.app.close();
-  rmSync(defaultDir, { recursive: true, force: true });
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve(out.split('\n')[0]!);
+    });
+    child.once('exit', (code) => reject(new Error(`hello-world exited with ${code}`)));
+  });
+  const { port, fastify } = JSON.parse(line) as { port: number; fastify: string };
+  return { child, url: `http://127.0.0.1:${port}/`, fastify };
 }
 
-/** 20 clients post wrong passwords while another 20 read settings: does the flood starve them? */
-async function flood(name: string, base: string): Promise<void> {
-  const lag = monitorEventLoopDelay({ resolution: LAG_RESOLUTION_MS });
-  lag.enable();
-  const [attack, during] = await Promise.all([
-    load(`${base}/login`, { 'content-type': 'application/json' }, SECONDS, {
-      username: 'admin',
-      password: sha256Hex('Wrong12345'),
-    }),
-    (async () => {
-      await new Promise((r) => setTimeout(r, 1000));
-      return load(`${base}/setting`, {}, Math.max(2, SECONDS - 2));
-    })(),
-  ]);
-  lag.disable();
-  report(`${name}: login answers/s (mostly refusals)`, attack.requests.average.toFixed(0));
-  report(`${name}: GET setting p99 (ms)`, String(during.latency.p99));
-  report(`${name}: event-loop lag p99 (ms)`, lagMs(lag, 99));
+export async function foundation(): Promise<void> {
+  const hello = await startHello();
+  const server = await startServer({
+    dataDir: scratch('foundation'),
+    logFile: `${scratch('foundation-log')}/server.log`,
+    env: { GANTRY_LICENCE_PUBLIC_KEYS: licenceKey().publicBase64 },
+  });
+  try {
+    const base = `${server.origin}/portal/rest/spm`;
+    const registered = await post(`${base}/admin/register`, { password: PASSWORD });
+    if (!registered.ok) throw new Error(`register ${registered.status}`);
+    const token = await login(base, 'admin', PASSWORD);
+    await installLicence(server.origin, token);
+    const auth = { authorization: `Bearer ${token}` };
+
+    const calls = [
+      { name: 'GET /healthz', url: `${server.origin}/healthz`, headers: {}, goalPct: 60 },
+      { name: 'GET setting (anonymous)', url: `${base}/setting`, headers: {}, goalPct: 60 },
+      { name: 'GET login/current/user (admin token)', url: `${base}/login/current/user`, headers: auth, goalPct: 30 },
+    ];
+    // What each answer is, and whether it would be compressed if the client asked.
+    const shapes = new Map<string, string>();
+    for (const call of calls) {
+      const plain = await get(call.url, call.headers);
+      if (plain.status !== 200) throw new Error(`${call.name}: ${plain.status} ${plain.body.slice(0, 200)}`);
+      const asked = await get(call.url, { ...call.headers, 'accept-encoding': 'br, gzip' });
+      shapes.set(
+        call.name,
+        `${Buffer.byteLength(plain.body)} B; with Accept-Encoding: ${asked.headers['content-encoding'] ?? 'not compressed (under 1 KiB)'}`,
+      );
+    }
+
+    const lines = new Map<string, number>();
+    for (const call of calls) lines.set(call.name, await linesPerRequest(server, call.url, call.headers));
+
+    const loadAtStart = loadAverage();
+    const targets: Record<string, Target> = {
+      hello: (seconds) => httpLoad(hello.url, { seconds }),
+    };
+    for (const call of calls) targets[call.name] = (seconds) => httpLoad(call.url, { seconds, headers: call.headers });
+    const { server: serverPid, engine: enginePid } = processesOf(server);
+    const cpu = new Map<string, CpuPerRequest>();
+    const measured = await interleave(targets, (key, run) => {
+      const counter = cpu.get(key) ?? new CpuPerRequest();
+      cpu.set(key, counter);
+      return counter.around(
+        key === 'hello' ? { server: [hello.child.pid] } : { server: [serverPid], engine: [enginePid] },
+        run,
+      );
+    });
+    const cpuText = (key: string) =>
+      key === 'hello'
+        ? `${cpu.get(key)!.of('server').toFixed(3)} (hello-world)`
+        : `${cpu.get(key)!.of('server').toFixed(3)} + ${cpu.get(key)!.of('engine').toFixed(3)}`;
+    const loadAtEnd = loadAverage();
+    const idle = memoryOf(server);
+    const helloRate = measured.hello!.rate;
+
+    const row = (name: string, m: Measure, vs: string, goalCell: string, lineCount: string, includes: string) => [
+      name,
+      m.rate.toFixed(0),
+      `${ms(m.latency.p50)} / ${ms(m.latency.p99)}`,
+      vs,
+      goalCell,
+      cpuText(name === 'bare Fastify hello-world' ? 'hello' : name),
+      lineCount,
+      `${includes}${m.non2xx + m.errors > 0 ? `; non-2xx ${m.non2xx}, errors ${m.errors}` : ''}`,
+    ];
+    const rows = [
+      row(
+        'bare Fastify hello-world',
+        measured.hello!,
+        '100 %',
+        '',
+        '—',
+        `Fastify ${hello.fastify}, logger off, no plugins, own process`,
+      ),
+    ];
+    for (const call of calls) {
+      const m = measured[call.name]!;
+      const ratio = m.rate / helloRate;
+      const pct = `${(ratio * 100).toFixed(0)} %`;
+      rows.push(
+        row(
+          call.name,
+          m,
+          pct,
+          goal(`${call.name} vs bare Fastify hello-world`, `≥ ${call.goalPct} %`, pct, ratio * 100 >= call.goalPct),
+          (lines.get(call.name) ?? 0).toFixed(2),
+          shapes.get(call.name) ?? '',
+        ),
+      );
+    }
+
+    // Sign-in, sequential: argon2id on the server's hashing pool. The default limit allows 30 a minute.
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const started = performance.now();
+      const response = await post(`${base}/login`, { username: 'admin', password: PASSWORD });
+      if (response.status !== 200) throw new Error(`login ${response.status}`);
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+
+    // A login flood from one address (wrong passwords) at the default limit, GET setting measured meanwhile.
+    const [attack, during] = await Promise.all([
+      httpLoad(`${base}/login`, {
+        connections: 20,
+        seconds: LOAD_SECONDS,
+        headers: { 'content-type': 'application/json' },
+        body: { username: 'admin', password: sha256Hex('Wrong12345') },
+      }),
+      (async () => {
+        await sleep(1000);
+        return merge([await httpLoad(`${base}/setting`, { seconds: LOAD_SECONDS - 2 })]);
+      })(),
+    ]);
+
+    console.log(
+      `\n### Cheap calls on the real server vs a bare Fastify hello-world (${CONNECTIONS} connections; ${WARM_UP_SECONDS} s warm-up, then ${LOAD_SECONDS} s each in ${ROUNDS} turns)`,
+    );
+    printTable(
+      [
+        'call',
+        'req/s',
+        'p50 / p99 ms',
+        'vs hello-world',
+        'goal',
+        'CPU ms / request: server + engine',
+        'log lines / request',
+        'answer; includes',
+      ],
+      rows,
+    );
+    printNotes([
+      `server = \`npm start\` (apps/server/dist/main.js in npm's child, NODE_ENV=production, LOG_LEVEL unset → info, standard output to a file as \`npm start > server.log\` would; request logging on: one line per request, /healthz only when failing), with its caches warm (settings 1 s, sessions, the platform licence) and compression registered; the database is embedded PGlite in its own process`,
+      `not compressed: autocannon sends no Accept-Encoding, so no answer in this table was compressed (the 'answer' column says what a browser asking for br/gzip would get)`,
+      `the four targets took turns (${ROUNDS} rounds of ${(LOAD_SECONDS / ROUNDS).toFixed(1)} s, after a ${WARM_UP_SECONDS} s warm-up each), so that the drift of this shared machine falls on all of them; ratios are to the hello-world's ${helloRate.toFixed(0)} req/s; autocannon (a new process per turn) runs on the same 2 cores as the server and other work: figures are shapes, not capacities; load average ${loadAtStart} → ${loadAtEnd}`,
+      'log lines / request: 100 sequential requests of each call, then the lines the server wrote meanwhile',
+      'CPU ms / request: user + system time of the server process and of the engine process (/proc) during the measured turns, over the answers in them (the hello-world: its own process)',
+      `server RSS after these runs: ${memoryText(idle)} MiB`,
+    ]);
+    printTable(
+      ['measure', 'value'],
+      [
+        [
+          'sign-in p50 / p90 (ms, 20 sequential POST login, argon2id 19 MiB t=2, default settings)',
+          `${ms(times[9]!)} / ${ms(times[17]!)}`,
+        ],
+        [
+          'login flood, one address, default limit (30/min): answers/s (mostly 429) / non-2xx',
+          `${((attack.latencies.length + attack.non2xx) / attack.seconds).toFixed(0)} / ${attack.non2xx}`,
+        ],
+        [`  meanwhile GET setting, ${CONNECTIONS} connections: req/s, p50 / p99 ms`, rateText(during)],
+        loginRouteSize(),
+      ],
+    );
+  } finally {
+    await stopServer(server);
+    hello.child.kill('SIGTERM');
+  }
 }
 
 /** Builds the console with a manifest into a temp dir and sums the gzip size of what /login loads. */
-function loginRouteSize(): void {
+function loginRouteSize(): [string, string] {
   const outDir = mkdtempSync(path.join(tmpdir(), 'gantry-bench-dist-'));
   const vite = [path.join(ROOT, 'apps/console/node_modules/.bin/vite'), path.join(ROOT, 'node_modules/.bin/vite')].find(
     (bin) => existsSync(bin),
@@ -168,8 +265,8 @@ function loginRouteSize(): void {
     gzip += gzipSync(bytes, { level: 9 }).length;
   }
   rmSync(outDir, { recursive: true, force: true });
-  report(
-    `login route JavaScript (${files.size} files), gzip / raw (KiB)`,
+  return [
+    `console login route JavaScript (${files.size} files), gzip -9 / raw (KiB)`,
     `${(gzip / 1024).toFixed(1)} / ${(raw / 1024).toFixed(1)}`,
-  );
+  ];
 }

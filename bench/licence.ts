@@ -2,7 +2,8 @@
  * Licence section of `npm run bench` (`npm run bench -- licence`): what the signed licence costs.
  *  - verifying a licence file (Ed25519 + schema + canonical text), in process;
  *  - reading this machine's identity with systeminformation (once per process in the server);
- *  - over HTTP on the real app (PGlite in memory, 127.0.0.1): `license/info` (state recomputed,
+ *  - over HTTP on the app built in this process (`buildApp`, logging off; embedded PGlite in its own
+ *    process on a scratch directory; 127.0.0.1): `license/info` (state recomputed,
  *    verification cached per text), `license/verify` and `license/upload` (one transaction writing
  *    the licence, a history row and an audit entry), and `core/license/machineInfo` after the uploads.
  */
@@ -87,7 +88,9 @@ export async function licenceBench(): Promise<void> {
       );
       if (response.status !== 200) throw new Error(`machineInfo: ${response.status}`);
     }, options);
-    console.log(`\nLicence (PGlite in memory; ${upload.n + 3} licences applied before the history was read)`);
+    console.log(
+      `\n### Licence (the app built in this process, logging off, embedded PGlite in its own process; sequential calls; ${upload.n + 3} licences applied before the history was read)`,
+    );
     printTable(
       ['measure', 'p50 / p99 ms', 'n'],
       [

@@ -1,13 +1,17 @@
 /**
- * npm run bench [-- all | foundation | start | projects | licence]: one run on this machine, printed as tables.
- *  - foundation (bench/foundation.ts): settings, sessions, login, start times, RSS, login route size
- *  - start (bench/start.ts): only the production start of the foundation section (npm start: times, RSS, stop)
- *  - projects (bench/projects.ts): the project list with 150,000 projects, on PGlite and PostgreSQL
+ * npm run bench [-- all | foundation | start | projects | licence]: one run on this machine, printed as
+ * tables, each saying what its figures include, then one line of goals met and missed.
+ *  - foundation (bench/foundation.ts): cheap calls on the real server (npm start) vs a bare Fastify
+ *    hello-world in the same run; sign-in, a login flood, the console's login route size
+ *  - start (bench/start.ts): npm start → healthy on new and existing data directories, RSS of the
+ *    server and engine processes, stop
+ *  - projects (bench/projects.ts): the project list at 150,000 projects / 10,000 tenants, 50 clients,
+ *    on embedded PGlite and PostgreSQL, vs the same SQL run directly; /healthz meanwhile; RSS after load
  *  - licence (bench/licence.ts): licence verification, machine identity, upload/info/history calls
  */
 import { execFileSync } from 'node:child_process';
 import { foundation } from './foundation.js';
-import { printTable } from './lib.js';
+import { goals, loadAverage } from './lib.js';
 import { licenceBench } from './licence.js';
 import { projectsBench } from './projects.js';
 import { startBench } from './start.js';
@@ -20,21 +24,28 @@ if (!SECTIONS.includes(section)) {
   process.exit(2);
 }
 
+const began = performance.now();
 console.log(
-  `Gantry bench (${section}) — ${new Date().toISOString()}, node ${process.version}, ${execFileSync('nproc').toString().trim()} cores`,
+  `# Gantry bench (${section}) — ${new Date().toISOString()}, node ${process.version}, ${execFileSync('nproc').toString().trim()} cores, load average ${loadAverage()}`,
 );
-if (section === 'all' || section === 'foundation') {
-  const results = await foundation();
-  printTable(['measure', 'value'], results);
-}
-if (section === 'start') {
-  const results: Array<[string, string]> = [];
-  await startBench((name, value) => {
-    results.push([name, value]);
-    console.log(`  ${name}: ${value}`);
-  });
-  printTable(['measure', 'value'], results);
-}
-if (section === 'all' || section === 'projects') await projectsBench();
-if (section === 'all' || section === 'licence') await licenceBench();
+console.log(
+  'This machine is shared with other work: read the figures as shapes (ratios within one run), not as capacities.',
+);
+const run = async (name: Section, bench: () => Promise<void>) => {
+  if (section !== 'all' && section !== name) return;
+  const started = performance.now();
+  console.log(`\n## ${name}`);
+  await bench();
+  console.log(`\n(${name}: ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+};
+await run('foundation', foundation);
+await run('start', startBench);
+await run('projects', projectsBench);
+await run('licence', licenceBench);
+
+const missed = goals.filter((g) => !g.met);
+console.log(
+  `\nGoals: ${goals.length === 0 ? 'none in this section' : `${goals.length - missed.length} of ${goals.length} met`}${missed.length ? `; MISSED: ${missed.map((g) => `${g.name} ${g.figure} (goal ${g.target})`).join('; ')}` : ''}. ` +
+    `Whole run ${((performance.now() - began) / 1000 / 60).toFixed(1)} min, load average ${loadAverage()}.`,
+);
 process.exit(0);

@@ -1,156 +1,140 @@
 /**
- * Start section of `npm run bench` (`npm run bench -- start`, also part of foundation): the production
- * start as operators run it, `npm start` (builds already up to date, then the bundled server in npm's
- * child process, the embedded database in its own process beside it):
- *  - start → first `GET /healthz` 200, several samples, on new data directories and on an existing one
- *  - RSS of the server process and of the database process: idle after a start on a new directory,
- *    idle after a start on an existing one, and after load (GET setting and /healthz)
- *  - stop: one SIGTERM to npm until npm has exited (the server finished, the database closed)
- * A warm-up start first builds what is stale and is not counted.
+ * Start section of `npm run bench` (`npm run bench -- start`): the production start as operators
+ * run it, `npm start` (builds already up to date, then the bundled server in npm's child process,
+ * the embedded engine in the server's child), NODE_ENV=production, default logging to a file:
+ *  - start → first `GET /healthz` 200, BENCH_START_SAMPLES (5) samples on new data directories and
+ *    as many on an existing one (the last new one, so it holds what a first start leaves);
+ *  - RSS of the server process and of the engine process after each start, once settled;
+ *  - stop: one SIGTERM to npm until npm has exited 0 (requests done, the database closed).
+ * A warm-up start first builds what is stale and is not counted; a sample whose `npm start` rebuilt
+ * (sources changed meanwhile) is taken again. RSS after the project-list load is in the projects table.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { sha256Hex } from '@gantry/shared';
-import { load, post, ROOT } from './lib.js';
+import {
+  goal,
+  type Memory,
+  median,
+  memoryOf,
+  memoryText,
+  printNotes,
+  printTable,
+  rebuilt,
+  type ServerRun,
+  scratch,
+  serverStartMs,
+  sleep,
+  startServer,
+  stopServer,
+} from './lib.js';
 
-const NEW_SAMPLES = Number(process.env.BENCH_START_NEW ?? 3);
-const EXISTING_SAMPLES = Number(process.env.BENCH_START_EXISTING ?? 5);
+const SAMPLES = Number(process.env.BENCH_START_SAMPLES ?? 5);
 /** How long a started server is left alone before its memory is read. */
-const SETTLE_MS = 3_000;
+const SETTLE_MS = 2_000;
+const START_GOAL_MS = 1_500;
+const RSS_GOAL_MIB = 400;
 
-type Report = (name: string, value: string) => void;
-
-interface Started {
-  npm: ChildProcess;
-  port: number;
-  ms: number;
-  exited: Promise<number | null>;
-}
-
-/** Direct children of a process, from /proc (Linux). */
-function childrenOf(pid: number): number[] {
-  const children: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) children.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return children;
-}
-
-function rssMiB(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-}
-
-/** RSS of npm, of the server (npm's child) and of the database process (the server's child), MiB. */
-function memory(npm: ChildProcess) {
-  const server = npm.pid === undefined ? undefined : childrenOf(npm.pid)[0];
-  const database = server === undefined ? undefined : childrenOf(server)[0];
-  return { npm: rssMiB(npm.pid), server: rssMiB(server), database: rssMiB(database) };
-}
-
-async function start(dataDir: string, port: number): Promise<Started> {
-  const began = performance.now();
-  const npm = spawn('npm', ['start', '--silent'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), GANTRY_DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'info' },
-    stdio: 'ignore',
-  });
-  const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
-  for (;;) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (npm.exitCode !== null) throw new Error(`npm start exited with ${npm.exitCode} during start`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return { npm, port, ms: performance.now() - began, exited };
-}
-
-async function stop(started: Started): Promise<number> {
-  const began = performance.now();
-  started.npm.kill('SIGTERM');
-  const code = await started.exited;
-  if (code !== 0) throw new Error(`npm start exited with ${code} after SIGTERM`);
-  return performance.now() - began;
-}
-
-const settle = () => new Promise((r) => setTimeout(r, SETTLE_MS));
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const spread = (values: number[]) =>
-  `${median(values).toFixed(0)} (${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}, n=${values.length})`;
-const mem = (m: { server: number; database: number }) =>
-  `${(m.server + m.database).toFixed(0)} (server ${m.server.toFixed(0)} + database ${m.database.toFixed(0)})`;
+  `${median(values).toFixed(0)} / ${Math.max(...values).toFixed(0)} (min ${Math.min(...values).toFixed(0)}, n=${values.length})`;
+const total = (m: Memory) => m.server + m.engine;
+const peakText = (list: Memory[]) =>
+  `${Math.max(...list.map((m) => m.peak.server)).toFixed(0)} / ${Math.max(...list.map((m) => m.peak.engine)).toFixed(0)}`;
 
-export async function startBench(report: Report): Promise<void> {
-  const port = 39_000 + Math.floor(Math.random() * 1000);
-  const dirs: string[] = [];
-  const newDir = () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'gantry-bench-start-'));
-    dirs.push(dir);
-    return dir;
+export async function startBench(): Promise<void> {
+  const logFile = `${scratch('start-logs')}/server.log`;
+  let retaken = 0;
+  /** Starts until a start that did not rebuild first (at most 3 tries). */
+  const start = async (dataDir: () => string): Promise<ServerRun> => {
+    for (let attempt = 0; ; attempt++) {
+      const run = await startServer({ dataDir: dataDir(), logFile: `${logFile}.${Date.now()}` });
+      if (!rebuilt(run) || attempt === 2) return run;
+      retaken++;
+      await stopServer(run);
+    }
   };
-  try {
-    // Warm-up: builds the console and the server if they are stale; not counted.
-    await stop(await start(newDir(), port));
 
-    const fresh: number[] = [];
-    const stops: number[] = [];
-    let freshMemory = { npm: 0, server: 0, database: 0 };
-    for (let i = 0; i < NEW_SAMPLES; i++) {
-      const started = await start(newDir(), port);
-      fresh.push(started.ms);
-      if (i === NEW_SAMPLES - 1) {
-        await settle();
-        freshMemory = memory(started.npm);
-      }
-      stops.push(await stop(started));
-    }
+  // Warm-up: builds the console and the server if they are stale; not counted.
+  await stopServer(await startServer({ dataDir: scratch('start'), logFile }));
 
-    const existing = newDir();
-    await stop(await start(existing, port));
-    const again: number[] = [];
-    let idle = { npm: 0, server: 0, database: 0 };
-    let loaded = { npm: 0, server: 0, database: 0 };
-    for (let i = 0; i < EXISTING_SAMPLES; i++) {
-      const started = await start(existing, port);
-      again.push(started.ms);
-      if (i === EXISTING_SAMPLES - 1) {
-        await settle();
-        idle = memory(started.npm);
-        const base = `http://127.0.0.1:${port}/portal/rest/spm`;
-        const password = sha256Hex('Bench12345');
-        await post(`${base}/admin/register`, { password });
-        await load(`${base}/setting`, { connections: 20, seconds: 5 });
-        await load(`http://127.0.0.1:${port}/healthz`, { connections: 20, seconds: 5 });
-        await settle();
-        loaded = memory(started.npm);
-      }
-      stops.push(await stop(started));
-    }
-
-    report('npm start → /healthz 200, new data dir (ms, median (min–max))', spread(fresh));
-    report('npm start → /healthz 200, existing data dir (ms, median (min–max))', spread(again));
-    report('RSS idle after a start on a new dir (MiB)', mem(freshMemory));
-    report('RSS idle after a start on an existing dir (MiB)', mem(idle));
-    report('RSS after 10 s of load: GET setting, /healthz (MiB)', mem(loaded));
-    report('npm itself, waiting beside the server (MiB, not in the figures above)', idle.npm.toFixed(0));
-    report('stop: SIGTERM to npm → npm exited 0 (ms, median (min–max))', spread(stops));
-  } finally {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  const fresh: number[] = [];
+  const freshOwn: number[] = [];
+  const againOwn: number[] = [];
+  const freshMemory: Memory[] = [];
+  const stops: number[] = [];
+  let existing = '';
+  for (let i = 0; i < SAMPLES; i++) {
+    const run = await start(() => {
+      existing = scratch('start');
+      return existing;
+    });
+    fresh.push(run.startMs);
+    await sleep(SETTLE_MS);
+    freshMemory.push(memoryOf(run));
+    stops.push(await stopServer(run));
+    freshOwn.push(serverStartMs(run));
   }
+
+  const again: number[] = [];
+  const againMemory: Memory[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const run = await start(() => existing);
+    again.push(run.startMs);
+    await sleep(SETTLE_MS);
+    againMemory.push(memoryOf(run));
+    stops.push(await stopServer(run));
+    againOwn.push(serverStartMs(run));
+  }
+
+  const worst = (list: Memory[]) => list.reduce((a, b) => (total(b) > total(a) ? b : a));
+  const medianMemory = (list: Memory[]) => {
+    const sorted = [...list].sort((a, b) => total(a) - total(b));
+    return sorted[Math.floor((sorted.length - 1) / 2)]!;
+  };
+  const startGoal = goal(
+    'start → healthy, existing data directory (median)',
+    `≤ ${START_GOAL_MS} ms`,
+    `${median(again).toFixed(0)} ms`,
+    median(again) <= START_GOAL_MS,
+  );
+  const rssFresh = goal(
+    'idle RSS after a start on a new data directory (largest)',
+    `≤ ${RSS_GOAL_MIB} MiB`,
+    `${total(worst(freshMemory)).toFixed(0)} MiB`,
+    total(worst(freshMemory)) <= RSS_GOAL_MIB,
+  );
+  const rssAgain = goal(
+    'idle RSS after a start on an existing data directory (largest)',
+    `≤ ${RSS_GOAL_MIB} MiB`,
+    `${total(worst(againMemory)).toFixed(0)} MiB`,
+    total(worst(againMemory)) <= RSS_GOAL_MIB,
+  );
+  console.log('\n### Start and memory (npm start, embedded PGlite)');
+  printTable(
+    ['measure', 'value', 'goal'],
+    [
+      ['npm start → /healthz 200, new data directory (ms, median / max)', spread(fresh), ''],
+      ['npm start → /healthz 200, existing data directory (ms, median / max)', spread(again), startGoal],
+      [
+        "  of which the server's own start (its log's startMs: main() → listening), new / existing (ms, median)",
+        `${median(freshOwn).toFixed(0)} / ${median(againOwn).toFixed(0)}`,
+        '',
+      ],
+      ['RSS 2 s after a start on a new directory, median (MiB)', memoryText(medianMemory(freshMemory)), ''],
+      ['RSS 2 s after a start on a new directory, largest (MiB)', memoryText(worst(freshMemory)), rssFresh],
+      ['RSS 2 s after a start on an existing directory, median (MiB)', memoryText(medianMemory(againMemory)), ''],
+      ['RSS 2 s after a start on an existing directory, largest (MiB)', memoryText(worst(againMemory)), rssAgain],
+      ['peak RSS (VmHWM) since start, new directories, largest: server / engine (MiB)', peakText(freshMemory), ''],
+      ['peak RSS (VmHWM) since start, existing directory, largest: server / engine (MiB)', peakText(againMemory), ''],
+      [
+        'npm itself, waiting beside the server (MiB, not in the sums above)',
+        medianMemory(againMemory).npm.toFixed(0),
+        '',
+      ],
+      ['stop: one SIGTERM to npm → npm exited 0 (ms, median / max)', spread(stops), ''],
+    ],
+  );
+  printNotes([
+    'start = `npm start` spawned (its up-to-date checks of dependencies, console and server build included) until the first `GET /healthz` 200 on a new connection, polled every 10 ms; a new directory includes creating and migrating the embedded database',
+    `the existing directory is the last new one, so every existing-directory sample opens what a first start left (${SAMPLES} samples each); ${retaken} sample(s) taken again because sources changed and npm start rebuilt first`,
+    'RSS = VmRSS of the server process (node scripts/start.mjs running dist/main.js) + the embedded engine process (dist/pglite-host.js), read 2 s after healthy with no requests; the goal is on the sum',
+    'RSS after load: see the projects table (after the 50-client project-list load at 150,000 projects)',
+  ]);
 }
