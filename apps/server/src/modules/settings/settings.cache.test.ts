@@ -84,7 +84,7 @@ describe('the settings cache', () => {
     await bus.publish({ kind: 'settings' });
     expect((await settings.get()).name).toBe('Two');
     stored.set({ name: 'Three' });
-    lost.forEach((listener) => listener({ kind: 'all' })); // the PostgreSQL bus lost its connection
+    for (const listener of lost) listener({ kind: 'all' }); // the PostgreSQL bus lost its connection
     expect((await settings.get()).name).toBe('Three');
   });
 
