@@ -5,7 +5,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
@@ -88,6 +88,17 @@ export interface App {
     projects: ProjectService;
   };
 }
+
+/**
+ * Route groups that take files (multipart/form-data): the multipart plugin is registered for them
+ * alone, since it adds two async hooks to every request of the scope it is in.
+ */
+const withFiles =
+  (routes: FastifyPluginAsync): FastifyPluginAsync =>
+  async (scope) => {
+    await scope.register(fastifyMultipart);
+    await scope.register(routes);
+  };
 
 /** Builds the server: repositories → services → routes, wired by hand so the graph is readable here. */
 export async function buildApp(options: AppOptions): Promise<App> {
@@ -199,7 +210,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
     maxAge: 600,
   });
   await app.register(fastifyRateLimit, { global: false, errorResponseBuilder: () => new AppError('tooManyRequests') });
-  await app.register(fastifyMultipart);
   await registerCompression(app);
   await app.register(fastifySwagger, {
     openapi: {
@@ -219,10 +229,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     { prefix: SPM },
   );
   await app.register(settingsRoutes(settings), { prefix: SPM });
-  await app.register(uploadRoutes(storage, SPM), { prefix: SPM });
+  await app.register(withFiles(uploadRoutes(storage, SPM)), { prefix: SPM });
   await app.register(tenantRoutes(tenants, config.loginRatePerMinute), { prefix: SPM });
-  await app.register(projectRoutes(projects), { prefix: SPM });
-  await app.register(licenceRoutes(licence, platformLicence), { prefix: API });
+  await app.register(withFiles(projectRoutes(projects)), { prefix: SPM });
+  await app.register(withFiles(licenceRoutes(licence, platformLicence)), { prefix: API });
   await app.register(machineInfoRoutes(licenceHistory), { prefix: API });
   await app.register(dashboardRoutes(dashboard), { prefix: SPM });
   await app.register(auditRoutes(auditRepository), { prefix: SPM });

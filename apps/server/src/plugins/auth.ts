@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/app-error.js';
 import type { Actor } from '../modules/audit/audit.service.js';
 import type { AuthService } from '../modules/auth/auth.service.js';
-import { ACTIONS, can, NO_SESSION_NEEDED } from '../policy/policy.js';
+import { ACTIONS, type Action, can, NO_SESSION_NEEDED } from '../policy/policy.js';
 
 /**
  * Bare token or `Bearer <token>`; `?token=` only on GET, for download links and the websocket
@@ -39,17 +39,32 @@ export function registerAuth(app: FastifyInstance, auth: AuthService, apiPrefix:
     }
   });
 
-  app.addHook('onRequest', async (request) => {
+  // Callback-style hooks: every request runs them, and an async hook costs a promise and its
+  // microtasks even when it has nothing to wait for (a few µs each, measured).
+  app.addHook('onRequest', (request, _reply, done) => {
     request.language = pickLanguage(request.headers['accept-language']);
+    done();
   });
 
-  app.addHook('preValidation', async (request) => {
+  /** The refusal, if any, once the session (or its absence) is known. */
+  const refusal = (request: FastifyRequest, action: Action): AppError | undefined => {
+    if (NO_SESSION_NEEDED.has(action)) return undefined;
+    if (!request.auth) return new AppError('unauthorized');
+    if (!can(request.auth.user, action)) return new AppError('forbidden');
+    return undefined;
+  };
+
+  app.addHook('preValidation', (request, _reply, done) => {
     const action = request.routeOptions.config?.action;
-    if (!action) return;
+    if (!action) return done();
     const token = tokenOf(request);
-    if (token) request.auth = await auth.authenticate(token);
-    if (NO_SESSION_NEEDED.has(action)) return;
-    if (!request.auth) throw new AppError('unauthorized');
-    if (!can(request.auth.user, action)) throw new AppError('forbidden');
+    if (!token) return done(refusal(request, action));
+    auth.authenticate(token).then(
+      (found) => {
+        request.auth = found;
+        done(refusal(request, action));
+      },
+      (error: Error) => done(error),
+    );
   });
 }

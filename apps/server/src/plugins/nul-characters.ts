@@ -61,8 +61,9 @@ export function badInputError(problem: InputProblem): AppError {
  * path parameter, with a 400 that names the field, instead of a 500 deep inside.
  */
 export function rejectNulCharacters(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  // Callback-style: every request runs it, and an async hook costs a promise even when all is well.
+  app.addHook('preValidation', (request, _reply, done) => {
     const problem = findBadInput(request.query) ?? findBadInput(request.body) ?? findBadInput(request.params);
-    if (problem) throw badInputError(problem);
+    done(problem ? badInputError(problem) : undefined);
   });
 }
