@@ -60,8 +60,10 @@ describe('the settings cache', () => {
     vi.advanceTimersByTime(4_900);
     expect((await settings.get()).name).toBe('One');
     expect(JSON.parse(await settings.getPublicJson()).name).toBe('One');
+    expect(JSON.parse(settings.cachedPublicJson() ?? '{}').name).toBe('One');
     expect(stored.reads()).toBe(1);
     vi.advanceTimersByTime(200);
+    expect(settings.cachedPublicJson()).toBeUndefined();
     expect((await settings.get()).name).toBe('Two');
     expect(JSON.parse(await settings.getPublicJson()).name).toBe('Two');
     expect(stored.reads()).toBe(2);
@@ -82,6 +84,7 @@ describe('the settings cache', () => {
     await bus.publish({ kind: 'licence' });
     expect((await settings.get()).name).toBe('One');
     await bus.publish({ kind: 'settings' });
+    expect(settings.cachedPublicJson()).toBeUndefined();
     expect((await settings.get()).name).toBe('Two');
     stored.set({ name: 'Three' });
     for (const listener of lost) listener({ kind: 'all' }); // the PostgreSQL bus lost its connection

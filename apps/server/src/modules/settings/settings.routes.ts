@@ -24,7 +24,9 @@ export function settingsRoutes(settings: SettingsService) {
         if (can(request.auth?.user, 'settings.read')) return settings.get();
         // Already JSON: a string with a JSON content type is sent as it is, past the typed serializer.
         const untyped: FastifyReply = reply;
-        return untyped.type('application/json; charset=utf-8').send(await settings.getPublicJson());
+        return untyped
+          .type('application/json; charset=utf-8')
+          .send(settings.cachedPublicJson() ?? (await settings.getPublicJson()));
       },
     );
 

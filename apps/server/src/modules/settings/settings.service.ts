@@ -77,6 +77,14 @@ export class SettingsService {
     return publicPart(await this.get());
   }
 
+  /** The public part as JSON text when the cached copy is fresh, without waiting on anything. */
+  cachedPublicJson(): string | undefined {
+    const cache = this.cache;
+    if (!cache || performance.now() - cache.at >= CACHE_MS) return undefined;
+    cache.publicJson ??= JSON.stringify(publicPart(cache.value));
+    return cache.publicJson;
+  }
+
   /** The public part as JSON text, kept with the cache: the login page asks for it on every visit. */
   async getPublicJson(): Promise<string> {
     const value = await this.get();
