@@ -58,6 +58,16 @@ export function listAnswer<T extends object>(
   );
 }
 
+/** The schema of every `GET <resource>/count`: the filter in `query`, `{count}` back; `totals` says how exact. */
+export function countRouteSchema(tags: string[], totals: string) {
+  return {
+    tags,
+    description: `\`query\` is the filter alone (or a list query with \`filter\`). ${totals}`,
+    querystring: listQuerystring,
+    response: { 200: z.object({ count: z.number() }) },
+  };
+}
+
 /** `GET <resource>/count`: `{count}`, and the same headers as a list's total. */
 export function countAnswer(reply: FastifyReply, total: ListTotal): { count: number } {
   setTotal(reply, total);

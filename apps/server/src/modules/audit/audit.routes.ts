@@ -7,6 +7,7 @@ import { parseCountQuery, parseListQuery, type ResourceDef } from '../../lib/lis
 import {
   cappedTotalDescription,
   countAnswer,
+  countRouteSchema,
   LIST_QUERY_DESCRIPTION,
   listAnswer,
   listQuerystring,
@@ -75,12 +76,7 @@ export function auditRoutes(audit: AuditRepository) {
       '/audit/count',
       {
         config: { action: 'audit.read' },
-        schema: {
-          tags,
-          description: `\`query\` is the filter alone (or a list query with \`filter\`). ${cappedTotalDescription('entries')}`,
-          querystring: listQuerystring,
-          response: { 200: z.object({ count: z.number() }) },
-        },
+        schema: countRouteSchema(tags, cappedTotalDescription('entries')),
       },
       async (request, reply) => {
         const where = and(auditScope(actorOf(request).user), parseCountQuery(request.query.query, AUDIT_RESOURCE));

@@ -8,6 +8,7 @@ import { parseCountQuery, parseListQuery } from '../../lib/list-query/list-query
 import {
   cappedTotalDescription,
   countAnswer,
+  countRouteSchema,
   idParams,
   LIST_QUERY_DESCRIPTION,
   listAnswer,
@@ -105,12 +106,7 @@ export function machineInfoRoutes(history: LicenceHistoryRepository) {
       `${base}/count`,
       {
         config: { action: 'licence.history' },
-        schema: {
-          tags,
-          description: `\`query\` is the filter alone (or a list query with \`filter\`). ${cappedTotalDescription('rows')}`,
-          querystring: listQuerystring,
-          response: { 200: z.object({ count: z.number() }) },
-        },
+        schema: countRouteSchema(tags, cappedTotalDescription('rows')),
       },
       async (request, reply) =>
         countAnswer(reply, await history.count(parseCountQuery(request.query.query, MACHINE_INFO_RESOURCE))),

@@ -15,6 +15,7 @@ import { parseCountFilter, parseListQuery } from '../../lib/list-query/list-quer
 import {
   COUNT_ESTIMATED_HEADER,
   countAnswer,
+  countRouteSchema,
   idParams,
   LIST_QUERY_DESCRIPTION,
   listAnswer,
@@ -110,12 +111,7 @@ export function projectRoutes(projects: ProjectService) {
       '/project/count',
       {
         config: { action: 'project.read' },
-        schema: {
-          tags,
-          description: `\`query\` is the filter alone (or a list query with \`filter\`). ${PROJECT_TOTALS}`,
-          querystring: listQuerystring,
-          response: { 200: z.object({ count: z.number() }) },
-        },
+        schema: countRouteSchema(tags, PROJECT_TOTALS),
       },
       async (request, reply) =>
         countAnswer(

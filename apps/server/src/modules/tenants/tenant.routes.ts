@@ -15,6 +15,7 @@ import { parseCountQuery, parseListQuery } from '../../lib/list-query/list-query
 import {
   cappedTotalDescription,
   countAnswer,
+  countRouteSchema,
   idParams,
   LIST_QUERY_DESCRIPTION,
   listAnswer,
@@ -53,12 +54,7 @@ export function tenantRoutes(tenants: TenantService, loginRatePerMinute: number)
       '/user/count',
       {
         config: { action: 'tenant.read' },
-        schema: {
-          tags,
-          description: `\`query\` is the filter alone (or a list query with \`filter\`). ${cappedTotalDescription('tenants')}`,
-          querystring: listQuerystring,
-          response: { 200: z.object({ count: z.number() }) },
-        },
+        schema: countRouteSchema(tags, cappedTotalDescription('tenants')),
       },
       async (request, reply) =>
         countAnswer(
