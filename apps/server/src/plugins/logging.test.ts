@@ -96,6 +96,7 @@ describe('one line per request', () => {
     app.get('/healthz', async () => ({ status: 'ok' }));
     app.get('/readyz', async (_request, reply) => (ready ? { status: 'ready' } : reply.code(503).send({})));
     await app.inject({ method: 'GET', url: '/healthz' });
+    await app.inject({ method: 'GET', url: '/healthz?from=balancer' });
     await app.inject({ method: 'GET', url: '/readyz' });
     ready = false;
     await app.inject({ method: 'GET', url: '/readyz' });
