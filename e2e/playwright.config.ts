@@ -8,12 +8,13 @@ import { defineConfig } from '@playwright/test';
  */
 const PORT = Number(process.env.GANTRY_E2E_PORT ?? 3217);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DATA = path.join(ROOT, '.tmp', 'e2e-data');
+// Per port, so two suites on one machine (GANTRY_E2E_PORT) never share a data directory.
+const DATA = path.join(ROOT, '.tmp', `e2e-data-${PORT}`);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 export default defineConfig({
   testDir: '.',
-  outputDir: path.join(ROOT, 'test-results'),
+  outputDir: path.join(ROOT, 'test-results', String(PORT)),
   fullyParallel: false,
   workers: 1,
   retries: 0,
