@@ -82,18 +82,33 @@ async function main(): Promise<void> {
   // The database (on PGlite, its own process) comes up while the rest of the server loads: the two
   // take most of a start. app.js is a separate chunk of the build, so its modules load only now.
   let databaseLog = (message: string) => console.warn(message);
-  const opening = openConfiguredDatabase(config, (message) => databaseLog(message));
+  const since = (from: number) => Math.round(performance.now() - from);
+  const timings: Record<string, number> = {};
+  const opening = openConfiguredDatabase(config, (message) => databaseLog(message)).then((database) => {
+    timings.databaseMs = since(started);
+    return database;
+  });
   opening.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   const { buildApp } = await import('./app.js');
-  const { app } = await buildApp({ config, database: await opening, closeDatabase: true });
+  timings.loadMs = since(started);
+  const database = await opening;
+  const building = performance.now();
+  const { app } = await buildApp({ config, database, closeDatabase: true });
+  timings.buildMs = since(building);
   databaseLog = (message) => app.log.warn(message);
   shutdown.attach(app);
   if (shutdown.requested) return;
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
-    { engine: config.databaseUrl ? 'postgres' : 'pglite', startMs: Math.round(performance.now() - started) },
+    { engine: config.databaseUrl ? 'postgres' : 'pglite', startMs: since(started), ...timings },
     `Gantry console on http://${config.host}:${config.port}/portal/`,
   );
+  if (config.licenceEvaluation) {
+    app.log.warn(
+      'evaluation install: no vendor licence key configured (GANTRY_LICENCE_PUBLIC_KEYS), so licences signed ' +
+        'with the public development key are accepted; configure the vendor key to turn this off',
+    );
+  }
 }
 
 main().catch((error: unknown) => {
