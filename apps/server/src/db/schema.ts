@@ -235,3 +235,39 @@ export const settings = pgTable('settings', {
   value: jsonb('value').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A project's data (design D3): every collection of the spec's data modules, as JSON documents in
+ * one table keyed by project first (the distribution column on Citus). `id` is the document's own
+ * `id` / `_id`; `doc` never holds the id or the times, which the presenter adds back.
+ */
+export const projectDocuments = pgTable(
+  'project_documents',
+  {
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    collection: text('collection').notNull(),
+    id: text('id').notNull(),
+    doc: jsonb('doc').$type<Record<string, unknown>>().notNull(),
+    createTime: timestamp('create_time', { withTimezone: true, precision: 3 }).notNull(),
+    updateTime: timestamp('update_time', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.collection, t.id] }),
+    // The default list order (createTime desc, id) of one collection of one project.
+    index('project_documents_created_idx').on(t.projectId, t.collection, t.createTime, t.id),
+  ],
+);
+
+/** Documents and bytes per project and collection, kept by statement triggers on project_documents. */
+export const projectCollectionStats = pgTable(
+  'project_collection_stats',
+  {
+    projectId: text('project_id').notNull(),
+    collection: text('collection').notNull(),
+    documents: bigint('documents', { mode: 'number' }).notNull().default(0),
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.collection] })],
+);
