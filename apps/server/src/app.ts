@@ -7,7 +7,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config } from './config.js';
+import { type Config, refusesDevelopmentLicences } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { vacuumChangedTables } from './db/maintenance.js';
 import { AppError } from './lib/app-error.js';
@@ -151,7 +151,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     audit,
     clock,
     trusted: trustedKeys(config.licencePublicKeys, config.env === 'production'),
-    production: config.env === 'production',
+    production: refusesDevelopmentLicences(config),
     machine: options.machineIdentity ?? readMachineIdentity,
     bus: invalidation,
   });
@@ -225,6 +225,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     authRoutes(auth, config.loginRatePerMinute, async (user) => ({
       ...(await platformLicence.holding(user)),
       rights: rightsOf(user),
+      evaluation: config.licenceEvaluation,
     })),
     { prefix: SPM },
   );

@@ -42,7 +42,9 @@ const envSchema = z.object({
   GANTRY_CONSOLE_DIR: z.string().optional(),
   /**
    * Vendor public keys whose licence files are accepted: base64 raw Ed25519 keys (as printed by
-   * `npm run licence -- keygen`), comma-separated. The development key is added outside production.
+   * `npm run licence -- keygen`), comma-separated. None configured: an evaluation install, which
+   * trusts the development key (and says so); otherwise the development key is trusted outside
+   * production only.
    */
   GANTRY_LICENCE_PUBLIC_KEYS: z
     .string()
@@ -71,7 +73,16 @@ export interface Config {
   consoleDir: string;
   trustProxy: boolean | string[];
   licencePublicKeys: string[];
+  /**
+   * No vendor key configured: an evaluation install. It trusts the development licence key whatever
+   * NODE_ENV says, and says so (a line at start, a banner in the console).
+   */
+  licenceEvaluation: boolean;
 }
+
+/** Whether licences signed with the development key are refused (production with a vendor key). */
+export const refusesDevelopmentLicences = (config: Pick<Config, 'env' | 'licenceEvaluation'>) =>
+  config.env === 'production' && !config.licenceEvaluation;
 
 function parseTrustProxy(value: string): boolean | string[] {
   if (value === '' || value === 'false') return false;
@@ -117,5 +128,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     licencePublicKeys: e.GANTRY_LICENCE_PUBLIC_KEYS.split(',')
       .map((k) => k.trim())
       .filter(Boolean),
+    licenceEvaluation: e.GANTRY_LICENCE_PUBLIC_KEYS.trim() === '',
   };
 }

@@ -32,6 +32,8 @@ export const licenseZh = {
   'license.reminder': '授权将在{{days}}天后到期（不足{{limit}}天），请及时更新授权',
   'license.invalid': '授权当前不可用（{{state}}）：{{reason}}',
   'license.viewLicence': '查看授权',
+  'license.evaluation':
+    '评估安装：未配置供应商授权公钥（GANTRY_LICENCE_PUBLIC_KEYS），接受开发用密钥签发的授权。正式使用前请配置供应商公钥。',
   'license.grant': '当前授权',
   'license.usage': '授权使用情况',
   'license.usageNumbers': '已使用 {{used}} / 已分配 {{allocated}} / 授权 {{granted}}',
@@ -173,6 +175,8 @@ export const licenseEn: Record<keyof typeof licenseZh, string> = {
   'license.reminder': 'The licence ends in {{days}} day(s) (less than {{limit}}): please renew it',
   'license.invalid': 'The licence cannot be used now ({{state}}): {{reason}}',
   'license.viewLicence': 'View licence',
+  'license.evaluation':
+    'Evaluation install: no vendor licence key is configured (GANTRY_LICENCE_PUBLIC_KEYS), so licences signed with the public development key are accepted. Configure the vendor key before real use.',
   'license.grant': 'Current licence',
   'license.usage': 'Licence use',
   'license.usageNumbers': 'used {{used}} / allocated {{allocated}} / granted {{granted}}',

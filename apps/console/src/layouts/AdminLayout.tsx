@@ -4,6 +4,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { RouteGuard, usePageRoute } from '../app/RouteGuard';
+import { EvaluationBanner } from '../components/EvaluationBanner';
 import { ADMIN_MENU } from '../routes';
 import { HeaderTitle } from './components/HeaderTitle';
 import { LicenceBanner } from './components/LicenceBanner';
@@ -67,7 +68,9 @@ export function AdminLayout() {
           }}
         />
       </Layout.Sider>
-      <Layout>
+      {/* min-width 0: a page wider than the window (the 1,200 px services page) scrolls inside the
+          content area, and the header stays as wide as the window (issue 10). */}
+      <Layout style={{ minWidth: 0 }}>
         <Layout.Header
           style={{
             background: '#fff',
@@ -83,7 +86,8 @@ export function AdminLayout() {
           </span>
           <UserMenu />
         </Layout.Header>
-        <Layout.Content style={{ margin: 16 }}>
+        <Layout.Content style={{ margin: 16, minWidth: 0 }}>
+          <EvaluationBanner />
           <LicenceBanner />
           <RouteGuard />
         </Layout.Content>

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { RouteGuard } from '../app/RouteGuard';
+import { EvaluationBanner } from '../components/EvaluationBanner';
 import { commonMenu, PAGES } from '../routes';
 import { HeaderTitle } from './components/HeaderTitle';
 import { LicenceBanner } from './components/LicenceBanner';
@@ -38,6 +39,7 @@ export function MobileLayout({ isAdmin }: { isAdmin: boolean }) {
         <UserMenu color="#fff" compact />
       </header>
       <main style={{ padding: 12 }}>
+        <EvaluationBanner />
         {isAdmin ? <LicenceBanner /> : null}
         <RouteGuard />
       </main>

@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { RouteGuard } from '../app/RouteGuard';
+import { EvaluationBanner } from '../components/EvaluationBanner';
 import { TENANT_MENU } from '../routes';
 import { HeaderTitle } from './components/HeaderTitle';
 import { selectedMenu, toMenuItems } from './components/menuItems';
@@ -42,7 +43,8 @@ export function TenantLayout() {
         />
         <UserMenu color="#fff" />
       </Layout.Header>
-      <Layout.Content style={{ padding: 16 }}>
+      <Layout.Content style={{ padding: 16, minWidth: 0 }}>
+        <EvaluationBanner />
         <RouteGuard />
       </Layout.Content>
     </Layout>

@@ -45,6 +45,11 @@ export const currentUser = sessionUser.extend({
   grant: grantView.nullable(),
   features: z.array(z.string()),
   rights: z.array(z.string()),
+  /**
+   * An evaluation install (no vendor licence key configured): licences signed with the public
+   * development key are accepted. The console says so in a banner.
+   */
+  evaluation: z.boolean(),
 });
 export type CurrentUser = z.infer<typeof currentUser>;
 export const loginResponse = sessionUser.extend({ token: z.string() });

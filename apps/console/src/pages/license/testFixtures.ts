@@ -66,6 +66,7 @@ export function currentUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
     grant: viewGrant(LICENCE_GRANT, TODAY),
     features: ['gis', 'DST', 'Oauth'],
     rights: ['log.view', 'log.export'],
+    evaluation: false,
     ...overrides,
   };
 }

@@ -18,8 +18,10 @@ import type { UserRow } from '../users/user.repository.js';
 import { type AuthService, toSessionUser } from './auth.service.js';
 
 /** Registration of the administrator, sign-in, sign-out and the signed-in user's own account. */
-/** What `login/current/user` adds to the session user: the grant held, the features usable now, the rights. */
-export type ProfileExtras = (user: UserRow) => Promise<Pick<CurrentUser, 'grant' | 'features' | 'rights'>>;
+/** What `login/current/user` adds to the session user: the grant held, the features usable now, the rights, evaluation install or not. */
+export type ProfileExtras = (
+  user: UserRow,
+) => Promise<Pick<CurrentUser, 'grant' | 'features' | 'rights' | 'evaluation'>>;
 
 export function authRoutes(auth: AuthService, loginRatePerMinute: number, profileExtras: ProfileExtras) {
   return async (fastify: FastifyInstance) => {

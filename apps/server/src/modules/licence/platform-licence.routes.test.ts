@@ -750,6 +750,23 @@ describe('trusted keys', () => {
     expect((await postJson(`${SPM_URL}/project`, admin, projectBody(app))).json().code).toBe('licenceUntrusted');
   });
 
+  it('with no vendor key configured is an evaluation install: production accepts the development licence and says so', async () => {
+    const admin = await start({ NODE_ENV: 'production' });
+    expect((await get(`${SPM_URL}/login/current/user`, admin)).json()).toMatchObject({ evaluation: true });
+    const applied = await send('upload', admin, licenceText(app));
+    expect(applied.statusCode).toBe(200);
+    expect(applied.json().licence).toMatchObject({ keyId: DEV_KEY_ID, development: true });
+    expect((await get('/license/info', admin)).json()).toMatchObject({ state: 'valid', development: true });
+    expect((await postJson(`${SPM_URL}/project`, admin, projectBody(app))).statusCode).toBe(200);
+    await app.close();
+
+    // Configuring the vendor key ends the evaluation: the console is told, and the development licence refused.
+    const vendor = vendorKey();
+    const configured = await start({ NODE_ENV: 'production', GANTRY_LICENCE_PUBLIC_KEYS: vendor.publicBase64 });
+    expect((await get(`${SPM_URL}/login/current/user`, configured)).json()).toMatchObject({ evaluation: false });
+    expect((await send('verify', configured, licenceText(app))).json()).toMatchObject({ code: 'licenceDevelopment' });
+  });
+
   it('refuses a freshly generated key until it is configured, then accepts its licence', async () => {
     const vendor = vendorKey();
     let admin = await start();

@@ -1,0 +1,24 @@
+import { Alert } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useCurrentUser } from '../../services/auth';
+
+/**
+ * An evaluation install (no vendor licence key configured on the server) accepts licences signed
+ * with the public development key: said on every signed-in page, for administrators and tenants.
+ * Learnt from `login/current/user` (`evaluation`), which the layouts read anyway.
+ */
+export function EvaluationBanner() {
+  const { t } = useTranslation();
+  const { data } = useCurrentUser();
+  if (!data?.evaluation) return null;
+  return (
+    <Alert
+      type="info"
+      showIcon
+      banner
+      data-testid="evaluation-banner"
+      title={t('license.evaluation')}
+      style={{ marginBottom: 16 }}
+    />
+  );
+}
