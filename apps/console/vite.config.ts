@@ -55,6 +55,8 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
+    // .vite/manifest.json: what each route loads, for the route budgets (weight/budgets.ts)
+    manifest: true,
     sourcemap: false,
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {

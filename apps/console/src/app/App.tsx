@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { RouterProvider } from 'react-router';
-import { AppProviders } from './providers';
+import { CoreProviders } from './coreProviders';
 import { createAppRouter } from './router';
 
 export default function App() {
   const [router] = useState(createAppRouter);
   return (
-    <AppProviders>
+    <CoreProviders>
       <RouterProvider router={router} />
-    </AppProviders>
+    </CoreProviders>
   );
 }

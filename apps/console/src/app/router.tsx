@@ -6,12 +6,27 @@ import { Root } from './Root';
 import { RouteError } from './RouteError';
 import type { RouteHandle } from './RouteGuard';
 
-/** A code-split route: the module's default export is the route component. */
-const lazyPage = (load: () => Promise<{ default: ComponentType }>) => async () => ({
-  Component: (await load()).default,
-});
+type Load = () => Promise<{ default: ComponentType }>;
 
-const notFound = lazyPage(() => import('../pages/exception/NotFound'));
+/** A code-split route: the module's default export is the route component. */
+const lazyPage = (load: Load) => async () => ({ Component: (await load()).default });
+
+/**
+ * A code-split route that uses antd: wrapped in antd's provider (locale, toasts), loaded with it.
+ * The login route is the one public route without antd (weight/budgets.ts).
+ */
+const lazyAntdPage = (load: Load) => async () => {
+  const [{ default: Page }, { AntdProvider }] = await Promise.all([load(), import('./antdProvider')]);
+  return {
+    Component: () => (
+      <AntdProvider>
+        <Page />
+      </AntdProvider>
+    ),
+  };
+};
+
+const notFound = lazyAntdPage(() => import('../pages/exception/NotFound'));
 
 /** Public routes, then /app (layout chosen by user and screen) with every page of routes.tsx. */
 export function buildRoutes(): RouteObject[] {
@@ -24,10 +39,10 @@ export function buildRoutes(): RouteObject[] {
       children: [
         { index: true, element: <Navigate to={HOME_PATH} replace /> },
         { path: 'login', lazy: lazyPage(() => import('../pages/login')) },
-        { path: 'regest', lazy: lazyPage(() => import('../pages/regest')) },
+        { path: 'regest', lazy: lazyAntdPage(() => import('../pages/regest')) },
         {
           path: 'app',
-          lazy: lazyPage(() => import('../layouts')),
+          lazy: lazyAntdPage(() => import('../layouts')),
           children: [
             { index: true, element: <Navigate to={HOME_PATH} replace /> },
             ...PAGE_LIST.map(
@@ -37,7 +52,8 @@ export function buildRoutes(): RouteObject[] {
                 lazy: lazyPage(page.load),
               }),
             ),
-            { path: '*', lazy: notFound },
+            // inside the layout, which already provides antd
+            { path: '*', lazy: lazyPage(() => import('../pages/exception/NotFound')) },
           ],
         },
         { path: '*', lazy: notFound },

@@ -32,6 +32,8 @@ export const en: Record<ConsoleKey, string> = {
   'login.remember': 'Remember me',
   'login.code': 'Verification code',
   'login.codeImage': 'Verification code image, click for a new one',
+  'login.showPassword': 'Show password',
+  'login.hidePassword': 'Hide password',
   'login.submit': 'Log in',
   'login.failed': 'an error occurred in login, contact the system administrator',
 

@@ -31,6 +31,8 @@ export const zh_Hans = {
   'login.remember': '记住我',
   'login.code': '验证码',
   'login.codeImage': '验证码图片，点击更换',
+  'login.showPassword': '显示密码',
+  'login.hidePassword': '隐藏密码',
   'login.submit': '登录',
   'login.failed': '登录出错，请联系系统管理员',
 

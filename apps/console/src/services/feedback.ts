@@ -1,12 +1,12 @@
 import { TOAST_ERROR_SECONDS, TOAST_SUCCESS_SECONDS } from '@gantry/shared';
-import { message as staticMessage } from 'antd';
-import type { MessageInstance } from 'antd/es/message/interface';
+import type { ArgsProps, MessageInstance } from 'antd/es/message/interface';
 import { createElement, type ReactNode } from 'react';
 
 /**
- * Toasts from outside React (the request layer). The providers bind the context-aware instance of
- * `message.useMessage()`; until then the static function is used. Titled toasts (403) are messages
- * too: antd's notification would add its code to the login route's JavaScript for one rare case.
+ * Toasts from outside React (the request layer). AntdProvider binds the context-aware instance of
+ * `message.useMessage()`; on routes without it (the login page, which loads no antd) antd's static
+ * message is loaded on the first toast. Titled toasts (403) are messages too: antd's notification
+ * would add its code for one rare case.
  */
 let bound: MessageInstance | null = null;
 
@@ -14,9 +14,15 @@ export function bindFeedback(instance: MessageInstance | null): void {
   bound = instance;
 }
 
-function messages(): MessageInstance {
-  return bound ?? staticMessage;
+function open(args: ArgsProps): void {
+  if (bound) {
+    void bound.open(args);
+    return;
+  }
+  void import('antd/es/message').then(({ default: staticMessage }) => void (bound ?? staticMessage).open(args));
 }
+
+const messages = () => ({ open });
 
 export const toast = {
   success(content: ReactNode): void {

@@ -1,5 +1,4 @@
 import type { CaptchaResponse } from '@gantry/shared';
-import { Alert, Button, Checkbox, Input } from 'antd';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -12,6 +11,8 @@ import { forgetDeliberateSignOut, setUser } from '../../services/session';
 import { AuthShell } from './components/AuthShell';
 import { CaptchaImage } from './components/CaptchaImage';
 import { Field } from './components/Field';
+import { PasswordInput } from './components/PasswordInput';
+import './login.css';
 import {
   EMPTY_LOGIN,
   type LoginErrors,
@@ -103,17 +104,19 @@ export default function LoginPage() {
   return (
     <AuthShell title={t('login.title')}>
       {notice ? (
-        <Alert data-testid="login-error" type="error" showIcon title={notice} style={{ marginBottom: 16 }} />
+        <div data-testid="login-error" role="alert" className="gantry-login-alert">
+          {notice}
+        </div>
       ) : null}
       <form noValidate onSubmit={(e) => void onSubmit(e)}>
         <Field id="login-username" label={t('login.username')} error={errors.username}>
-          <Input
+          <input
             id="login-username"
             data-testid="login-username"
+            className="gantry-login-input"
+            aria-invalid={errors.username ? true : undefined}
             autoComplete="username"
-            size="large"
             value={values.username}
-            status={errors.username ? 'error' : undefined}
             onChange={(e) => change('username', e.target.value)}
             onBlur={(e) => {
               const username = e.target.value.trim();
@@ -122,47 +125,49 @@ export default function LoginPage() {
           />
         </Field>
         <Field id="login-password" label={t('login.password')} error={errors.password}>
-          <Input.Password
+          <PasswordInput
             id="login-password"
-            data-testid="login-password"
-            autoComplete="current-password"
-            size="large"
+            invalid={Boolean(errors.password)}
             value={values.password}
-            status={errors.password ? 'error' : undefined}
-            onChange={(e) => change('password', e.target.value)}
+            onChange={(value) => change('password', value)}
           />
         </Field>
         {captcha?.svg ? (
           <Field id="login-code" label={t('login.code')} error={errors.code}>
             <div style={{ display: 'flex', gap: 8 }}>
-              <Input
+              <input
                 id="login-code"
                 data-testid="login-code"
+                className="gantry-login-input"
+                aria-invalid={errors.code ? true : undefined}
                 autoComplete="off"
-                size="large"
                 maxLength={16}
                 value={values.code}
-                status={errors.code ? 'error' : undefined}
                 onChange={(e) => change('code', e.target.value)}
               />
               <CaptchaImage svg={captcha.svg} onRefresh={() => void loadCaptcha(values.username.trim())} />
             </div>
           </Field>
         ) : null}
-        <div style={{ marginBottom: 24 }}>
-          <Checkbox
+        <label className="gantry-login-remember">
+          <input
+            type="checkbox"
             data-testid="login-remember"
             checked={values.remember}
             onChange={(e) => setValues((v) => ({ ...v, remember: e.target.checked }))}
-          >
-            {t('login.remember')}
-          </Checkbox>
-        </div>
-        <div style={{ marginBottom: 24 }}>
-          <Button data-testid="login-submit" type="primary" htmlType="submit" size="large" block loading={submitting}>
-            {t('login.submit')}
-          </Button>
-        </div>
+          />
+          <span>{t('login.remember')}</span>
+        </label>
+        <button
+          type="submit"
+          data-testid="login-submit"
+          className="gantry-login-submit"
+          disabled={submitting}
+          aria-busy={submitting || undefined}
+        >
+          {submitting ? <span className="gantry-login-spinner" aria-hidden /> : null}
+          {t('login.submit')}
+        </button>
       </form>
     </AuthShell>
   );
