@@ -10,8 +10,8 @@ export type AuditEntry = Omit<typeof auditLog.$inferInsert, 'id' | 'at'>;
 export class AuditRepository {
   constructor(private readonly db: Database) {}
 
-  async record(entry: AuditEntry, db: Database = this.db, at?: Date): Promise<void> {
-    await db.insert(auditLog).values({ ...entry, ...(at ? { at } : {}) });
+  async record(entry: AuditEntry, tx: Database, at?: Date): Promise<void> {
+    await tx.insert(auditLog).values({ ...entry, ...(at ? { at } : {}) });
   }
 
   async list(query: ListQuery, scope: SQL | undefined): Promise<{ rows: AuditRow[]; total?: ListTotal }> {

@@ -18,14 +18,17 @@ export interface AuditEvent {
   detail?: Record<string, unknown> | undefined;
 }
 
-/** The audit log of administrative actions; entries are written in the action's own transaction. */
+/**
+ * The audit log of administrative actions. An entry is written in the action's own transaction
+ * (`db` is that transaction, and required): the action and its entry commit or roll back together.
+ */
 export class AuditService {
   constructor(
     private readonly repo: AuditRepository,
     private readonly clock: Clock,
   ) {}
 
-  record(actor: Actor, event: AuditEvent, db?: Database): Promise<void> {
+  record(actor: Actor, event: AuditEvent, tx: Database): Promise<void> {
     return this.repo.record(
       {
         actorId: actor.user.id,
@@ -37,7 +40,7 @@ export class AuditService {
         ip: actor.ip,
         detail: event.detail ?? null,
       },
-      db,
+      tx,
       this.clock(),
     );
   }

@@ -25,8 +25,6 @@ import type { PlatformLicenceService } from '../licence/platform-licence.service
 import type { UserRow } from '../users/user.repository.js';
 import type { MaintainedTotal, ProjectInsert, ProjectRepository, ProjectWithOwner } from './project.repository.js';
 
-/** Data collections a project has (template installs and backups name them). */
-export const COLLECTION_NAMES = ['model', 'node', 'report', 'table', 'dashboard'] as const;
 export const PROJECTS_AREA = 'projects';
 const AVAILABLE_LIMIT = 10_000;
 
@@ -266,26 +264,29 @@ export class ProjectService {
     await storage.remove(PROJECTS_AREA, id);
   }
 
+  /**
+   * Stores a certificate pair: the row, its audit entry and the files in one transaction. The files
+   * are written last, inside it, so a refused row or audit entry leaves the previous pair in place,
+   * and a failed write rolls the row back.
+   */
   async saveCertificate(
     actor: Actor,
     id: string,
     files: { key: { name: string; data: Buffer }; pem: { name: string; data: Buffer } },
   ) {
-    const project = await this.visible(actor.user, id);
-    const folder = `${project.id}/cert`;
-    await this.deps.storage.remove(PROJECTS_AREA, folder);
-    await this.deps.storage.write(PROJECTS_AREA, `${folder}/${files.key.name}`, files.key.data);
-    await this.deps.storage.write(PROJECTS_AREA, `${folder}/${files.pem.name}`, files.pem.data);
-    await this.deps.repo.updateUnlisted(this.deps.db, id, {
-      certKey: files.key.name,
-      certPem: files.pem.name,
-      updatedAt: this.deps.clock(),
-    });
-    await this.deps.audit.record(actor, {
-      action: 'project.certificate',
-      objectType: 'project',
-      objectId: id,
-      tenantId: tenantOf(project.userId),
+    const { db, repo, audit, storage, clock } = this.deps;
+    await db.transaction(async (tx) => {
+      const project = await this.visible(actor.user, id, tx, true);
+      await repo.updateUnlisted(tx, id, { certKey: files.key.name, certPem: files.pem.name, updatedAt: clock() });
+      await audit.record(
+        actor,
+        { action: 'project.certificate', objectType: 'project', objectId: id, tenantId: tenantOf(project.userId) },
+        tx,
+      );
+      const folder = `${project.id}/cert`;
+      await storage.remove(PROJECTS_AREA, folder);
+      await storage.write(PROJECTS_AREA, `${folder}/${files.key.name}`, files.key.data);
+      await storage.write(PROJECTS_AREA, `${folder}/${files.pem.name}`, files.pem.data);
     });
     return { key: files.key.name, pem: files.pem.name };
   }
@@ -298,14 +299,16 @@ export class ProjectService {
 
   /** A new runtime key for usage reports; only its hash is kept, so it is shown once. */
   async issueRuntimeKey(actor: Actor, id: string): Promise<string> {
-    const project = await this.visible(actor.user, id);
+    const { db, repo, audit } = this.deps;
     const key = randomBytes(32).toString('base64url');
-    await this.deps.repo.updateUnlisted(this.deps.db, id, { runtimeKeyHash: sha256(key) });
-    await this.deps.audit.record(actor, {
-      action: 'project.runtimeKey',
-      objectType: 'project',
-      objectId: id,
-      tenantId: tenantOf(project.userId),
+    await db.transaction(async (tx) => {
+      const project = await this.visible(actor.user, id, tx, true);
+      await repo.updateUnlisted(tx, id, { runtimeKeyHash: sha256(key) });
+      await audit.record(
+        actor,
+        { action: 'project.runtimeKey', objectType: 'project', objectId: id, tenantId: tenantOf(project.userId) },
+        tx,
+      );
     });
     return key;
   }

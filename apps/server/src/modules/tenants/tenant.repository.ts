@@ -123,8 +123,8 @@ export class TenantRepository {
     await db.update(users).set({ status, updatedAt: at }).where(eq(users.id, id));
   }
 
-  async setPassword(id: string, passwordHash: string, at: Date): Promise<void> {
-    await this.db.update(users).set({ passwordHash, updatedAt: at }).where(eq(users.id, id));
+  async setPassword(db: Database, id: string, passwordHash: string, at: Date): Promise<void> {
+    await db.update(users).set({ passwordHash, updatedAt: at }).where(eq(users.id, id));
   }
 
   async delete(db: Database, id: string): Promise<void> {

@@ -218,15 +218,14 @@ export class TenantService {
 
   /** Step 2: the tenant's new password, with the administrator's password checked again. */
   async setPassword(actor: Actor, id: string, adminPassword: string, password: string): Promise<void> {
+    const { db, repo, audit, auth, clock } = this.deps;
     await this.verifyAdmin(actor, adminPassword);
-    if (!(await this.deps.repo.find(id))) throw new AppError('notFound');
-    await this.deps.repo.setPassword(id, await this.deps.auth.hashPassword(password), this.deps.clock());
-    await this.deps.audit.record(actor, {
-      action: 'tenant.password',
-      objectType: 'tenant',
-      objectId: id,
-      tenantId: id,
+    const passwordHash = await auth.hashPassword(password);
+    await db.transaction(async (tx) => {
+      if (!(await repo.find(id, tx, true))) throw new AppError('notFound');
+      await repo.setPassword(tx, id, passwordHash, clock());
+      await audit.record(actor, { action: 'tenant.password', objectType: 'tenant', objectId: id, tenantId: id }, tx);
     });
-    await this.deps.auth.endSessions(id);
+    await auth.endSessions(id);
   }
 }
