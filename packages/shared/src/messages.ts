@@ -228,6 +228,10 @@ export function isMessageKey(key: string): key is MessageKey {
   return Object.hasOwn(MESSAGES, key);
 }
 
+  'upload.malformed': {
+    zh_Hans: '上传的表单不完整或格式错误（multipart/form-data）',
+    en: 'The upload is not a complete multipart/form-data form (cut short, or without its boundary)',
+  },
 export function translate(key: MessageKey, language: Language, params: Record<string, string | number> = {}): string {
   const template: string = MESSAGES[key][language];
   return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ''));

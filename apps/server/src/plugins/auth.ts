@@ -6,13 +6,14 @@ import type { AuthService } from '../modules/auth/auth.service.js';
 import { ACTIONS, type Action, can, NO_SESSION_NEEDED } from '../policy/policy.js';
 
 /**
- * Bare token or `Bearer <token>`; `?token=` only on GET, for download links and the websocket
- * (spec README, contract 3), so that no change is ever made by a URL that logs and Referer carry.
+ * Bare token or `Bearer <token>`; `?token=` only where the contract needs it (spec README, contract
+ * 3): GET routes marked `tokenInQuery` (download links, the websocket). A token in a URL ends up in
+ * proxy logs, history and Referer, so no other call takes one, and no change is ever made by a URL.
  */
 export function tokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization?.trim();
   if (header) return header.replace(/^Bearer\s+/i, '') || undefined;
-  if (request.method !== 'GET') return undefined;
+  if (request.method !== 'GET' || request.routeOptions.config?.tokenInQuery !== true) return undefined;
   const query = request.query as Record<string, unknown> | undefined;
   return typeof query?.token === 'string' && query.token ? query.token : undefined;
 }

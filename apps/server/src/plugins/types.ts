@@ -12,6 +12,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** What the route does; the policy decides who may (required on every API route). */
     action?: Action;
+    /**
+     * The route is a download link (or the websocket): its token may come as `?token=` (spec
+     * README, contract 3). Every other route takes the token from the Authorization header only.
+     */
+    tokenInQuery?: boolean;
   }
   interface FastifyRequest {
     language: Language;

@@ -96,14 +96,10 @@ describe(`login (${ENGINE})`, () => {
     expect(unknown.json()).toMatchObject({ code: 'badCredentials' });
   });
 
-  it('accepts the token bare, as Bearer and as ?token=', async () => {
+  it('accepts the token bare and as Bearer', async () => {
     const token = await t.login();
     const url = `${SPM}/login/current/user`;
-    for (const request of [
-      { headers: { authorization: token } },
-      { headers: { authorization: `Bearer ${token}` } },
-      { query: { token } },
-    ]) {
+    for (const request of [{ headers: { authorization: token } }, { headers: { authorization: `Bearer ${token}` } }]) {
       const response = await t.app.inject({ method: 'GET', url, ...request });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({ id: 'admin', isAdmin: true });
@@ -353,16 +349,29 @@ describe(`hostile input (${ENGINE})`, () => {
     expect(patch.json()).toMatchObject({ fields: { 'projectExpand.label': expect.any(String) } });
   });
 
-  it('takes ?token= only on GET, never for a change', async () => {
+  it('takes ?token= only on download links (GET), never elsewhere or for a change', async () => {
     const token = await t.login();
+    const download = '/portal/rest/core/license/machineInfo/export';
     const viaQuery = await t.app.inject({
       method: 'PATCH',
       url: `${SPM}/setting?token=${token}`,
       payload: { name: 'X' },
     });
     expect(viaQuery.statusCode).toBe(401);
+    // An ordinary read takes the header only.
     const read = await t.app.inject({ method: 'GET', url: `${SPM}/login/current/user?token=${token}` });
-    expect(read.statusCode).toBe(200);
+    expect(read.statusCode).toBe(401);
+    const list = await t.app.inject({ method: 'GET', url: `/portal/rest/core/license/machineInfo?token=${token}` });
+    expect(list.statusCode).toBe(401);
+    // The CSV download link does, and only spelled `token`.
+    const file = await t.app.inject({ method: 'GET', url: `${download}?token=${token}` });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toMatch(/^text\/csv/);
+    for (const spelling of ['TOKEN', 'token%00', 'to%6Ben%20', 'Token']) {
+      const odd = await t.app.inject({ method: 'GET', url: `${download}?${spelling}=${token}` });
+      expect(odd.statusCode, spelling).toBe(401);
+    }
+    expect((await t.app.inject({ method: 'HEAD', url: `${download}?token=${token}` })).statusCode).toBe(401);
   });
 
   it('has no HEAD twin for the captcha call', async () => {

@@ -21,6 +21,7 @@ import {
   listAnswer,
   listQuerystring,
 } from '../../lib/list-response.js';
+import { multipartError } from '../../lib/read-upload.js';
 import { actorOf } from '../../plugins/auth.js';
 import { badInputError, findBadInput } from '../../plugins/nul-characters.js';
 import { PROJECT_RESOURCE } from './project.repository.js';
@@ -50,7 +51,7 @@ async function readCertificateForm(request: FastifyRequest) {
     if ((error as { code?: string }).code === 'FST_FILES_LIMIT') {
       throw new AppError('certificateFiles', { fields: { certKey: 'project.certificateFiles' } });
     }
-    throw error;
+    throw multipartError(error);
   }
   // Multipart fields do not pass the body hooks: the same door check as every JSON body.
   const problem = findBadInput(fields);
