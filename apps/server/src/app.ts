@@ -7,6 +7,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
 import { type Config, refusesDevelopmentLicences } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { vacuumChangedTables } from './db/maintenance.js';
@@ -74,6 +75,8 @@ export interface AppOptions {
   /** This machine's identity (the licence's machine binding); read with systeminformation by default. */
   machineIdentity?: () => Promise<MachineIdentity>;
 }
+  /** Where the log lines go (tests read them); standard output by default. */
+  logStream?: DestinationStream;
 
 export interface App {
   app: FastifyInstance;
@@ -110,7 +113,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const { db } = database;
 
   const app = Fastify({
-    logger: options.logger === false ? false : { ...loggerOptions(config.logLevel), stream: logDestination() },
+    logger:
+      options.logger === false
+        ? false
+        : { ...loggerOptions(config.logLevel), stream: options.logStream ?? logDestination() },
     // One line per request instead of Fastify's two.
     logController: new RequestLog(),
     trustProxy: config.trustProxy,

@@ -6,7 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sha256Hex } from '@gantry/shared';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { type App, buildApp } from '../app.js';
+import { type App, type AppOptions, buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { type DatabaseHandle, openDatabase, usePglite } from '../db/database.js';
 import { PGLITE_EXTENSIONS } from '../db/pglite-options.js';
@@ -87,7 +87,10 @@ export interface TestApp extends App {
   ): Promise<LightMyRequestResponse>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: Pick<AppOptions, 'logStream'> = {},
+): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'gantry-test-'));
   const { handle, drop, url } = await freshDatabase();
   const config = {
@@ -101,7 +104,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     config,
     database: handle,
     clock: () => new Date(now),
-    logger: false,
+    logger: options.logStream !== undefined,
+    ...options,
     machineIdentity: async () => TEST_MACHINE,
   });
   const { app } = built;
