@@ -1,4 +1,5 @@
 import {
+  DEFAULT_DASHBOARD_COUNT,
   dateOfDay,
   dayNumber,
   type Grant,
@@ -110,4 +111,16 @@ export function startDateBounds(pool: UnusedLicence | undefined, today: string):
 /** Whether the picker disables a date (YYYY-MM-DD). */
 export function startDateDisabled(date: string, bounds: { min: string; max?: string }): boolean {
   return dayNumber(date) < dayNumber(bounds.min) || (bounds.max !== undefined && date > bounds.max);
+}
+
+/**
+ * The screen count a new grant starts with: DEFAULT_DASHBOARD_COUNT, never more than the parent
+ * has left (issue 10). Where the parent limits screens and has none left there is no default: the
+ * field stays empty and says so, rather than a prefilled number the server would refuse. Without a
+ * pool yet, or with a parent that does not limit screens, the plain default.
+ */
+export function defaultDashboardCount(pool: UnusedLicence | undefined): number | undefined {
+  const available = pool?.parent ? pool.available['visual.dashboardCount'] : undefined;
+  if (available === undefined) return DEFAULT_DASHBOARD_COUNT;
+  return available >= 1 ? Math.min(DEFAULT_DASHBOARD_COUNT, available) : undefined;
 }

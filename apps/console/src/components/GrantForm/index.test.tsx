@@ -1,11 +1,12 @@
 import { dateOfDay, dayNumber, type Grant, localDate, viewGrant } from '@gantry/shared';
 import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Form } from 'antd';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { UnusedLicence } from '../../services/licence';
 import { renderPage, signIn } from '../../test/utils';
 import GrantForm from '.';
-import { grantFieldMessage, startDateBounds } from './grantRules';
+import { defaultDashboardCount, grantFieldMessage, startDateBounds } from './grantRules';
 
 // the first antd form render and message of a file are slow in happy-dom
 configure({ asyncUtilTimeout: 5000 });
@@ -162,5 +163,59 @@ describe('grant rules', () => {
   it('checks nothing against a missing parent but the grant itself', () => {
     const none = { ...context, pool: { ...POOL, parent: null } };
     expect(grantFieldMessage({ ...valid, userCount: 10_000 }, 'userCount', none, 'zh_Hans')).toBeNull();
+  });
+});
+
+describe('the default screen count against the parent (issue 10)', () => {
+  const limited = (available: number): UnusedLicence => ({
+    ...POOL,
+    parent: viewGrant({ ...PARENT, visual: { dashboardCount: 40 } }, today),
+    available: { ...POOL.available, 'visual.dashboardCount': available },
+  });
+
+  it('is 30 without a pool, with a parent that does not limit screens, and when 30 are left', () => {
+    expect(defaultDashboardCount(undefined)).toBe(30);
+    expect(defaultDashboardCount(POOL)).toBe(30);
+    expect(defaultDashboardCount(limited(30))).toBe(30);
+    expect(defaultDashboardCount(limited(400))).toBe(30);
+  });
+
+  it('never exceeds what the parent has left, and is empty when nothing is left', () => {
+    expect(defaultDashboardCount(limited(7))).toBe(7);
+    expect(defaultDashboardCount(limited(1))).toBe(1);
+    expect(defaultDashboardCount(limited(0))).toBeUndefined();
+    expect(defaultDashboardCount(limited(-3))).toBeUndefined();
+  });
+
+  /** The form with a first pool, then (button) a second one: another owner chosen, or a fresh answer. */
+  function Switching({ first, second }: { first: UnusedLicence; second: UnusedLicence }) {
+    const [pool, setPool] = useState(first);
+    return (
+      <>
+        <Harness pool={pool} />
+        <button type="button" data-testid="next-pool" onClick={() => setPool(second)}>
+          next
+        </button>
+      </>
+    );
+  }
+  const screensValue = () => (screen.getByTestId('grant-visual-dashboardCount') as HTMLInputElement).value;
+
+  it('prefills the capped value in the form, and follows a pool that changes', async () => {
+    signIn();
+    renderPage(<Switching first={limited(7)} second={limited(0)} />);
+    await waitFor(() => expect(screensValue()).toBe('7'));
+    fireEvent.click(screen.getByTestId('next-pool'));
+    await waitFor(() => expect(screensValue()).toBe(''));
+  });
+
+  it('keeps what the user typed when the pool changes', async () => {
+    signIn();
+    renderPage(<Switching first={limited(7)} second={limited(2)} />);
+    await waitFor(() => expect(screensValue()).toBe('7'));
+    type('grant-visual-dashboardCount', '5');
+    fireEvent.click(screen.getByTestId('next-pool'));
+    await waitFor(() => expect(screen.getByTestId('grant-visual-dashboardCount-available').textContent).toContain('2'));
+    expect(screensValue()).toBe('5');
   });
 });

@@ -1,11 +1,4 @@
-import {
-  DEFAULT_DASHBOARD_COUNT,
-  effectiveFeatures,
-  FEATURE_KEYS,
-  localDate,
-  MEASURES,
-  remainingDays,
-} from '@gantry/shared';
+import { effectiveFeatures, FEATURE_KEYS, localDate, MEASURES, remainingDays } from '@gantry/shared';
 import { Checkbox, Col, DatePicker, Form, InputNumber, Row, Tooltip, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -14,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../i18n';
 import type { UnusedLicence } from '../../services/licence';
 import {
+  defaultDashboardCount,
   GRANT_FIELDS,
   type GrantField,
   grantFieldMessage,
@@ -72,6 +66,15 @@ export default function GrantForm({ name, pool, previousStart, parentLabel }: Gr
     const touched = GRANT_FIELDS.map((f) => [name, ...f.split('.')]).filter((p) => form.isFieldTouched(p));
     if (touched.length > 0) form.validateFields(touched).catch(() => undefined);
   }, [pool, form, name]);
+
+  // A new grant's screen count follows the pool until the user types one: never more than the parent has left.
+  const screens = defaultDashboardCount(pool);
+  useEffect(() => {
+    if (!isNew || !pool) return;
+    const field = [name, 'visual', 'dashboardCount'];
+    // still the user's to type: set without marking the field touched
+    if (!form.isFieldTouched(field)) form.setFields([{ name: field, value: screens ?? null, touched: false }]);
+  }, [isNew, pool, screens, form, name]);
 
   const bounds = startDateBounds(pool, today);
   const allowed = parent ? effectiveFeatures(parent.features) : null;
@@ -140,7 +143,7 @@ export default function GrantForm({ name, pool, previousStart, parentLabel }: Gr
               label={t(`grant.label.${measure.path}`)}
               required={REQUIRED_GRANT_FIELDS.includes(measure.path)}
               rules={[rule(measure.path)]}
-              initialValue={isNew && measure.path === 'visual.dashboardCount' ? DEFAULT_DASHBOARD_COUNT : undefined}
+              initialValue={isNew && measure.path === 'visual.dashboardCount' ? screens : undefined}
               extra={available(measure.path)}
             >
               <InputNumber<number>

@@ -100,7 +100,6 @@ export default function TenantsPage() {
           {
             key: 'actions',
             title: t('tenant.actions'),
-            width: 280,
             fixed: isMobile ? undefined : 'right',
             render: (_value, tenant) => <TenantActions tenant={tenant} handlers={handlers} />,
           },

@@ -1,6 +1,7 @@
 import { Card, Form, Input, Skeleton, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../services/auth';
+import { formatDateTime } from '../../utils/dateTime';
 
 /** Personal centre: the profile of login/current/user, read-only for now. */
 export default function UserCenterPage() {
@@ -29,7 +30,7 @@ export default function UserCenterPage() {
             <Switch disabled checkedChildren={t('common.yes')} unCheckedChildren={t('common.no')} />
           </Form.Item>
           <Form.Item label={t('userCenter.expiresAt')}>
-            <Input readOnly value={new Date(user.expiresAt).toLocaleString()} />
+            <Input readOnly value={formatDateTime(user.expiresAt)} data-testid="user-expiresAt" />
           </Form.Item>
         </Form>
       )}

@@ -12,18 +12,22 @@ export default function ServicesPage() {
   const { t } = useTranslation();
   const isMobile = useIsMobile();
   const current = useCurrentUser();
+  // Narrower than its minimum width, the page scrolls inside its own box: the window (and the header
+  // with it) never scrolls sideways (issue 10).
   return (
-    <div data-testid="license-services-page" style={{ minWidth: isMobile ? undefined : SERVICES_MIN_WIDTH }}>
-      <Card title={t('license.servicesTitle')} style={{ marginBottom: 16 }}>
-        <Typography.Text type="secondary">{t('license.servicesIntro')}</Typography.Text>
-      </Card>
-      {current.isPending ? (
-        <Skeleton active />
-      ) : current.isError ? (
-        <Alert type="error" showIcon title={t('request.failed')} />
-      ) : (
-        <FeatureSections features={current.data.features} />
-      )}
+    <div data-testid="license-services-scroll" style={{ overflowX: 'auto' }}>
+      <div data-testid="license-services-page" style={{ minWidth: isMobile ? undefined : SERVICES_MIN_WIDTH }}>
+        <Card title={t('license.servicesTitle')} style={{ marginBottom: 16 }}>
+          <Typography.Text type="secondary">{t('license.servicesIntro')}</Typography.Text>
+        </Card>
+        {current.isPending ? (
+          <Skeleton active />
+        ) : current.isError ? (
+          <Alert type="error" showIcon title={t('request.failed')} />
+        ) : (
+          <FeatureSections features={current.data.features} />
+        )}
+      </div>
     </div>
   );
 }

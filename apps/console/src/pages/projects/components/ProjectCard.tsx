@@ -1,6 +1,6 @@
 import { DownOutlined, GlobalOutlined, SettingOutlined } from '@ant-design/icons';
 import type { ProjectView } from '@gantry/shared';
-import { Button, Card, Checkbox, Dropdown, Space, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Checkbox, Dropdown, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { openSite } from '../../../components/OpenSite';
 import { formatDateTime } from '../../../utils/dateTime';
@@ -18,7 +18,11 @@ export interface ProjectCardProps {
   onDelete: () => void;
 }
 
-/** One project in the card grid (console.md §2). */
+/**
+ * One project in the card grid (console.md §2). The name has the card's whole width (up to two
+ * lines), the status tag sits with the checkbox above it; each fact is its own line, so every card
+ * of a row has the same layout, and the grid stretches them to one height (docs/DECISIONS.md).
+ */
 export function ProjectCard({
   project,
   selected,
@@ -49,45 +53,22 @@ export function ProjectCard({
     else if (key === 'status') onToggleStatus();
     else if (key === 'delete') onDelete();
   };
+  const owner = `${t('project.owner')}：${project.user.name}`;
 
   return (
     <Card
       size="small"
+      className="gantry-project-card"
       data-testid={id}
       style={{ background: project.bgColor ?? undefined }}
-      title={
-        <Space size={8} style={{ maxWidth: '100%' }}>
-          <Checkbox
-            checked={selected}
-            onChange={(e) => onSelect(e.target.checked)}
-            data-testid={`${id}-select`}
-            aria-label={project.name}
-          />
-          <Tooltip
-            title={
-              <>
-                <div>{project.name}</div>
-                <div>{t('project.createdAt', { time: created })}</div>
-              </>
-            }
-          >
-            <Typography.Text strong ellipsis style={{ maxWidth: 160 }} data-testid={`${id}-name`}>
-              {project.name}
-            </Typography.Text>
-          </Tooltip>
-        </Space>
-      }
-      extra={
-        <Tag color={project.status ? 'green' : 'default'} data-testid={`${id}-state`}>
-          {t(project.status ? 'project.enabled' : 'project.disabled')}
-        </Tag>
-      }
       actions={[
         <Button
           key="admin"
           type="link"
           size="small"
           icon={<SettingOutlined />}
+          className="gantry-card-action"
+          title={t('project.openAdmin')}
           data-testid={`${id}-admin`}
           onClick={() => openSite(project, 'admin')}
         >
@@ -98,43 +79,74 @@ export function ProjectCard({
           type="link"
           size="small"
           icon={<GlobalOutlined />}
+          className="gantry-card-action"
+          title={t('project.openFront')}
           data-testid={`${id}-front`}
           onClick={() => openSite(project, 'front')}
         >
           {t('project.openFront')}
         </Button>,
         <Dropdown key="more" trigger={['click']} menu={{ items, onClick: onMenu }}>
-          <Button type="link" size="small" data-testid={`${id}-more`}>
+          <Button type="link" size="small" className="gantry-card-action" data-testid={`${id}-more`}>
             {t('project.more')} <DownOutlined />
           </Button>
         </Dropdown>,
       ]}
     >
-      <Space orientation="vertical" size={4} style={{ width: '100%' }}>
-        <Typography.Text type="secondary" data-testid={`${id}-owner`}>
-          {t('project.owner')}：{project.user.name}
+      <div className="gantry-card-head">
+        <Checkbox
+          checked={selected}
+          onChange={(e) => onSelect(e.target.checked)}
+          data-testid={`${id}-select`}
+          aria-label={project.name}
+        />
+        <Tag color={project.status ? 'green' : 'default'} data-testid={`${id}-state`} style={{ marginInlineEnd: 0 }}>
+          {t(project.status ? 'project.enabled' : 'project.disabled')}
+        </Tag>
+      </div>
+      <Tooltip
+        title={
+          <>
+            <div>{project.name}</div>
+            <div>{t('project.createdAt', { time: created })}</div>
+          </>
+        }
+      >
+        <Typography.Text strong className="gantry-card-name" title={project.name} data-testid={`${id}-name`}>
+          {project.name}
         </Typography.Text>
-        <Space wrap size={12}>
-          <span>
-            {t('project.remainingPoints')}：
-            <CountValue
-              value={remainingOf(project, 'dataGathering.point')}
-              testId={`${id}-points`}
-              unlimited={unlimited}
-            />
-          </span>
-          <span>
-            {t('project.remainingUsers')}：
-            <CountValue value={remainingOf(project, 'userCount')} testId={`${id}-users`} unlimited={unlimited} />
-          </span>
-          <Button type="link" size="small" style={{ padding: 0 }} data-testid={`${id}-licence`} onClick={onLicence}>
-            {t('project.licenceDetail')}
-          </Button>
-        </Space>
+      </Tooltip>
+      <Typography.Text type="secondary" className="gantry-card-line" title={owner} data-testid={`${id}-owner`}>
+        {owner}
+      </Typography.Text>
+      <div className="gantry-card-facts">
+        <span>
+          {t('project.remainingPoints')}：
+          <CountValue
+            value={remainingOf(project, 'dataGathering.point')}
+            testId={`${id}-points`}
+            unlimited={unlimited}
+          />
+        </span>
+        <span>
+          {t('project.remainingUsers')}：
+          <CountValue value={remainingOf(project, 'userCount')} testId={`${id}-users`} unlimited={unlimited} />
+        </span>
+      </div>
+      <div className="gantry-card-facts">
         <span data-testid={`${id}-devices`}>
           {t('project.devices', { total: devices.total, online: devices.online })}
         </span>
-      </Space>
+        <Button
+          type="link"
+          size="small"
+          style={{ padding: 0, height: 'auto' }}
+          data-testid={`${id}-licence`}
+          onClick={onLicence}
+        >
+          {t('project.licenceDetail')}
+        </Button>
+      </div>
     </Card>
   );
 }

@@ -1,5 +1,5 @@
 import type { ProjectView } from '@gantry/shared';
-import { Button, Col, Empty, Row, Spin } from 'antd';
+import { Button, Empty, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ProjectCard } from './ProjectCard';
 
@@ -17,8 +17,12 @@ export interface ProjectGridProps {
   onDelete: (project: ProjectView) => void;
 }
 
-/** Columns from the smallest screens up: 1, 2, 3, 4, 6 (24-column grid spans). */
-const SPANS = { xs: 24, sm: 12, md: 8, lg: 6, xl: 4 };
+/**
+ * As many columns as cards of at least 320 px fit in the content area (never more than six), so the
+ * count follows the space the page really has (sidebar open or collapsed, admin or tenant layout):
+ * one on a phone, two at 1,000 px, three at 1,440 px with the sidebar (docs/DECISIONS.md, issue 10).
+ * The grid stretches each card to its row's height.
+ */
 
 /** The card grid with its empty state, loading indicator and "load more" below. */
 export function ProjectGrid(props: ProjectGridProps) {
@@ -29,21 +33,20 @@ export function ProjectGrid(props: ProjectGridProps) {
   }
   return (
     <Spin spinning={loading} data-testid="project-grid-loading">
-      <Row gutter={[16, 16]} data-testid="project-grid" style={{ minHeight: loading ? 160 : undefined }}>
+      <div className="gantry-card-grid" data-testid="project-grid" style={{ minHeight: loading ? 160 : undefined }}>
         {projects.map((project) => (
-          <Col key={project.id} {...SPANS}>
-            <ProjectCard
-              project={project}
-              selected={selected.has(project.id)}
-              onSelect={(value) => props.onSelect(project.id, value)}
-              onLicence={() => props.onLicence(project)}
-              onEdit={() => props.onEdit(project)}
-              onToggleStatus={() => props.onToggleStatus(project)}
-              onDelete={() => props.onDelete(project)}
-            />
-          </Col>
+          <ProjectCard
+            key={project.id}
+            project={project}
+            selected={selected.has(project.id)}
+            onSelect={(value) => props.onSelect(project.id, value)}
+            onLicence={() => props.onLicence(project)}
+            onEdit={() => props.onEdit(project)}
+            onToggleStatus={() => props.onToggleStatus(project)}
+            onDelete={() => props.onDelete(project)}
+          />
         ))}
-      </Row>
+      </div>
       {hasMore ? (
         <div style={{ textAlign: 'center', margin: '16px 0' }}>
           <Button data-testid="project-load-more" loading={loadingMore} onClick={onLoadMore}>

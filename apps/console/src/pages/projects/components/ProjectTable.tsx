@@ -1,6 +1,6 @@
 import { DownOutlined } from '@ant-design/icons';
 import { PROJECT_LIST_PAGE, type ProjectView } from '@gantry/shared';
-import { Button, Dropdown, Space, Table, Tag } from 'antd';
+import { Button, Dropdown, Grid, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,19 +25,55 @@ export interface ProjectTableProps {
   onDelete: (project: ProjectView) => void;
 }
 
-/** The list view (console.md §2, §3): the project columns, scroll x 3000, actions 280 wide. */
+/** Width of the selection column antd adds. */
+const SELECTION_WIDTH = 48;
+
+/**
+ * The list view (console.md §2, §3). Issue 10: the table fits the content area at 1,440 px with the
+ * sidebar; the secondary columns (remarks, colour, plan, port) join from 1,600 px; where the columns
+ * are wider than the page the table scrolls with a scrollbar held at the bottom of the window
+ * (sticky), the name fixed on the left and, from 1,200 px, the actions on the right. The row's rarer
+ * actions (licence, edit, backups, delete) are in its "more" menu.
+ */
 export function ProjectTable(props: ProjectTableProps) {
   const { t } = useTranslation();
+  const screens = Grid.useBreakpoint();
   const { projects, total, page, loading, onPage, selected } = props;
   const row = (project: ProjectView) => `project-row-${project.id}`;
+  const wide = screens.xl === true;
 
-  const columns: ColumnsType<ProjectView> = [
-    { title: t('project.name'), dataIndex: 'name', width: 220, fixed: 'left', ellipsis: true },
-    { title: t('project.owner'), dataIndex: ['user', 'name'], width: 180, ellipsis: true },
+  const rowMenu = (project: ProjectView) => {
+    const id = row(project);
+    return {
+      items: [
+        { key: 'licence', label: <span data-testid={`${id}-licence`}>{t('project.licence')}</span> },
+        { key: 'edit', label: <span data-testid={`${id}-edit`}>{t('project.edit')}</span> },
+        ...backupItems(t, id),
+        { type: 'divider' as const },
+        { key: 'delete', danger: true, label: <span data-testid={`${id}-delete`}>{t('project.delete')}</span> },
+      ],
+      onClick: ({ key }: { key: string }) => {
+        if (key === 'licence') props.onLicence(project);
+        else if (key === 'edit') props.onEdit(project);
+        else if (key === 'delete') props.onDelete(project);
+      },
+    };
+  };
+
+  const all: ColumnsType<ProjectView> = [
+    {
+      title: t('project.name'),
+      dataIndex: 'name',
+      width: 240,
+      fixed: screens.md ? 'left' : undefined,
+      ellipsis: { showTitle: true },
+      onCell: (project) => ({ 'data-testid': `${row(project)}-name` }) as HTMLAttributes<HTMLElement>,
+    },
+    { title: t('project.owner'), dataIndex: ['user', 'name'], width: 180, ellipsis: { showTitle: true } },
     {
       title: t('project.status'),
       dataIndex: 'status',
-      width: 100,
+      width: 90,
       render: (status: boolean) => (
         <Tag color={status ? 'green' : 'default'}>{t(status ? 'project.enabled' : 'project.disabled')}</Tag>
       ),
@@ -45,14 +81,21 @@ export function ProjectTable(props: ProjectTableProps) {
     {
       title: t('project.createTime'),
       dataIndex: 'createTime',
-      width: 200,
+      width: 170,
       render: (time: string) => formatDateTime(time),
     },
-    { title: t('project.remarks'), dataIndex: 'remarks', width: 300, ellipsis: true },
+    {
+      title: t('project.remarks'),
+      dataIndex: 'remarks',
+      width: 220,
+      ellipsis: { showTitle: true },
+      responsive: ['xxl'],
+    },
     {
       title: t('project.bgColor'),
       dataIndex: 'bgColor',
-      width: 140,
+      width: 130,
+      responsive: ['xxl'],
       render: (color: string | null) =>
         color ? (
           <Space size={6}>
@@ -61,22 +104,22 @@ export function ProjectTable(props: ProjectTableProps) {
           </Space>
         ) : null,
     },
-    { title: t('project.planId'), dataIndex: 'planId', width: 200, ellipsis: true },
+    { title: t('project.planId'), dataIndex: 'planId', width: 160, ellipsis: true, responsive: ['xxl'] },
     {
       title: t('project.deviceStats'),
       dataIndex: '_stats_',
-      width: 160,
+      width: 120,
       render: (stats: ProjectView['_stats_'], project) => {
         const { total: count, online } = deviceStats(stats);
         return <span data-testid={`${row(project)}-devices`}>{`${count} / ${online}`}</span>;
       },
     },
-    { title: t('project.port'), dataIndex: 'port', width: 120 },
+    { title: t('project.port'), dataIndex: 'port', width: 90, responsive: ['xxl'] },
     {
       title: t('project.actions'),
       key: 'actions',
-      width: 280,
-      fixed: 'right',
+      width: 250,
+      fixed: wide ? 'right' : undefined,
       render: (_: unknown, project) => {
         const id = row(project);
         return (
@@ -90,31 +133,18 @@ export function ProjectTable(props: ProjectTableProps) {
             <Button type="link" size="small" data-testid={`${id}-detail`} onClick={() => props.onDetail(project)}>
               {t('project.detail')}
             </Button>
-            <Button type="link" size="small" data-testid={`${id}-licence`} onClick={() => props.onLicence(project)}>
-              {t('project.licence')}
-            </Button>
-            <Dropdown trigger={['click']} menu={{ items: backupItems(t, id) }}>
+            <Dropdown trigger={['click']} menu={rowMenu(project)}>
               <Button type="link" size="small" data-testid={`${id}-more`}>
                 {t('project.more')} <DownOutlined />
               </Button>
             </Dropdown>
-            <Button type="link" size="small" data-testid={`${id}-edit`} onClick={() => props.onEdit(project)}>
-              {t('project.edit')}
-            </Button>
-            <Button
-              type="link"
-              size="small"
-              danger
-              data-testid={`${id}-delete`}
-              onClick={() => props.onDelete(project)}
-            >
-              {t('project.delete')}
-            </Button>
           </Space>
         );
       },
     },
   ];
+  const columns = all.filter((column) => !column.responsive || column.responsive.some((size) => screens[size]));
+  const scrollX = columns.reduce((sum, column) => sum + Number(column.width ?? 0), SELECTION_WIDTH);
 
   return (
     <Table<ProjectView>
@@ -123,7 +153,9 @@ export function ProjectTable(props: ProjectTableProps) {
       columns={columns}
       dataSource={projects}
       loading={loading}
-      scroll={{ x: 3000 }}
+      scroll={{ x: scrollX }}
+      sticky={{ offsetHeader: 0 }}
+      tableLayout="fixed"
       onRow={(project) => withTestId<HTMLAttributes<HTMLElement>>(row(project))}
       rowSelection={{
         selectedRowKeys: [...selected],

@@ -45,8 +45,9 @@ export function TenantActions({ tenant, handlers }: { tenant: TenantView; handle
     }
   };
 
+  // One line: the table is as wide as its content (scroll x max-content), so no action wraps.
   return (
-    <Space size={0} wrap>
+    <Space size={0} style={{ whiteSpace: 'nowrap' }}>
       <Button
         type="link"
         size="small"
