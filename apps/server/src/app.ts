@@ -58,6 +58,7 @@ import { rejectNulCharacters } from './plugins/nul-characters.js';
 import { rightsOf } from './policy/policy.js';
 import './plugins/types.js';
 
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 export const PORTAL = '/portal';
 export const API = `${PORTAL}/rest`;
 export const SPM = `${API}/spm`;
@@ -219,6 +220,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerCompression(app);
   await app.register(fastifySwagger, {
     openapi: {
+  await registerSecurityHeaders(app);
       info: { title: 'Gantry API', version: '0.1.0', description: 'Administration console of the Gantry platform.' },
       components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization' } } },
       security: [{ token: [] }],

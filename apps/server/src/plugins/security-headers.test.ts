@@ -1,0 +1,69 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/test-app.js';
+
+/** Browser security headers on every kind of answer of the real app. */
+let t: TestApp;
+let consoleDir: string;
+let token: string;
+
+beforeAll(async () => {
+  consoleDir = await mkdtemp(path.join(tmpdir(), 'gantry-console-'));
+  await mkdir(path.join(consoleDir, 'assets'));
+  await writeFile(path.join(consoleDir, 'index.html'), '<!doctype html><title>Gantry</title>');
+  await writeFile(path.join(consoleDir, 'assets', 'index-abc123.js'), 'console.log(1)');
+  t = await createTestApp({ GANTRY_CONSOLE_DIR: consoleDir });
+  await t.registerAdmin();
+  token = await t.login();
+});
+afterAll(async () => {
+  await t.close();
+  await rm(consoleDir, { recursive: true, force: true });
+});
+
+function directives(header: string | undefined): Map<string, string[]> {
+  return new Map(
+    (header ?? '')
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .filter((words) => words[0])
+      .map(([name = '', ...values]) => [name, values]),
+  );
+}
+
+describe('security headers', () => {
+  it.each([
+    ['the console page', 'GET', '/portal/', undefined, 200],
+    ['a console asset', 'GET', '/portal/assets/index-abc123.js', undefined, 200],
+    ['a public API answer', 'GET', '/portal/rest/spm/setting', undefined, 200],
+    ['a signed-in API answer', 'GET', '/portal/rest/spm/login/current/user', 'token', 200],
+    ['a refusal', 'GET', '/portal/rest/spm/login/current/user', undefined, 401],
+    ['an unknown path', 'GET', '/portal/rest/spm/nowhere', undefined, 404],
+    ['a validation error', 'POST', '/portal/rest/spm/login', undefined, 400],
+    ['a redirect', 'GET', '/', undefined, 302],
+    ['a probe', 'GET', '/healthz', undefined, 200],
+  ] as const)('are on %s', async (_what, method, url, auth, status) => {
+    const response = await t.app.inject({
+      method,
+      url,
+      headers: auth ? { authorization: `Bearer ${token}` } : {},
+      ...(method === 'POST' ? { payload: {} } : {}),
+    });
+    expect(response.statusCode).toBe(status);
+    const csp = directives(response.headers['content-security-policy'] as string | undefined);
+    expect(csp.get('default-src')).toEqual(["'self'"]);
+    expect(csp.get('script-src')).toEqual(["'self'"]);
+    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(csp.get('object-src')).toEqual(["'none'"]);
+    expect(csp.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(csp.has('upgrade-insecure-requests')).toBe(false);
+    expect(response.headers['content-security-policy']).not.toMatch(/unsafe-eval/);
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+    expect(response.headers['x-powered-by']).toBeUndefined();
+  });
+});

@@ -1,0 +1,45 @@
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * The Content-Security-Policy of every answer (console pages, API answers, files). The console is
+ * built by Vite into same-origin module scripts: no inline script, no eval. antd 6 styles itself
+ * with CSS-in-JS (runtime <style> elements) and index.html has one small inline <style>, so
+ * style-src needs 'unsafe-inline' (docs/DECISIONS.md, "Issue 10: security headers"). Images may be
+ * data: (the verification code), blob: (previews) or an absolute http(s) address, which settings
+ * accept for the logo and the login background.
+ */
+export const CONTENT_SECURITY_POLICY = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'script-src-attr': ["'none'"],
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'img-src': ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+  'font-src': ["'self'", 'data:'],
+  'connect-src': ["'self'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'self'"],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'none'"],
+} as const;
+
+/**
+ * Browser security headers on every answer, by @fastify/helmet: the CSP above, X-Frame-Options DENY
+ * (with frame-ancestors 'none': no site may frame the console), X-Content-Type-Options nosniff,
+ * Referrer-Policy no-referrer (URLs never leave in a Referer), Cross-Origin-Opener-Policy and
+ * -Resource-Policy same-origin. No HSTS: the server speaks plain HTTP and cannot know whether a
+ * proxy in front serves it over TLS; the proxy that terminates TLS sets it. No
+ * upgrade-insecure-requests, which would break an install served over plain HTTP on a LAN address.
+ */
+export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+  await app.register(fastifyHelmet, {
+    global: true,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: Object.fromEntries(Object.entries(CONTENT_SECURITY_POLICY).map(([k, v]) => [k, [...v]])),
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: false,
+  });
+}
