@@ -29,6 +29,9 @@ import { SessionCache } from './modules/auth/session-cache.js';
 import { DashboardRepository } from './modules/dashboard/dashboard.repository.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
+import { DocumentRepository } from './modules/documents/document.repository.js';
+import { documentRoutes } from './modules/documents/document.routes.js';
+import { DocumentService } from './modules/documents/document.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { LicenceRepository } from './modules/licence/licence.repository.js';
 import { licenceRoutes } from './modules/licence/licence.routes.js';
@@ -55,10 +58,10 @@ import { registerCompression, varyOnAcceptEncoding } from './plugins/compression
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { logDestination, loggerOptions, RequestLog } from './plugins/logging.js';
 import { rejectNulCharacters } from './plugins/nul-characters.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { rightsOf } from './policy/policy.js';
 import './plugins/types.js';
 
-import { registerSecurityHeaders } from './plugins/security-headers.js';
 export const PORTAL = '/portal';
 export const API = `${PORTAL}/rest`;
 export const SPM = `${API}/spm`;
@@ -73,11 +76,11 @@ export interface AppOptions {
   closeDatabase?: boolean;
   clock?: Clock;
   logger?: boolean;
+  /** Where the log lines go (tests read them); standard output by default. */
+  logStream?: DestinationStream;
   /** This machine's identity (the licence's machine binding); read with systeminformation by default. */
   machineIdentity?: () => Promise<MachineIdentity>;
 }
-  /** Where the log lines go (tests read them); standard output by default. */
-  logStream?: DestinationStream;
 
 export interface App {
   app: FastifyInstance;
@@ -183,6 +186,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clock,
   });
   const dashboard = new DashboardService(new DashboardRepository(db), auditRepository, licence);
+  const documents = new DocumentService(new DocumentRepository(db), clock);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -216,11 +220,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     exposedHeaders: ['count', 'count-estimated', 'Content-Disposition'],
     maxAge: 600,
   });
+  await registerSecurityHeaders(app);
   await app.register(fastifyRateLimit, { global: false, errorResponseBuilder: () => new AppError('tooManyRequests') });
   await registerCompression(app);
   await app.register(fastifySwagger, {
     openapi: {
-  await registerSecurityHeaders(app);
       info: { title: 'Gantry API', version: '0.1.0', description: 'Administration console of the Gantry platform.' },
       components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization' } } },
       security: [{ token: [] }],
@@ -245,6 +249,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(machineInfoRoutes(licenceHistory), { prefix: API });
   await app.register(dashboardRoutes(dashboard), { prefix: SPM });
   await app.register(auditRoutes(auditRepository), { prefix: SPM });
+  await app.register(documentRoutes(documents), { prefix: API });
   app.get(`${API}/openapi.json`, { config: { action: 'public' }, schema: { hide: true } }, async () => app.swagger());
 
   app.get('/', (_request, reply) => reply.redirect(`${PORTAL}/`));

@@ -57,6 +57,13 @@ export const ERRORS = {
   projectTypeNotAllowed: { status: 403, message: 'project.typeNotAllowed' },
   ownerUnknown: { status: 400, message: 'project.ownerUnknown' },
   runtimeKeyInvalid: { status: 401, message: 'project.runtimeKey' },
+  /** The generic data layer: a collection no project has ("a model not found throws an error naming the model"). */
+  modelNotFound: { status: 404, message: 'data.modelNotFound' },
+  projectHeaderMissing: { status: 400, message: 'data.projectHeaderMissing' },
+  projectReadOnly: { status: 409, message: 'data.projectReadOnly' },
+  documentInvalid: { status: 400, message: 'data.documentInvalid' },
+  documentTooLarge: { status: 413, message: 'data.documentTooLarge' },
+  documentIdTaken: { status: 409, message: 'data.idTaken' },
 } as const satisfies Record<string, { status: number; message: MessageKey; licence?: true }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -1,3 +1,4 @@
+export * from './data-modules.js';
 export * from './duration.js';
 export * from './errors.js';
 export * from './licence.js';

@@ -45,6 +45,22 @@ export const MESSAGES = {
 
   'list.badQuery': { zh_Hans: '查询条件无效：{{reason}}', en: 'Invalid query: {{reason}}' },
 
+  'data.modelNotFound': { zh_Hans: '模型不存在：{{name}}', en: 'Model not found: {{name}}' },
+  'data.projectHeaderMissing': {
+    zh_Hans: '请求头 x-request-project 缺少项目编号',
+    en: 'The x-request-project header must name the project',
+  },
+  'data.projectReadOnly': {
+    zh_Hans: '项目或其租户已禁用，数据不能修改',
+    en: 'The project or its tenant is disabled: its data cannot be changed',
+  },
+  'data.documentInvalid': { zh_Hans: '文档无效：{{reason}}', en: 'Invalid document: {{reason}}' },
+  'data.idTaken': { zh_Hans: '编号已存在：{{id}}', en: 'A document with id {{id}} exists already' },
+  'data.documentTooLarge': {
+    zh_Hans: '文档超过 {{max}} 字节',
+    en: 'The document is larger than {{max}} bytes',
+  },
+
   'grant.required': { zh_Hans: '{{label}}不能为空', en: '{{label}} is required' },
   'grant.earlierThanParent': {
     zh_Hans: '{{label}}不能早于授权{{label}}',

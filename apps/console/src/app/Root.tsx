@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useNavigate, useNavigation } from 'react-router';
+import { Outlet, useLocation, useNavigate, useNavigation } from 'react-router';
 import { followSystemLanguage, isLanguage } from '../i18n';
 import { checkAdminAtStart } from '../services/auth';
-import { toast } from '../services/feedback';
+import { routeChanged, toast } from '../services/feedback';
 import { currentHashPath } from '../services/navigation';
 import { isRequestError } from '../services/request';
 import { useSettings } from '../services/settings';
@@ -16,7 +16,11 @@ export function Root() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const navigation = useNavigation();
+  const { pathname } = useLocation();
   const { data: settings } = useSettings();
+
+  // Warnings and errors of the page being left close (services/feedback.ts).
+  useEffect(() => routeChanged(pathname), [pathname]);
 
   // Runs at app start. Not cancelled on unmount: the router may remount the root while the first
   // routes load, and the answer must still lead to /regest.
@@ -25,7 +29,8 @@ export function Root() {
     checkAdminAtStart().catch((error: unknown) => {
       if (!isRequestError(error)) return;
       if (error.status === 404 || error.code === 'adminMissing') {
-        toast.warning(t('auth.adminMissing'));
+        // about the registration page, where it is going
+        toast.warning(t('auth.adminMissing'), { route: '/regest' });
         if (!currentHashPath().startsWith('/regest')) void navigate('/regest', { replace: true });
       }
     });

@@ -1,38 +1,102 @@
 import { TOAST_ERROR_SECONDS, TOAST_SUCCESS_SECONDS } from '@gantry/shared';
-import type { ArgsProps, MessageInstance } from 'antd/es/message/interface';
+import { message as staticMessage } from 'antd';
+import type { MessageInstance } from 'antd/es/message/interface';
 import { createElement, type ReactNode } from 'react';
+import { currentHashPath } from './navigation';
 
 /**
- * Toasts from outside React (the request layer). AntdProvider binds the context-aware instance of
- * `message.useMessage()`; on routes without it (the login page, which loads no antd) antd's static
- * message is loaded on the first toast. Titled toasts (403) are messages too: antd's notification
- * would add its code for one rare case.
+ * Toasts from outside React (the request layer). The providers bind the context-aware instance of
+ * `message.useMessage()`; until then the static function is used. Titled toasts (403) are messages
+ * too: antd's notification would add its code to the login route's JavaScript for one rare case.
+ *
+ * A toast that no longer applies goes (issue 10):
+ *  - warnings and errors belong to the page they were shown on: leaving it closes them (a 404 from
+ *    before signing out does not follow to the login page);
+ *  - a success closes the warnings and errors before it (they are answered: '管理员账号注册成功'
+ *    replaces '请先设置admin密码，才可以登录！'); successes themselves confirm the action that led to
+ *    the new page, so they stay their time;
+ *  - the same text again replaces the open toast instead of stacking a second one.
  */
+type Kind = 'success' | 'error' | 'warning';
+interface OpenToast {
+  kind: Kind;
+  /** The route (hash path without query) the toast was shown on. */
+  route: string;
+}
+
 let bound: MessageInstance | null = null;
+/** The toasts open now, by key. */
+const open = new Map<string, OpenToast>();
 
 export function bindFeedback(instance: MessageInstance | null): void {
+  // the toasts of the previous instance went with it
+  if (instance !== bound) open.clear();
   bound = instance;
 }
 
-function open(args: ArgsProps): void {
-  if (bound) {
-    void bound.open(args);
-    return;
-  }
-  void import('antd/es/message').then(({ default: staticMessage }) => void (bound ?? staticMessage).open(args));
+function messages(): MessageInstance {
+  return bound ?? staticMessage;
 }
 
-const messages = () => ({ open });
+export interface ToastOptions {
+  /** The route the toast is about when it is not the current one (shown just before navigating there). */
+  route?: string;
+}
+
+let sequence = 0;
+/** The route the router last reported (routeChanged); the hash until it has. */
+let currentRoute: string | null = null;
+
+const routeOf = (path: string) => path.split('?')[0] ?? path;
+
+function keyOf(content: ReactNode): string {
+  sequence += 1;
+  return typeof content === 'string' ? `toast:${content}` : `toast#${sequence}`;
+}
+
+function close(key: string): void {
+  open.delete(key);
+  messages().destroy(key);
+}
+
+function show(kind: Kind, content: ReactNode, duration: number, options: ToastOptions = {}): void {
+  if (kind === 'success') {
+    for (const [key, toast] of open) if (toast.kind !== 'success') close(key);
+  }
+  const key = keyOf(content);
+  open.set(key, { kind, route: routeOf(options.route ?? currentRoute ?? currentHashPath()) });
+  void messages().open({
+    key,
+    type: kind,
+    content,
+    duration,
+    onClose: () => {
+      open.delete(key);
+    },
+  });
+}
+
+/** The router moved to `path`: warnings and errors of other pages close. */
+export function routeChanged(path: string): void {
+  const route = routeOf(path);
+  currentRoute = route;
+  for (const [key, toast] of open) if (toast.kind !== 'success' && toast.route !== route) close(key);
+}
+
+/** The toasts open now (for tests). */
+export function openToasts(): { kind: Kind; route: string }[] {
+  return [...open.values()];
+}
 
 export const toast = {
-  success(content: ReactNode): void {
-    void messages().open({ type: 'success', content, duration: TOAST_SUCCESS_SECONDS });
+  success(content: ReactNode, options?: ToastOptions): void {
+    show('success', content, TOAST_SUCCESS_SECONDS, options);
   },
-  error(content: ReactNode): void {
-    void messages().open({ type: 'error', content, duration: TOAST_ERROR_SECONDS });
+  error(content: ReactNode, options?: ToastOptions): void {
+    show('error', content, TOAST_ERROR_SECONDS, options);
   },
-  warning(content: ReactNode): void {
-    void messages().open({ type: 'warning', content, duration: TOAST_ERROR_SECONDS });
+  warning(content: ReactNode, options?: ToastOptions): void {
+    show('warning', content, TOAST_ERROR_SECONDS, options);
   },
   /** An error with a title line (403 access denied). */
   errorWithTitle(title: string, description: string): void {
@@ -42,6 +106,6 @@ export const toast = {
       createElement('strong', { style: { display: 'block' } }, title),
       createElement('span', null, description),
     );
-    void messages().open({ type: 'error', content, duration: TOAST_ERROR_SECONDS });
+    show('error', content, TOAST_ERROR_SECONDS);
   },
 };

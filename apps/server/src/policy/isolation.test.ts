@@ -322,6 +322,12 @@ const CALLS: Call[] = [
     send: (c) => send(c.role, 'GET', `/project/_collectionNames?projectId=${c.id}`),
   },
   {
+    name: 'GET project/{id}/data-stats',
+    kind: 'project',
+    expect: scoped(200),
+    send: (c) => send(c.role, 'GET', `/project/${c.id}/data-stats`),
+  },
+  {
     name: 'POST project/{id}/runtime-key',
     kind: 'project',
     expect: scoped(200),
@@ -838,7 +844,12 @@ describe('guessed ids reach nothing of another tenant', () => {
     ['pd', 404],
   ];
   it.each(GUESSES)('tenant A GET project/%s → %i', async (guess, status) => {
-    for (const url of [`/project/${guess}`, `/project/${guess}/cert`, `/project/_collectionNames?projectId=${guess}`]) {
+    for (const url of [
+      `/project/${guess}`,
+      `/project/${guess}/cert`,
+      `/project/_collectionNames?projectId=${guess}`,
+      `/project/${guess}/data-stats`,
+    ]) {
       const response = await send('tenantA', 'GET', url);
       expect(response.statusCode, `${url} ${response.body}`).toBe(status);
       assertNoForeignSecrets('A', response.body);

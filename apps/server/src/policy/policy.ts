@@ -28,6 +28,8 @@ export const ACTIONS = [
   'licence.history',
   'licence.export',
   'audit.read',
+  'project.data.read',
+  'project.data.write',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -51,7 +53,14 @@ export function rightsOf(user: UserRow): Right[] {
   return user.isAdmin ? [...RIGHTS] : [];
 }
 /** Open to every signed-in user; what they reach is narrowed per row below. */
-const SCOPED: ReadonlySet<Action> = new Set(['tenant.read', 'project.read', 'project.write', 'licence.read']);
+const SCOPED: ReadonlySet<Action> = new Set([
+  'tenant.read',
+  'project.read',
+  'project.write',
+  'licence.read',
+  'project.data.read',
+  'project.data.write',
+]);
 
 export function can(user: UserRow | undefined, action: Action): boolean {
   if (NO_SESSION_NEEDED.has(action)) return true;

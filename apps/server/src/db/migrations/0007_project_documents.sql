@@ -33,6 +33,8 @@ BEGIN
   ELSIF TG_OP = 'DELETE' THEN
     INSERT INTO project_collection_stats (project_id, collection, documents, bytes)
       SELECT project_id, collection, -count(*), -sum(pg_column_size(doc)) FROM old_rows
+      -- A project's deletion cascades here after its totals are gone: nothing to keep for it.
+      WHERE EXISTS (SELECT 1 FROM projects WHERE projects.id = old_rows.project_id)
       GROUP BY project_id, collection ORDER BY project_id, collection
       ON CONFLICT (project_id, collection) DO UPDATE SET documents = project_collection_stats.documents + excluded.documents,
         bytes = project_collection_stats.bytes + excluded.bytes;

@@ -104,7 +104,7 @@ class FilterParser {
   private field(name: string, value: unknown, depth: number): Node {
     const def: FieldDef | undefined = Object.hasOwn(this.resource.fields, name)
       ? this.resource.fields[name]
-      : undefined;
+      : this.resource.resolve?.(name);
     if (!def) throw badQuery(`unknown field ${quoted(name)}`);
     if (def.filter === false) throw badQuery(`field ${quoted(name)} cannot be filtered`);
     const target = { field: name, expr: def.sql, type: def.type };
@@ -152,7 +152,8 @@ class FilterParser {
         return op === 'nin' ? { kind: 'not', child: node } : node;
       }
       case 'like': {
-        if (type !== 'string') throw badQuery(`operator 'like' does not apply to ${type} field ${quoted(name)}`);
+        if (type !== 'string' && type !== 'document')
+          throw badQuery(`operator 'like' does not apply to ${type} field ${quoted(name)}`);
         if (typeof value !== 'string') throw badQuery(`${context} needs a regular expression string`);
         if (value.length > FILTER_LIMITS.patternLength) {
           throw badQuery(`${context}: pattern longer than ${FILTER_LIMITS.patternLength} characters`);
@@ -208,11 +209,21 @@ function compile(node: Node, negate: boolean): Compiled {
     case 'like': {
       const { expr } = node.target;
       const pattern = sql`${node.pattern}::text`;
+      if (node.target.type === 'document') {
+        const matches = sql`(jsonb_typeof(${expr}) = 'string' and (${expr} #>> '{}') ~* ${pattern})`;
+        return negate ? sql`(${matches} is not true)` : matches;
+      }
       return negate ? sql`(${expr} is null or ${expr} !~* ${pattern})` : sql`${expr} ~* ${pattern}`;
     }
     default: {
       const { expr, type } = node.target;
       const value = param(node.value, type);
+      if (type === 'document') {
+        // jsonb orders across types (strings below numbers below booleans): only the same type counts.
+        const same = sql`jsonb_typeof(${expr}) = jsonb_typeof(${value})`;
+        const matches = sql`(${same} and ${expr} ${sql.raw(ORDERING[node.kind])} ${value})`;
+        return negate ? sql`(${matches} is not true)` : matches;
+      }
       if (!negate) return sql`${expr} ${sql.raw(ORDERING[node.kind])} ${value}`;
       return sql`(${expr} ${sql.raw(ORDERING_NOT[node.kind])} ${value} or ${expr} is null)`;
     }
@@ -274,6 +285,7 @@ function castOf(type: FieldType, values: Value[]): string {
     case 'date':
       return 'timestamptz';
     case 'json':
+    case 'document':
       return 'jsonb';
   }
 }

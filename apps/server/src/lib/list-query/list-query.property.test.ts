@@ -162,6 +162,7 @@ const OPS: Record<FieldType, string[]> = {
   boolean: ORDER_OPS,
   date: ORDER_OPS,
   json: ['eq', 'ne'],
+  document: [...ORDER_OPS, 'like'],
 };
 
 const withDollar = (op: string) => fc.constantFrom(op, `$${op}`);

@@ -139,7 +139,7 @@ function readQuery(raw: unknown): Record<string, unknown> {
 }
 
 function declared<F extends string>(resource: ResourceDef<F>, name: string, context: string): FieldDef {
-  const def = Object.hasOwn(resource.fields, name) ? resource.fields[name as F] : undefined;
+  const def = Object.hasOwn(resource.fields, name) ? resource.fields[name as F] : resource.resolve?.(name);
   if (!def) throw badQuery(`unknown field ${quoted(name)} in ${context}`);
   return def;
 }
@@ -155,7 +155,7 @@ function orderBy<F extends string>(raw: unknown, resource: ResourceDef<F>): SQL[
   const order = keys.map(([name, direction]) => [name, direction as SortDirection] as const);
   if (!order.some(([name]) => name === resource.id)) order.push([resource.id, order.at(-1)?.[1] ?? 1]);
   return order.map(([name, direction]) => {
-    const expr = resource.fields[name as F].sql;
+    const expr = declared(resource, name, 'sort').sql;
     return direction === 1 ? asc(expr) : desc(expr);
   });
 }
@@ -193,7 +193,10 @@ function projection<F extends string>(raw: unknown, resource: ResourceDef<F>): F
   if (names.length === 0) return undefined;
   for (const name of names) declared(resource, name, 'project');
   const chosen = new Set<string>([...names, resource.id]);
-  return (Object.keys(resource.fields) as F[]).filter((name) => chosen.has(name));
+  const inOrder = (Object.keys(resource.fields) as F[]).filter((name) => chosen.has(name));
+  if (!resource.resolve) return inOrder;
+  const open = [...chosen].filter((name) => !Object.hasOwn(resource.fields, name)) as F[];
+  return [...inOrder, ...open];
 }
 
 function withCountOf(raw: unknown): boolean {

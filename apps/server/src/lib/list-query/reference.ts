@@ -51,18 +51,19 @@ function matchesOperator(actual: unknown, op: string, value: unknown, type: Fiel
     case 'ne':
       return !matchesOperator(actual, 'eq', value, type);
     case 'gt':
-      return present && compareValues(actual, value, type) > 0;
+      return present && comparable(actual, value, type) && compareValues(actual, value, type) > 0;
     case 'gte':
-      return present && compareValues(actual, value, type) >= 0;
+      return present && comparable(actual, value, type) && compareValues(actual, value, type) >= 0;
     case 'lt':
-      return present && compareValues(actual, value, type) < 0;
+      return present && comparable(actual, value, type) && compareValues(actual, value, type) < 0;
     case 'lte':
-      return present && compareValues(actual, value, type) <= 0;
+      return present && comparable(actual, value, type) && compareValues(actual, value, type) <= 0;
     case 'in':
       return (value as unknown[]).some((item) => matchesOperator(actual, 'eq', item, type));
     case 'nin':
       return !matchesOperator(actual, 'in', value, type);
     case 'like':
+      if (type === 'document' && typeof actual !== 'string') return false;
       return present && likeMatches(actual as string, value as string);
     case 'not':
       return !matchesField(actual, value, type);
@@ -91,7 +92,30 @@ export function compareValues(a: unknown, b: unknown, type: FieldType): number {
       return Math.sign(toMs(a) - toMs(b));
     case 'json':
       return canonicalJson(a) === canonicalJson(b) ? 0 : 1;
+    case 'document':
+      return compareDocumentValues(a, b);
   }
+}
+
+/** A document value is ordered against a filter value of its own JSON type only. */
+function comparable(actual: unknown, value: unknown, type: FieldType): boolean {
+  return type !== 'document' || jsonType(actual) === jsonType(value);
+}
+
+function jsonType(value: unknown): string {
+  return Array.isArray(value) ? 'array' : typeof value;
+}
+
+/** jsonb's order: string < number < boolean < array < object; within a type, the type's own order. */
+const JSONB_RANK: Record<string, number> = { string: 0, number: 1, boolean: 2, array: 3, object: 4 };
+
+function compareDocumentValues(a: unknown, b: unknown): number {
+  const [ta, tb] = [jsonType(a), jsonType(b)];
+  if (ta !== tb) return Math.sign((JSONB_RANK[ta] ?? 5) - (JSONB_RANK[tb] ?? 5));
+  if (ta === 'string') return compareValues(a, b, 'string');
+  if (ta === 'number') return compareValues(a, b, 'number');
+  if (ta === 'boolean') return compareValues(a, b, 'boolean');
+  return canonicalJson(a) === canonicalJson(b) ? 0 : 1;
 }
 
 function toMs(value: unknown): number {

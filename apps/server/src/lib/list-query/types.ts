@@ -2,7 +2,12 @@ import type { SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 
 /** How values of a field are checked, compared and bound (see the header of `list-query.ts`). */
-export type FieldType = 'string' | 'number' | 'boolean' | 'date' | 'json';
+/**
+ * `document`: a value inside a JSON document (an expression of type jsonb, JSON null read as SQL
+ * NULL). Its values are strings, numbers or booleans compared as jsonb, and a condition matches only
+ * a value of the operand's JSON type (Mongo-like: `{"gt": 5}` never matches a string).
+ */
+export type FieldType = 'string' | 'number' | 'boolean' | 'date' | 'json' | 'document';
 
 export type SortDirection = 1 | -1;
 
@@ -21,6 +26,11 @@ export interface ResourceDef<F extends string = string> {
   /** For logs and readers of the code. */
   name: string;
   fields: Record<F, FieldDef>;
+  /**
+   * Fields beyond the declared ones, for open documents: the definition of a name the client used,
+   * or undefined to refuse it. Such fields are projected in the order the client named them.
+   */
+  resolve?: (name: string) => FieldDef | undefined;
   /**
    * A field with unique values: appended to every sort so that paging is stable, and always
    * returned by a projection.

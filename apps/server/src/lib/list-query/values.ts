@@ -1,7 +1,10 @@
 import { badQuery, isPlainObject } from './bad-query.js';
 import type { FieldType } from './types.js';
 
-/** A checked filter value as it is bound: a date as ISO-8601 UTC text, a json value as JSON text. */
+/**
+ * A checked filter value as it is bound: a date as ISO-8601 UTC text, a json or document value as
+ * JSON text.
+ */
 export type Value = string | number | boolean;
 
 const EXPECTED: Record<FieldType, string> = {
@@ -10,6 +13,7 @@ const EXPECTED: Record<FieldType, string> = {
   boolean: 'true or false',
   date: 'a date (ISO 8601 text or epoch milliseconds, years 1 to 9999)',
   json: 'a JSON value',
+  document: 'a string, a number or true or false',
 };
 
 /** Deeper json values are refused (their checks recurse). */
@@ -35,6 +39,12 @@ export function checkValue(value: unknown, type: FieldType, context: string): Va
     case 'json':
       checkJson(value, context, 0);
       return JSON.stringify(value);
+    case 'document':
+      if (typeof value === 'string') return JSON.stringify(checkText(value, context));
+      if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') {
+        return JSON.stringify(value);
+      }
+      break;
   }
   throw badQuery(`${context} needs ${EXPECTED[type]}`);
 }

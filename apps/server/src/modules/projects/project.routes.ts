@@ -25,7 +25,7 @@ import { multipartError } from '../../lib/read-upload.js';
 import { actorOf } from '../../plugins/auth.js';
 import { badInputError, findBadInput } from '../../plugins/nul-characters.js';
 import { PROJECT_RESOURCE } from './project.repository.js';
-import { COLLECTION_NAMES, type ProjectService } from './project.service.js';
+import type { ProjectService } from './project.service.js';
 
 const CERT_MAX_BYTES = 64 * 1024;
 
@@ -128,22 +128,6 @@ export function projectRoutes(projects: ProjectService) {
         schema: { tags, response: { 200: z.array(z.object({ id: z.string(), name: z.string() })) } },
       },
       async (request) => projects.available(actorOf(request).user),
-    );
-
-    app.get(
-      '/project/_collectionNames',
-      {
-        config: { action: 'project.read' },
-        schema: {
-          tags,
-          querystring: z.object({ projectId: z.string().max(64) }),
-          response: { 200: z.array(z.string()) },
-        },
-      },
-      async (request) => {
-        await projects.get(actorOf(request).user, request.query.projectId);
-        return [...COLLECTION_NAMES];
-      },
     );
 
     app.get(

@@ -1,0 +1,198 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  cappedTotalDescription,
+  countAnswer,
+  LIST_QUERY_DESCRIPTION,
+  listQuerystring,
+} from '../../lib/list-response.js';
+import { actorOf } from '../../plugins/auth.js';
+import type { DocumentService } from './document.service.js';
+
+const tags = ['data'];
+const PROJECT_HEADER = 'x-request-project';
+const collectionParams = z.object({ collection: z.string().min(1).max(64) });
+const documentParams = collectionParams.extend({ id: z.string().min(1).max(128) });
+const documentAnswer = z.looseObject({ id: z.string() });
+const projectHeader = z.looseObject({ [PROJECT_HEADER]: z.string().max(64).optional() });
+
+const TOTALS =
+  `${cappedTotalDescription('documents')} Without a filter the total is the collection's maintained count, ` +
+  'always exact.';
+
+function projectOf(request: FastifyRequest): string | undefined {
+  const value = request.headers[PROJECT_HEADER];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * The generic data layer (backups-data-designer.md §7) under `rest/core/{collection}`, the project in
+ * the `x-request-project` header. A collection outside the spec's data modules is a 404 naming it.
+ * Registered under `rest/`; the project's data summaries are under `rest/spm/project/…`.
+ */
+export function documentRoutes(documents: DocumentService) {
+  return async function routes(app: FastifyInstance): Promise<void> {
+    const typed = app.withTypeProvider<ZodTypeProvider>();
+    const target = (request: FastifyRequest, collection: string, write: boolean) =>
+      documents.target(actorOf(request).user, projectOf(request), collection, write);
+
+    typed.get(
+      '/core/:collection',
+      {
+        config: { action: 'project.data.read' },
+        schema: {
+          tags,
+          description: `${LIST_QUERY_DESCRIPTION} Any document value may be named by its path (\`a.b.0\`). ${TOTALS}`,
+          params: collectionParams,
+          headers: projectHeader,
+          querystring: listQuerystring,
+          response: { 200: z.array(documentAnswer) },
+        },
+      },
+      async (request, reply) => {
+        const { items, total } = await documents.list(
+          await target(request, request.params.collection, false),
+          request.query.query,
+        );
+        if (total) countAnswer(reply, total);
+        return items;
+      },
+    );
+
+    typed.get(
+      '/spm/project/_collectionNames',
+      {
+        config: { action: 'project.data.read' },
+        schema: {
+          tags,
+          description: 'The collections of the project that hold documents, in name order.',
+          querystring: z.object({ projectId: z.string().min(1).max(64) }),
+          response: { 200: z.array(z.string()) },
+        },
+      },
+      async (request) =>
+        (await documents.stats(actorOf(request).user, request.query.projectId)).map((row) => row.collection),
+    );
+
+    typed.get(
+      '/spm/project/:id/data-stats',
+      {
+        config: { action: 'project.data.read' },
+        schema: {
+          tags,
+          description: "Documents and stored bytes of the project's data, per collection and in all.",
+          params: z.object({ id: z.string().min(1).max(64) }),
+          response: {
+            200: z.object({
+              documents: z.number(),
+              bytes: z.number(),
+              collections: z.array(z.object({ collection: z.string(), documents: z.number(), bytes: z.number() })),
+            }),
+          },
+        },
+      },
+      async (request) => {
+        const collections = await documents.stats(actorOf(request).user, request.params.id);
+        return {
+          documents: collections.reduce((sum, row) => sum + row.documents, 0),
+          bytes: collections.reduce((sum, row) => sum + row.bytes, 0),
+          collections,
+        };
+      },
+    );
+
+    typed.get(
+      '/core/:collection/count',
+      {
+        config: { action: 'project.data.read' },
+        schema: {
+          tags,
+          description: `\`query\` is the filter alone (or a list query with \`filter\`). ${TOTALS}`,
+          params: collectionParams,
+          headers: projectHeader,
+          querystring: listQuerystring,
+          response: { 200: z.object({ count: z.number() }) },
+        },
+      },
+      async (request, reply) =>
+        countAnswer(
+          reply,
+          await documents.count(await target(request, request.params.collection, false), request.query.query),
+        ),
+    );
+
+    typed.get(
+      '/core/:collection/:id',
+      {
+        config: { action: 'project.data.read' },
+        schema: { tags, params: documentParams, headers: projectHeader, response: { 200: documentAnswer } },
+      },
+      async (request) => documents.get(await target(request, request.params.collection, false), request.params.id),
+    );
+
+    typed.post(
+      '/core/:collection',
+      {
+        config: { action: 'project.data.write' },
+        schema: {
+          tags,
+          description: "Saves a new document; its id is the body's `id` or `_id`, or a new one. Answers the document.",
+          params: collectionParams,
+          headers: projectHeader,
+          response: { 200: documentAnswer },
+        },
+      },
+      async (request) => documents.create(await target(request, request.params.collection, true), request.body),
+    );
+
+    typed.put(
+      '/core/:collection/:id',
+      {
+        config: { action: 'project.data.write' },
+        schema: {
+          tags,
+          description: 'Replaces the whole document (creates it when there is none); createTime is kept.',
+          params: documentParams,
+          headers: projectHeader,
+          response: { 200: documentAnswer },
+        },
+      },
+      async (request) =>
+        documents.replace(await target(request, request.params.collection, true), request.params.id, request.body),
+    );
+
+    typed.patch(
+      '/core/:collection/:id',
+      {
+        config: { action: 'project.data.write' },
+        schema: {
+          tags,
+          description: "Merges the body's top-level keys into the document.",
+          params: documentParams,
+          headers: projectHeader,
+          response: { 200: documentAnswer },
+        },
+      },
+      async (request) =>
+        documents.merge(await target(request, request.params.collection, true), request.params.id, request.body),
+    );
+
+    typed.delete(
+      '/core/:collection/:id',
+      {
+        config: { action: 'project.data.write' },
+        schema: {
+          tags,
+          params: documentParams,
+          headers: projectHeader,
+          response: { 200: z.object({ id: z.string() }) },
+        },
+      },
+      async (request) => {
+        await documents.delete(await target(request, request.params.collection, true), request.params.id);
+        return { id: request.params.id };
+      },
+    );
+  };
+}

@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import { type Collection, DOCUMENT_ID_PATTERN, DOCUMENT_LIMITS, isCollection } from '@gantry/shared';
+import { AppError } from '../../lib/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+import type { ListTotal } from '../../lib/list-count.js';
+import { mapQueryError, parseCountFilter, parseListQuery } from '../../lib/list-query/list-query.js';
+import { ownsProject } from '../../policy/policy.js';
+import type { UserRow } from '../users/user.repository.js';
+import { type DocumentBody, presentDocument } from './document.presenter.js';
+import {
+  type CollectionStats,
+  DOCUMENT_RESOURCE,
+  type DocumentRepository,
+  type DocumentRow,
+} from './document.repository.js';
+
+/** Keys the server owns: the id is taken from them on save, the times are set by the server. */
+const SERVER_KEYS = new Set(['createTime', 'updateTime']);
+
+/** Where a call works: one collection of one project, checked for the caller. */
+export interface Target {
+  projectId: string;
+  collection: Collection;
+}
+
+/**
+ * The generic data layer (backups-data-designer.md §7) over one project's collections. Whoever owns
+ * the project (the administrator, or the tenant that owns it) may read and write; anybody else gets
+ * 404, as if the project did not exist. Writes to a disabled project, or under a disabled tenant, are
+ * refused.
+ */
+export class DocumentService {
+  constructor(
+    private readonly repo: DocumentRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Checks the collection, the project and the caller's right to it; answers where to work. */
+  async target(user: UserRow, projectId: string | undefined, collection: string, write: boolean): Promise<Target> {
+    if (!isCollection(collection)) throw new AppError('modelNotFound', { params: { name: collection } });
+    if (!projectId) throw new AppError('projectHeaderMissing');
+    const access = await this.repo.projectAccess(projectId);
+    if (!access || !ownsProject(user, access.ownerId)) throw new AppError('notFound');
+    if (write && !access.enabled) throw new AppError('projectReadOnly');
+    return { projectId, collection };
+  }
+
+  async list(target: Target, rawQuery: string | undefined) {
+    const query = parseListQuery(rawQuery, DOCUMENT_RESOURCE);
+    try {
+      const [rows, total] = await Promise.all([
+        this.repo.list(target.projectId, target.collection, query),
+        query.withCount ? this.repo.total(target.projectId, target.collection, query.where) : undefined,
+      ]);
+      return { items: rows.map((row) => presentDocument(row, query.fields)), total };
+    } catch (error) {
+      throw mapQueryError(error);
+    }
+  }
+
+  async count(target: Target, rawQuery: string | undefined): Promise<ListTotal> {
+    const { where } = parseCountFilter(rawQuery, DOCUMENT_RESOURCE);
+    try {
+      return await this.repo.total(target.projectId, target.collection, where);
+    } catch (error) {
+      throw mapQueryError(error);
+    }
+  }
+
+  async get(target: Target, id: string): Promise<DocumentBody> {
+    const row = await this.repo.get(target.projectId, target.collection, id);
+    if (!row) throw new AppError('notFound');
+    return presentDocument(row);
+  }
+
+  /** POST: a new document; its id is the body's `id` or `_id`, or a new one. */
+  async create(target: Target, body: unknown): Promise<DocumentBody> {
+    const doc = checkedDocument(body);
+    const id = idOf(doc) ?? randomBytes(12).toString('hex');
+    const row = this.row(target, id, doc);
+    const saved = await this.repo.insert(row);
+    if (!saved) throw new AppError('documentIdTaken', { params: { id } });
+    return presentDocument(saved);
+  }
+
+  /** PUT /{id}: the whole document, created when there was none. */
+  async replace(target: Target, id: string, body: unknown): Promise<DocumentBody> {
+    const doc = checkedDocument(body);
+    assertSameId(doc, id);
+    return presentDocument(await this.repo.put(this.row(target, id, doc)));
+  }
+
+  /** PATCH /{id}: the given top-level keys replace the document's. */
+  async merge(target: Target, id: string, body: unknown): Promise<DocumentBody> {
+    const patch = checkedDocument(body);
+    assertSameId(patch, id);
+    const saved = await this.repo.merge(target.projectId, target.collection, id, patch, this.clock());
+    if (!saved) throw new AppError('notFound');
+    return presentDocument(saved);
+  }
+
+  async delete(target: Target, id: string): Promise<void> {
+    if (!(await this.repo.delete(target.projectId, target.collection, id))) throw new AppError('notFound');
+  }
+
+  /** The project's collections that hold documents (for `project/_collectionNames` and its size). */
+  async stats(user: UserRow, projectId: string): Promise<CollectionStats[]> {
+    const access = await this.repo.projectAccess(projectId);
+    if (!access || !ownsProject(user, access.ownerId)) throw new AppError('notFound');
+    return this.repo.stats(projectId);
+  }
+
+  private row(target: Target, id: string, doc: Record<string, unknown>): DocumentRow {
+    const now = this.clock();
+    return { projectId: target.projectId, collection: target.collection, id, doc, createTime: now, updateTime: now };
+  }
+}
+
+function invalid(reason: string): AppError {
+  return new AppError('documentInvalid', { params: { reason } });
+}
+
+/**
+ * A JSON object within the limits, without the server's keys. The body hooks have refused U+0000
+ * already, and the body limit its size; this checks the shape, the depth and the keys.
+ */
+export function checkedDocument(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('the body must be a JSON object');
+  const bytes = Buffer.byteLength(JSON.stringify(body));
+  if (bytes > DOCUMENT_LIMITS.bytes) throw new AppError('documentTooLarge', { params: { max: DOCUMENT_LIMITS.bytes } });
+  checkShape(body, 1);
+  return Object.fromEntries(Object.entries(body).filter(([key]) => !SERVER_KEYS.has(key)));
+}
+
+function checkShape(value: unknown, depth: number): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (depth > DOCUMENT_LIMITS.depth) throw invalid(`nested deeper than ${DOCUMENT_LIMITS.depth} levels`);
+  if (Array.isArray(value)) {
+    for (const item of value) checkShape(item, depth + 1);
+    return;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    // `$` starts an operator in the query language: such a key could never be queried.
+    if (key.startsWith('$')) throw invalid(`key '${key.slice(0, 40)}' starts with '$'`);
+    checkShape(item, depth + 1);
+  }
+}
+
+/** The id a body names (`id`, else `_id`), checked; undefined when it names none. */
+function idOf(doc: Record<string, unknown>): string | undefined {
+  const raw = doc.id ?? doc._id;
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const id = typeof raw === 'number' && Number.isSafeInteger(raw) ? String(raw) : raw;
+  if (typeof id !== 'string' || id.length > DOCUMENT_LIMITS.idMax || !DOCUMENT_ID_PATTERN.test(id)) {
+    throw invalid(`the id must be 1 to ${DOCUMENT_LIMITS.idMax} letters, digits or _ - . : @`);
+  }
+  return id;
+}
+
+/** A body that names an id must name the one in the path. */
+function assertSameId(doc: Record<string, unknown>, id: string): void {
+  const named = idOf(doc);
+  if (named !== undefined && named !== id) throw invalid(`the body's id '${named}' is not the path's '${id}'`);
+}
