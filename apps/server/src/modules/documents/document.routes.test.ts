@@ -1,6 +1,7 @@
 import { COLLECTIONS, DOCUMENT_LIMITS } from '@gantry/shared';
-import { sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { projectCollectionStats, projectDocuments } from '../../db/schema.js';
 import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -233,12 +234,10 @@ describe('generic data layer', () => {
     );
 
     expect((await app.call('DELETE', `${SPM_URL}/project/${project}`, acme)).statusCode).toBe(200);
-    const left = await app.database.db.execute<{ n: number }>(
-      // Both the documents (foreign key) and the totals (trigger) are gone.
-      sql`select (select count(*) from project_documents where project_id = ${project})::int
-        + (select count(*) from project_collection_stats where project_id = ${project})::int as n`,
-    );
-    expect(Number(left.rows[0]?.n)).toBe(0);
+    // Both the documents (foreign key) and the totals (trigger) are gone.
+    const { db } = app.database;
+    expect(await db.$count(projectDocuments, eq(projectDocuments.projectId, project))).toBe(0);
+    expect(await db.$count(projectCollectionStats, eq(projectCollectionStats.projectId, project))).toBe(0);
   });
 
   it('names every collection of the spec, each once', () => {
