@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -270,4 +271,37 @@ export const projectCollectionStats = pgTable(
     bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.collection] })],
+);
+
+/**
+ * Long work (design D5): one row per task, claimed by one server process (`runner`, with a heartbeat)
+ * and finished by it. `ongoing` with no runner is waiting to be claimed. See modules/tasks.
+ */
+export const tasks = pgTable(
+  'tasks',
+  {
+    id: text('id').primaryKey(),
+    /** Null: a platform task (progress keyed `default`). */
+    projectId: text('project_id').references(() => projects.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    status: text('status').$type<'ongoing' | 'pause' | 'success' | 'failed'>().notNull(),
+    progress: doublePrecision('progress').notNull().default(0),
+    params: jsonb('params').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    requester: text('requester').notNull(),
+    requestId: text('request_id').notNull(),
+    /** The outcome in words: the result, or why it failed or stopped. */
+    message: text('message'),
+    log: text('log').notNull().default(''),
+    pauseRequested: boolean('pause_requested').notNull().default(false),
+    runner: text('runner'),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true, precision: 3 }),
+    startTime: timestamp('start_time', { withTimezone: true, precision: 3 }).notNull(),
+    endTime: timestamp('end_time', { withTimezone: true, precision: 3 }),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [
+    index('tasks_status_start_idx').on(t.status, t.startTime),
+    index('tasks_project_start_idx').on(t.projectId, t.startTime),
+    index('tasks_updated_idx').on(t.updatedAt),
+  ],
 );
