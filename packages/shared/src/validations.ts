@@ -32,6 +32,15 @@ export const LANGUAGES = ['zh_Hans', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'zh_Hans';
 
+/**
+ * The 'afterFailure' verification-code policy (README, "Sign-in protection"): an account name is
+ * asked for a code after this many wrong passwords within CAPTCHA_FAILURE_WINDOW_SECONDS…
+ */
+export const CAPTCHA_ACCOUNT_FAILURES = 1;
+/** …and every sign-in from a client address after this many wrong passwords from it (any names). */
+export const CAPTCHA_ADDRESS_FAILURES = 10;
+/** How long failures count towards the code: an hour after the last one, they are forgotten. */
+export const CAPTCHA_FAILURE_WINDOW_SECONDS = 3600;
 /** The platform administrator's user id. */
 export const ADMIN_USER_ID = 'admin';
 

@@ -1,3 +1,4 @@
+import { CAPTCHA_ADDRESS_FAILURES, CAPTCHA_FAILURE_WINDOW_SECONDS } from '@gantry/shared';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/database.js';
@@ -235,7 +236,55 @@ describe(`verification code (${ENGINE})`, () => {
     const fresh = await t.services.captcha.issue();
     const ok = await login('admin', ADMIN_PASSWORD, { codeId: fresh.id, code: fresh.answer.toUpperCase() });
     expect(ok.statusCode).toBe(200);
-    expect((await login('admin', ADMIN_PASSWORD, { codeId: fresh.id, code: fresh.answer })).statusCode).toBe(451);
+    // A success clears the account's failures: no code asked any more (one failure from this address
+    // is far below the address's own threshold).
+    expect((await captchaFor('admin')).json()).toEqual({ required: false });
+  });
+
+  it('after a failure asks that account only; a whole address only after many failures from it', async () => {
+    const from = (ip: string) => ({
+      captcha: async (username: string) =>
+        (
+          await t.app.inject({ method: 'GET', url: `${SPM}/login/captcha?username=${username}`, remoteAddress: ip })
+        ).json().required as boolean,
+      login: (username: string, password: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: `${SPM}/login`,
+          remoteAddress: ip,
+          payload: { username, password: wire(password) },
+        }),
+    });
+    const office = from('203.0.113.7');
+    const home = from('198.51.100.2');
+
+    // One typo behind a shared address: that account is asked for a code (from anywhere), nobody else.
+    expect((await office.login('admin', 'Wrong12345')).json()).toMatchObject({ code: 'badCredentials' });
+    expect(await office.captcha('admin')).toBe(true);
+    expect(await home.captcha('admin')).toBe(true);
+    expect(await office.captcha('colleague')).toBe(false);
+    expect((await office.login('colleague', 'Wrong12345')).json()).toMatchObject({ code: 'badCredentials' });
+
+    // Guessing at many names from one address: after CAPTCHA_ADDRESS_FAILURES (10) every name there is asked.
+    for (let i = 3; i < CAPTCHA_ADDRESS_FAILURES; i++) {
+      expect((await office.login(`guess${i}`, 'Wrong12345')).json(), `failure ${i}`).toMatchObject({
+        code: 'badCredentials',
+      });
+    }
+    expect(await office.captcha('newcomer')).toBe(false);
+    expect((await office.login('guess10', 'Wrong12345')).json()).toMatchObject({ code: 'badCredentials' });
+    expect(await office.captcha('newcomer')).toBe(true);
+    expect((await office.login('newcomer', 'Wrong12345')).json()).toMatchObject({ code: 'captchaRequired' });
+    // Other addresses are not punished for it.
+    expect(await home.captcha('newcomer')).toBe(false);
+
+    // An hour after the last failure everything is forgotten, and the address counts from zero again.
+    t.advance(CAPTCHA_FAILURE_WINDOW_SECONDS * 1000 + 1000);
+    expect(await office.captcha('admin')).toBe(false);
+    expect(await office.captcha('newcomer')).toBe(false);
+    expect((await office.login('guess11', 'Wrong12345')).json()).toMatchObject({ code: 'badCredentials' });
+    expect(await office.captcha('newcomer')).toBe(false);
+    expect((await office.login('admin', ADMIN_PASSWORD)).statusCode).toBe(200);
   });
 
   it('asks every time when set to always, never when off', async () => {

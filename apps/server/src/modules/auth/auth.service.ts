@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   ADMIN_USER_ID,
+  CAPTCHA_ACCOUNT_FAILURES,
+  CAPTCHA_ADDRESS_FAILURES,
+  CAPTCHA_FAILURE_WINDOW_SECONDS,
   type CaptchaMode,
   type CaptchaResponse,
   type Language,
@@ -22,8 +25,8 @@ import type { PasswordHasher } from './password-hasher.js';
 import type { SessionRepository } from './session.repository.js';
 import type { SessionCache } from './session-cache.js';
 
-/** How long a failed attempt keeps the verification code switched on ('afterFailure'). */
-const FAILURE_MEMORY_MS = 60 * 60 * 1000;
+/** How long failed attempts keep counting towards the verification code ('afterFailure'). */
+const FAILURE_MEMORY_MS = CAPTCHA_FAILURE_WINDOW_SECONDS * 1000;
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const userKey = (username: string) => `user:${username}`;
@@ -84,13 +87,25 @@ export class AuthService {
     if (!created) throw new AppError('adminExists');
   }
 
-  /** Whether the next login of this account from this address must carry a code. */
+  /**
+   * Whether the next login of this account from this address must carry a code. 'afterFailure':
+   * the account name saw CAPTCHA_ACCOUNT_FAILURES wrong passwords (from anywhere), or the address
+   * CAPTCHA_ADDRESS_FAILURES (for any names), within the last CAPTCHA_FAILURE_WINDOW_SECONDS. So one
+   * typo asks that account for a code, not everyone behind the same NAT; guessing at many names
+   * from one address asks the whole address.
+   */
   async captchaRequired(username: string, ip: string, mode?: CaptchaMode): Promise<boolean> {
     const captcha = mode ?? (await this.deps.settings.get()).captcha;
     if (captcha === 'always') return true;
     if (captcha === 'off') return false;
     const since = new Date(this.deps.clock().getTime() - FAILURE_MEMORY_MS);
-    return this.deps.attempts.anyRecent([userKey(username), addressKey(ip)], since);
+    return this.deps.attempts.anyReached(
+      [
+        { key: userKey(username), count: CAPTCHA_ACCOUNT_FAILURES },
+        { key: addressKey(ip), count: CAPTCHA_ADDRESS_FAILURES },
+      ],
+      since,
+    );
   }
 
   async captchaFor(username: string, ip: string): Promise<CaptchaResponse> {
@@ -151,7 +166,7 @@ export class AuthService {
       throw error;
     }
     if (!user || !valid) {
-      await deps.attempts.recordFailure(addressKey(ip), now);
+      await deps.attempts.recordFailure(addressKey(ip), now, new Date(now.getTime() - FAILURE_MEMORY_MS));
       if (limit && reservation.attempts >= limit) {
         const until = new Date(now.getTime() + freezeMs);
         await deps.attempts.freeze(key, until);

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/database.js';
 import { loginAttempts } from '../../db/schema.js';
 
@@ -52,14 +52,21 @@ export class LoginAttemptRepository {
     await this.db.update(loginAttempts).set({ frozenUntil: until }).where(eq(loginAttempts.key, key));
   }
 
-  /** Counts a failure without reserving (client addresses). */
-  async recordFailure(key: string, now: Date): Promise<void> {
+  /**
+   * Counts a failure without reserving (client addresses). A count whose last failure is older than
+   * `since` starts over, so it holds the failures of one stretch of activity, not of all time.
+   */
+  async recordFailure(key: string, now: Date, since: Date): Promise<void> {
     await this.db
       .insert(loginAttempts)
       .values({ key, attempts: 1, updatedAt: now })
       .onConflictDoUpdate({
         target: loginAttempts.key,
-        set: { attempts: sql`${loginAttempts.attempts} + 1`, updatedAt: now },
+        set: {
+          attempts: sql`CASE WHEN ${loginAttempts.updatedAt} > ${since.toISOString()}::timestamptz
+                        THEN ${loginAttempts.attempts} + 1 ELSE 1 END`,
+          updatedAt: now,
+        },
       });
   }
 
@@ -67,12 +74,25 @@ export class LoginAttemptRepository {
     await this.db.delete(loginAttempts).where(eq(loginAttempts.key, key));
   }
 
-  /** Whether any of the keys saw a failed (or in-flight) attempt since `since`. */
-  async anyRecent(keys: string[], since: Date): Promise<boolean> {
+  /**
+   * Whether any key's count (failed or in-flight attempts) reached its threshold, the last of them
+   * after `since`.
+   */
+  async anyReached(thresholds: Array<{ key: string; count: number }>, since: Date): Promise<boolean> {
+    if (thresholds.length === 0) return false;
     const rows = await this.db
       .select({ key: loginAttempts.key })
       .from(loginAttempts)
-      .where(and(inArray(loginAttempts.key, keys), gt(loginAttempts.attempts, 0), gt(loginAttempts.updatedAt, since)))
+      .where(
+        and(
+          inArray(
+            loginAttempts.key,
+            thresholds.map((t) => t.key),
+          ),
+          gt(loginAttempts.updatedAt, since),
+          or(...thresholds.map((t) => and(eq(loginAttempts.key, t.key), gte(loginAttempts.attempts, t.count)))),
+        ),
+      )
       .limit(1);
     return rows.length > 0;
   }
