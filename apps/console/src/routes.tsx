@@ -24,6 +24,11 @@ const comingSoon = () => import('./pages/coming-soon');
 
 export const PAGES = {
   dashboard: { path: '/app/dashboard', title: 'menu.dashboard', load: () => import('./pages/dashboard') },
+  expiring: {
+    path: '/app/dashboard/expiring',
+    title: 'dashboard.expiringTitle',
+    load: () => import('./pages/dashboard/expiring'),
+  },
   changePassword: {
     path: '/app/change_current_password',
     title: 'menu.changePassword',

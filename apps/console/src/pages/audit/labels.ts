@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = [
   'project.delete',
   'project.certificate',
   'project.runtimeKey',
+  'licence.apply',
 ] as const;
 
 function labelOr(key: string, fallback: string): string {

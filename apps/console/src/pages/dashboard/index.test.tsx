@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { Dashboard } from '../../services/dashboard';
 import { mockFetch, renderPage, signIn, TENANT } from '../../test/utils';
 import DashboardPage from '.';
+import { EXPIRING_SHOWN } from './components/ExpiringGrants';
+import ExpiringPage from './expiring';
 
 const TODAY = localDate(new Date());
 
@@ -89,5 +91,48 @@ describe('dashboard', () => {
     render({ ...DASHBOARD, licence: null });
     expect((await screen.findByTestId('dashboard-no-licence')).textContent).toContain('尚未安装授权');
     expect(screen.queryByTestId('dashboard-remaining')).toBeNull();
+  });
+});
+
+describe('ending grants: the nearest few, and the full list (issue 10)', () => {
+  const many = Array.from({ length: 40 }, (_, i) => ({
+    id: `p${String(i).padStart(2, '0')}`,
+    name: `Plant ${i}`,
+    endTime: '2099-01-10',
+    // the server's order is not the nearest first
+    remainingTime: 14 - (i % 14),
+  }));
+  const lots: Dashboard = { ...DASHBOARD, expiring: { tenants: DASHBOARD.expiring.tenants, projects: many } };
+
+  it('lists the five nearest projects and links to all of them', async () => {
+    render(lots);
+    const list = await screen.findByTestId('dashboard-expiring-projects');
+    const rows = list.querySelectorAll('li');
+    expect(rows).toHaveLength(EXPIRING_SHOWN);
+    const days = [...rows].map((row) => Number(/剩余(\d+)天/.exec(row.textContent ?? '')?.[1]));
+    expect(days).toEqual([1, 1, 2, 2, 3]);
+    expect(list.textContent).toContain('(40)');
+    const all = screen.getByTestId('dashboard-expiring-all');
+    expect(all.textContent).toBe('查看全部（41）');
+    expect(all.getAttribute('href')).toBe('/app/dashboard/expiring');
+  });
+
+  it('has no link when everything is shown', async () => {
+    render(DASHBOARD);
+    await screen.findByTestId('dashboard-expiring-projects');
+    expect(screen.queryByTestId('dashboard-expiring-all')).toBeNull();
+  });
+
+  it('the full list shows every ending grant, the nearest first', async () => {
+    mockFetch((call) => (call.url === '/portal/rest/spm/dashboard' ? { body: lots } : undefined));
+    signIn();
+    renderPage(<ExpiringPage />, { path: '/app/dashboard/expiring' });
+    const table = await screen.findByTestId('expiring-projects');
+    await within(table).findByTestId('expiring-project-p13');
+    const rows = table.querySelectorAll('tbody tr[data-testid^="expiring-project-"]');
+    // 20 a page
+    expect(rows).toHaveLength(20);
+    expect(rows[0]?.textContent).toContain('剩余1天');
+    expect(screen.getByTestId('expiring-tenant-acme').textContent).toContain('Acme');
   });
 });

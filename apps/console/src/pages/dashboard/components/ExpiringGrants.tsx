@@ -4,6 +4,7 @@ import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { lastDay } from '../../../components/GrantSummary';
+import { PAGES } from '../../../routes';
 import type { Dashboard, ExpiringGrant } from '../../../services/dashboard';
 
 const ROW: CSSProperties = {
@@ -14,28 +15,45 @@ const ROW: CSSProperties = {
   borderBottom: '1px solid #f0f0f0',
 };
 
+/** How many grants of each kind the dashboard lists; the rest are on the full list (issue 10). */
+export const EXPIRING_SHOWN = 5;
+
+/** The grants, the nearest end first (then by name). */
+export function nearestFirst(items: readonly ExpiringGrant[]): ExpiringGrant[] {
+  return [...items].sort((a, b) => a.remainingTime - b.remainingTime || a.name.localeCompare(b.name));
+}
+
+export const grantHref = (kind: 'tenant' | 'project', id: string) =>
+  kind === 'tenant'
+    ? `/app/model/User/${encodeURIComponent(id)}/detail`
+    : `/app/model/Project/${encodeURIComponent(id)}/detail`;
+
 function GrantList({ items, kind, title }: { items: ExpiringGrant[]; kind: 'tenant' | 'project'; title: string }) {
   const { t } = useTranslation();
-  const href = (id: string) =>
-    kind === 'tenant'
-      ? `/app/model/User/${encodeURIComponent(id)}/detail`
-      : `/app/model/Project/${encodeURIComponent(id)}/detail`;
+  const shown = nearestFirst(items).slice(0, EXPIRING_SHOWN);
   return (
     <div data-testid={`dashboard-expiring-${kind}s`}>
-      <Typography.Text strong>{title}</Typography.Text>
+      <Typography.Text strong>
+        {title}
+        {items.length > 0 ? <Typography.Text type="secondary">{` (${items.length})`}</Typography.Text> : null}
+      </Typography.Text>
       {items.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('dashboard.noExpiring')} />
       ) : (
         <ul style={{ listStyle: 'none', margin: 0, padding: 0 }}>
-          {items.map((item) => (
+          {shown.map((item) => (
             <li key={item.id} data-testid={`dashboard-expiring-${kind}-${item.id}`} style={ROW}>
-              <span>
-                <Link to={href(item.id)}>{item.name}</Link>
+              <span style={{ minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                <Link to={grantHref(kind, item.id)} title={item.name}>
+                  {item.name}
+                </Link>
                 <Typography.Text type="secondary" style={{ marginLeft: 8 }}>
                   {lastDay(item)}
                 </Typography.Text>
               </span>
-              <Tag color="orange">{t('dashboard.remaining', { days: item.remainingTime })}</Tag>
+              <Tag color="orange" style={{ marginInlineEnd: 0, flex: 'none' }}>
+                {t('dashboard.remaining', { days: item.remainingTime })}
+              </Tag>
             </li>
           ))}
         </ul>
@@ -47,8 +65,20 @@ function GrantList({ items, kind, title }: { items: ExpiringGrant[]; kind: 'tena
 /** Tenants (administrator) and projects whose grant ends within LICENCE_WARNING_DAYS. */
 export function ExpiringGrants({ expiring, isAdmin }: { expiring: Dashboard['expiring']; isAdmin: boolean }) {
   const { t } = useTranslation();
+  const total = (isAdmin ? expiring.tenants.length : 0) + expiring.projects.length;
+  const more = (isAdmin && expiring.tenants.length > EXPIRING_SHOWN) || expiring.projects.length > EXPIRING_SHOWN;
   return (
-    <Card title={t('dashboard.expiring', { days: LICENCE_WARNING_DAYS })} data-testid="dashboard-expiring">
+    <Card
+      title={t('dashboard.expiring', { days: LICENCE_WARNING_DAYS })}
+      data-testid="dashboard-expiring"
+      extra={
+        more ? (
+          <Link to={PAGES.expiring.path} data-testid="dashboard-expiring-all">
+            {t('dashboard.expiringAll', { n: total })}
+          </Link>
+        ) : null
+      }
+    >
       <Row gutter={[16, 16]}>
         {isAdmin ? (
           <Col xs={24} md={12}>
