@@ -1,6 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { ADMIN_PASSWORD } from './accounts';
-import { API, ARTIFACTS, apiLogin, apiPatchSettings, expectRoute, fillLogin } from './helpers';
+import { API, ARTIFACTS, apiLogin, apiPatchSettings, expect, expectRoute, fillLogin, test } from './helpers';
 
 /** Runs after the first-run flow (see playwright.config.ts): the admin exists, the console is in English. */
 test.describe.configure({ mode: 'serial' });

@@ -1,7 +1,6 @@
 import { sha256Hex } from '@gantry/shared';
-import { expect, test } from '@playwright/test';
 import { ADMIN_PASSWORD, FIRST_PASSWORD } from './accounts';
-import { API, ARTIFACTS, apiLogin, apiPatchSettings, expectRoute, fillLogin } from './helpers';
+import { API, ARTIFACTS, apiLogin, apiPatchSettings, expect, expectRoute, fillLogin, test } from './helpers';
 
 const PASSWORD = FIRST_PASSWORD;
 const NEW_PASSWORD = ADMIN_PASSWORD;

@@ -1,7 +1,45 @@
 import { sha256Hex } from '@gantry/shared';
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, type BrowserContext, test as base, expect, type Page } from '@playwright/test';
+
+export { expect };
 
 export const API = '/portal/rest/spm';
+
+/**
+ * The browser suites' `test`: every page of the test's browser context reports Content-Security-
+ * Policy violations (the `securitypolicyviolation` event, and Chromium's own console error), and a
+ * test with any fails when it ends. `cspViolations` lists them (a test that provokes one on purpose
+ * checks and empties it).
+ */
+export const test = base.extend<{ cspViolations: string[] }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+  cspViolations: async ({}, use) => {
+    await use([]);
+  },
+  context: async ({ context, cspViolations }, use) => {
+    await watchCsp(context, cspViolations);
+    await use(context);
+    expect(cspViolations, 'Content-Security-Policy violations').toEqual([]);
+  },
+});
+
+/** Records the CSP violations of every page of `context` (present and future) into `into`. */
+export async function watchCsp(context: BrowserContext, into: string[]): Promise<void> {
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(
+        `CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} at ${event.sourceFile}:${event.lineNumber}`,
+      );
+    });
+  });
+  const watch = (page: Page) =>
+    page.on('console', (message) => {
+      const text = message.text();
+      if (/^CSP violation: |Content Security Policy/.test(text)) into.push(`${page.url()}: ${text}`);
+    });
+  for (const page of context.pages()) watch(page);
+  context.on('page', watch);
+}
 export const ARTIFACTS = 'artifacts/screenshots';
 
 /** The hash route the page is on, e.g. '/app/dashboard'. */

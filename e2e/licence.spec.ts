@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FEATURE_KEYS } from '@gantry/shared';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { ADMIN_PASSWORD } from './accounts';
-import { API, ARTIFACTS, apiLogin, expectRoute, fillLogin } from './helpers';
+import { API, ARTIFACTS, apiLogin, expect, expectRoute, fillLogin, test } from './helpers';
 
 /**
  * Issue 4 in the browser: the server starts without a licence (adding a project is refused) → the

@@ -1,7 +1,7 @@
 import { sha256Hex } from '@gantry/shared';
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { ADMIN_PASSWORD } from './accounts';
-import { API, ARTIFACTS, apiLogin, expectRoute, fillLogin } from './helpers';
+import { API, ARTIFACTS, apiLogin, expect, expectRoute, fillLogin, test } from './helpers';
 
 /**
  * Issue 3 in the browser: the administrator creates a tenant with a grant → the tenant signs in,

@@ -2,7 +2,8 @@
 //   1. lint (Biome, and every installed package's engines.node) and typecheck
 //   2. unit + component + API tests (API on embedded PGlite)
 //   3. the API suite again on PostgreSQL: GANTRY_TEST_DATABASE_URL, or a throwaway cluster started here
-//   4. browser tests (Playwright driving Debian's chromium against the built console)
+//   4. browser tests (Playwright driving Debian's chromium against the built console), then the
+//      first-hour test against the built server as `npm start` runs it (e2e/first-hour/)
 // Ends with one line "N passed, M failed" over all suites.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -75,6 +76,19 @@ const e2e = existsSync(e2eReport) ? JSON.parse(readFileSync(e2eReport, 'utf8')).
 totals.passed += (e2e?.expected ?? 0) + (e2e?.flaky ?? 0);
 totals.failed += e2e?.unexpected ?? 0;
 if (e2eStatus !== 0 || !e2e) failedSuites.push('playwright');
+
+// The first hour on a plain `npm start` (built server, NODE_ENV=production): its own config and server.
+console.log('\n▸ first-hour browser test (README on npm start)');
+const firstHourReport = path.join(reports, 'playwright-first-hour.json');
+const firstHourStatus = run(
+  'npx',
+  ['playwright', 'test', '-c', 'e2e/first-hour/playwright.config.ts', '--reporter=list,json'],
+  { env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: firstHourReport, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } },
+);
+const firstHour = existsSync(firstHourReport) ? JSON.parse(readFileSync(firstHourReport, 'utf8')).stats : undefined;
+totals.passed += (firstHour?.expected ?? 0) + (firstHour?.flaky ?? 0);
+totals.failed += firstHour?.unexpected ?? 0;
+if (firstHourStatus !== 0 || !firstHour) failedSuites.push('playwright-first-hour');
 
 if (failedSuites.length) console.error(`\nFailed suites: ${failedSuites.join(', ')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
