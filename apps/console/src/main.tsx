@@ -1,3 +1,4 @@
+import './app/zodJitless';
 import './i18n';
 import './styles.css';
 import { StrictMode } from 'react';
