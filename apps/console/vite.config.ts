@@ -60,7 +60,31 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // What every route runs, the login page included: one long-cached chunk.
+            {
+              name: 'framework',
+              test: /node_modules[\\/](?:react|react-dom|scheduler|react-router|i18next|react-i18next|@tanstack|use-sync-external-store)[\\/]/,
+              priority: 3,
+            },
+            // antd and its parts, split by the set of routes that use them, never merged into the
+            // console's own chunks (a lazily loaded toast must not drag antd into the login route).
+            {
+              name: 'antd',
+              test: /node_modules[\\/](?:antd|@ant-design|@rc-component|rc-[^\\/]+|stylis|@emotion|dayjs|clsx|compute-scroll-into-view|scroll-into-view-if-needed|throttle-debounce|json2mq|copy-to-clipboard|toggle-selection|@babel)[\\/]/,
+              priority: 2,
+              entriesAware: true,
+            },
+            { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 2 },
+          ],
+        },
+      },
       treeshake: {
+        // zod's builders have no side effects: a schema nobody uses (in a module whose constants a page
+        // does use, e.g. INDUSTRIES beside the tenant schemas) is dropped, and zod with it.
+        manualPureFunctions: ['z'],
         // @gantry/shared is a barrel of pure modules: let each route take only what it uses, so the
         // zod schemas (and zod) stay out of the login route.
         moduleSideEffects: [

@@ -13,6 +13,11 @@ export const DOMAIN_MAX = 255;
 export const LICENCE_COUNT_MAX = 9_999_999;
 export const LICENCE_TABLE_COUNT_MAX = 99_999_999;
 export const LICENCE_WARNING_DAYS = 14;
+/**
+ * Days before the end at which administrators are reminded (console.md §8, §9): the licence warning.
+ * Here rather than beside the licence schemas, so that the console's layout loads no zod for it.
+ */
+export const LICENCE_REMINDER_DAYS = LICENCE_WARNING_DAYS;
 export const COUNT_DISPLAY_MAX = 999;
 
 export const TOAST_ERROR_SECONDS = 13;
@@ -27,11 +32,6 @@ export const WINDOW_OPEN_DELAY_MS = 200;
 export const TOKEN_BYTES = 32;
 /** Lifetime of an issued verification-code image. */
 export const CAPTCHA_TTL_SECONDS = 300;
-
-export const LANGUAGES = ['zh_Hans', 'en'] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: Language = 'zh_Hans';
-
 /**
  * The 'afterFailure' verification-code policy (README, "Sign-in protection"): an account name is
  * asked for a code after this many wrong passwords within CAPTCHA_FAILURE_WINDOW_SECONDS…
@@ -41,6 +41,11 @@ export const CAPTCHA_ACCOUNT_FAILURES = 1;
 export const CAPTCHA_ADDRESS_FAILURES = 10;
 /** How long failures count towards the code: an hour after the last one, they are forgotten. */
 export const CAPTCHA_FAILURE_WINDOW_SECONDS = 3600;
+
+export const LANGUAGES = ['zh_Hans', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'zh_Hans';
+
 /** The platform administrator's user id. */
 export const ADMIN_USER_ID = 'admin';
 

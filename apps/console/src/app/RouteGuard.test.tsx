@@ -38,9 +38,9 @@ describe('RouteGuard', () => {
     expect(screen.queryByText(NO_PERMISSION)).toBeNull();
   });
 
-  it('shows the no-permission page for admin-only pages to a tenant', () => {
+  it('shows the no-permission page for admin-only pages to a tenant', async () => {
     visit(TENANT, '/app/settings');
-    expect(screen.getByText(NO_PERMISSION)).toBeTruthy();
+    expect(await screen.findByText(NO_PERMISSION)).toBeTruthy();
     expect(screen.queryByText('settings page')).toBeNull();
   });
 
@@ -52,9 +52,9 @@ describe('RouteGuard', () => {
 
   it.each(['/app/dashboard', '/app/model/Project/p2/detail', '/app/settings'])(
     'a protectUrl user gets the no-permission page at %s',
-    (path) => {
+    async (path) => {
       visit({ ...ADMIN, protectUrl: '#/app/model/Project/p1/detail' }, path);
-      expect(screen.getByTestId('no-permission').textContent).toBe(NO_PERMISSION);
+      expect((await screen.findByTestId('no-permission')).textContent).toBe(NO_PERMISSION);
       expect(screen.queryByText(/page$|detail$/)).toBeNull();
     },
   );

@@ -1,10 +1,13 @@
 import { Spin } from 'antd';
+import { lazy, Suspense } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router';
-import NoPermission from '../pages/exception/NoPermission';
 import type { PageRoute } from '../routes';
 import { useCurrentUser } from '../services/auth';
 import { useSessionUser } from '../services/session';
 import { canAccess } from './access';
+
+/** Loaded when needed: antd's Result and its illustrations stay out of every page's JavaScript. */
+const NoPermission = lazy(() => import('../pages/exception/NoPermission'));
 
 export interface RouteHandle {
   page?: PageRoute;
@@ -37,6 +40,12 @@ export function RouteGuard() {
   if (needsRights && user && current.isPending) {
     return <Spin data-testid="route-rights-pending" style={{ display: 'block', margin: '48px auto' }} />;
   }
-  if (!canAccess(user, pathname, page, current.data?.rights)) return <NoPermission />;
+  if (!canAccess(user, pathname, page, current.data?.rights)) {
+    return (
+      <Suspense fallback={null}>
+        <NoPermission />
+      </Suspense>
+    );
+  }
   return <Outlet />;
 }

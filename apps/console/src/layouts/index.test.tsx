@@ -88,11 +88,11 @@ describe('AppLayout', () => {
     expect(screen.getByText('dashboard page')).toBeTruthy();
   });
 
-  it('shows a tenant the no-permission page for administrator pages', () => {
+  it('shows a tenant the no-permission page for administrator pages', async () => {
     api(TENANT);
     signIn(TENANT);
     renderRoutes(routes, '/app/settings');
-    expect(screen.getByText('您没有查看该页面权限')).toBeTruthy();
+    expect(await screen.findByText('您没有查看该页面权限')).toBeTruthy();
     expect(screen.queryByText('settings page')).toBeNull();
   });
 

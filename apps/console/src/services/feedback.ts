@@ -1,5 +1,4 @@
 import { TOAST_ERROR_SECONDS, TOAST_SUCCESS_SECONDS } from '@gantry/shared';
-import { message as staticMessage } from 'antd';
 import type { MessageInstance } from 'antd/es/message/interface';
 import { createElement, type ReactNode } from 'react';
 import { currentHashPath } from './navigation';
@@ -34,8 +33,22 @@ export function bindFeedback(instance: MessageInstance | null): void {
   bound = instance;
 }
 
-function messages(): MessageInstance {
-  return bound ?? staticMessage;
+/**
+ * antd's static message: loaded on the first toast shown without AntdProvider (on the login page,
+ * whose route loads no antd; weight/budgets.ts), from the provider's chunk the layout needs anyway.
+ */
+let staticMessage: MessageInstance | null = null;
+
+function withMessages(use: (instance: MessageInstance) => void): void {
+  const instance = bound ?? staticMessage;
+  if (instance) {
+    use(instance);
+    return;
+  }
+  void import('../app/antdProvider').then((antd) => {
+    staticMessage = antd.staticMessage;
+    use(bound ?? antd.staticMessage);
+  });
 }
 
 export interface ToastOptions {
@@ -56,7 +69,7 @@ function keyOf(content: ReactNode): string {
 
 function close(key: string): void {
   open.delete(key);
-  messages().destroy(key);
+  withMessages((messages) => messages.destroy(key));
 }
 
 function show(kind: Kind, content: ReactNode, duration: number, options: ToastOptions = {}): void {
@@ -65,15 +78,18 @@ function show(kind: Kind, content: ReactNode, duration: number, options: ToastOp
   }
   const key = keyOf(content);
   open.set(key, { kind, route: routeOf(options.route ?? currentRoute ?? currentHashPath()) });
-  void messages().open({
-    key,
-    type: kind,
-    content,
-    duration,
-    onClose: () => {
-      open.delete(key);
-    },
-  });
+  withMessages(
+    (messages) =>
+      void messages.open({
+        key,
+        type: kind,
+        content,
+        duration,
+        onClose: () => {
+          open.delete(key);
+        },
+      }),
+  );
 }
 
 /** The router moved to `path`: warnings and errors of other pages close. */

@@ -19,9 +19,6 @@ export const LICENCE_STATES = ['valid', 'expired', 'notYetValid', 'otherMachine'
 export const licenceState = z.enum(LICENCE_STATES);
 export type LicenceState = z.infer<typeof licenceState>;
 
-/** Days before the end at which administrators are reminded (console.md §8, §9): the licence warning. */
-export const LICENCE_REMINDER_DAYS = LICENCE_WARNING_DAYS;
-
 /** This machine's identity (console.md §3 "Licence history": the Windows and the other field set). */
 export const machineFields = z.object({
   platform: z.enum(['windows', 'other']),

@@ -1,13 +1,10 @@
 import type { ProjectView } from '@gantry/shared';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSessionUser } from '../../services/session';
 import { FilterChips } from './components/FilterChips';
-import { FilterDrawer } from './components/FilterDrawer';
-import { LicenceModal } from './components/LicenceModal';
 import { ProjectGrid } from './components/ProjectGrid';
-import { ProjectTable } from './components/ProjectTable';
 import { Toolbar } from './components/Toolbar';
 import { useOwnerOptions } from './options';
 import { projectPath } from './paths';
@@ -24,6 +21,12 @@ import {
 import { useProjectActions } from './useProjectActions';
 import { useProjectCards, useProjectTable } from './useProjectLists';
 import { type ProjectViewMode, readViewMode, writeViewMode } from './viewMode';
+
+// Loaded when first shown (the list view, the filter drawer, the licence dialog): the card view the
+// page opens with does not pay for the table, the date pickers and the forms (weight/budgets.ts).
+const ProjectTable = lazy(() => import('./components/ProjectTable').then((m) => ({ default: m.ProjectTable })));
+const FilterDrawer = lazy(() => import('./components/FilterDrawer').then((m) => ({ default: m.FilterDrawer })));
+const LicenceModal = lazy(() => import('./components/LicenceModal').then((m) => ({ default: m.LicenceModal })));
 
 type Selection = ReadonlyMap<string, Pick<ProjectView, 'id' | 'name' | 'status'>>;
 
@@ -43,6 +46,9 @@ export default function ProjectListPage() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [selection, setSelection] = useState<Selection>(new Map());
   const [licenceOf, setLicenceOf] = useState<ProjectView | null>(null);
+  // mounted from their first opening on, so that closing them animates
+  const drawerUsed = useOnceTrue(drawerOpen);
+  const licenceUsed = useOnceTrue(licenceOf !== null);
 
   const owners = useOwnerOptions(t, isAdmin);
   const ownerName = (id: string) => owners.options.find((o) => o.value === id)?.label ?? id;
@@ -119,41 +125,58 @@ export default function ProjectListPage() {
           onDelete={remove}
         />
       ) : (
-        <ProjectTable
-          projects={table.data?.items ?? []}
-          total={table.data?.count ?? 0}
-          page={page}
-          loading={table.isPending || table.isFetching}
-          onPage={setPage}
-          selected={new Set(selection.keys())}
-          onSelectRows={(ids, rows) =>
-            setSelection((current) => {
-              const next = new Map<string, Pick<ProjectView, 'id' | 'name' | 'status'>>();
-              for (const id of ids) {
-                const known = rows.find((r) => r.id === id) ?? current.get(id);
-                if (known) next.set(id, known);
-              }
-              return next;
-            })
-          }
-          onDetail={(project) => void navigate(projectPath(project.id, 'detail'))}
-          onLicence={setLicenceOf}
-          onEdit={edit}
-          onDelete={remove}
-        />
+        <Suspense fallback={<div className="gantry-route-progress" aria-hidden />}>
+          <ProjectTable
+            projects={table.data?.items ?? []}
+            total={table.data?.count ?? 0}
+            page={page}
+            loading={table.isPending || table.isFetching}
+            onPage={setPage}
+            selected={new Set(selection.keys())}
+            onSelectRows={(ids, rows) =>
+              setSelection((current) => {
+                const next = new Map<string, Pick<ProjectView, 'id' | 'name' | 'status'>>();
+                for (const id of ids) {
+                  const known = rows.find((r) => r.id === id) ?? current.get(id);
+                  if (known) next.set(id, known);
+                }
+                return next;
+              })
+            }
+            onDetail={(project) => void navigate(projectPath(project.id, 'detail'))}
+            onLicence={setLicenceOf}
+            onEdit={edit}
+            onDelete={remove}
+          />
+        </Suspense>
       )}
-      <FilterDrawer
-        open={drawerOpen}
-        value={filter}
-        owners={isAdmin ? owners.options : null}
-        onApply={(next) => {
-          setFilter(next);
-          setDrawerOpen(false);
-        }}
-        onClose={() => setDrawerOpen(false)}
-      />
-      <LicenceModal project={licenceOf} onClose={() => setLicenceOf(null)} />
+      {drawerUsed ? (
+        <Suspense fallback={null}>
+          <FilterDrawer
+            open={drawerOpen}
+            value={filter}
+            owners={isAdmin ? owners.options : null}
+            onApply={(next) => {
+              setFilter(next);
+              setDrawerOpen(false);
+            }}
+            onClose={() => setDrawerOpen(false)}
+          />
+        </Suspense>
+      ) : null}
+      {licenceUsed ? (
+        <Suspense fallback={null}>
+          <LicenceModal project={licenceOf} onClose={() => setLicenceOf(null)} />
+        </Suspense>
+      ) : null}
       {actions.contextHolder}
     </div>
   );
+}
+
+/** True from the first render where `value` was true on. */
+function useOnceTrue(value: boolean): boolean {
+  const [seen, setSeen] = useState(value);
+  if (value && !seen) setSeen(true);
+  return seen || value;
 }
