@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { grantView, measureValues } from '../licence.js';
-import { LICENCE_WARNING_DAYS } from '../validations.js';
 
 /**
  * The licence calls (docs/API.md, "Licence"). Paths are under `/portal/rest/`:
