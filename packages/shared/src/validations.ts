@@ -12,6 +12,15 @@ export const PORT_MAX = 65535;
 export const DOMAIN_MAX = 255;
 export const LICENCE_COUNT_MAX = 9_999_999;
 export const LICENCE_TABLE_COUNT_MAX = 99_999_999;
+/** The project card grid's page (console.md §9) and the list view's. */
+export const PROJECT_CARD_PAGE = 15;
+export const PROJECT_LIST_PAGE = 24;
+/**
+ * Industry values of tenants, projects and templates (console.md §3). Constants the console's list
+ * pages need live here, in no module with zod schemas: a page that imports one does not load zod.
+ */
+export const INDUSTRIES = ['fishery', 'smartCity', 'coal', 'pharmaceutical', 'oilfield', 'heating', 'other'] as const;
+export type Industry = (typeof INDUSTRIES)[number];
 export const LICENCE_WARNING_DAYS = 14;
 /**
  * Days before the end at which administrators are reminded (console.md §8, §9): the licence warning.

@@ -7,9 +7,6 @@ export const PROJECT_ID_MAX = 32;
 export const PROJECT_NAME_MAX = 64;
 export const PUBLIC_DIR_PERMISSIONS = ['mkDir', 'upload', 'modify', 'delete'] as const;
 export const PROJECT_TYPES = ['blank', 'template'] as const;
-/** The card grid's page (console.md §9) and the list view's. */
-export const PROJECT_CARD_PAGE = 15;
-export const PROJECT_LIST_PAGE = 24;
 
 /** Ids that are calls of their own (`GET project/count`, `GET project/available`): taken. */
 export const RESERVED_PROJECT_IDS: readonly string[] = ['count', 'available'];

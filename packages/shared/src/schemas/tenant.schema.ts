@@ -1,11 +1,8 @@
 import { z } from 'zod';
 import { grantSchema, grantView } from '../licence.js';
-import { ADMIN_USER_ID } from '../validations.js';
+import { ADMIN_USER_ID, INDUSTRIES } from '../validations.js';
 import { wirePassword } from './auth.schema.js';
 
-/** Industry values of tenants, projects and templates (console.md §3). */
-export const INDUSTRIES = ['fishery', 'smartCity', 'coal', 'pharmaceutical', 'oilfield', 'heating', 'other'] as const;
-export type Industry = (typeof INDUSTRIES)[number];
 /** Tenant types: 0 personal, 1 enterprise. */
 export const TENANT_TYPES = [0, 1] as const;
 export const TENANT_NAME_MAX = 64;
