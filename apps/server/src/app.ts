@@ -5,6 +5,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
+import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
@@ -48,6 +49,11 @@ import { SettingsRepository } from './modules/settings/settings.repository.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { SettingsService } from './modules/settings/settings.service.js';
 import { unpublishedSiteRoutes } from './modules/sites/unpublished.routes.js';
+import { ProgressHub } from './modules/tasks/progress-hub.js';
+import { TaskEngine } from './modules/tasks/task.engine.js';
+import { TaskRepository } from './modules/tasks/task.repository.js';
+import { taskRoutes } from './modules/tasks/task.routes.js';
+import { TaskService } from './modules/tasks/task.service.js';
 import { TenantRepository } from './modules/tenants/tenant.repository.js';
 import { tenantRoutes } from './modules/tenants/tenant.routes.js';
 import { TenantService } from './modules/tenants/tenant.service.js';
@@ -66,6 +72,8 @@ import './plugins/types.js';
 export const PORTAL = '/portal';
 export const API = `${PORTAL}/rest`;
 export const SPM = `${API}/spm`;
+/** Long tasks (backups, restores, clean-ups) running side by side in one process. */
+const TASK_CONCURRENCY = 2;
 /** How often expired sessions, codes and old attempt counters are removed. */
 const CLEAN_UP_MS = 10 * 60 * 1000;
 
@@ -94,6 +102,8 @@ export interface App {
     platformLicence: PlatformLicenceService;
     tenants: TenantService;
     projects: ProjectService;
+    /** The task engine: the modules register their task types on it. */
+    tasks: TaskEngine;
   };
 }
 
@@ -187,7 +197,19 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clock,
   });
   const dashboard = new DashboardService(new DashboardRepository(db), auditRepository, licence);
-  const documents = new DocumentService(new DocumentRepository(db), clock);
+  const documentRepository = new DocumentRepository(db);
+  const documents = new DocumentService(documentRepository, clock);
+  const taskRepository = new TaskRepository(db);
+  const taskEngine = new TaskEngine(taskRepository, clock, {
+    concurrency: TASK_CONCURRENCY,
+    pollMs: 2_000,
+    reportMs: 500,
+    staleMs: 30_000,
+    onlyProcess: database.engine === 'pglite',
+    log: app.log,
+  });
+  const taskService = new TaskService(taskRepository, taskEngine, documentRepository);
+  const progressHub = new ProgressHub(taskRepository, clock);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -203,6 +225,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   cleanUp.unref();
   app.addHook('onClose', async () => clearInterval(cleanUp));
   if (!options.database || options.closeDatabase) app.addHook('onClose', () => database.close());
+  // onClose hooks run last-registered first: the tasks stop (and record why) before the database closes.
+  app.addHook('onReady', () => taskEngine.start());
+  app.addHook('onClose', async () => {
+    progressHub.close();
+    await taskEngine.stop();
+  });
 
   await app.register(fastifyCors, {
     // Cross-origin access follows the enableCors setting at run time.
@@ -223,6 +251,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   await registerSecurityHeaders(app);
   await app.register(fastifyRateLimit, { global: false, errorResponseBuilder: () => new AppError('tooManyRequests') });
+  // The progress channel (modules/tasks); at most 64 KiB per message from a client.
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await registerCompression(app);
   await app.register(fastifySwagger, {
     openapi: {
@@ -252,6 +282,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(dashboardRoutes(dashboard), { prefix: SPM });
   await app.register(auditRoutes(auditRepository), { prefix: SPM });
   await app.register(documentRoutes(documents), { prefix: API });
+  await app.register(taskRoutes({ tasks: taskService, hub: progressHub, auth, projects: documentRepository }), {
+    prefix: SPM,
+  });
   app.get(`${API}/openapi.json`, { config: { action: 'public' }, schema: { hide: true } }, async () => app.swagger());
 
   app.get('/', (_request, reply) => reply.redirect(`${PORTAL}/`));
@@ -276,5 +309,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     });
   }
 
-  return { app, database, services: { auth, settings, captcha, licence, platformLicence, tenants, projects } };
+  return {
+    app,
+    database,
+    services: { auth, settings, captcha, licence, platformLicence, tenants, projects, tasks: taskEngine },
+  };
 }

@@ -53,3 +53,8 @@ export const DOCUMENT_LIMITS = {
 
 /** A client-given document id: letters, digits and `_ - . : @`, not starting with a dot. */
 export const DOCUMENT_ID_PATTERN = /^[A-Za-z0-9_\-:@][A-Za-z0-9_\-.:@]*$/;
+
+/** What the progress websocket answers to a missing, bad or expired token, then closes (the client stops retrying). */
+export const WS_AUTH_FAILED = 'failed to get current user ID';
+/** The client's keep-alive period on the progress websocket. */
+export const WS_KEEPALIVE_MS = 30_000;

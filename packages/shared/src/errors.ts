@@ -64,6 +64,7 @@ export const ERRORS = {
   documentInvalid: { status: 400, message: 'data.documentInvalid' },
   documentTooLarge: { status: 413, message: 'data.documentTooLarge' },
   documentIdTaken: { status: 409, message: 'data.idTaken' },
+  taskEnded: { status: 409, message: 'task.ended' },
 } as const satisfies Record<string, { status: number; message: MessageKey; licence?: true }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -45,6 +45,7 @@ export const MESSAGES = {
 
   'list.badQuery': { zh_Hans: '查询条件无效：{{reason}}', en: 'Invalid query: {{reason}}' },
 
+  'task.ended': { zh_Hans: '任务已结束，不能暂停', en: 'The task has ended: it cannot be paused' },
   'data.modelNotFound': { zh_Hans: '模型不存在：{{name}}', en: 'Model not found: {{name}}' },
   'data.projectHeaderMissing': {
     zh_Hans: '请求头 x-request-project 缺少项目编号',

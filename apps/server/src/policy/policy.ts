@@ -1,6 +1,6 @@
 import { ADMIN_USER_ID, RIGHTS, type Right } from '@gantry/shared';
-import { eq, type SQL } from 'drizzle-orm';
-import { auditLog, projects, users } from '../db/schema.js';
+import { eq, type SQL, sql } from 'drizzle-orm';
+import { auditLog, projects, tasks, users } from '../db/schema.js';
 import type { UserRow } from '../modules/users/user.repository.js';
 
 /**
@@ -30,6 +30,8 @@ export const ACTIONS = [
   'audit.read',
   'project.data.read',
   'project.data.write',
+  'task.read',
+  'task.write',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -60,6 +62,8 @@ const SCOPED: ReadonlySet<Action> = new Set([
   'licence.read',
   'project.data.read',
   'project.data.write',
+  'task.read',
+  'task.write',
 ]);
 
 export function can(user: UserRow | undefined, action: Action): boolean {
@@ -108,4 +112,17 @@ export function auditScope(user: UserRow): SQL | undefined {
 export function projectOwnerFor(user: UserRow, requested: string | undefined): string {
   if (!user.isAdmin) return user.id;
   return requested || ADMIN_USER_ID;
+}
+
+/** Whether `user` may see or pause a task: the administrator all; a tenant its projects' tasks and its own platform tasks. */
+export function canSeeTask(user: UserRow, task: { ownerId: string | null; requester: string }): boolean {
+  if (user.isAdmin) return true;
+  return task.ownerId === null ? task.requester === user.id : task.ownerId === user.id;
+}
+
+/** The tasks a user may list (`canSeeTask` as SQL; undefined: all). */
+export function taskScope(user: UserRow): SQL | undefined {
+  if (user.isAdmin) return undefined;
+  return sql`(${tasks.projectId} in (select ${projects.id} from ${projects} where ${projects.userId} = ${user.id})
+    or (${tasks.projectId} is null and ${tasks.requester} = ${user.id}))`;
 }

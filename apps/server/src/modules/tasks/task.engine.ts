@@ -1,0 +1,261 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../lib/clock.js';
+import type { TaskRepository, TaskRow } from './task.repository.js';
+
+/** What a task's work sees: its row, a way to report progress, and its safe points. */
+export interface TaskContext {
+  readonly task: TaskRow;
+  /** Progress 0..1; written to the database at most every `reportMs` (and at the end). */
+  progress(fraction: number): void;
+  /** A safe point: throws `TaskPaused` once a pause was asked for, and when the server stops. */
+  checkpoint(): Promise<void>;
+  /** A line of the task's log (kept to the last 64 KiB). */
+  log(line: string): void;
+}
+
+/** The work of one task type; answers the outcome in words (shown as the task's message). */
+export type TaskHandler = (context: TaskContext) => Promise<string>;
+
+/** Thrown at a safe point of a task that must stop. */
+export class TaskPaused extends Error {
+  constructor(readonly reason: 'pause' | 'shutdown') {
+    super(reason === 'pause' ? 'paused' : 'the server stopped');
+  }
+}
+
+export interface TaskEngineOptions {
+  /** Tasks run side by side at most (per process). */
+  concurrency: number;
+  /** How often waiting tasks are looked for (a submit here looks at once). */
+  pollMs: number;
+  /** How often a running task's progress and heartbeat are written. */
+  reportMs: number;
+  /** A runner silent this long is gone (another process on PostgreSQL): its tasks fail. */
+  staleMs: number;
+  /** The embedded engine: this process is the only one, so any other runner is gone. */
+  onlyProcess: boolean;
+  log: { warn(fields: object, message: string): void; error(fields: object, message: string): void };
+}
+
+const LOG_MAX = 64 * 1024;
+export const SERVER_STOPPED = 'the server stopped while the task ran';
+
+interface Running {
+  task: TaskRow;
+  progress: number;
+  pauseRequested: boolean;
+  log: string[];
+  logBytes: number;
+}
+
+/**
+ * One task engine for all long work (design D5). Tasks are rows: a submit inserts one (`ongoing`, no
+ * runner); an engine claims waiting ones (`FOR UPDATE SKIP LOCKED`), runs them up to `concurrency`
+ * at once, writes progress and a heartbeat, and finishes them `success`, `failed` or `pause`. On
+ * start, tasks left `ongoing` by a process that is gone are failed with SERVER_STOPPED; waiting
+ * ones are simply claimed (they never started).
+ */
+export class TaskEngine {
+  readonly runner = `r${randomBytes(8).toString('hex')}`;
+  private readonly handlers = new Map<string, TaskHandler>();
+  private readonly running = new Map<string, Running>();
+  private poller: NodeJS.Timeout | undefined;
+  private reporter: NodeJS.Timeout | undefined;
+  private claiming: Promise<void> | undefined;
+  private again = false;
+  private stopping = false;
+  private readonly finished = new Set<Promise<void>>();
+
+  constructor(
+    private readonly repo: TaskRepository,
+    private readonly clock: Clock,
+    private readonly options: TaskEngineOptions,
+  ) {}
+
+  register(type: string, handler: TaskHandler): void {
+    this.handlers.set(type, handler);
+  }
+
+  async start(): Promise<void> {
+    await this.failOrphans();
+    this.poller = setInterval(() => {
+      void this.failOrphans().catch((error: unknown) => this.options.log.warn({ err: error }, 'task clean-up failed'));
+      this.kick();
+    }, this.options.pollMs);
+    this.poller.unref();
+    this.reporter = setInterval(() => void this.reportAll(), this.options.reportMs);
+    this.reporter.unref();
+    this.kick();
+  }
+
+  /** Queues a task; it runs here or in another process, whichever claims it first. */
+  async submit(input: {
+    type: string;
+    projectId: string | null;
+    requester: string;
+    requestId?: string | undefined;
+    params?: Record<string, unknown>;
+  }): Promise<TaskRow> {
+    if (!this.handlers.has(input.type)) throw new Error(`no handler for task type ${input.type}`);
+    const now = this.clock();
+    const task = await this.repo.insert({
+      id: `t${randomBytes(10).toString('hex')}`,
+      projectId: input.projectId,
+      type: input.type,
+      status: 'ongoing',
+      progress: 0,
+      params: input.params ?? {},
+      requester: input.requester,
+      requestId: input.requestId ?? randomBytes(8).toString('hex'),
+      message: null,
+      log: '',
+      pauseRequested: false,
+      runner: null,
+      heartbeatAt: null,
+      startTime: now,
+      endTime: null,
+      updatedAt: now,
+    });
+    this.kick();
+    return task;
+  }
+
+  /** Asks a task to pause (see TaskRepository.requestPause); a task running here stops at its next safe point. */
+  async pause(id: string): Promise<TaskRow | undefined> {
+    const task = await this.repo.requestPause(id, this.clock());
+    const here = this.running.get(id);
+    if (here) here.pauseRequested = true;
+    return task;
+  }
+
+  /** Stops claiming; running tasks stop at their next safe point and are failed with SERVER_STOPPED. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.poller);
+    clearInterval(this.reporter);
+    await this.claiming;
+    await Promise.all([...this.finished]);
+  }
+
+  /** Looks for waiting tasks now (once more after the current look, if one is under way). */
+  private kick(): void {
+    if (this.stopping) return;
+    if (this.claiming) {
+      this.again = true;
+      return;
+    }
+    this.claiming = this.claim()
+      .catch((error: unknown) => this.options.log.warn({ err: error }, 'claiming tasks failed'))
+      .finally(() => {
+        this.claiming = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  private async claim(): Promise<void> {
+    const free = this.options.concurrency - this.running.size;
+    const claimed = await this.repo.claim(this.runner, [...this.handlers.keys()], free, this.clock());
+    for (const task of claimed) this.run(task);
+  }
+
+  private run(task: TaskRow): void {
+    const handler = this.handlers.get(task.type);
+    const state: Running = { task, progress: task.progress, pauseRequested: task.pauseRequested, log: [], logBytes: 0 };
+    this.running.set(task.id, state);
+    const context: TaskContext = {
+      task,
+      progress: (fraction) => {
+        state.progress = Math.min(1, Math.max(0, fraction));
+      },
+      checkpoint: async () => {
+        if (this.stopping) throw new TaskPaused('shutdown');
+        if (state.pauseRequested) throw new TaskPaused('pause');
+      },
+      log: (line) => {
+        state.log.push(line);
+        state.logBytes += Buffer.byteLength(line) + 1;
+        while (state.logBytes > LOG_MAX && state.log.length > 1) {
+          state.logBytes -= Buffer.byteLength(state.log.shift() ?? '') + 1;
+        }
+      },
+    };
+    const work = (async () => {
+      if (!handler) throw new Error(`no handler for task type ${task.type}`);
+      return handler(context);
+    })();
+    const done = work
+      .then(
+        (message) => this.finish(state, { status: 'success', message, progress: 1 }),
+        (error: unknown) => {
+          if (error instanceof TaskPaused) {
+            return this.finish(
+              state,
+              error.reason === 'pause'
+                ? { status: 'pause', message: 'paused' }
+                : { status: 'failed', message: SERVER_STOPPED },
+            );
+          }
+          this.options.log.warn({ err: error, task: task.id, type: task.type }, 'task failed');
+          return this.finish(state, {
+            status: 'failed',
+            message: error instanceof Error ? error.message : String(error),
+          });
+        },
+      )
+      .catch((error: unknown) =>
+        this.options.log.error({ err: error, task: task.id }, 'could not record a task outcome'),
+      )
+      .finally(() => {
+        this.running.delete(task.id);
+        this.finished.delete(done);
+        this.kick();
+      });
+    this.finished.add(done);
+  }
+
+  private async finish(
+    state: Running,
+    outcome: { status: 'success' | 'failed' | 'pause'; message: string; progress?: number },
+  ): Promise<void> {
+    await this.repo.finish(
+      state.task.id,
+      this.runner,
+      {
+        ...outcome,
+        ...(outcome.progress === undefined ? { progress: state.progress } : {}),
+        log: state.log.join('\n'),
+      },
+      this.clock(),
+    );
+  }
+
+  /** Progress and heartbeat of every task running here; learns of pause requests made elsewhere. */
+  private async reportAll(): Promise<void> {
+    const now = this.clock();
+    await Promise.all(
+      [...this.running.values()].map(async (state) => {
+        try {
+          if (await this.repo.report(state.task.id, this.runner, state.progress, now)) state.pauseRequested = true;
+        } catch (error) {
+          this.options.log.warn({ err: error, task: state.task.id }, 'task progress not written');
+        }
+      }),
+    );
+  }
+
+  private async failOrphans(): Promise<void> {
+    const now = this.clock();
+    const failed = await this.repo.failOrphans({
+      alive: this.runner,
+      onlyProcess: this.options.onlyProcess,
+      staleBefore: new Date(now.getTime() - this.options.staleMs),
+      now,
+      message: SERVER_STOPPED,
+    });
+    if (failed.length > 0)
+      this.options.log.warn({ tasks: failed.map((row) => row.id) }, 'tasks of a stopped server failed');
+  }
+}

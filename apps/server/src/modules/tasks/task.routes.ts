@@ -1,0 +1,138 @@
+import { WS_AUTH_FAILED } from '@gantry/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { LIST_QUERY_DESCRIPTION, listQuerystring } from '../../lib/list-response.js';
+import { actorOf } from '../../plugins/auth.js';
+import { ownsProject } from '../../policy/policy.js';
+import type { AuthService } from '../auth/auth.service.js';
+import type { DocumentRepository } from '../documents/document.repository.js';
+import type { ProgressHub } from './progress-hub.js';
+import type { TaskService } from './task.service.js';
+
+const tags = ['tasks'];
+const PROJECT_HEADER = 'x-request-project';
+/** A socket that says nothing for this long is gone (the client's keep-alive is every 30 s). */
+const SILENT_SOCKET_MS = 90_000;
+/** A policy violation close code: the session is not (or no longer) valid. */
+const CLOSE_UNAUTHORISED = 4001;
+
+const taskView = z.object({
+  id: z.string(),
+  projectId: z.string().nullable(),
+  type: z.string(),
+  status: z.enum(['ongoing', 'pause', 'success', 'failed']),
+  progress: z.number(),
+  requestId: z.string(),
+  message: z.string().nullable(),
+  startTime: z.string(),
+  endTime: z.string().nullable(),
+});
+
+function projectHeader(request: FastifyRequest): string | undefined {
+  const value = request.headers[PROJECT_HEADER];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** The task manager and the progress websocket, under `rest/spm`. */
+export function taskRoutes(deps: {
+  tasks: TaskService;
+  hub: ProgressHub;
+  auth: AuthService;
+  projects: Pick<DocumentRepository, 'projectAccess'>;
+}) {
+  return async function routes(app: FastifyInstance): Promise<void> {
+    const typed = app.withTypeProvider<ZodTypeProvider>();
+
+    typed.get(
+      '/proxy/core/taskmanager',
+      {
+        config: { action: 'task.read' },
+        schema: {
+          tags,
+          description: `${LIST_QUERY_DESCRIPTION} Fields: id, type, status, progress, startTime, endTime, requestId, projectId. Default sort startTime desc, limit 15. With \`x-request-project\`: that project's tasks.`,
+          querystring: listQuerystring,
+          response: { 200: z.array(taskView) },
+        },
+      },
+      async (request) => deps.tasks.list(actorOf(request).user, projectHeader(request), request.query.query),
+    );
+
+    typed.get(
+      '/proxy/core/taskmanager/:id',
+      {
+        config: { action: 'task.read' },
+        schema: {
+          tags,
+          params: z.object({ id: z.string().min(1).max(64) }),
+          response: { 200: taskView.extend({ log: z.string() }) },
+        },
+      },
+      async (request) => deps.tasks.get(actorOf(request).user, request.params.id),
+    );
+
+    typed.patch(
+      '/proxy/core/taskmanager/:id',
+      {
+        config: { action: 'task.write' },
+        schema: {
+          tags,
+          description: 'Pauses the task: a waiting one at once, a running one at its next safe point.',
+          params: z.object({ id: z.string().min(1).max(64) }),
+          body: z.object({ status: z.literal('pause'), id: z.string().max(64).optional() }),
+          response: { 200: taskView },
+        },
+      },
+      async (request) => deps.tasks.pause(actorOf(request).user, request.params.id),
+    );
+
+    // The progress channel. Public as a route: the token comes in the query and a bad one is
+    // answered on the socket itself (WS_AUTH_FAILED, then close), as the console expects.
+    app.get(
+      '/proxy/ws/:name',
+      { websocket: true, config: { action: 'public' }, schema: { hide: true } },
+      (socket, request) => {
+        const query = request.query as Record<string, unknown>;
+        const token = typeof query.token === 'string' ? query.token : '';
+        const projectId = typeof query[PROJECT_HEADER] === 'string' ? (query[PROJECT_HEADER] as string) : undefined;
+        let unsubscribe: (() => void) | undefined;
+        let silence: NodeJS.Timeout | undefined;
+        const refuse = () => {
+          if (socket.readyState === socket.OPEN) socket.send(WS_AUTH_FAILED);
+          socket.close(CLOSE_UNAUTHORISED, 'unauthorised');
+        };
+        const stillSignedIn = async () => (token ? await deps.auth.authenticate(token) : undefined);
+        const heard = () => {
+          clearTimeout(silence);
+          silence = setTimeout(() => socket.terminate(), SILENT_SOCKET_MS);
+          silence.unref();
+        };
+        socket.on('close', () => {
+          unsubscribe?.();
+          clearTimeout(silence);
+        });
+        heard();
+        void (async () => {
+          const session = await stillSignedIn();
+          if (!session) return refuse();
+          if (projectId !== undefined) {
+            const access = await deps.projects.projectAccess(projectId);
+            if (!access || !ownsProject(session.user, access.ownerId)) return refuse();
+          }
+          if (socket.readyState !== socket.OPEN) return;
+          unsubscribe = deps.hub.subscribe({ user: session.user, projectId, send: (text) => socket.send(text) });
+          // The client's query on open and its keep-alives: each proves the session is still valid.
+          socket.on('message', () => {
+            heard();
+            void stillSignedIn().then(
+              (current) => {
+                if (!current) refuse();
+              },
+              () => undefined,
+            );
+          });
+        })().catch(() => refuse());
+      },
+    );
+  };
+}

@@ -1,0 +1,49 @@
+import { and, eq } from 'drizzle-orm';
+import { tasks } from '../../db/schema.js';
+import { AppError } from '../../lib/app-error.js';
+import { mapQueryError, parseListQuery } from '../../lib/list-query/list-query.js';
+import { canSeeTask, ownsProject, taskScope } from '../../policy/policy.js';
+import type { DocumentRepository } from '../documents/document.repository.js';
+import type { UserRow } from '../users/user.repository.js';
+import type { TaskEngine } from './task.engine.js';
+import { presentTask, presentTaskWithLog, type TaskView } from './task.presenter.js';
+import { TASK_RESOURCE, type TaskRepository } from './task.repository.js';
+
+/** The task manager (`proxy/core/taskmanager`): lists and pauses what a caller may see. */
+export class TaskService {
+  constructor(
+    private readonly repo: TaskRepository,
+    private readonly engine: TaskEngine,
+    private readonly projects: Pick<DocumentRepository, 'projectAccess'>,
+  ) {}
+
+  /** With a project (the `x-request-project` header): that project's tasks, if the caller owns it. */
+  async list(user: UserRow, projectId: string | undefined, rawQuery: string | undefined): Promise<TaskView[]> {
+    const query = parseListQuery(rawQuery, TASK_RESOURCE);
+    if (projectId !== undefined) {
+      const access = await this.projects.projectAccess(projectId);
+      if (!access || !ownsProject(user, access.ownerId)) throw new AppError('notFound');
+    }
+    const scope = and(taskScope(user), projectId === undefined ? undefined : eq(tasks.projectId, projectId));
+    try {
+      return (await this.repo.list(scope, query)).map(presentTask);
+    } catch (error) {
+      throw mapQueryError(error);
+    }
+  }
+
+  async get(user: UserRow, id: string) {
+    const task = await this.repo.find(id);
+    if (!task || !canSeeTask(user, task)) throw new AppError('notFound');
+    return presentTaskWithLog(task);
+  }
+
+  /** `PATCH …/{id}` with `{status: 'pause'}`: answers the task; one that had ended is a 409. */
+  async pause(user: UserRow, id: string): Promise<TaskView> {
+    const task = await this.repo.find(id);
+    if (!task || !canSeeTask(user, task)) throw new AppError('notFound');
+    const paused = await this.engine.pause(id);
+    if (!paused) throw new AppError('taskEnded');
+    return presentTask(paused);
+  }
+}
