@@ -258,6 +258,8 @@ export const projectDocuments = pgTable(
     primaryKey({ columns: [t.projectId, t.collection, t.id] }),
     // The default list order (createTime desc, id) of one collection of one project.
     index('project_documents_created_idx').on(t.projectId, t.collection, t.createTime, t.id),
+    // Time-series retention deletes the oldest data records of every project (modules/retention).
+    index('project_documents_records_time_idx').on(t.createTime).where(sql`${t.collection} = 'data_record'`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "project_documents_records_time_idx" ON "project_documents" USING btree ("create_time") WHERE "project_documents"."collection" = 'data_record';
