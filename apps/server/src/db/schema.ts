@@ -1,3 +1,11 @@
+import type {
+  Grant,
+  ProjectAdvanced,
+  ProjectPermissions,
+  ProjectType,
+  TableSetting,
+  UsageReport,
+} from '@gantry/shared';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -27,13 +35,14 @@ export const users = pgTable(
     passwordHash: text('password_hash'),
     status: boolean('status').notNull().default(true),
     protectUrl: text('protect_url'),
-    tableSettings: jsonb('table_settings').notNull().default(sql`'{}'::jsonb`),
+    tableSettings: jsonb('table_settings').$type<Record<string, TableSetting>>().notNull().default(sql`'{}'::jsonb`),
     /** Tenant fields (console.md §3): 0 personal, 1 enterprise. */
     type: integer('type').notNull().default(0),
     industry: text('industry'),
     /** The tenant's licence grant (shared `grantSchema`); null for the administrator. */
-    grant: jsonb('grant'),
+    grant: jsonb('grant').$type<Grant>(),
     permissions: jsonb('permissions')
+      .$type<ProjectPermissions>()
       .notNull()
       .default(sql`'{"ownTemplates":true,"marketTemplates":true,"blankProjects":true}'::jsonb`),
     remarks: text('remarks'),
@@ -59,8 +68,8 @@ export const projects = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
     industry: text('industry'),
-    grant: jsonb('grant'),
-    projectType: text('project_type').notNull().default('blank'),
+    grant: jsonb('grant').$type<Grant>(),
+    projectType: text('project_type').$type<ProjectType>().notNull().default('blank'),
     templateId: text('template_id'),
     hasSso: boolean('has_sso').notNull().default(false),
     remarks: text('remarks'),
@@ -71,18 +80,19 @@ export const projects = pgTable(
     isUseDomain: boolean('is_use_domain').notNull().default(false),
     isUseHttps: boolean('is_use_https').notNull().default(false),
     port: integer('port'),
-    advanced: jsonb('advanced').notNull().default(sql`'{}'::jsonb`),
+    /** Read through `advancedSchema` (its defaults fill what an older row lacks). */
+    advanced: jsonb('advanced').$type<Partial<ProjectAdvanced>>().notNull().default(sql`'{}'::jsonb`),
     planId: text('plan_id'),
     logo: text('logo'),
-    extra: jsonb('extra').notNull().default(sql`'{}'::jsonb`),
+    extra: jsonb('extra').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     /** Storage keys of the uploaded certificate files. */
     certKey: text('cert_key'),
     certPem: text('cert_pem'),
     /** SHA-256 of the key a project runtime reports usage with. */
     runtimeKeyHash: text('runtime_key_hash'),
     /** Latest usage report: amounts in use, devices by type, when. */
-    usage: jsonb('usage'),
-    stats: jsonb('stats').notNull().default(sql`'[]'::jsonb`),
+    usage: jsonb('usage').$type<UsageReport['usage']>(),
+    stats: jsonb('stats').$type<UsageReport['_stats_']>().notNull().default(sql`'[]'::jsonb`),
     online: boolean('online').notNull().default(false),
     usageReportedAt: timestamp('usage_reported_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -119,9 +129,9 @@ export const projectCounts = pgTable(
 /** Installed platform licences; the one named 'platform-spm' grants the platform (design D7). */
 export const licences = pgTable('licences', {
   id: text('id').primaryKey(),
-  grant: jsonb('grant').notNull(),
+  grant: jsonb('grant').$type<Grant>().notNull(),
   /** The signed file as uploaded (its exact text), re-verified whenever the licence's state is read. */
-  document: jsonb('document'),
+  document: jsonb('document').$type<{ text?: unknown }>(),
   installedAt: timestamp('installed_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -134,7 +144,7 @@ export const licenceHistory = pgTable(
   {
     id: text('id').primaryKey(),
     time: timestamp('time', { withTimezone: true }).notNull().defaultNow(),
-    platform: text('platform').notNull(),
+    platform: text('platform').$type<'windows' | 'other'>().notNull(),
     cpuId: text('cpu_id').notNull(),
     uuid: text('uuid'),
     biosAddr: text('bios_addr'),
@@ -152,8 +162,8 @@ export const licenceHistory = pgTable(
     endTime: text('end_time').notNull(),
     validityPeriod: integer('validity_period').notNull(),
     userCount: integer('user_count').notNull(),
-    features: jsonb('features').notNull(),
-    grant: jsonb('grant').notNull(),
+    features: jsonb('features').$type<string[]>().notNull(),
+    grant: jsonb('grant').$type<Grant>().notNull(),
     appliedBy: text('applied_by').notNull(),
     fileSha256: text('file_sha256').notNull(),
   },
@@ -174,7 +184,7 @@ export const auditLog = pgTable(
     objectType: text('object_type').notNull(),
     objectId: text('object_id'),
     ip: text('ip'),
-    detail: jsonb('detail'),
+    detail: jsonb('detail').$type<Record<string, unknown>>(),
   },
   (t) => [
     index('audit_at_idx').on(t.at, t.id),

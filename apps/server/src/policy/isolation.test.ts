@@ -9,6 +9,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserRow } from '../modules/users/user.repository.js';
 import {
   adminWithLicence,
   createTenant,
@@ -20,6 +21,16 @@ import {
 } from '../test/fixtures.js';
 import { ADMIN_PASSWORD, createTestApp, multipartFile, type TestApp, wire } from '../test/test-app.js';
 import { readWorld, type World, worldBesides } from '../test/world.js';
+import {
+  auditTenantOf,
+  can,
+  mayCreateProjectType,
+  mayReportUsageWithoutKey,
+  maySeeMachineCodes,
+  mayUpdateUser,
+  overseesTenants,
+  projectOwnerFor,
+} from './policy.js';
 
 type Role = 'anonymous' | 'tenantA' | 'tenantB' | 'admin' | 'disabledOld';
 type Owner = 'A' | 'B' | 'platform' | 'none';
@@ -273,6 +284,22 @@ const CALLS: Call[] = [
     writes: true,
     fresh: true,
     send: (c) => send(c.role, 'PUT', `/project/${c.id}`, projectBody(app, { grant: small(), name: 'Edited' })),
+  },
+  {
+    // One owner rule (policy.projectOwnerFor) for creating, moving and reading pools: a tenant
+    // naming another owner is refused (403) on its own project; others' projects are not found.
+    name: 'PUT project/{id} {user: tenant B} (moves it)',
+    kind: 'project',
+    expect: (who, owner) => {
+      if (owner === 'none') return 404;
+      if (who === 'admin') return 200;
+      if (owner !== who) return 404;
+      return who === 'B' ? 200 : 403;
+    },
+    writes: true,
+    fresh: true,
+    send: (c) =>
+      send(c.role, 'PUT', `/project/${c.id}`, projectBody(app, { grant: small(), name: 'Moved', user: IDS.owner.B })),
   },
   {
     name: 'PATCH project/{id}/status false',
@@ -863,4 +890,85 @@ describe('guessed ids reach nothing of another tenant', () => {
       assertNoForeignSecrets('A', response.body);
     },
   );
+});
+
+/**
+ * The decisions services ask the policy for, each against every kind of caller. The matrix above
+ * shows them through the API; this pins the rule itself, so a service cannot drift from it.
+ */
+describe('policy decisions', () => {
+  const user = (id: string, isAdmin: boolean, status = true): UserRow => ({
+    id,
+    name: id,
+    isAdmin,
+    status,
+    passwordHash: null,
+    protectUrl: null,
+    tableSettings: {},
+    type: 0,
+    industry: null,
+    grant: null,
+    permissions: { blankProjects: true, marketTemplates: true, ownTemplates: true },
+    remarks: null,
+    logo: null,
+    createdAt: new Date(0),
+    updatedAt: new Date(0),
+  });
+  const admin = user('admin', true);
+  const tenantA = user('tena', false);
+  const disabledA = user('tena', false, false);
+
+  it('one owner rule: the administrator any owner (the platform by default), a tenant only itself', () => {
+    expect(projectOwnerFor(admin, undefined)).toBe('admin');
+    expect(projectOwnerFor(admin, '')).toBe('admin');
+    expect(projectOwnerFor(admin, 'tenb')).toBe('tenb');
+    expect(projectOwnerFor(tenantA, undefined)).toBe('tena');
+    expect(projectOwnerFor(tenantA, '')).toBe('tena');
+    expect(projectOwnerFor(tenantA, 'tena')).toBe('tena');
+    expect(projectOwnerFor(tenantA, 'tenb')).toBeUndefined();
+    expect(projectOwnerFor(tenantA, 'admin')).toBeUndefined();
+  });
+
+  it('project types follow a tenant’s permissions; the administrator creates any', () => {
+    const none = { blankProjects: false, marketTemplates: false, ownTemplates: false };
+    expect(mayCreateProjectType(admin, undefined, 'blank')).toBe(true);
+    expect(mayCreateProjectType(admin, none, 'template')).toBe(true);
+    expect(mayCreateProjectType(tenantA, undefined, 'blank')).toBe(false);
+    expect(mayCreateProjectType(tenantA, none, 'blank')).toBe(false);
+    expect(mayCreateProjectType(tenantA, { ...none, blankProjects: true }, 'blank')).toBe(true);
+    expect(mayCreateProjectType(tenantA, { ...none, blankProjects: true }, 'template')).toBe(false);
+    expect(mayCreateProjectType(tenantA, { ...none, ownTemplates: true }, 'template')).toBe(true);
+    expect(mayCreateProjectType(tenantA, { ...none, marketTemplates: true }, 'template')).toBe(true);
+  });
+
+  it('user records: tenant fields are the administrator’s; preferences anyone’s own', () => {
+    expect(mayUpdateUser(admin, 'tenb', true)).toBe(true);
+    expect(mayUpdateUser(admin, 'tenb', false)).toBe(true);
+    expect(mayUpdateUser(tenantA, 'tena', false)).toBe(true);
+    expect(mayUpdateUser(tenantA, 'tena', true)).toBe(false);
+    expect(mayUpdateUser(tenantA, 'tenb', false)).toBe(false);
+  });
+
+  it('machine codes, key-less usage reports and tenant oversight are the (active) administrator’s', () => {
+    expect(maySeeMachineCodes(admin)).toBe(true);
+    expect(maySeeMachineCodes(tenantA)).toBe(false);
+    expect(maySeeMachineCodes(undefined)).toBe(false);
+    expect(mayReportUsageWithoutKey(admin)).toBe(true);
+    expect(mayReportUsageWithoutKey(user('admin', true, false))).toBe(false);
+    expect(mayReportUsageWithoutKey(tenantA)).toBe(false);
+    expect(mayReportUsageWithoutKey(undefined)).toBe(false);
+    expect(overseesTenants(admin)).toBe(true);
+    expect(overseesTenants(tenantA)).toBe(false);
+  });
+
+  it('a tenant’s own actions show in its audit entries; the administrator’s in nobody’s', () => {
+    expect(auditTenantOf(tenantA)).toBe('tena');
+    expect(auditTenantOf(admin)).toBeNull();
+  });
+
+  it('a disabled account may do nothing that needs a session', () => {
+    expect(can(disabledA, 'session')).toBe(false);
+    expect(can(disabledA, 'project.read')).toBe(false);
+    expect(can(disabledA, 'public')).toBe(true);
+  });
 });

@@ -1,4 +1,4 @@
-import { ADMIN_USER_ID, RIGHTS, type Right } from '@gantry/shared';
+import { ADMIN_USER_ID, type ProjectPermissions, RIGHTS, type Right } from '@gantry/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { auditLog, projects, tasks, users } from '../db/schema.js';
 import type { UserRow } from '../modules/users/user.repository.js';
@@ -108,10 +108,59 @@ export function auditScope(user: UserRow): SQL | undefined {
   return user.isAdmin ? undefined : eq(auditLog.tenantId, user.id);
 }
 
-/** Who owns a project a user creates: a tenant always itself; the administrator whom it names. */
-export function projectOwnerFor(user: UserRow, requested: string | undefined): string {
-  if (!user.isAdmin) return user.id;
-  return requested || ADMIN_USER_ID;
+/**
+ * The owner a user acts for on a project or its pool (creating, editing, moving, reading the pool it
+ * is allocated from): the administrator any owner it names (the platform, `admin`, when none); a
+ * tenant only itself. Undefined: refused, as a tenant naming another owner is (never ignored).
+ */
+export function projectOwnerFor(user: UserRow, requested: string | undefined): string | undefined {
+  if (user.isAdmin) return requested || ADMIN_USER_ID;
+  return !requested || requested === user.id ? user.id : undefined;
+}
+
+/**
+ * Whether `user` may create a project of `projectType`: the administrator any; a tenant as its
+ * project permissions allow (blank projects, or templates from the market or its own).
+ */
+export function mayCreateProjectType(
+  user: UserRow,
+  permissions: ProjectPermissions | undefined,
+  projectType: string,
+): boolean {
+  if (user.isAdmin) return true;
+  if (!permissions) return false;
+  return projectType === 'blank' ? permissions.blankProjects : permissions.marketTemplates || permissions.ownTemplates;
+}
+
+/**
+ * Whether `user` may change user record `id`: tenant fields are the administrator's (on tenants);
+ * table preferences anyone's own, and the administrator's on any record.
+ */
+export function mayUpdateUser(user: UserRow, id: string, changesTenantFields: boolean): boolean {
+  return user.isAdmin || (!changesTenantFields && id === user.id);
+}
+
+/** Whether `user` oversees tenants: their pool, counts and grants ending (the administrator). */
+export function overseesTenants(user: UserRow): boolean {
+  return user.isAdmin;
+}
+
+/**
+ * Whether `user` may be told machine codes (the licensed one and this machine's): only the
+ * administrator, whose alone GET license/machine is; a tenant learns only that they differ.
+ */
+export function maySeeMachineCodes(user: UserRow | undefined): boolean {
+  return user?.isAdmin === true;
+}
+
+/** Whether a signed-in `user` may send a project's usage report without the project's runtime key. */
+export function mayReportUsageWithoutKey(user: UserRow | undefined): boolean {
+  return user?.isAdmin === true && user.status;
+}
+
+/** The tenant whose audit entries show an action by `user` when the object names none: its own. */
+export function auditTenantOf(user: UserRow): string | null {
+  return user.isAdmin ? null : user.id;
 }
 
 /** Whether `user` may see or pause a task: the administrator all; a tenant its projects' tasks and its own platform tasks. */

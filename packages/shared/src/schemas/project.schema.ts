@@ -7,6 +7,7 @@ export const PROJECT_ID_MAX = 32;
 export const PROJECT_NAME_MAX = 64;
 export const PUBLIC_DIR_PERMISSIONS = ['mkDir', 'upload', 'modify', 'delete'] as const;
 export const PROJECT_TYPES = ['blank', 'template'] as const;
+export type ProjectType = (typeof PROJECT_TYPES)[number];
 
 /** Ids that are calls of their own (`GET project/count`, `GET project/available`): taken. */
 export const RESERVED_PROJECT_IDS: readonly string[] = ['count', 'available'];
@@ -51,6 +52,7 @@ export const advancedSchema = z.object({
   mediaLibraryPublicDirEnable: z.boolean().default(false),
   mediaLibraryPublicDirFeature: z.array(z.enum(PUBLIC_DIR_PERMISSIONS)).max(4).default([]),
 });
+export type ProjectAdvanced = z.infer<typeof advancedSchema>;
 
 const projectFields = {
   name: z.string().trim().min(1, { error: 'project.nameRequired' }).max(PROJECT_NAME_MAX),

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
+import { auditTenantOf } from '../../policy/policy.js';
 import type { UserRow } from '../users/user.repository.js';
 import type { AuditRepository, AuditRow } from './audit.repository.js';
 
@@ -33,7 +34,7 @@ export class AuditService {
       {
         actorId: actor.user.id,
         actorName: actor.user.name,
-        tenantId: event.tenantId ?? (actor.user.isAdmin ? null : actor.user.id),
+        tenantId: event.tenantId ?? auditTenantOf(actor.user),
         action: event.action,
         objectType: event.objectType,
         objectId: event.objectId ?? null,

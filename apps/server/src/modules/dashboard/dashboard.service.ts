@@ -1,7 +1,7 @@
 import { type Grant, MEASURES, type MeasureValues, measureOf, viewGrant } from '@gantry/shared';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema.js';
-import { auditScope, projectOwnerScope, projectScope } from '../../policy/policy.js';
+import { auditScope, overseesTenants, projectOwnerScope, projectScope } from '../../policy/policy.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
 import { auditView } from '../audit/audit.service.js';
 import type { LicenceService } from '../licence/licence.service.js';
@@ -34,10 +34,10 @@ export class DashboardService {
     const scope = projectScope(user);
     const [projectCounts, tenantCounts, audit, endingProjects, endingTenants, usage] = await Promise.all([
       this.repo.projectStatusCounts(projectOwnerScope(user)),
-      user.isAdmin ? this.repo.statusCounts(users, eq(users.isAdmin, false)) : null,
+      overseesTenants(user) ? this.repo.statusCounts(users, eq(users.isAdmin, false)) : null,
       this.audit.recent(auditScope(user), RECENT_AUDIT),
       this.repo.endingProjects(scope, today),
-      user.isAdmin ? this.repo.endingTenants(today) : [],
+      overseesTenants(user) ? this.repo.endingTenants(today) : [],
       this.licence.usageOf(user),
     ]);
     const ending = (rows: Ending[]) =>

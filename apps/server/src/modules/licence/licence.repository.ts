@@ -58,10 +58,10 @@ export class LicenceRepository {
       .where(eq(licences.id, PLATFORM_LICENCE_ID));
     const [row] = lock ? await query.for('update') : await query;
     if (!row) return undefined;
-    const document = row.document as { text?: unknown } | null;
+    const text = row.document?.text;
     return {
-      grant: row.grant as Grant,
-      text: typeof document?.text === 'string' ? document.text : null,
+      grant: row.grant,
+      text: typeof text === 'string' ? text : null,
       installedAt: row.installedAt,
     };
   }
@@ -87,7 +87,7 @@ export class LicenceRepository {
       .from(users)
       .where(and(eq(users.id, tenantId), eq(users.isAdmin, false)));
     const [row] = lock ? await query.for('update') : await query;
-    return row ? { grant: row.grant as Grant | null, status: row.status } : undefined;
+    return row;
   }
 
   /** The grants of an owner's projects. */
@@ -96,7 +96,7 @@ export class LicenceRepository {
       .select({ grant: projects.grant })
       .from(projects)
       .where(and(eq(projects.userId, ownerId), isNotNull(projects.grant)));
-    return rows.map((r) => r.grant as Grant);
+    return rows.flatMap((r) => (r.grant ? [r.grant] : []));
   }
 
   /** What the platform has handed out: every tenant's grant and every platform project's. */

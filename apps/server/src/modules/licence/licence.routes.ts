@@ -1,5 +1,4 @@
 import {
-  ADMIN_USER_ID,
   grantView,
   LICENCE_FILE_MAX_BYTES,
   licenceCheck,
@@ -14,7 +13,7 @@ import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { readOneFile } from '../../lib/read-upload.js';
 import { actorOf } from '../../plugins/auth.js';
-import type { GrantTarget, LicenceService } from './licence.service.js';
+import type { LicenceService } from './licence.service.js';
 import type { PlatformLicenceService } from './platform-licence.service.js';
 
 const poolView = z.object({
@@ -125,20 +124,7 @@ export function licenceRoutes(licence: LicenceService, platform: PlatformLicence
           response: { 200: poolView },
         },
       },
-      async (request) => {
-        const { user } = actorOf(request);
-        const { target, owner, except } = request.query;
-        let grantTarget: GrantTarget;
-        if (target === 'tenant') {
-          if (!user.isAdmin) throw new AppError('forbidden');
-          grantTarget = { kind: 'tenant', tenantId: except };
-        } else {
-          const ownerId = owner || (user.isAdmin ? ADMIN_USER_ID : user.id);
-          if (!user.isAdmin && ownerId !== user.id) throw new AppError('forbidden');
-          grantTarget = { kind: 'project', ownerId, projectId: except };
-        }
-        return licence.view(await licence.pool(licence.db, grantTarget));
-      },
+      async (request) => licence.poolFor(actorOf(request).user, request.query),
     );
   };
 }

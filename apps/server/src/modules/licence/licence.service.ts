@@ -13,6 +13,7 @@ import {
 import type { Database } from '../../db/database.js';
 import { AppError, type FieldMessage } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { overseesTenants, projectOwnerFor } from '../../policy/policy.js';
 import type { UserRow } from '../users/user.repository.js';
 import type { LicenceRepository, PlatformRecord } from './licence.repository.js';
 
@@ -73,6 +74,26 @@ export class LicenceService {
     return { parent: tenant.grant ?? undefined, parentKind: 'tenant', allocated };
   }
 
+  /**
+   * The pool `user` may read for a grant it is editing: `tenant` (the platform's, for tenant grants)
+   * or `project` for an owner. Who may read which is the policy's; anything else is refused.
+   */
+  async poolFor(
+    user: UserRow,
+    query: { target: 'tenant' | 'project'; owner?: string | undefined; except?: string | undefined },
+  ): Promise<PoolView> {
+    let target: GrantTarget;
+    if (query.target === 'tenant') {
+      if (!overseesTenants(user)) throw new AppError('forbidden');
+      target = { kind: 'tenant', tenantId: query.except };
+    } else {
+      const ownerId = projectOwnerFor(user, query.owner);
+      if (ownerId === undefined) throw new AppError('forbidden');
+      target = { kind: 'project', ownerId, projectId: query.except };
+    }
+    return this.view(await this.pool(this.db, target));
+  }
+
   view(pool: Pool): PoolView {
     const today = this.today();
     const available: MeasureValues = {};
@@ -128,7 +149,7 @@ export class LicenceService {
         this.repo.allocatedByTenant(this.db, user.id),
         this.repo.used(user.id),
       ]);
-      return { grant: user.grant as Grant, allocated, used };
+      return { grant: user.grant, allocated, used };
     }
     const platform = await this.repo.platform();
     if (!platform) return undefined;

@@ -44,7 +44,7 @@ export function machineInfoView(row: LicenceHistoryRow): z.infer<typeof machineI
     endTime: row.endTime,
     validityPeriod: row.validityPeriod,
     userCount: row.userCount,
-    features: (row.features as string[]) ?? [],
+    features: row.features ?? [],
     appliedBy: row.appliedBy,
   };
 }

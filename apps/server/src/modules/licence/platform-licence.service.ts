@@ -25,6 +25,7 @@ import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
+import { maySeeMachineCodes } from '../../policy/policy.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { UserRow } from '../users/user.repository.js';
 import type { LicenceRepository, PlatformRecord } from './licence.repository.js';
@@ -243,8 +244,8 @@ export class PlatformLicenceService {
    * The refusal for `reason`. Only the administrator is told the machine codes (GET license/machine
    * is theirs alone); a tenant learns that the licence belongs to another machine, not this one's code.
    */
-  private refusal(reason: LicenceReason, admin: boolean, message: MessageKey = reason.key): AppError {
-    if (reason.code === 'licenceMachine' && !admin) {
+  private refusal(reason: LicenceReason, user: UserRow | undefined, message: MessageKey = reason.key): AppError {
+    if (reason.code === 'licenceMachine' && !maySeeMachineCodes(user)) {
       return new AppError(reason.code, { message: 'licence.otherMachineHidden' });
     }
     return new AppError(reason.code, { params: reason.params, message });
@@ -253,13 +254,13 @@ export class PlatformLicenceService {
   /**
    * Refuses a call that needs a valid platform licence (adding projects and tenants) with the
    * reason in `license`. Without any licence, adding a project says the spec's 'upload a licence
-   * before adding projects'. `admin`: whether the caller is the administrator.
+   * before adding projects'. `user`: the caller (what the refusal may tell it is the policy's).
    */
-  async assertUsable(what: 'project' | 'tenant', admin: boolean, db?: Database): Promise<PlatformStatus> {
+  async assertUsable(what: 'project' | 'tenant', user: UserRow, db?: Database): Promise<PlatformStatus> {
     const status = await this.status(db);
     if (status.reason) {
       const message = status.state === 'missing' && what === 'project' ? 'licence.missing' : status.reason.key;
-      throw this.refusal(status.reason, admin, message);
+      throw this.refusal(status.reason, user, message);
     }
     return status;
   }
@@ -271,10 +272,10 @@ export class PlatformLicenceService {
    */
   async assertFeature(
     feature: string,
-    options: { db?: Database; ownerId?: string; admin?: boolean } = {},
+    options: { db?: Database; ownerId?: string; user?: UserRow } = {},
   ): Promise<void> {
     const status = await this.status(options.db);
-    if (status.reason) throw this.refusal(status.reason, options.admin ?? false);
+    if (status.reason) throw this.refusal(status.reason, options.user);
     let features = effectiveFeatures(status.record?.grant.features);
     if (options.ownerId && options.ownerId !== ADMIN_USER_ID) {
       const tenant = await this.deps.repo.tenantGrant(options.db ?? this.deps.db, options.ownerId, false);
@@ -311,7 +312,7 @@ export class PlatformLicenceService {
     if (user.isAdmin) {
       return { grant: record ? viewGrant(record.grant, today) : null, features: [...platform].sort() };
     }
-    const grant = user.grant as Grant | null;
+    const { grant } = user;
     if (!grant) return { grant: null, features: [] };
     const own = grantActive(grant, today) ? effectiveFeatures(grant.features) : new Set<string>();
     return { grant: viewGrant(grant, today), features: [...own].filter((f) => platform.has(f)).sort() };

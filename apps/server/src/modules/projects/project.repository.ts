@@ -1,3 +1,4 @@
+import type { ProjectPermissions } from '@gantry/shared';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { projectCounts, projects, users } from '../../db/schema.js';
@@ -179,7 +180,7 @@ export class ProjectRepository {
     return row?.status;
   }
 
-  async permissionsOf(ownerId: string): Promise<unknown> {
+  async permissionsOf(ownerId: string): Promise<ProjectPermissions | undefined> {
     const [row] = await this.db.select({ p: users.permissions }).from(users).where(eq(users.id, ownerId));
     return row?.p;
   }

@@ -18,7 +18,14 @@ import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Equalities, ListQuery, ParsedFilter } from '../../lib/list-query/list-query.js';
 import type { Storage } from '../../lib/storage.js';
-import { ownsProject, projectOwnerScope, projectScope } from '../../policy/policy.js';
+import {
+  mayCreateProjectType,
+  mayReportUsageWithoutKey,
+  ownsProject,
+  projectOwnerFor,
+  projectOwnerScope,
+  projectScope,
+} from '../../policy/policy.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { LicenceService } from '../licence/licence.service.js';
 import type { PlatformLicenceService } from '../licence/platform-licence.service.js';
@@ -64,10 +71,10 @@ export class ProjectService {
       user: { id: row.userId, name: row.ownerName },
       createTime: row.createdAt.toISOString(),
       industry: row.industry,
-      grant: row.grant ? viewGrant(row.grant as Grant, this.deps.licence.today()) : null,
-      license: (row.usage as Record<string, unknown> | null) ?? null,
+      grant: row.grant ? viewGrant(row.grant, this.deps.licence.today()) : null,
+      license: row.usage ?? null,
       licenseReportedAt: row.usageReportedAt?.toISOString() ?? null,
-      _stats_: row.stats as ProjectView['_stats_'],
+      _stats_: row.stats,
       online: row.online,
       hasSSO: row.hasSso,
       remarks: row.remarks,
@@ -78,11 +85,11 @@ export class ProjectService {
       port: row.port,
       // Rows keep what was stored; defaults fill anything an older or hand-made row lacks.
       advanced: advancedSchema.parse(row.advanced ?? {}),
-      projectType: row.projectType as ProjectView['projectType'],
+      projectType: row.projectType,
       type: row.templateId,
       planId: row.planId,
       logo: row.logo,
-      extra: row.extra as Record<string, unknown>,
+      extra: row.extra,
       certificate: row.certKey && row.certPem ? { key: row.certKey, pem: row.certPem } : null,
     };
   }
@@ -115,21 +122,18 @@ export class ProjectService {
     return this.view(await this.visible(user, id));
   }
 
-  /** A tenant's projects are its own: naming another owner is refused, not ignored. */
+  /** The owner the policy lets `user` act for; naming another owner is refused, not ignored. */
   private ownerFor(user: UserRow, requested: string | undefined): string {
-    if (user.isAdmin) return requested || ADMIN_USER_ID;
-    if (requested && requested !== user.id) throw new AppError('forbidden');
-    return user.id;
+    const owner = projectOwnerFor(user, requested);
+    if (owner === undefined) throw new AppError('forbidden');
+    return owner;
   }
 
   private async assertMayCreate(user: UserRow, body: { projectType: string }): Promise<void> {
-    if (user.isAdmin) return;
-    const permissions = (await this.deps.repo.permissionsOf(user.id)) as ProjectPermissions | undefined;
-    const allowed =
-      body.projectType === 'blank'
-        ? permissions?.blankProjects
-        : permissions?.marketTemplates || permissions?.ownTemplates;
-    if (!allowed) throw new AppError('projectTypeNotAllowed', { fields: { projectType: 'project.typeNotAllowed' } });
+    const permissions = await this.deps.repo.permissionsOf(user.id);
+    if (!mayCreateProjectType(user, permissions, body.projectType)) {
+      throw new AppError('projectTypeNotAllowed', { fields: { projectType: 'project.typeNotAllowed' } });
+    }
   }
 
   private columns(body: ProjectUpdateBody | ProjectCreateBody): Omit<ProjectInsert, 'id' | 'userId'> {
@@ -162,9 +166,10 @@ export class ProjectService {
     const { db, repo, licence, audit, clock } = this.deps;
     const ownerId = this.ownerFor(actor.user, body.user);
     await this.assertMayCreate(actor.user, body);
-    const admin = actor.user.isAdmin;
-    await this.deps.platformLicence.assertUsable('project', admin);
-    if (body.hasSSO) await this.deps.platformLicence.assertFeature(FEATURE_FOR.projectSso, { ownerId, admin });
+    await this.deps.platformLicence.assertUsable('project', actor.user);
+    if (body.hasSSO) {
+      await this.deps.platformLicence.assertFeature(FEATURE_FOR.projectSso, { ownerId, user: actor.user });
+    }
     const id = body.id || newProjectId();
     try {
       await db.transaction(async (tx) => {
@@ -195,15 +200,10 @@ export class ProjectService {
           await this.deps.platformLicence.assertFeature(FEATURE_FOR.projectSso, {
             db: tx,
             ownerId,
-            admin: actor.user.isAdmin,
+            user: actor.user,
           });
         }
-        await licence.assertFits(
-          tx,
-          body.grant,
-          { kind: 'project', ownerId, projectId: id },
-          current.grant as Grant | null,
-        );
+        await licence.assertFits(tx, body.grant, { kind: 'project', ownerId, projectId: id }, current.grant);
         // An enabled project moved to a disabled tenant would be the one enabled project it has.
         const moved = ownerId !== current.userId && ownerId !== ADMIN_USER_ID;
         if (moved && current.status && !(await repo.ownerStatus(tx, ownerId))) throw new AppError('tenantDisabled');
@@ -316,7 +316,7 @@ export class ProjectService {
   /** Stores a usage report from the project's runtime (its key) or the administrator. */
   async reportUsage(id: string, caller: { user?: UserRow | undefined; key?: string | undefined }, report: UsageReport) {
     const project = await this.deps.repo.find(id);
-    const byAdmin = caller.user?.isAdmin === true && caller.user.status;
+    const byAdmin = mayReportUsageWithoutKey(caller.user);
     const byKey =
       project?.runtimeKeyHash !== null &&
       project?.runtimeKeyHash !== undefined &&

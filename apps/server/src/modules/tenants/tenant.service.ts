@@ -13,7 +13,7 @@ import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ListQuery } from '../../lib/list-query/list-query.js';
-import { canReadUser, tenantScope } from '../../policy/policy.js';
+import { canReadUser, mayUpdateUser, tenantScope } from '../../policy/policy.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { LicenceService } from '../licence/licence.service.js';
@@ -41,14 +41,14 @@ export class TenantService {
       name: row.name,
       type: row.type,
       industry: row.industry,
-      grant: row.grant ? viewGrant(row.grant as Grant, this.deps.licence.today()) : null,
+      grant: row.grant ? viewGrant(row.grant, this.deps.licence.today()) : null,
       status: row.status,
       createTime: row.createdAt.toISOString(),
       remarks: row.remarks,
       logo: row.logo,
-      permissions: row.permissions as ProjectPermissions,
+      permissions: row.permissions,
       isAdmin: row.isAdmin,
-      ...(withSettings ? { tableSettings: row.tableSettings as Record<string, TableSetting> } : {}),
+      ...(withSettings ? { tableSettings: row.tableSettings } : {}),
     };
   }
 
@@ -72,7 +72,7 @@ export class TenantService {
   async create(actor: Actor, body: TenantCreateBody): Promise<TenantView> {
     const { db, repo, licence, audit, auth, clock } = this.deps;
     const id = body.id ?? `t${randomBytes(5).toString('hex')}`;
-    await this.deps.platformLicence.assertUsable('tenant', actor.user.isAdmin);
+    await this.deps.platformLicence.assertUsable('tenant', actor.user);
     const passwordHash = await auth.hashPassword(body.password);
     const values: TenantValues = {
       name: body.name,
@@ -101,7 +101,7 @@ export class TenantService {
     const { db, repo, licence, audit, auth, clock } = this.deps;
     const { tableSettings, ...fields } = body;
     const changesTenant = Object.keys(fields).length > 0;
-    if (!actor.user.isAdmin && (changesTenant || id !== actor.user.id)) throw new AppError('forbidden');
+    if (!mayUpdateUser(actor.user, id, changesTenant)) throw new AppError('forbidden');
     if (tableSettings && !changesTenant) {
       if (id !== actor.user.id && !(await repo.find(id))) throw new AppError('notFound');
       await this.saveTableSettings(id, tableSettings);
@@ -112,7 +112,7 @@ export class TenantService {
         const current = await repo.find(id, tx, true);
         if (!current) throw new AppError('notFound');
         if (fields.grant) {
-          await licence.assertFits(tx, fields.grant, { kind: 'tenant', tenantId: id }, current.grant as Grant | null);
+          await licence.assertFits(tx, fields.grant, { kind: 'tenant', tenantId: id }, current.grant);
         }
         await repo.update(tx, id, fields, clock());
         if (tableSettings) await this.saveTableSettings(id, tableSettings, tx);
