@@ -57,7 +57,15 @@ async function startServer(dataDir: string): Promise<Server> {
   const port = await freePort();
   const npm = spawn('npm', ['start', '--silent'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', GANTRY_DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      GANTRY_DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      // A fresh clone: no vendor licence key, so an evaluation install.
+      GANTRY_LICENCE_PUBLIC_KEYS: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -146,6 +154,10 @@ describe('the built server started by npm start', () => {
     expect(exit).toEqual({ code: 0, signal: null });
     const output = server.output();
     expect(output.match(/shutting down/g)).toHaveLength(1);
+    // No vendor key: one warning line at start says this is an evaluation install.
+    expect(output.match(/"level":40,[^\n]*"msg":"evaluation install: no vendor licence key configured/g)).toHaveLength(
+      1,
+    );
     expect(output).toMatch(/"signal":"SIGTERM"/);
     expect(output).toMatch(/"shutdownMs":\d+,"msg":"stopped"|"msg":"stopped".*"shutdownMs":\d+/);
     expect(await portOpen(server.port)).toBe(false);
