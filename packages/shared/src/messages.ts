@@ -229,6 +229,10 @@ export const MESSAGES = {
   },
   'upload.noFile': { zh_Hans: '请选择要上传的文件', en: 'Choose a file to upload' },
   'upload.oneFile': { zh_Hans: '一次只能上传一个文件', en: 'Upload one file at a time' },
+  'upload.malformed': {
+    zh_Hans: '上传的表单不完整或格式错误（multipart/form-data）',
+    en: 'The upload is not a complete multipart/form-data form (cut short, or without its boundary)',
+  },
 
   'unit.d': { zh_Hans: '天', en: 'day(s)' },
   'unit.h': { zh_Hans: '小时', en: 'hour(s)' },
@@ -245,10 +249,6 @@ export function isMessageKey(key: string): key is MessageKey {
   return Object.hasOwn(MESSAGES, key);
 }
 
-  'upload.malformed': {
-    zh_Hans: '上传的表单不完整或格式错误（multipart/form-data）',
-    en: 'The upload is not a complete multipart/form-data form (cut short, or without its boundary)',
-  },
 export function translate(key: MessageKey, language: Language, params: Record<string, string | number> = {}): string {
   const template: string = MESSAGES[key][language];
   return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ''));
