@@ -1,8 +1,9 @@
 import type { Page } from '@playwright/test';
 import { ADMIN_PASSWORD } from './accounts';
-import { API, ARTIFACTS, apiLogin, apiPatchSettings, expect, expectRoute, fillLogin, test } from './helpers';
+import { API, ARTIFACTS, apiPatchSettings, expect, expectRoute, fillLogin, test } from './helpers';
+import { ensureAdmin } from './seed';
 
-/** Runs after the first-run flow (see playwright.config.ts): the admin exists, the console is in English. */
+/** Sets up its own start (e2e/seed.ts): the administrator exists, and the console is in English. */
 test.describe.configure({ mode: 'serial' });
 
 const TINY_PNG = Buffer.from(
@@ -12,11 +13,8 @@ const TINY_PNG = Buffer.from(
 
 let token = '';
 test.beforeAll(async ({ request }) => {
-  token = await apiLogin(request, 'admin', ADMIN_PASSWORD);
-  await apiPatchSettings(request, token, {
-    captcha: 'off',
-    errorLogin: { count: 0, duration: { count: 1, unit: 'm' } },
-  });
+  token = await ensureAdmin(request);
+  await apiPatchSettings(request, token, { language: 'en' });
 });
 
 async function signIn(page: Page): Promise<void> {
@@ -135,4 +133,18 @@ test('the retention policy is saved in days', async ({ page, request }) => {
   await expect(page.getByText('Successfully saved')).toBeVisible();
   const settings = await (await request.get(`${API}/setting`, { headers: { authorization: token } })).json();
   expect(settings.retentionPolicy).toEqual({ count: 2, unit: 'M', time: 60 * 86_400 });
+});
+
+test('a toast that no longer applies goes: an error from before signing out is not on the login page', async ({
+  page,
+}) => {
+  await signIn(page);
+  await page.goto('/portal/#/app/model/Project/no-such-project/detail');
+  const toast = page.getByTestId('error-toast');
+  await expect(toast).toBeVisible();
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('logout').click();
+  await expectRoute(page, '/login');
+  await expect(page.getByText('Logged out')).toBeVisible();
+  await expect(toast).toHaveCount(0);
 });

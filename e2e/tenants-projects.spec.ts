@@ -2,12 +2,14 @@ import { sha256Hex } from '@gantry/shared';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { ADMIN_PASSWORD } from './accounts';
 import { API, ARTIFACTS, apiLogin, expect, expectRoute, fillLogin, test } from './helpers';
+import { ensureAdmin, ensureLicence } from './seed';
 
 /**
  * Issue 3 in the browser: the administrator creates a tenant with a grant → the tenant signs in,
  * creates a project within its grant and is refused over it → the administrator disables the tenant
  * (its login refused, projects disabled) → enables it again picking projects; then the card grid,
- * list view, filters and batch delete. Runs after the first-run and console specs (admin exists).
+ * list view, filters and batch delete. Sets up its own start (e2e/seed.ts): the administrator and a
+ * valid platform licence.
  */
 test.describe.configure({ mode: 'serial' });
 
@@ -16,7 +18,8 @@ const TENANT_PASSWORD = 'Tenant1234';
 let adminToken = '';
 
 test.beforeAll(async ({ request }) => {
-  adminToken = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+  adminToken = await ensureAdmin(request);
+  await ensureLicence(request, adminToken);
 });
 
 async function signIn(page: Page, username: string, password: string, home = '/app/dashboard'): Promise<void> {

@@ -33,6 +33,7 @@ import { DashboardService } from './modules/dashboard/dashboard.service.js';
 import { DocumentRepository } from './modules/documents/document.repository.js';
 import { documentRoutes } from './modules/documents/document.routes.js';
 import { DocumentService } from './modules/documents/document.service.js';
+import { guideRoutes } from './modules/guide/guide.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { LicenceRepository } from './modules/licence/licence.repository.js';
 import { licenceRoutes } from './modules/licence/licence.routes.js';
@@ -264,6 +265,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   await app.register(healthRoutes(database));
+  await app.register(guideRoutes(settings));
   await app.register(unpublishedSiteRoutes());
   await app.register(
     authRoutes(auth, config.loginRatePerMinute, async (user) => ({

@@ -221,6 +221,10 @@ export const MESSAGES = {
   'settings.countMin1': { zh_Hans: '请输入大于等于1的整数', en: 'Enter a whole number of at least 1' },
   'settings.countMax': { zh_Hans: '不能大于1000000', en: 'The maximum is 1000000' },
   'settings.imageUrl': { zh_Hans: '图片地址不正确', en: 'The image address is not valid' },
+  'settings.helpUrl': {
+    zh_Hans: '帮助文档地址应为以 / 开头的本站路径或 http(s) 地址',
+    en: 'The help address must be a path on this server (starting with /) or an http(s) address',
+  },
   'settings.saved': { zh_Hans: '保存成功', en: 'Successfully saved' },
 
   'upload.notImage': {

@@ -8,7 +8,13 @@ import { industryText, StatusTag, typeText } from './labels';
 /** The configurable columns of the tenant list (console.md §3): the picker shows, hides and orders them. */
 export function tenantColumns(t: TFunction): KeyedColumn<TenantView>[] {
   return [
-    { key: 'name', title: t('tenant.name'), dataIndex: 'name' },
+    {
+      key: 'name',
+      title: t('tenant.name'),
+      dataIndex: 'name',
+      // whole, on up to a few lines: the table fits 1,440 px with the sidebar (issue 10)
+      render: (value: string) => <div style={{ maxWidth: 240, minWidth: 120, overflowWrap: 'anywhere' }}>{value}</div>,
+    },
     { key: 'user', title: t('tenant.userId'), dataIndex: 'id' },
     {
       key: 'industry',
@@ -34,7 +40,7 @@ export function tenantColumns(t: TFunction): KeyedColumn<TenantView>[] {
       title: t('tenant.remarks'),
       dataIndex: 'remarks',
       render: (value: string | null) => (
-        <Typography.Text ellipsis={{ tooltip: value }} style={{ maxWidth: 240 }}>
+        <Typography.Text ellipsis={{ tooltip: value }} style={{ maxWidth: 160 }}>
           {value || '-'}
         </Typography.Text>
       ),
