@@ -2,9 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { CAPTCHA_TTL_SECONDS } from '@gantry/shared';
 import type { Clock } from '../../lib/clock.js';
 import type { CaptchaRepository } from './captcha.repository.js';
-
-/** svg-captcha parses its font when loaded: loaded with the first image, not at every start. */
-let generator: Promise<typeof import('svg-captcha')> | undefined;
+import { captchaImage } from './captcha-image.js';
 
 const digest = (answer: string) => createHash('sha256').update(answer.trim().toLowerCase()).digest('hex');
 
@@ -16,13 +14,11 @@ export class CaptchaService {
   ) {}
 
   async issue(): Promise<{ id: string; svg: string; answer: string }> {
-    generator ??= import('svg-captcha').then((module) => module.default);
-    const svgCaptcha = await generator;
-    const { text, data } = svgCaptcha.create({ size: 4, noise: 2, ignoreChars: '0oO1ilI', background: '#f0f2f5' });
+    const { text, svg } = captchaImage();
     const id = randomUUID();
     const now = this.clock();
     await this.repository.create(id, digest(text), new Date(now.getTime() + CAPTCHA_TTL_SECONDS * 1000));
-    return { id, svg: data, answer: text };
+    return { id, svg, answer: text };
   }
 
   deleteExpired(): Promise<void> {
