@@ -50,6 +50,9 @@ import { SettingsRepository } from './modules/settings/settings.repository.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { SettingsService } from './modules/settings/settings.service.js';
 import { unpublishedSiteRoutes } from './modules/sites/unpublished.routes.js';
+import { RetentionRepository } from './modules/retention/retention.repository.js';
+import { retentionRoutes } from './modules/retention/retention.routes.js';
+import { RetentionService } from './modules/retention/retention.service.js';
 import { ProgressHub } from './modules/tasks/progress-hub.js';
 import { TaskEngine } from './modules/tasks/task.engine.js';
 import { TaskRepository } from './modules/tasks/task.repository.js';
@@ -211,6 +214,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   const taskService = new TaskService(taskRepository, taskEngine, documentRepository);
   const progressHub = new ProgressHub(taskRepository, clock);
+  const retention = new RetentionService(
+    new RetentionRepository(database.background),
+    taskRepository,
+    taskEngine,
+    settings,
+    clock,
+  );
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -227,9 +237,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.addHook('onClose', async () => clearInterval(cleanUp));
   if (!options.database || options.closeDatabase) app.addHook('onClose', () => database.close());
   // onClose hooks run last-registered first: the tasks stop (and record why) before the database closes.
-  app.addHook('onReady', () => taskEngine.start());
+  app.addHook('onReady', async () => {
+    await taskEngine.start();
+    retention.schedule();
+  });
   app.addHook('onClose', async () => {
     progressHub.close();
+    retention.stop();
     await taskEngine.stop();
   });
 
@@ -284,6 +298,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(dashboardRoutes(dashboard), { prefix: SPM });
   await app.register(auditRoutes(auditRepository), { prefix: SPM });
   await app.register(documentRoutes(documents), { prefix: API });
+  await app.register(retentionRoutes(retention), { prefix: SPM });
   await app.register(taskRoutes({ tasks: taskService, hub: progressHub, auth, projects: documentRepository }), {
     prefix: SPM,
   });

@@ -16,6 +16,23 @@ export interface TaskContext {
 /** The work of one task type; answers the outcome in words (shown as the task's message). */
 export type TaskHandler = (context: TaskContext) => Promise<string>;
 
+export interface TaskInput {
+  type: string;
+  /** Null: a platform task. */
+  projectId: string | null;
+  /** The user id that asked (`system` for scheduled work). */
+  requester: string;
+  /** The client's id for the request, to find its progress; a new one when absent. */
+  requestId?: string | undefined;
+  params?: Record<string, unknown>;
+}
+
+/** A failure whose message is for the task's watchers (other errors are logged, and shown as INTERNAL_FAILURE). */
+export class TaskError extends Error {}
+
+/** What watchers see of an unexpected error: its details (SQL, paths) stay in the server log. */
+export const INTERNAL_FAILURE = 'internal error: the server log has the details';
+
 /** Thrown at a safe point of a task that must stop. */
 export class TaskPaused extends Error {
   constructor(readonly reason: 'pause' | 'shutdown') {
@@ -89,17 +106,21 @@ export class TaskEngine {
   }
 
   /** Queues a task; it runs here or in another process, whichever claims it first. */
-  async submit(input: {
-    type: string;
-    projectId: string | null;
-    requester: string;
-    requestId?: string | undefined;
-    params?: Record<string, unknown>;
-  }): Promise<TaskRow> {
+  async submit(input: TaskInput): Promise<TaskRow> {
+    const task = await this.submitOnce({ ...input, id: `t${randomBytes(10).toString('hex')}` });
+    if (!task) throw new Error('a new task id was taken');
+    return task;
+  }
+
+  /**
+   * Queues a task under a given id, unless a task has that id already (undefined then): a periodic
+   * task named after its period runs once per period, however many processes try.
+   */
+  async submitOnce(input: TaskInput & { id: string }): Promise<TaskRow | undefined> {
     if (!this.handlers.has(input.type)) throw new Error(`no handler for task type ${input.type}`);
     const now = this.clock();
     const task = await this.repo.insert({
-      id: `t${randomBytes(10).toString('hex')}`,
+      id: input.id,
       projectId: input.projectId,
       type: input.type,
       status: 'ongoing',
@@ -116,7 +137,7 @@ export class TaskEngine {
       endTime: null,
       updatedAt: now,
     });
-    this.kick();
+    if (task) this.kick();
     return task;
   }
 
@@ -201,7 +222,7 @@ export class TaskEngine {
           this.options.log.warn({ err: error, task: task.id, type: task.type }, 'task failed');
           return this.finish(state, {
             status: 'failed',
-            message: error instanceof Error ? error.message : String(error),
+            message: error instanceof TaskError ? error.message : INTERNAL_FAILURE,
           });
         },
       )

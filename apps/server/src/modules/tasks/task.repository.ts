@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNotNull, isNull, lt, ne, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, or, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { projects, tasks } from '../../db/schema.js';
 import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
@@ -34,10 +34,21 @@ const withOwner = { task: tasks, ownerId: projects.userId };
 export class TaskRepository {
   constructor(private readonly db: Database) {}
 
-  async insert(row: TaskRow): Promise<TaskRow> {
-    const [inserted] = await this.db.insert(tasks).values(row).returning();
-    if (!inserted) throw new Error('insert returned no row');
+  /** Undefined when the id is taken. */
+  async insert(row: TaskRow): Promise<TaskRow | undefined> {
+    const [inserted] = await this.db.insert(tasks).values(row).onConflictDoNothing().returning();
     return inserted;
+  }
+
+  /** The newest task of a type. */
+  async latest(type: string): Promise<TaskRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(tasks)
+      .where(eq(tasks.type, type))
+      .orderBy(desc(tasks.startTime))
+      .limit(1);
+    return row;
   }
 
   async find(id: string): Promise<TaskWithOwner | undefined> {

@@ -2,7 +2,7 @@ import { WS_AUTH_FAILED } from '@gantry/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { SERVER_STOPPED, TaskEngine } from './task.engine.js';
+import { INTERNAL_FAILURE, SERVER_STOPPED, TaskEngine, TaskError } from './task.engine.js';
 import { TaskRepository } from './task.repository.js';
 
 let app: TestApp;
@@ -38,7 +38,10 @@ beforeEach(async () => {
     }
   });
   tasks.register('test.fail', async () => {
-    throw new Error('the disk is full');
+    throw new TaskError('the disk is full');
+  });
+  tasks.register('test.crash', async () => {
+    throw new Error('relation "secret_table" does not exist');
   });
   await app.app.ready();
 });
@@ -76,10 +79,14 @@ describe('task engine and task manager', () => {
     expect((await statusOf(task.id)).endTime).not.toBeNull();
   });
 
-  it('records a failure with its reason', async () => {
+  it("records a failure with its reason, hiding an unexpected error's details", async () => {
     const task = await submit('test.fail');
     await until(task.id, 'failed');
     expect((await statusOf(task.id)).message).toBe('the disk is full');
+    // An unexpected error's details stay in the log.
+    const crash = await submit('test.crash');
+    await until(crash.id, 'failed');
+    expect((await statusOf(crash.id)).message).toBe(INTERNAL_FAILURE);
   });
 
   it('pauses a running task at its next safe point, and a waiting one at once', async () => {
@@ -125,7 +132,7 @@ describe('task engine and task manager', () => {
   it('fails the tasks a stopped server left running, keeping how far they got', async () => {
     const repo = new TaskRepository(app.database.db);
     const now = new Date();
-    const left = await repo.insert({
+    await repo.insert({
       id: 'tleft',
       projectId: project,
       type: 'test.fail',
@@ -154,7 +161,7 @@ describe('task engine and task manager', () => {
     });
     await restarted.start();
     await restarted.stop();
-    expect(await statusOf(left.id)).toMatchObject({ status: 'failed', message: SERVER_STOPPED, progress: 0.3 });
+    expect(await statusOf('tleft')).toMatchObject({ status: 'failed', message: SERVER_STOPPED, progress: 0.3 });
   });
 });
 

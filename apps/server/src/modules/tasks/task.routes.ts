@@ -17,7 +17,7 @@ const SILENT_SOCKET_MS = 90_000;
 /** A policy violation close code: the session is not (or no longer) valid. */
 const CLOSE_UNAUTHORISED = 4001;
 
-const taskView = z.object({
+export const taskView = z.object({
   id: z.string(),
   projectId: z.string().nullable(),
   type: z.string(),

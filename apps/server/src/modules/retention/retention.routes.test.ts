@@ -1,0 +1,93 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { projectDocuments } from '../../db/schema.js';
+import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+
+let app: TestApp;
+let admin: string;
+let acme: string;
+let project: string;
+
+beforeEach(async () => {
+  app = await createTestApp();
+  admin = await adminWithLicence(app);
+  await createTenant(app, admin, 'acme');
+  acme = await app.login('acme', TENANT_PASSWORD);
+  project = (await createProject(app, acme, { id: 'plant1' })).id;
+  await app.app.ready();
+});
+afterEach(() => app.close());
+
+const DAY = 86_400_000;
+
+async function records(count: number, prefix: string, at: Date, collection = 'data_record') {
+  const rows = Array.from({ length: count }, (_, i) => ({
+    projectId: project,
+    collection,
+    id: `${prefix}${i}`,
+    doc: { value: i, tag: 'sensor-1' },
+    createTime: at,
+    updateTime: at,
+  }));
+  for (let start = 0; start < rows.length; start += 500) {
+    await app.database.db.insert(projectDocuments).values(rows.slice(start, start + 500));
+  }
+}
+
+const stats = async () =>
+  (await app.call('GET', `${SPM_URL}/project/${project}/data-stats`, acme)).json() as {
+    collections: Array<{ collection: string; documents: number }>;
+  };
+
+describe('time-series retention', () => {
+  it('deletes data records older than the policy in batches, keeps newer ones and other collections, and says what it did', async () => {
+    const now = Date.now();
+    // Policy: 1 month = 30 days.
+    const saved = await app.call('PATCH', `${SPM_URL}/setting`, admin, { retentionPolicy: { count: 1, unit: 'M' } });
+    expect(saved.statusCode).toBe(200);
+    await records(2_345, 'old', new Date(now - 40 * DAY));
+    await records(3, 'new', new Date(now - 20 * DAY));
+    await records(5, 'cfg', new Date(now - 400 * DAY), 'setting');
+
+    expect((await app.call('GET', `${SPM_URL}/setting/bbs_realtime/last-run`, admin)).json()).toEqual({ task: null });
+    expect((await app.call('POST', `${SPM_URL}/setting/bbs_realtime/run`, acme)).statusCode).toBe(403);
+    const run = await app.call('POST', `${SPM_URL}/setting/bbs_realtime/run`, admin);
+    expect(run.statusCode).toBe(200);
+    expect(run.json()).toMatchObject({ type: 'data.retention', status: 'ongoing', projectId: null });
+
+    await expect
+      .poll(async () => (await app.call('GET', `${SPM_URL}/setting/bbs_realtime/last-run`, admin)).json().task.status, {
+        timeout: 30_000,
+        interval: 200,
+      })
+      .not.toBe('ongoing');
+    const last = (await app.call('GET', `${SPM_URL}/setting/bbs_realtime/last-run`, admin)).json().task;
+    expect(last.status, last.message).toBe('success');
+    expect(last.message).toMatch(/^removed 2345 data records stored before /);
+    expect(last.progress).toBe(1);
+    const left = (await stats()).collections.map((row) => [row.collection, row.documents]);
+    expect(left).toEqual([
+      ['data_record', 3],
+      ['setting', 5],
+    ]);
+  }, 90_000);
+
+  it('a task named after its hour is queued once, however often it is submitted', async () => {
+    const { tasks } = app.services;
+    const hour = new Date().toISOString().slice(0, 13).replace(/[-T]/g, '');
+    const once = await tasks.submitOnce({
+      id: `retention-${hour}`,
+      type: 'data.retention',
+      projectId: null,
+      requester: 'system',
+    });
+    const twice = await tasks.submitOnce({
+      id: `retention-${hour}`,
+      type: 'data.retention',
+      projectId: null,
+      requester: 'system',
+    });
+    expect(once?.id).toBe(`retention-${hour}`);
+    expect(twice).toBeUndefined();
+  });
+});

@@ -1,0 +1,90 @@
+import { retentionDays } from '@gantry/shared';
+import type { Clock } from '../../lib/clock.js';
+import type { SettingsService } from '../settings/settings.service.js';
+import type { TaskEngine, TaskHandler } from '../tasks/task.engine.js';
+import { presentTask, type TaskView } from '../tasks/task.presenter.js';
+import type { TaskRepository } from '../tasks/task.repository.js';
+import type { RetentionRepository } from './retention.repository.js';
+
+export const RETENTION_TASK = 'data.retention';
+/** Records deleted per statement: small, so other work interleaves and no statement runs long. */
+const BATCH = 1_000;
+/** Progress is measured against at most this many records counted up front. */
+const COUNT_CAP = 1_000_000;
+const HOUR_MS = 3_600_000;
+/** A pause between batches, so a large clean-up leaves the database to requests now and then. */
+const BREATHE_MS = 5;
+
+/**
+ * Time-series retention (console.md settings `bbs_realtime`): data records stored longer ago than
+ * the policy (year 365 days, month 30, week 7, day 1) are deleted, in batches, by a platform task that
+ * runs once an hour (named after the hour: once, whichever process submits it) and on demand.
+ */
+export class RetentionService {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly repo: RetentionRepository,
+    private readonly tasks: TaskRepository,
+    private readonly engine: TaskEngine,
+    private readonly settings: SettingsService,
+    private readonly clock: Clock,
+  ) {
+    engine.register(RETENTION_TASK, this.run);
+  }
+
+  /** Hourly runs; the first a minute after start. */
+  schedule(): void {
+    const hourly = () => void this.submitForThisHour().catch(() => undefined);
+    const first = setTimeout(() => {
+      hourly();
+      this.timer = setInterval(hourly, HOUR_MS);
+      this.timer.unref();
+    }, 60_000);
+    first.unref();
+    this.timer = first;
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    clearInterval(this.timer);
+  }
+
+  submitForThisHour() {
+    const hour = this.clock().toISOString().slice(0, 13).replace(/[-T]/g, '');
+    return this.engine.submitOnce({
+      id: `retention-${hour}`,
+      type: RETENTION_TASK,
+      projectId: null,
+      requester: 'system',
+    });
+  }
+
+  /** A run now, asked for by the administrator. */
+  async runNow(requester: string): Promise<TaskView> {
+    return presentTask(await this.engine.submit({ type: RETENTION_TASK, projectId: null, requester }));
+  }
+
+  async lastRun(): Promise<TaskView | null> {
+    const task = await this.tasks.latest(RETENTION_TASK);
+    return task ? presentTask(task) : null;
+  }
+
+  private readonly run: TaskHandler = async (context) => {
+    const { retentionPolicy } = await this.settings.get();
+    const days = retentionDays(retentionPolicy.count, retentionPolicy.unit);
+    const cutoff = new Date(this.clock().getTime() - days * 86_400_000);
+    const total = await this.repo.countOlderThan(cutoff, COUNT_CAP);
+    let removed = 0;
+    for (;;) {
+      await context.checkpoint();
+      const deleted = await this.repo.deleteOlderThan(cutoff, BATCH);
+      removed += deleted;
+      context.progress(total > 0 ? Math.min(0.99, removed / total) : 0.99);
+      if (deleted < BATCH) break;
+      await new Promise((resolve) => setTimeout(resolve, BREATHE_MS));
+    }
+    context.log(`cutoff ${cutoff.toISOString()}, removed ${removed}`);
+    return `removed ${removed} data records stored before ${cutoff.toISOString()}`;
+  };
+}
