@@ -39,6 +39,7 @@ import { LicenceRepository } from './modules/licence/licence.repository.js';
 import { licenceRoutes } from './modules/licence/licence.routes.js';
 import { LicenceService } from './modules/licence/licence.service.js';
 import { LicenceHistoryRepository } from './modules/licence/licence-history.repository.js';
+import { LicenceHistoryService } from './modules/licence/licence-history.service.js';
 import { type MachineIdentity, readMachineIdentity } from './modules/licence/machine-identity.js';
 import { machineInfoRoutes } from './modules/licence/machine-info.routes.js';
 import { PlatformLicenceService } from './modules/licence/platform-licence.service.js';
@@ -61,6 +62,7 @@ import { TaskService } from './modules/tasks/task.service.js';
 import { TenantRepository } from './modules/tenants/tenant.repository.js';
 import { tenantRoutes } from './modules/tenants/tenant.routes.js';
 import { TenantService } from './modules/tenants/tenant.service.js';
+import { ImageService } from './modules/uploads/image.service.js';
 import { uploadRoutes } from './modules/uploads/upload.routes.js';
 import { UserRepository } from './modules/users/user.repository.js';
 import { openConfiguredDatabase } from './open-database.js';
@@ -290,13 +292,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
     { prefix: SPM },
   );
   await app.register(settingsRoutes(settings), { prefix: SPM });
-  await app.register(withFiles(uploadRoutes(storage, SPM)), { prefix: SPM });
+  await app.register(withFiles(uploadRoutes(new ImageService(storage), SPM)), { prefix: SPM });
   await app.register(tenantRoutes(tenants, config.loginRatePerMinute), { prefix: SPM });
   await app.register(withFiles(projectRoutes(projects)), { prefix: SPM });
   await app.register(withFiles(licenceRoutes(licence, platformLicence)), { prefix: API });
-  await app.register(machineInfoRoutes(licenceHistory), { prefix: API });
+  await app.register(machineInfoRoutes(new LicenceHistoryService(licenceHistory)), { prefix: API });
   await app.register(dashboardRoutes(dashboard), { prefix: SPM });
-  await app.register(auditRoutes(auditRepository), { prefix: SPM });
+  await app.register(auditRoutes(audit), { prefix: SPM });
   await app.register(documentRoutes(documents), { prefix: API });
   await app.register(retentionRoutes(retention), { prefix: SPM });
   await app.register(taskRoutes({ tasks: taskService, hub: progressHub, auth, projects: documentRepository }), {

@@ -1,8 +1,17 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Action } from '../policy/policy.js';
 import { COUNT_CAP, type ListTotal } from './list-count.js';
 import { LIKE_LIMITS } from './list-query/like-pattern.js';
-import { FILTER_LIMITS } from './list-query/list-query.js';
+import {
+  FILTER_LIMITS,
+  type ListQuery,
+  type ParsedFilter,
+  parseCountFilter,
+  parseListQuery,
+  type ResourceDef,
+} from './list-query/list-query.js';
 
 /** `/:id` of every single-object call. */
 export const idParams = z.object({ id: z.string().min(1).max(64) });
@@ -72,4 +81,51 @@ export function countRouteSchema(tags: string[], totals: string) {
 export function countAnswer(reply: FastifyReply, total: ListTotal): { count: number } {
   setTotal(reply, total);
   return { count: total.count };
+}
+
+/** One resource's pair of calls, `GET <path>` (the list) and `GET <path>/count`. */
+export interface ListRoutes<F extends string, Item extends z.ZodObject> {
+  path: string;
+  /** The action both calls declare (plugins/auth.ts enforces it; rows are narrowed by the service). */
+  action: Action;
+  tags: string[];
+  resource: ResourceDef<F>;
+  /** One row as answered; a list item is its projection (`partial`). */
+  item: Item;
+  /** What the totals are (exact, capped, maintained…), for both descriptions. */
+  totals: string;
+  list: (request: FastifyRequest, query: ListQuery<F>) => Promise<{ items: z.infer<Item>[]; total?: ListTotal }>;
+  count: (request: FastifyRequest, filter: ParsedFilter) => Promise<ListTotal>;
+}
+
+/**
+ * Registers a resource's list and count calls (spec README, contract 4): the query parsed against
+ * `resource`, the list projected with its total in the headers, the count as `{count}`. The
+ * handlers are the service's; this is only the HTTP shape they share.
+ */
+export function registerListRoutes<F extends string, Item extends z.ZodObject>(
+  fastify: FastifyInstance,
+  routes: ListRoutes<F, Item>,
+): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { path, action, tags, resource, totals } = routes;
+  app.get(
+    path,
+    {
+      config: { action },
+      schema: {
+        tags,
+        description: `${LIST_QUERY_DESCRIPTION} ${totals}`,
+        querystring: listQuerystring,
+        response: { 200: z.array(routes.item.partial()) },
+      },
+    },
+    async (request, reply) => {
+      const query = parseListQuery(request.query.query, resource);
+      return listAnswer(reply, await routes.list(request, query), query.fields);
+    },
+  );
+  app.get(`${path}/count`, { config: { action }, schema: countRouteSchema(tags, totals) }, async (request, reply) =>
+    countAnswer(reply, await routes.count(request, parseCountFilter(request.query.query, resource))),
+  );
 }

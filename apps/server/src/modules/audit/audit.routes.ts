@@ -1,34 +1,10 @@
-import { and } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { auditLog } from '../../db/schema.js';
-import { parseCountQuery, parseListQuery, type ResourceDef } from '../../lib/list-query/list-query.js';
-import {
-  cappedTotalDescription,
-  countAnswer,
-  countRouteSchema,
-  LIST_QUERY_DESCRIPTION,
-  listAnswer,
-  listQuerystring,
-} from '../../lib/list-response.js';
+import type { ResourceDef } from '../../lib/list-query/list-query.js';
+import { cappedTotalDescription, registerListRoutes } from '../../lib/list-response.js';
 import { actorOf } from '../../plugins/auth.js';
-import { auditScope } from '../../policy/policy.js';
-import type { AuditRepository } from './audit.repository.js';
-import { auditView } from './audit.service.js';
-
-export const auditEntryView = z.object({
-  id: z.number(),
-  at: z.string(),
-  actorId: z.string(),
-  actorName: z.string(),
-  tenantId: z.string().nullable(),
-  action: z.string(),
-  objectType: z.string(),
-  objectId: z.string().nullable(),
-  ip: z.string().nullable(),
-  detail: z.unknown(),
-});
+import { auditEntryView } from './audit.presenter.js';
+import type { AuditService } from './audit.service.js';
 
 export const AUDIT_RESOURCE: ResourceDef = {
   name: 'audit',
@@ -50,38 +26,18 @@ export const AUDIT_RESOURCE: ResourceDef = {
   maxLimit: 1000,
 };
 
-/** The audit log, read-only (the administrator). */
-export function auditRoutes(audit: AuditRepository) {
-  return async (fastify: FastifyInstance) => {
-    const app = fastify.withTypeProvider<ZodTypeProvider>();
-    const tags = ['audit'];
-    app.get(
-      '/audit',
-      {
-        config: { action: 'audit.read' },
-        schema: {
-          tags,
-          description: `${LIST_QUERY_DESCRIPTION} ${cappedTotalDescription('entries')}`,
-          querystring: listQuerystring,
-          response: { 200: z.array(auditEntryView.partial()) },
-        },
-      },
-      async (request, reply) => {
-        const query = parseListQuery(request.query.query, AUDIT_RESOURCE);
-        const { rows, total } = await audit.list(query, auditScope(actorOf(request).user));
-        return listAnswer(reply, { items: rows.map(auditView), total }, query.fields);
-      },
-    );
-    app.get(
-      '/audit/count',
-      {
-        config: { action: 'audit.read' },
-        schema: countRouteSchema(tags, cappedTotalDescription('entries')),
-      },
-      async (request, reply) => {
-        const where = and(auditScope(actorOf(request).user), parseCountQuery(request.query.query, AUDIT_RESOURCE));
-        return countAnswer(reply, await audit.count(where));
-      },
-    );
+/** The audit log, read-only (the administrator; a tenant's own entries where the policy allows). */
+export function auditRoutes(audit: AuditService) {
+  return async (app: FastifyInstance) => {
+    registerListRoutes(app, {
+      path: '/audit',
+      action: 'audit.read',
+      tags: ['audit'],
+      resource: AUDIT_RESOURCE,
+      item: auditEntryView,
+      totals: cappedTotalDescription('entries'),
+      list: (request, query) => audit.list(actorOf(request).user, query),
+      count: (request, filter) => audit.count(actorOf(request).user, filter),
+    });
   };
 }

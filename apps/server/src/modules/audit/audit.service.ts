@@ -1,8 +1,11 @@
+import { and } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
-import { auditTenantOf } from '../../policy/policy.js';
+import type { ListQuery, ParsedFilter } from '../../lib/list-query/list-query.js';
+import { auditScope, auditTenantOf } from '../../policy/policy.js';
 import type { UserRow } from '../users/user.repository.js';
-import type { AuditRepository, AuditRow } from './audit.repository.js';
+import { auditView } from './audit.presenter.js';
+import type { AuditRepository } from './audit.repository.js';
 
 /** Who acted and from where: taken from the request by the routes. */
 export interface Actor {
@@ -45,9 +48,14 @@ export class AuditService {
       this.clock(),
     );
   }
-}
 
-/** An entry as answered: the time as ISO text. */
-export function auditView(row: AuditRow) {
-  return { ...row, at: row.at.toISOString() };
+  /** The entries `user` may see (the policy's audit scope), listed. */
+  async list(user: UserRow, query: ListQuery) {
+    const { rows, total } = await this.repo.list(query, auditScope(user));
+    return { items: rows.map(auditView), total };
+  }
+
+  count(user: UserRow, filter: ParsedFilter) {
+    return this.repo.count(and(auditScope(user), filter.where));
+  }
 }

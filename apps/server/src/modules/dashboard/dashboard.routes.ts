@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf } from '../../plugins/auth.js';
-import { auditEntryView } from '../audit/audit.routes.js';
+import { auditEntryView } from '../audit/audit.presenter.js';
 import type { DashboardService } from './dashboard.service.js';
 
 const counts = z.object({ enabled: z.number(), disabled: z.number() });

@@ -2,8 +2,8 @@ import { type Grant, MEASURES, type MeasureValues, measureOf, viewGrant } from '
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema.js';
 import { auditScope, overseesTenants, projectOwnerScope, projectScope } from '../../policy/policy.js';
+import { auditView } from '../audit/audit.presenter.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
-import { auditView } from '../audit/audit.service.js';
 import type { LicenceService } from '../licence/licence.service.js';
 import type { UserRow } from '../users/user.repository.js';
 import type { DashboardRepository, Ending } from './dashboard.repository.js';

@@ -11,16 +11,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { COUNT_CAP } from '../../lib/list-count.js';
-import { parseCountFilter, parseListQuery } from '../../lib/list-query/list-query.js';
-import {
-  COUNT_ESTIMATED_HEADER,
-  countAnswer,
-  countRouteSchema,
-  idParams,
-  LIST_QUERY_DESCRIPTION,
-  listAnswer,
-  listQuerystring,
-} from '../../lib/list-response.js';
+import { COUNT_ESTIMATED_HEADER, idParams, registerListRoutes } from '../../lib/list-response.js';
 import { multipartError } from '../../lib/read-upload.js';
 import { actorOf } from '../../plugins/auth.js';
 import { badInputError, findBadInput } from '../../plugins/nul-characters.js';
@@ -91,35 +82,16 @@ export function projectRoutes(projects: ProjectService) {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const tags = ['projects'];
 
-    app.get(
-      '/project',
-      {
-        config: { action: 'project.read' },
-        schema: {
-          tags,
-          description: `${LIST_QUERY_DESCRIPTION} ${PROJECT_TOTALS}`,
-          querystring: listQuerystring,
-          response: { 200: z.array(projectView.partial()) },
-        },
-      },
-      async (request, reply) => {
-        const query = parseListQuery(request.query.query, PROJECT_RESOURCE);
-        return listAnswer(reply, await projects.list(actorOf(request).user, query), query.fields);
-      },
-    );
-
-    app.get(
-      '/project/count',
-      {
-        config: { action: 'project.read' },
-        schema: countRouteSchema(tags, PROJECT_TOTALS),
-      },
-      async (request, reply) =>
-        countAnswer(
-          reply,
-          await projects.count(actorOf(request).user, parseCountFilter(request.query.query, PROJECT_RESOURCE)),
-        ),
-    );
+    registerListRoutes(app, {
+      path: '/project',
+      action: 'project.read',
+      tags,
+      resource: PROJECT_RESOURCE,
+      item: projectView,
+      totals: PROJECT_TOTALS,
+      list: (request, query) => projects.list(actorOf(request).user, query),
+      count: (request, filter) => projects.count(actorOf(request).user, filter),
+    });
 
     app.get(
       '/project/available',

@@ -11,16 +11,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { parseCountQuery, parseListQuery } from '../../lib/list-query/list-query.js';
-import {
-  cappedTotalDescription,
-  countAnswer,
-  countRouteSchema,
-  idParams,
-  LIST_QUERY_DESCRIPTION,
-  listAnswer,
-  listQuerystring,
-} from '../../lib/list-response.js';
+import { cappedTotalDescription, idParams, registerListRoutes } from '../../lib/list-response.js';
 import { actorOf } from '../../plugins/auth.js';
 import { TENANT_RESOURCE } from './tenant.repository.js';
 import type { TenantService } from './tenant.service.js';
@@ -33,35 +24,16 @@ export function tenantRoutes(tenants: TenantService, loginRatePerMinute: number)
     // They check the administrator's password: throttled like sign-in (a stolen token cannot guess at hash speed).
     const throttled = { rateLimit: { max: loginRatePerMinute, timeWindow: '1 minute' } };
 
-    app.get(
-      '/user',
-      {
-        config: { action: 'tenant.read' },
-        schema: {
-          tags,
-          description: `${LIST_QUERY_DESCRIPTION} ${cappedTotalDescription('tenants')}`,
-          querystring: listQuerystring,
-          response: { 200: z.array(tenantView.partial()) },
-        },
-      },
-      async (request, reply) => {
-        const query = parseListQuery(request.query.query, TENANT_RESOURCE);
-        return listAnswer(reply, await tenants.list(actorOf(request).user, query), query.fields);
-      },
-    );
-
-    app.get(
-      '/user/count',
-      {
-        config: { action: 'tenant.read' },
-        schema: countRouteSchema(tags, cappedTotalDescription('tenants')),
-      },
-      async (request, reply) =>
-        countAnswer(
-          reply,
-          await tenants.count(actorOf(request).user, parseCountQuery(request.query.query, TENANT_RESOURCE)),
-        ),
-    );
+    registerListRoutes(app, {
+      path: '/user',
+      action: 'tenant.read',
+      tags,
+      resource: TENANT_RESOURCE,
+      item: tenantView,
+      totals: cappedTotalDescription('tenants'),
+      list: (request, query) => tenants.list(actorOf(request).user, query),
+      count: (request, filter) => tenants.count(actorOf(request).user, filter.where),
+    });
 
     app.get(
       '/user/:id',

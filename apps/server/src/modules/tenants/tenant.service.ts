@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import {
-  type Grant,
-  type ProjectPermissions,
   type TableSetting,
   type TenantCreateBody,
   type TenantPatchBody,

@@ -1,21 +1,14 @@
-import { createHash } from 'node:crypto';
 import { IMAGE_UPLOAD_MAX_BYTES, imageUploadResponse } from '@gantry/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error.js';
 import { readOneFile } from '../../lib/read-upload.js';
-import type { Storage } from '../../lib/storage.js';
-import { detectImage, mimeOfExtension } from './image-type.js';
+import type { ImageService } from './image.service.js';
 
-const AREA = 'images';
 export const IMAGE_PATH = '/resource/img';
 
-/**
- * Image upload for logos and backgrounds: one file, checked by content, stored under a name made of
- * its SHA-256 (so the same image is stored once and can be cached forever), served back read-only.
- */
-export function uploadRoutes(storage: Storage, urlPrefix: string) {
+/** Image upload for logos and backgrounds (one file; `ImageService` checks and stores it), served back read-only. */
+export function uploadRoutes(images: ImageService, urlPrefix: string) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -26,11 +19,7 @@ export function uploadRoutes(storage: Storage, urlPrefix: string) {
         schema: { tags: ['uploads'], consumes: ['multipart/form-data'], response: { 200: imageUploadResponse } },
       },
       async (request) => {
-        const bytes = await readOneFile(request, IMAGE_UPLOAD_MAX_BYTES);
-        const image = detectImage(bytes);
-        if (!image) throw new AppError('notImage', { fields: { file: 'upload.notImage' } });
-        const name = `${createHash('sha256').update(bytes).digest('hex')}.${image.ext}`;
-        await storage.write(AREA, name, bytes);
+        const name = await images.save(await readOneFile(request, IMAGE_UPLOAD_MAX_BYTES));
         return { url: `${urlPrefix}${IMAGE_PATH}/${name}` };
       },
     );
@@ -42,10 +31,7 @@ export function uploadRoutes(storage: Storage, urlPrefix: string) {
         schema: { tags: ['uploads'], params: z.object({ name: z.string().regex(/^[0-9a-f]{64}\.[a-z]{3,4}$/) }) },
       },
       async (request, reply) => {
-        const { name } = request.params;
-        const mime = mimeOfExtension(name);
-        const bytes = mime && (await storage.read(AREA, name));
-        if (!mime || !bytes) throw new AppError('notFound');
+        const { mime, bytes } = await images.read(request.params.name);
         return reply
           .header('content-type', mime)
           .header('cache-control', 'public, max-age=31536000, immutable')
