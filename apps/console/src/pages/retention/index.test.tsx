@@ -25,6 +25,34 @@ describe('retention policy', () => {
     expect(await screen.findByText('保存成功')).toBeTruthy();
   });
 
+  it('says when the clean-up last ran and what it removed, and runs it on demand', async () => {
+    const task = {
+      id: 't1',
+      status: 'success',
+      progress: 1,
+      message: 'removed 2345 data records stored before 2026-10-23T00:00:00.000Z',
+      startTime: '2026-11-22T10:00:00.000Z',
+      endTime: '2026-11-22T10:00:03.000Z',
+    };
+    const { calls } = mockFetch((call) => {
+      if (call.url.endsWith('/bbs_realtime/last-run')) return { body: { task } };
+      if (call.url.endsWith('/bbs_realtime/run'))
+        return { body: { ...task, id: 't2', status: 'ongoing', progress: 0 } };
+      return { body: DEFAULT_SETTINGS };
+    });
+    signIn();
+    renderPage(<RetentionPage />, { path: '/app/settings/bbs_realtime' });
+    const lastRun = await screen.findByTestId('retention-last-run');
+    await waitFor(() => expect(lastRun.textContent).toContain('已完成'));
+    expect(lastRun.textContent).toContain('removed 2345 data records');
+    expect(lastRun.textContent).toMatch(/2026-11-22 \d{2}:00:03/);
+    fireEvent.click(screen.getByTestId('retention-run'));
+    await waitFor(() =>
+      expect(calls.some((c) => c.method === 'POST' && c.url.endsWith('/bbs_realtime/run'))).toBe(true),
+    );
+    expect(await screen.findByText('清理已开始')).toBeTruthy();
+  });
+
   it('shows the no-permission page when the server answers only the public settings', async () => {
     mockFetch(() => ({ body: { name: 'Gantry', language: 'zh_Hans', logo: '' } }));
     signIn();

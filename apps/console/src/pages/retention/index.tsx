@@ -9,6 +9,7 @@ import { toast } from '../../services/feedback';
 import { isRequestError, reportError } from '../../services/request';
 import { useSessionUser } from '../../services/session';
 import { patchSettings, settingsKey } from '../../services/settings';
+import { LastRun } from './LastRun';
 
 type RetentionUnit = (typeof RETENTION_UNITS)[number];
 
@@ -83,6 +84,9 @@ function RetentionForm({ settings }: { settings: Settings }) {
           {t('common.save')}
         </Button>
       </Form>
+      <div style={{ marginTop: 24 }}>
+        <LastRun />
+      </div>
     </Card>
   );
 }
