@@ -21,6 +21,7 @@ import {
 } from '@gantry/shared';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { signLicence } from './modules/licence/licence-signature.js';
 import { developmentPrivateKey } from './modules/licence/trusted-keys.js';
 
@@ -154,6 +155,34 @@ afterAll(async () => {
 }, 60_000);
 
 describe('two server processes on one PostgreSQL', () => {
+  it('a websocket on one process shows the progress of tasks, whichever process runs them', async () => {
+    const token = await login(a);
+    const socket = new WebSocket(
+      `${b.base.replace('http', 'ws')}${SPM}/proxy/ws/historycomputed?token=${encodeURIComponent(token)}`,
+    );
+    const messages: Array<{ name: string; data: Record<string, Record<string, { status: string; type: string }>> }> =
+      [];
+    socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString())));
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
+    socket.send(JSON.stringify({ name: 'historycomputed' }));
+    try {
+      const run = await call(a, 'POST', `${SPM}/setting/bbs_realtime/run`, token);
+      expect(run.status, JSON.stringify(run.body)).toBe(200);
+      const requestId = run.body.requestId as string;
+      const started = performance.now();
+      while (!messages.some((m) => m.data.default?.[requestId]?.type === 'data.retention')) {
+        // The hub looks once a second: two looks at most.
+        if (performance.now() - started > 2_500) throw new Error(`no progress through b: ${JSON.stringify(messages)}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      socket.terminate();
+    }
+  });
+
   it('cache sessions: a session deleted behind their back still answers until it expires from the cache', async () => {
     const token = await login(a);
     expect((await currentUser(b, token)).status).toBe(200);
