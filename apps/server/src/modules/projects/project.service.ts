@@ -1,14 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   ADMIN_USER_ID,
-  advancedSchema,
   domainKey,
   FEATURE_FOR,
   type ProjectCreateBody,
   type ProjectUpdateBody,
   type ProjectView,
   type UsageReport,
-  viewGrant,
 } from '@gantry/shared';
 import { and } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
@@ -28,6 +26,7 @@ import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { LicenceService } from '../licence/licence.service.js';
 import type { PlatformLicenceService } from '../licence/platform-licence.service.js';
 import type { UserRow } from '../users/user.repository.js';
+import { projectViewOf } from './project.presenter.js';
 import type { MaintainedTotal, ProjectInsert, ProjectRepository, ProjectWithOwner } from './project.repository.js';
 
 export const PROJECTS_AREA = 'projects';
@@ -61,44 +60,13 @@ function uniqueViolation(error: unknown): AppError | undefined {
 export class ProjectService {
   constructor(private readonly deps: ProjectDeps) {}
 
-  view(row: ProjectWithOwner): ProjectView {
-    return {
-      id: row.id,
-      name: row.name,
-      status: row.status,
-      user: { id: row.userId, name: row.ownerName },
-      createTime: row.createdAt.toISOString(),
-      industry: row.industry,
-      grant: row.grant ? viewGrant(row.grant, this.deps.licence.today()) : null,
-      license: row.usage ?? null,
-      licenseReportedAt: row.usageReportedAt?.toISOString() ?? null,
-      _stats_: row.stats,
-      online: row.online,
-      hasSSO: row.hasSso,
-      remarks: row.remarks,
-      bgColor: row.bgColor,
-      domain: row.domain,
-      isUseDomain: row.isUseDomain,
-      isUseHttps: row.isUseHttps,
-      port: row.port,
-      // Rows keep what was stored; defaults fill anything an older or hand-made row lacks.
-      advanced: advancedSchema.parse(row.advanced ?? {}),
-      projectType: row.projectType,
-      type: row.templateId,
-      planId: row.planId,
-      logo: row.logo,
-      extra: row.extra,
-      certificate: row.certKey && row.certPem ? { key: row.certKey, pem: row.certPem } : null,
-    };
-  }
-
   async list(user: UserRow, query: ListQuery) {
     const { rows, total } = await this.deps.repo.list(
       query,
       projectScope(user),
       maintainedTotal(user, query.equalities),
     );
-    return { items: rows.map((row) => this.view(row)), total };
+    return { items: rows.map((row) => projectViewOf(row, this.deps.licence.today())), total };
   }
 
   count(user: UserRow, filter: ParsedFilter) {
@@ -117,7 +85,7 @@ export class ProjectService {
   }
 
   async get(user: UserRow, id: string): Promise<ProjectView> {
-    return this.view(await this.visible(user, id));
+    return projectViewOf(await this.visible(user, id), this.deps.licence.today());
   }
 
   /** The owner the policy lets `user` act for; naming another owner is refused, not ignored. */

@@ -1,11 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  type TableSetting,
-  type TenantCreateBody,
-  type TenantPatchBody,
-  type TenantView,
-  viewGrant,
-} from '@gantry/shared';
+import type { TableSetting, TenantCreateBody, TenantPatchBody, TenantView } from '@gantry/shared';
 import { and, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
@@ -17,6 +11,7 @@ import type { AuthService } from '../auth/auth.service.js';
 import type { LicenceService } from '../licence/licence.service.js';
 import type { PlatformLicenceService } from '../licence/platform-licence.service.js';
 import type { UserRow } from '../users/user.repository.js';
+import { tenantViewOf } from './tenant.presenter.js';
 import type { TenantRepository, TenantValues } from './tenant.repository.js';
 
 export interface TenantDeps {
@@ -32,27 +27,9 @@ export interface TenantDeps {
 export class TenantService {
   constructor(private readonly deps: TenantDeps) {}
 
-  view(row: UserRow, withSettings = false): TenantView {
-    return {
-      id: row.id,
-      user: row.id,
-      name: row.name,
-      type: row.type,
-      industry: row.industry,
-      grant: row.grant ? viewGrant(row.grant, this.deps.licence.today()) : null,
-      status: row.status,
-      createTime: row.createdAt.toISOString(),
-      remarks: row.remarks,
-      logo: row.logo,
-      permissions: row.permissions,
-      isAdmin: row.isAdmin,
-      ...(withSettings ? { tableSettings: row.tableSettings } : {}),
-    };
-  }
-
   async list(user: UserRow, query: ListQuery) {
     const { rows, total } = await this.deps.repo.list(query, tenantScope(user));
-    return { items: rows.map((row) => this.view(row)), total };
+    return { items: rows.map((row) => tenantViewOf(row, this.deps.licence.today())), total };
   }
 
   count(user: UserRow, where: SQL | undefined) {
@@ -64,7 +41,7 @@ export class TenantService {
     if (!canReadUser(user, id)) throw new AppError('notFound');
     const row = id === user.id ? await this.deps.repo.findUser(id) : await this.deps.repo.find(id);
     if (!row) throw new AppError('notFound');
-    return this.view(row, true);
+    return tenantViewOf(row, this.deps.licence.today(), true);
   }
 
   async create(actor: Actor, body: TenantCreateBody): Promise<TenantView> {
