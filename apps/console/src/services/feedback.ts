@@ -21,6 +21,8 @@ interface OpenToast {
   kind: Kind;
   /** The route (hash path without query) the toast was shown on. */
   route: string;
+  /** Shown by antd's static message (successes), not by the page's provider. */
+  global: boolean;
 }
 
 let bound: MessageInstance | null = null;
@@ -28,8 +30,8 @@ let bound: MessageInstance | null = null;
 const open = new Map<string, OpenToast>();
 
 export function bindFeedback(instance: MessageInstance | null): void {
-  // the toasts of the previous instance went with it
-  if (instance !== bound) open.clear();
+  // the toasts of the previous instance went with it (the static message's stay)
+  if (instance !== bound) for (const [key, toast] of open) if (!toast.global) open.delete(key);
   bound = instance;
 }
 
@@ -39,15 +41,15 @@ export function bindFeedback(instance: MessageInstance | null): void {
  */
 let staticMessage: MessageInstance | null = null;
 
-function withMessages(use: (instance: MessageInstance) => void): void {
-  const instance = bound ?? staticMessage;
+function withMessages(use: (instance: MessageInstance) => void, global = false): void {
+  const instance = global ? staticMessage : (bound ?? staticMessage);
   if (instance) {
     use(instance);
     return;
   }
   void import('../app/antdProvider').then((antd) => {
     staticMessage = antd.staticMessage;
-    use(bound ?? antd.staticMessage);
+    use(global ? antd.staticMessage : (bound ?? antd.staticMessage));
   });
 }
 
@@ -68,8 +70,9 @@ function keyOf(content: ReactNode): string {
 }
 
 function close(key: string): void {
+  const global = open.get(key)?.global ?? false;
   open.delete(key);
-  withMessages((messages) => messages.destroy(key));
+  withMessages((messages) => messages.destroy(key), global);
 }
 
 function show(kind: Kind, content: ReactNode, duration: number, options: ToastOptions = {}): void {
@@ -77,7 +80,10 @@ function show(kind: Kind, content: ReactNode, duration: number, options: ToastOp
     for (const [key, toast] of open) if (toast.kind !== 'success') close(key);
   }
   const key = keyOf(content);
-  open.set(key, { kind, route: routeOf(options.route ?? currentRoute ?? currentHashPath()) });
+  // A success usually confirms what led to a new page, whose provider may be another one (the
+  // page's own unmounts with its toasts): it is shown by antd's static message, which outlives pages.
+  const global = kind === 'success';
+  open.set(key, { kind, route: routeOf(options.route ?? currentRoute ?? currentHashPath()), global });
   withMessages(
     (messages) =>
       void messages.open({
@@ -89,6 +95,7 @@ function show(kind: Kind, content: ReactNode, duration: number, options: ToastOp
           open.delete(key);
         },
       }),
+    global,
   );
 }
 
@@ -100,7 +107,7 @@ export function routeChanged(path: string): void {
 }
 
 /** The toasts open now (for tests). */
-export function openToasts(): { kind: Kind; route: string }[] {
+export function openToasts(): OpenToast[] {
   return [...open.values()];
 }
 
