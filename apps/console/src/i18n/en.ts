@@ -123,6 +123,8 @@ export const en: Record<ConsoleKey, string> = {
   'retention.duration': 'Keep data for',
   'retention.days': 'equals {{days}} days',
   'retention.help': 'Time-series data older than this is removed',
+  'task.pause': 'Pause',
+  'task.type.data.retention': 'Time-series clean-up',
   'retention.lastRun': 'Last clean-up',
   'retention.runNow': 'Run now',
   'retention.started': 'Clean-up started',

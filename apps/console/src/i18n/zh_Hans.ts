@@ -122,6 +122,8 @@ export const zh_Hans = {
   'retention.duration': '数据保留时长',
   'retention.days': '相当于 {{days}} 天',
   'retention.help': '超过保留时长的时序数据将被清理',
+  'task.pause': '暂停',
+  'task.type.data.retention': '时序数据清理',
   'retention.lastRun': '最近一次清理',
   'retention.runNow': '立即清理',
   'retention.started': '清理已开始',

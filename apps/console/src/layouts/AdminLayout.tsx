@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { RouteGuard, usePageRoute } from '../app/RouteGuard';
 import { EvaluationBanner } from '../components/EvaluationBanner';
+import { LazyTaskNotifications } from '../components/TaskNotifications/lazy';
 import { ADMIN_MENU } from '../routes';
 import { HeaderTitle } from './components/HeaderTitle';
 import { LicenceBanner } from './components/LicenceBanner';
@@ -88,6 +89,7 @@ export function AdminLayout() {
         </Layout.Header>
         <Layout.Content style={{ margin: 16, minWidth: 0 }}>
           <EvaluationBanner />
+          <LazyTaskNotifications />
           <LicenceBanner />
           <RouteGuard />
         </Layout.Content>

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { RouteGuard } from '../app/RouteGuard';
 import { EvaluationBanner } from '../components/EvaluationBanner';
+import { LazyTaskNotifications } from '../components/TaskNotifications/lazy';
 import { commonMenu, PAGES } from '../routes';
 import { HeaderTitle } from './components/HeaderTitle';
 import { LicenceBanner } from './components/LicenceBanner';
@@ -40,6 +41,7 @@ export function MobileLayout({ isAdmin }: { isAdmin: boolean }) {
       </header>
       <main style={{ padding: 12 }}>
         <EvaluationBanner />
+        <LazyTaskNotifications />
         {isAdmin ? <LicenceBanner /> : null}
         <RouteGuard />
       </main>

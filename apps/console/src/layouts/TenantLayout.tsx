@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { RouteGuard } from '../app/RouteGuard';
 import { EvaluationBanner } from '../components/EvaluationBanner';
+import { LazyTaskNotifications } from '../components/TaskNotifications/lazy';
 import { TENANT_MENU } from '../routes';
 import { HeaderTitle } from './components/HeaderTitle';
 import { selectedMenu, toMenuItems } from './components/menuItems';
@@ -45,6 +46,7 @@ export function TenantLayout() {
       </Layout.Header>
       <Layout.Content style={{ padding: 16, minWidth: 0 }}>
         <EvaluationBanner />
+        <LazyTaskNotifications />
         <RouteGuard />
       </Layout.Content>
     </Layout>
