@@ -31,6 +31,31 @@ describe('project detail', () => {
     expect((await screen.findByTestId('location')).textContent).toBe('/app/model/Project/plant1/edit');
   });
 
+  it("shows the project's data: documents and size in all and per collection", async () => {
+    mockFetch((call) => {
+      if (call.url === '/portal/rest/spm/project/plant1') return { body: project('plant1') };
+      if (call.url === '/portal/rest/spm/project/plant1/data-stats') {
+        return {
+          body: {
+            documents: 12_345,
+            bytes: 3 * 1024 * 1024,
+            collections: [
+              { collection: 'dashboard', documents: 45, bytes: 1024 },
+              { collection: 'data_record', documents: 12_300, bytes: 3 * 1024 * 1024 - 1024 },
+            ],
+          },
+        };
+      }
+      return undefined;
+    });
+    renderDetail('plant1');
+    await waitFor(() => expect(screen.getByTestId('project-data-documents').textContent).toBe('12,345'));
+    const data = screen.getByTestId('project-data');
+    expect(data.textContent).toContain('3.0 MB');
+    expect(data.textContent).toContain('data_record');
+    expect(data.textContent).toContain('1.0 KB');
+  });
+
   it('says so when the project does not exist', async () => {
     mockFetch(() => ({ status: 404, body: { message: '请求的资源不存在', code: 'notFound' } }));
     renderDetail('gone');

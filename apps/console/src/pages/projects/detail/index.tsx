@@ -10,6 +10,7 @@ import { LicenceDetail } from '../components/LicenceDetail';
 import { industryLabel } from '../options';
 import { projectPath } from '../paths';
 import { deviceStats } from '../projectNumbers';
+import { ProjectData } from './ProjectData';
 
 const yesNo = (value: boolean, t: (key: 'common.yes' | 'common.no') => string) => t(value ? 'common.yes' : 'common.no');
 
@@ -99,6 +100,7 @@ export default function ProjectDetailPage() {
       <Card title={t('project.licenceDetail')}>
         <LicenceDetail project={project} />
       </Card>
+      <ProjectData projectId={project.id} />
     </Space>
   );
 }
