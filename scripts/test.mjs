@@ -40,6 +40,9 @@ mustRun('npx', ['biome', 'check', '.']);
 mustRun('node', ['scripts/check-engines.mjs']);
 mustRun('npm', ['run', 'typecheck', '--silent']);
 
+// The console's route weight budgets (apps/console/weight) read this build's manifest.
+ensureConsoleBuilt({ force: true });
+
 console.log('\n▸ unit, component and API tests (PGlite)');
 vitest('vitest-pglite', []);
 
@@ -67,7 +70,7 @@ try {
 }
 
 console.log('\n▸ browser tests (Playwright + Debian chromium)');
-ensureConsoleBuilt({ force: true });
+ensureConsoleBuilt(); // built before the unit tests; again only if a source changed since
 const e2eReport = path.join(reports, 'playwright.json');
 const e2eStatus = run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
   env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },

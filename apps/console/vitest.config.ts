@@ -7,7 +7,7 @@ export default defineProject({
     name: 'console',
     root: import.meta.dirname,
     environment: 'happy-dom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'weight/**/*.test.ts'],
     setupFiles: ['src/test/setup.ts'],
     testTimeout: 20_000,
   },

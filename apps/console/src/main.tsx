@@ -1,10 +1,11 @@
 import './app/zodJitless';
-import './i18n';
 import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import App from './app/App';
 import { clearReloadFlag, reloadOnce } from './app/RouteError';
+import { preloadRoute } from './app/router';
+import { i18nReady } from './i18n';
 import { checkAdminAtStart } from './services/auth';
 import { isRequestError } from './services/request';
 
@@ -31,7 +32,8 @@ async function firstRoute(): Promise<void> {
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing');
-void firstRoute().then(() =>
+preloadRoute(window.location.hash);
+void Promise.all([firstRoute(), i18nReady]).then(() =>
   createRoot(container).render(
     <StrictMode>
       <App />

@@ -1,4 +1,4 @@
-import type { MessageKey, Right } from '@gantry/shared';
+import { DEFAULT_HELP_URL, type MessageKey, type Right } from '@gantry/shared';
 import type { ComponentType } from 'react';
 import type { ConsoleKey } from './i18n/zh_Hans';
 
@@ -123,8 +123,11 @@ export type PageName = keyof typeof PAGES;
 export const PAGE_LIST: readonly PageRoute[] = Object.values(PAGES);
 
 export const HOME_PATH = PAGES.dashboard.path;
-/** External help documentation (opened in a new window). */
-export const HELP_URL = 'https://example.com/gantry/help';
+/**
+ * Help (opened in a new window): the user guide the server ships, unless settings point elsewhere
+ * (settings.helpUrl; layouts/components/HelpLink.tsx).
+ */
+export const HELP_URL = DEFAULT_HELP_URL;
 
 export type MenuIcon = 'home' | 'project' | 'team' | 'license' | 'setting' | 'help' | 'lock' | 'user' | 'audit';
 

@@ -1,6 +1,7 @@
 /**
  * JavaScript each route makes the browser download before it can show itself, gzip -9, in KiB:
- * the entry (index.html's script and everything it imports statically), then, for pages under /app,
+ * the entry (index.html's script and everything it imports statically), the language's texts
+ * (ENTRY_MODULES), then, for pages under /app,
  * the layout, then the page's own module, each with its static imports. Chunks a page imports
  * later (a dialog opened on a click) are not counted. `weight/routeWeight.test.ts` fails the build
  * over any of these; every page module of the console must be listed here.
@@ -16,6 +17,12 @@ export interface RouteBudget {
   kib: number;
 }
 
+/**
+ * Loaded lazily, but before the first render on every route: the texts of the language shown
+ * (the default, simplified Chinese, is counted; English is of the same size).
+ */
+export const ENTRY_MODULES: readonly string[] = ['src/i18n/zh_Hans.bundle.ts'];
+
 const LAYOUT = 'src/layouts/index.tsx';
 const page = (route: string, module: string, kib: number): RouteBudget => ({
   route,
@@ -23,27 +30,32 @@ const page = (route: string, module: string, kib: number): RouteBudget => ({
   kib,
 });
 
+/**
+ * Issue 10's goals: the login route at most 200 KiB, the project list at most 350 (measured 358 when
+ * the budgets were set: its 360 is a ceiling to lower, see docs/DECISIONS.md). The other pages: what
+ * they weighed then, plus a little room (about 3%), so that growth is a decision, not a drift.
+ */
 export const ROUTE_BUDGETS: readonly RouteBudget[] = [
   { route: '/login', modules: ['src/pages/login/index.tsx'], kib: 200 },
-  { route: '/regest', modules: ['src/pages/regest/index.tsx'], kib: 200 },
-  page('/app/dashboard', 'dashboard/index.tsx', 350),
-  page('/app/model/Project/list', 'projects/index.tsx', 350),
-  page('/app/model/Project/add', 'projects/form/index.tsx', 400),
-  page('/app/model/Project/:id/detail', 'projects/detail/index.tsx', 350),
-  page('/app/model/User/list', 'tenants/index.tsx', 350),
-  page('/app/model/User/add', 'tenants/form/index.tsx', 400),
-  page('/app/model/User/:id/detail', 'tenants/detail/index.tsx', 350),
-  page('/app/model/User/:id/project', 'tenants/projects/index.tsx', 350),
-  page('/app/audit', 'audit/index.tsx', 350),
-  page('/app/license', 'license/index.tsx', 350),
-  page('/app/license/upload', 'license/upload/index.tsx', 350),
-  page('/app/license/services', 'license/services/index.tsx', 350),
-  page('/app/model/Licenseinfo/list', 'licence-history/index.tsx', 350),
-  page('/app/settings', 'settings/index.tsx', 400),
-  page('/app/settings/bbs_realtime', 'retention/index.tsx', 350),
-  page('/app/crossRequest', 'cross-request/index.tsx', 350),
-  page('/app/settings/project', 'coming-soon/index.tsx', 350),
-  page('/app/change_current_password', 'change-password/index.tsx', 350),
-  page('/app/user/center', 'user-center/index.tsx', 350),
-  page('/app/(unknown)', 'exception/NotFound.tsx', 350),
+  { route: '/regest', modules: ['src/pages/regest/index.tsx'], kib: 290 },
+  page('/app/dashboard', 'dashboard/index.tsx', 440),
+  page('/app/model/Project/list', 'projects/index.tsx', 360),
+  page('/app/model/Project/add', 'projects/form/index.tsx', 530),
+  page('/app/model/Project/:id/detail', 'projects/detail/index.tsx', 440),
+  page('/app/model/User/list', 'tenants/index.tsx', 520),
+  page('/app/model/User/add', 'tenants/form/index.tsx', 490),
+  page('/app/model/User/:id/detail', 'tenants/detail/index.tsx', 435),
+  page('/app/model/User/:id/project', 'tenants/projects/index.tsx', 425),
+  page('/app/audit', 'audit/index.tsx', 470),
+  page('/app/license', 'license/index.tsx', 495),
+  page('/app/license/upload', 'license/upload/index.tsx', 475),
+  page('/app/license/services', 'license/services/index.tsx', 335),
+  page('/app/model/Licenseinfo/list', 'licence-history/index.tsx', 435),
+  page('/app/settings', 'settings/index.tsx', 455),
+  page('/app/settings/bbs_realtime', 'retention/index.tsx', 405),
+  page('/app/crossRequest', 'cross-request/index.tsx', 340),
+  page('/app/settings/project', 'coming-soon/index.tsx', 310),
+  page('/app/change_current_password', 'change-password/index.tsx', 360),
+  page('/app/user/center', 'user-center/index.tsx', 360),
+  page('/app/(unknown)', 'exception/NotFound.tsx', 300),
 ];

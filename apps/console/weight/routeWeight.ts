@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ROUTE_BUDGETS, type RouteBudget } from './budgets';
+import { ENTRY_MODULES, ROUTE_BUDGETS, type RouteBudget } from './budgets';
 
 /** apps/console */
 export const CONSOLE_DIR = path.resolve(import.meta.dirname, '..');
@@ -65,7 +65,7 @@ function sizeOf(file: string): { gzip: number; raw: number } {
 export function routeWeight(manifest: Manifest, budget: RouteBudget): RouteWeight {
   const files = new Set<string>();
   for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) staticClosure(manifest, key, files);
-  for (const module of budget.modules) staticClosure(manifest, module, files);
+  for (const module of [...ENTRY_MODULES, ...budget.modules]) staticClosure(manifest, module, files);
   const js = [...files].filter((file) => file.endsWith('.js'));
   let gzip = 0;
   let raw = 0;

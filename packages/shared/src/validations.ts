@@ -6,6 +6,11 @@ export const LOGIN_DURATION_MIN_MINUTES = 10;
 export const SYSTEM_NAME_MAX = 64;
 export const COPYRIGHT_MAX = 256;
 export const IMAGE_URL_MAX = 1024;
+/**
+ * Where the console's Help opens by default: the user guide the server ships (docs/guide/, served at
+ * /guide/ in the user's language). Settings may point it elsewhere (settings.helpUrl).
+ */
+export const DEFAULT_HELP_URL = '/guide/';
 export const IMAGE_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 export const PORT_MIN = 5001;
 export const PORT_MAX = 65535;

@@ -1,7 +1,8 @@
 import type { ComponentType } from 'react';
-import { createHashRouter, Navigate, type RouteObject } from 'react-router';
+import { createHashRouter, matchRoutes, Navigate, type RouteObject } from 'react-router';
 import { HOME_PATH, PAGE_LIST } from '../routes';
 import { bindNavigate } from '../services/navigation';
+import { getUser, useSessionUser } from '../services/session';
 import { Root } from './Root';
 import { RouteError } from './RouteError';
 import type { RouteHandle } from './RouteGuard';
@@ -28,6 +29,12 @@ const lazyAntdPage = (load: Load) => async () => {
 
 const notFound = lazyAntdPage(() => import('../pages/exception/NotFound'));
 
+/** `/`: the home page when signed in, else straight to the login page (not through /app's layout). */
+function HomeRedirect() {
+  const user = useSessionUser();
+  return <Navigate to={user ? HOME_PATH : '/login'} replace />;
+}
+
 /** Public routes, then /app (layout chosen by user and screen) with every page of routes.tsx. */
 export function buildRoutes(): RouteObject[] {
   return [
@@ -37,7 +44,7 @@ export function buildRoutes(): RouteObject[] {
       errorElement: <RouteError />,
       hydrateFallbackElement: <div className="gantry-route-progress" aria-hidden />,
       children: [
-        { index: true, element: <Navigate to={HOME_PATH} replace /> },
+        { index: true, element: <HomeRedirect /> },
         { path: 'login', lazy: lazyPage(() => import('../pages/login')) },
         { path: 'regest', lazy: lazyAntdPage(() => import('../pages/regest')) },
         {
@@ -60,6 +67,19 @@ export function buildRoutes(): RouteObject[] {
       ],
     },
   ];
+}
+
+/**
+ * Starts downloading the modules of the route in the address bar at once, while the entry still
+ * waits for its first answers (admin check, language): the router then finds them loaded.
+ */
+export function preloadRoute(hashPath: string): void {
+  let path = hashPath.replace(/^#/, '').split('?')[0] || '/';
+  if (path === '/') path = getUser() ? HOME_PATH : '/login';
+  for (const match of matchRoutes(buildRoutes(), path) ?? []) {
+    const lazy = match.route.lazy;
+    if (typeof lazy === 'function') void lazy().catch(() => undefined);
+  }
 }
 
 export function createAppRouter() {

@@ -97,6 +97,9 @@ export const en: Record<ConsoleKey, string> = {
   'settings.sectionMedia': 'Media library',
   'settings.name': 'System name',
   'settings.copyright': 'Copyright',
+  'settings.helpUrlLabel': 'Help address',
+  'settings.helpUrlExtra':
+    "Where the Help menu entry leads. The default /guide/ is the user guide shipped with the system (shown in the user's language); a path on this server or an http(s) address may be given instead.",
   'settings.language': 'System language',
   'settings.logo': 'System logo',
   'settings.backgroundImage': 'Login background',

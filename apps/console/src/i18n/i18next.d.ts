@@ -1,12 +1,12 @@
 import 'i18next';
-import type { resources } from './index';
+import type { LanguageResources } from './index';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
     keySeparator: false;
     nsSeparator: false;
-    resources: (typeof resources)['zh_Hans'];
+    resources: LanguageResources;
     returnNull: false;
   }
 }

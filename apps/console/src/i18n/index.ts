@@ -1,8 +1,8 @@
-import { DEFAULT_LANGUAGE, LANGUAGES, type Language, type MessageKey, messagesFor } from '@gantry/shared';
+import { DEFAULT_LANGUAGE, LANGUAGES, type Language, type MessageKey } from '@gantry/shared';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { en } from './en';
-import { type ConsoleKey, zh_Hans } from './zh_Hans';
+import type { ConsoleKey } from './zh_Hans';
+import type { translation } from './zh_Hans.bundle';
 
 /** The language the user picked in the user menu; wins over the system setting. */
 export const PICKED_LANGUAGE_KEY = 'gantry.language';
@@ -31,14 +31,41 @@ function initialLanguage(): Language {
   return pickedLanguage() ?? (isLanguage(system) ? system : DEFAULT_LANGUAGE);
 }
 
-export const resources = {
-  zh_Hans: { translation: { ...messagesFor('zh_Hans'), ...zh_Hans } },
-  en: { translation: { ...messagesFor('en'), ...en } },
-} as const;
+/** The shape of one language's texts (i18next.d.ts types `t` with it). */
+export type LanguageResources = { translation: typeof translation };
 
+/**
+ * Each language's texts are a chunk of their own, loaded when shown: the console never downloads
+ * the language it does not display (weight/budgets.ts).
+ */
+const BUNDLES: Record<Language, () => Promise<{ translation: Record<string, string> }>> = {
+  zh_Hans: () => import('./zh_Hans.bundle'),
+  en: () => import('./en.bundle'),
+};
+const loaded = new Map<Language, Promise<void>>();
+
+/** Loads a language's texts into i18next (once). */
+export function loadLanguage(language: Language): Promise<void> {
+  let loading = loaded.get(language);
+  if (!loading) {
+    loading = BUNDLES[language]().then((bundle) => {
+      i18n.addResourceBundle(language, 'translation', bundle.translation, true, true);
+    });
+    loaded.set(language, loading);
+  }
+  return loading;
+}
+
+/** Loads the language's texts, then shows it. */
+function showLanguage(language: Language): Promise<void> {
+  return loadLanguage(language).then(() => i18n.changeLanguage(language).then(() => undefined));
+}
+
+const firstLanguage = initialLanguage();
 void i18n.use(initReactI18next).init({
-  resources,
-  lng: initialLanguage(),
+  resources: {},
+  partialBundledLanguages: true,
+  lng: firstLanguage,
   fallbackLng: DEFAULT_LANGUAGE,
   supportedLngs: [...LANGUAGES],
   load: 'currentOnly',
@@ -49,6 +76,9 @@ void i18n.use(initReactI18next).init({
   initAsync: false,
   returnNull: false,
 });
+
+/** Resolves once the first language's texts are there: main.tsx renders after it. */
+export const i18nReady: Promise<void> = loadLanguage(firstLanguage);
 
 export function currentLanguage(): Language {
   return isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
@@ -66,7 +96,7 @@ export function pickLanguage(language: Language): void {
   } catch {
     // storage unavailable: the choice lasts for this page only
   }
-  void i18n.changeLanguage(language);
+  void showLanguage(language);
 }
 
 /** The system language from settings applies unless the user picked one. */
@@ -76,7 +106,7 @@ export function followSystemLanguage(language: Language): void {
   } catch {
     // ignore
   }
-  if (!pickedLanguage() && currentLanguage() !== language) void i18n.changeLanguage(language);
+  if (!pickedLanguage() && currentLanguage() !== language) void showLanguage(language);
 }
 
 /** After the administrator saved a new system language: forget the user's pick so the reload follows it. */

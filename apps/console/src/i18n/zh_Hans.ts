@@ -96,6 +96,9 @@ export const zh_Hans = {
   'settings.sectionMedia': '媒体库',
   'settings.name': '系统名称',
   'settings.copyright': '版权信息',
+  'settings.helpUrlLabel': '帮助文档地址',
+  'settings.helpUrlExtra':
+    '菜单“帮助文档”打开的地址。默认 /guide/ 为随系统提供的用户指南（按用户语言显示），也可填写本站路径或 http(s) 地址。',
   'settings.language': '系统语言',
   'settings.logo': '系统 Logo',
   'settings.backgroundImage': '登录背景图',

@@ -1,9 +1,12 @@
 // Component-test setup: i18n (zh_Hans, the default), a clean DOM and clean storage for every test.
 import { cleanup } from '@testing-library/react';
-import { afterEach, beforeEach, vi } from 'vitest';
-import i18n from '../i18n';
+import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import i18n, { loadLanguage } from '../i18n';
 import { bindFeedback } from '../services/feedback';
 import { bindNavigate } from '../services/navigation';
+
+// both languages' texts (the console loads only the one shown)
+beforeAll(() => Promise.all([loadLanguage('zh_Hans'), loadLanguage('en')]));
 
 beforeEach(async () => {
   localStorage.clear();

@@ -56,3 +56,31 @@ describe('settings validation', () => {
     expect(settingsPatchSchema.safeParse({ enableCors: 'yes' }).success).toBe(false);
   });
 });
+
+describe('help address (issue 10)', () => {
+  it('defaults to the shipped guide, also when a PUT leaves it out', () => {
+    expect(DEFAULT_SETTINGS.helpUrl).toBe('/guide/');
+    const { helpUrl: _left, ...withoutHelp } = DEFAULT_SETTINGS;
+    expect(settingsSchema.parse(withoutHelp).helpUrl).toBe('/guide/');
+  });
+
+  it('takes a path on this server or an http(s) address', () => {
+    for (const url of ['/guide/', '/docs/help.html', 'https://help.example.com/gantry', 'http://intranet/help']) {
+      expect(messageAt({ ...DEFAULT_SETTINGS, helpUrl: url }, 'helpUrl')).toBeUndefined();
+    }
+  });
+
+  it('refuses other schemes, addresses of other hosts without a scheme, blanks and markup', () => {
+    for (const url of [
+      '',
+      'javascript:alert(1)',
+      '//evil.example.com/',
+      '/\\evil.example.com',
+      'guide',
+      'https://a b',
+      '/"x"',
+    ]) {
+      expect(messageAt({ ...DEFAULT_SETTINGS, helpUrl: url }, 'helpUrl')).toBe('settings.helpUrl');
+    }
+  });
+});

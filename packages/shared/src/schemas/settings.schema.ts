@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FREEZE_UNITS, LOGIN_DURATION_UNITS, normalizeLoginDuration, RETENTION_UNITS, toSeconds } from '../duration.js';
-import { COPYRIGHT_MAX, IMAGE_URL_MAX, LANGUAGES, SYSTEM_NAME_MAX } from '../validations.js';
+import { COPYRIGHT_MAX, DEFAULT_HELP_URL, IMAGE_URL_MAX, LANGUAGES, SYSTEM_NAME_MAX } from '../validations.js';
 
 /** Upper bound of every count in settings (a guard against nonsense, not a business rule). */
 const COUNT_MAX = 1_000_000;
@@ -18,6 +18,17 @@ const imageUrl = z
   .regex(/^$|^\/portal\/rest\/spm\/resource\/img\/[A-Za-z0-9._-]+$|^https?:\/\/[^\s"'<>]+$/, {
     error: 'settings.imageUrl',
   });
+
+/**
+ * Where Help opens: a path on this server (not `//host`, which leaves it) or an absolute http(s) URL.
+ * Missing (settings saved before it existed, or a PUT without it) it is the shipped guide.
+ */
+const helpUrl = z
+  .string()
+  .trim()
+  .max(IMAGE_URL_MAX, { error: 'settings.helpUrl' })
+  .regex(/^\/(?![/\\])[^\s"'<>]*$|^https?:\/\/[^\s"'<>]+$/, { error: 'settings.helpUrl' })
+  .default(DEFAULT_HELP_URL);
 
 export const PUBLIC_DIR_FEATURES = ['mkDir', 'upload', 'modify', 'delete'] as const;
 export const CAPTCHA_MODES = ['off', 'afterFailure', 'always'] as const;
@@ -71,6 +82,7 @@ export const settingsSchema = z.object({
   mediaLibrary,
   enableCors: z.boolean(),
   retentionPolicy,
+  helpUrl,
   /** Extra project fields (settings/project); its editor arrives with the project issue. */
   projectExpand: z.record(z.string(), z.unknown()),
 });
@@ -93,6 +105,7 @@ export const DEFAULT_SETTINGS: Settings = normalizeSettings({
   mediaLibrary: { publicDirEnable: false, publicDirFeature: [] },
   enableCors: false,
   retentionPolicy: { count: 1, unit: 'Y' },
+  helpUrl: DEFAULT_HELP_URL,
   projectExpand: {},
 });
 
@@ -129,6 +142,7 @@ export const PUBLIC_SETTING_KEYS = [
   'backgroundImage',
   'project_logo',
   'project_backgroundImage',
+  'helpUrl',
 ] as const;
 export type PublicSettings = Pick<Settings, (typeof PUBLIC_SETTING_KEYS)[number]>;
 

@@ -1,6 +1,7 @@
 import type { MenuProps } from 'antd';
 import type { TFunction } from 'i18next';
 import { type MenuEntry, PAGES } from '../../routes';
+import { HelpLink } from './HelpLink';
 import { MENU_ICONS } from './menuIcons';
 
 type Items = NonNullable<MenuProps['items']>;
@@ -11,6 +12,9 @@ export function toMenuItems(entries: MenuEntry[], t: TFunction): Items {
     const icon = entry.icon ? MENU_ICONS[entry.icon] : undefined;
     if (entry.children) {
       return { key: entry.key, icon, label: t(entry.title), children: toMenuItems(entry.children, t) };
+    }
+    if (entry.key === 'help') {
+      return { key: 'help', icon, label: <HelpLink title={t(entry.title)} /> };
     }
     if (entry.href) {
       return {

@@ -1,7 +1,8 @@
 import type { ProjectView } from '@gantry/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ButtonProps, Modal } from 'antd';
+import type { ButtonProps } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useLazyModal } from '../../components/LazyModal';
 import { toast } from '../../services/feedback';
 import { deleteProject, setProjectStatus } from '../../services/project';
 import { isRequestError } from '../../services/request';
@@ -37,7 +38,9 @@ export async function deleteEach(projects: readonly Pick<ProjectView, 'id' | 'na
  */
 export function useProjectActions() {
   const { t } = useTranslation();
-  const [modal, contextHolder] = Modal.useModal();
+  // the dialogs' code loads on the first confirmation (the list opens without it)
+  const { confirm, contextHolder } = useLazyModal();
+  const modal = { confirm };
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: [PROJECTS_KEY] });
 

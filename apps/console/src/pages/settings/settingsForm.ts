@@ -16,6 +16,7 @@ export interface SettingsFormValues {
   name: string;
   copyright: string;
   language: (typeof LANGUAGES)[number];
+  helpUrl: string;
   logo: string;
   backgroundImage: string;
   project_logo: string;
@@ -31,6 +32,7 @@ const FORM_FIELDS = [
   'name',
   'copyright',
   'language',
+  'helpUrl',
   'logo',
   'backgroundImage',
   'project_logo',
@@ -48,6 +50,7 @@ export function toFormValues(s: Settings): SettingsFormValues {
     name: s.name,
     copyright: s.copyright,
     language: s.language,
+    helpUrl: s.helpUrl,
     logo: s.logo,
     backgroundImage: s.backgroundImage,
     project_logo: s.project_logo,

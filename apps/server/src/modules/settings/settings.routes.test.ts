@@ -22,7 +22,16 @@ describe(`settings (${ENGINE})`, () => {
   it('shows the public subset to anyone and everything to the administrator', async () => {
     const anonymous = (await t.call('GET', URL)).json();
     expect(Object.keys(anonymous).sort()).toEqual(
-      ['backgroundImage', 'copyright', 'language', 'logo', 'name', 'project_backgroundImage', 'project_logo'].sort(),
+      [
+        'backgroundImage',
+        'copyright',
+        'helpUrl',
+        'language',
+        'logo',
+        'name',
+        'project_backgroundImage',
+        'project_logo',
+      ].sort(),
     );
     const admin = (await t.call('GET', URL, token)).json();
     expect(admin).toMatchObject({
