@@ -1,4 +1,4 @@
-import { LICENCE_WARNING_DAYS } from '@gantry/shared';
+import { type Grant, LICENCE_WARNING_DAYS } from '@gantry/shared';
 import { and, count, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { projectCounts, projects, users } from '../../db/schema.js';
@@ -17,7 +17,8 @@ function endingSoon(grant: GrantColumn, today: string): SQL {
 export interface Ending {
   id: string;
   name: string;
-  grant: unknown;
+  /** Never null here: only rows with a grant end. */
+  grant: Grant | null;
 }
 
 /** The dashboard's counting queries. */

@@ -41,9 +41,10 @@ export class DashboardService {
       this.licence.usageOf(user),
     ]);
     const ending = (rows: Ending[]) =>
-      rows.map((r) => {
-        const view = viewGrant(r.grant as Grant, today);
-        return { id: r.id, name: r.name, endTime: view.endTime, remainingTime: view.remainingTime };
+      rows.flatMap((r) => {
+        if (!r.grant) return [];
+        const view = viewGrant(r.grant, today);
+        return [{ id: r.id, name: r.name, endTime: view.endTime, remainingTime: view.remainingTime }];
       });
     return {
       tenants: tenantCounts,

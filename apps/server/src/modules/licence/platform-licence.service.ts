@@ -335,12 +335,12 @@ export class PlatformLicenceService {
   /** The installed licence for `license/info`, with its state; undefined when none. */
   async info() {
     const status = await this.status();
-    const { record } = status;
-    if (!record) return undefined;
+    const { record, state } = status;
+    if (!record || state === 'missing') return undefined;
     const days = remainingDays(record.grant, this.today());
     return {
       status,
-      state: status.state as LicenceState,
+      state,
       remainingDays: Math.max(0, days),
       reminder: status.state === 'valid' && days < LICENCE_REMINDER_DAYS,
       summary: status.verified

@@ -48,10 +48,10 @@ const newProjectId = () => `p${randomBytes(6).toString('hex')}`;
 
 /** Unique-index violations → the field that clashed. */
 function uniqueViolation(error: unknown): AppError | undefined {
-  const e = error as { code?: string; constraint?: string; message?: string; cause?: unknown };
-  const inner = (e.cause ?? e) as { code?: string; constraint?: string; message?: string };
-  if (inner.code !== '23505') return undefined;
-  const where = `${inner.constraint ?? ''} ${inner.message ?? ''}`;
+  const inner = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  if (!(inner instanceof Error) || !('code' in inner) || inner.code !== '23505') return undefined;
+  const constraint = 'constraint' in inner && typeof inner.constraint === 'string' ? inner.constraint : '';
+  const where = `${constraint} ${inner.message}`;
   if (where.includes('port')) return new AppError('portTaken', { fields: { port: 'project.portTaken' } });
   if (where.includes('domain')) return new AppError('domainTaken', { fields: { domain: 'project.domainTaken' } });
   return new AppError('projectIdTaken', { fields: { id: 'project.idTaken' } });
