@@ -76,6 +76,17 @@ const INSTANTS = [
 ];
 const JSON_VALUES: unknown[] = [{ a: 1 }, { a: 1, b: [1, 2] }, { b: [1, 2], a: 1 }, [1, 2], [2, 1], 'x', 3, true, {}];
 
+/**
+ * Values inside documents, of mixed JSON types. Strings only of lowercase letters and digits: jsonb
+ * orders strings by the database's collation, on which every collation agrees for these.
+ */
+const documentValue = fc.oneof(
+  fc.constantFrom('a', 'b', 'ab', '1', ''),
+  fc.integer({ min: -2, max: 2 }),
+  fc.constant(0.5),
+  fc.boolean(),
+);
+
 const rowsArb = fc
   .uniqueArray(
     fc.record({
@@ -85,6 +96,7 @@ const rowsArb = fc
       b: fc.option(fc.boolean(), { freq: 3 }),
       d: fc.option(fc.constantFrom(...INSTANTS), { freq: 3 }),
       j: fc.option(fc.constantFrom(...JSON_VALUES), { freq: 3 }),
+      v: fc.option(documentValue, { freq: 3 }),
     }),
     { selector: (row) => row.id, minLength: 2, maxLength: 25 },
   )
@@ -109,6 +121,7 @@ const VALUES: Record<ItemField, fc.Arbitrary<unknown>> = {
   b: fc.boolean(),
   d: dateValue,
   j: fc.constantFrom(...JSON_VALUES),
+  v: documentValue,
 };
 
 const escapeRegex = (literal: string) => literal.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');

@@ -28,10 +28,11 @@ export const items = pgTable('list_query_items', {
   b: boolean('b'),
   d: timestamp('d', { withTimezone: true }),
   j: jsonb('j'),
+  v: jsonb('v'),
 });
 
 export type Item = typeof items.$inferInsert;
-export type ItemField = 'id' | 's' | 's.length' | 'n' | 'b' | 'd' | 'j';
+export type ItemField = 'id' | 's' | 's.length' | 'n' | 'b' | 'd' | 'j' | 'v';
 
 /**
  * Text is compared in the "C" collation (byte order, ASCII-only case folding), which the reference
@@ -47,6 +48,8 @@ export const itemResource: ResourceDef<ItemField> = {
     b: { sql: items.b, type: 'boolean', sort: true },
     d: { sql: items.d, type: 'date', sort: true },
     j: { sql: items.j, type: 'json' },
+    // A value inside a document, as the data layer reads one (JSON null is SQL NULL).
+    v: { sql: sql`nullif(${items.v}, 'null'::jsonb)`, type: 'document', sort: true },
   },
   id: 'id',
   defaultSort: { n: -1 },
@@ -68,6 +71,7 @@ export function referenceRow(item: Item): Row {
     b: item.b ?? null,
     d: item.d ?? null,
     j: item.j ?? null,
+    v: item.v ?? null,
   };
 }
 
@@ -82,7 +86,7 @@ export interface TestDatabaseHandle {
 }
 
 const CREATE_TABLE = sql`create temporary table list_query_items (
-  id integer primary key, s text, n integer, b boolean, d timestamptz, j jsonb)`;
+  id integer primary key, s text, n integer, b boolean, d timestamptz, j jsonb, v jsonb)`;
 
 export async function openTestDatabase(): Promise<TestDatabaseHandle> {
   const url = process.env.GANTRY_TEST_DATABASE_URL;
