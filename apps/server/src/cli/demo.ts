@@ -1,0 +1,185 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { Collection } from '@gantry/shared';
+import { eq } from 'drizzle-orm';
+import { ConfigError, loadConfig } from '../config.js';
+import type { Database } from '../db/database.js';
+import { projectDocuments, projects } from '../db/schema.js';
+import { openConfiguredDatabase } from '../open-database.js';
+
+const USAGE = `Fills a project with realistic demo data, for local use, tests and the benchmark.
+
+  npm run demo -- --project ID [--docs N] [--seed S]
+      N documents (default 1000) across every data module: dashboards that reference components,
+      tables with their records, time series (data_record, spread over the last 90 days), users,
+      roles, flows, drivers, reports... Uses the server's database (GANTRY_DATA_DIR or
+      DATABASE_URL); with the embedded engine, stop the server first (one process owns its files).`;
+
+type Row = typeof projectDocuments.$inferInsert;
+
+/** A small seeded generator, so a seed gives the same data every time. */
+function random(seed: number) {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 4_294_967_296;
+  };
+}
+
+/** Shares of the documents per module: most are time series, as on a real plant. */
+const SHARES: Array<[Collection, number]> = [
+  ['data_record', 60],
+  ['table_record', 15],
+  ['message', 5],
+  ['component', 3],
+  ['dashboard', 1],
+  ['table', 1],
+  ['user', 2],
+  ['role', 1],
+  ['dept', 1],
+  ['flow', 1],
+  ['driver_instance', 2],
+  ['rule', 1],
+  ['report', 1],
+  ['cron', 1],
+  ['dataset', 1],
+  ['system_variable', 1],
+  ['data_interface', 1],
+  ['theme', 1],
+  ['catalog', 1],
+];
+
+const WORDS = ['pump', 'valve', 'boiler', 'fan', 'line', 'tank', 'meter', 'motor', 'filter', 'press'];
+
+export function demoDocuments(projectId: string, count: number, seed: number, now = Date.now()): Row[] {
+  const next = random(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+  const total = SHARES.reduce((sum, [, share]) => sum + share, 0);
+  const counts = SHARES.map(
+    ([collection, share]) => [collection, Math.max(1, Math.round((count * share) / total))] as const,
+  );
+  const ids = new Map<Collection, string[]>();
+  const rows: Row[] = [];
+  const add = (collection: Collection, doc: Record<string, unknown>, at: Date) => {
+    const id = `${collection.slice(0, 3)}${randomBytes(6).toString('hex')}`;
+    ids.set(collection, [...(ids.get(collection) ?? []), id]);
+    rows.push({ projectId, collection, id, doc, createTime: at, updateTime: at });
+  };
+  const day = 86_400_000;
+  // Referenced modules first, so that references point at real documents.
+  for (const [collection, n] of counts) {
+    for (let i = 0; i < n; i++) {
+      const at = new Date(now - Math.floor(next() * 90 * day));
+      const name = `${pick(WORDS)} ${i + 1}`;
+      switch (collection) {
+        case 'component':
+          add(
+            collection,
+            { name, kind: pick(['gauge', 'chart', 'table', 'text']), config: { color: pick(['red', 'blue']) } },
+            at,
+          );
+          break;
+        case 'table':
+          add(
+            collection,
+            {
+              name,
+              fields: [
+                { key: 'value', type: 'number' },
+                { key: 'note', type: 'text' },
+              ],
+            },
+            at,
+          );
+          break;
+        case 'dashboard':
+          add(
+            collection,
+            { name, components: Array.from({ length: 3 }, () => pick(ids.get('component') ?? ['none'])) },
+            at,
+          );
+          break;
+        case 'table_record':
+          add(
+            collection,
+            { tableId: pick(ids.get('table') ?? ['none']), value: Math.round(next() * 1000), note: name },
+            at,
+          );
+          break;
+        case 'data_record':
+          add(
+            collection,
+            {
+              point: `${pick(WORDS)}.${pick(['temp', 'pressure', 'flow'])}`,
+              time: at.toISOString(),
+              value: Math.round(next() * 10_000) / 100,
+            },
+            at,
+          );
+          break;
+        case 'user':
+          add(collection, { name, username: `user${i + 1}`, roles: [pick(ids.get('role') ?? ['operator'])] }, at);
+          break;
+        default:
+          add(collection, { name, enabled: next() > 0.2, remarks: `demo ${collection}` }, at);
+      }
+    }
+  }
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      project: { type: 'string' },
+      docs: { type: 'string', default: '1000' },
+      seed: { type: 'string', default: '1' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help || !values.project) {
+    console.log(USAGE);
+    process.exit(values.help ? 0 : 2);
+  }
+  const count = Number(values.docs);
+  if (!Number.isInteger(count) || count < 1 || count > 50_000_000)
+    throw new ConfigError('--docs must be 1 to 50,000,000');
+  const config = loadConfig();
+  const database = await openConfiguredDatabase(config, (message) => console.warn(message));
+  try {
+    await fill(database.background, values.project, count, Number(values.seed));
+  } finally {
+    await database.close();
+  }
+}
+
+async function fill(db: Database, projectId: string, count: number, seed: number): Promise<void> {
+  const [project] = await db.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId));
+  if (!project) throw new ConfigError(`no project ${projectId}`);
+  const started = performance.now();
+  const BATCH = 10_000;
+  let written = 0;
+  // In slices, so memory stays flat whatever the count.
+  for (let offset = 0; offset < count; offset += BATCH) {
+    const rows = demoDocuments(projectId, Math.min(BATCH, count - offset), seed + offset);
+    for (let i = 0; i < rows.length; i += 1_000) {
+      await db.insert(projectDocuments).values(rows.slice(i, i + 1_000));
+    }
+    written += rows.length;
+    process.stdout.write(`\r${written.toLocaleString('en')} documents`);
+  }
+  console.log(
+    `\n${written.toLocaleString('en')} documents in ${Math.round(performance.now() - started)} ms into ${projectId}`,
+  );
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(1);
+  });
+}
