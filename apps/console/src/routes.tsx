@@ -78,22 +78,22 @@ export const PAGES = {
     access: 'admin',
   },
   audit: { path: '/app/audit', title: 'menu.audit', load: () => import('./pages/audit'), access: 'admin' },
-  license: { path: '/app/license', title: 'menu.license', load: () => import('./pages/license'), access: 'admin' },
-  licenseUpload: {
+  licence: { path: '/app/license', title: 'menu.licence', load: () => import('./pages/licence'), access: 'admin' },
+  licenceUpload: {
     path: '/app/license/upload',
-    title: 'license.uploadTitle',
-    load: () => import('./pages/license/upload'),
+    title: 'licence.uploadTitle',
+    load: () => import('./pages/licence/upload'),
     access: 'admin',
   },
-  licenseServices: {
+  licenceServices: {
     path: '/app/license/services',
-    title: 'license.servicesTitle',
-    load: () => import('./pages/license/services'),
+    title: 'licence.servicesTitle',
+    load: () => import('./pages/licence/services'),
     access: 'admin',
   },
   licenceHistory: {
     path: '/app/model/Licenseinfo/list',
-    title: 'license.historyTitle',
+    title: 'licence.historyTitle',
     load: () => import('./pages/licence-history'),
     access: 'admin',
     right: 'log.view',
@@ -129,7 +129,7 @@ export const HOME_PATH = PAGES.dashboard.path;
  */
 export const HELP_URL = DEFAULT_HELP_URL;
 
-export type MenuIcon = 'home' | 'project' | 'team' | 'license' | 'setting' | 'help' | 'lock' | 'user' | 'audit';
+export type MenuIcon = 'home' | 'project' | 'team' | 'licence' | 'setting' | 'help' | 'lock' | 'user' | 'audit';
 
 export interface MenuEntry {
   key: string;
@@ -147,7 +147,7 @@ export const ADMIN_MENU: MenuEntry[] = [
   { key: 'projects', title: 'menu.projects', icon: 'project', page: 'projects', common: true },
   { key: 'tenants', title: 'menu.tenants', icon: 'team', page: 'tenants' },
   { key: 'audit', title: 'menu.audit', icon: 'audit', page: 'audit' },
-  { key: 'license', title: 'menu.license', icon: 'license', page: 'license' },
+  { key: 'licence', title: 'menu.licence', icon: 'licence', page: 'licence' },
   {
     key: 'settings',
     title: 'menu.settings',

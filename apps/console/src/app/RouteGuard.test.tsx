@@ -2,7 +2,7 @@ import type { LoginResponse } from '@gantry/shared';
 import { screen } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { currentUser } from '../pages/license/testFixtures';
+import { currentUser } from '../pages/licence/testFixtures';
 import { PAGES } from '../routes';
 import { ADMIN, mockFetch, renderRoutes, signIn, TENANT } from '../test/utils';
 import { RouteGuard, type RouteHandle } from './RouteGuard';

@@ -1,4 +1,4 @@
-import { licenseEn } from './license';
+import { licenceEn } from './licence';
 import { projectsEn } from './projects';
 import { tenantsEn } from './tenants';
 import type { ConsoleKey } from './zh_Hans';
@@ -16,7 +16,7 @@ export const en: Record<ConsoleKey, string> = {
   'common.no': 'No',
 
   'request.accessDenied': 'Access denied',
-  'request.updateLicense': 'please update the license: ',
+  'request.updateLicence': 'please update the licence: ',
   'request.showDetails': 'show details',
   'request.hideDetails': 'hide details',
   'request.detailCode': 'Code',
@@ -54,7 +54,7 @@ export const en: Record<ConsoleKey, string> = {
   'menu.projects': 'Project management',
   'menu.myProjects': 'My projects',
   'menu.tenants': 'Tenant management',
-  'menu.license': 'Licence management',
+  'menu.licence': 'Licence management',
   'menu.settings': 'System settings',
   'menu.settingsBasic': 'Basic settings',
   'menu.settingsProject': 'Project extension',
@@ -160,5 +160,5 @@ export const en: Record<ConsoleKey, string> = {
   ...projectsEn,
 
   // licence information, upload wizard, value-added services, licence history
-  ...licenseEn,
+  ...licenceEn,
 };

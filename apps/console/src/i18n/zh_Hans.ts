@@ -1,4 +1,4 @@
-import { licenseZh } from './license';
+import { licenceZh } from './licence';
 import { projectsZh } from './projects';
 import { tenantsZh } from './tenants';
 
@@ -15,7 +15,7 @@ export const zh_Hans = {
   'common.no': '否',
 
   'request.accessDenied': '访问被拒绝',
-  'request.updateLicense': '请您更新授权：',
+  'request.updateLicence': '请您更新授权：',
   'request.showDetails': '显示详情',
   'request.hideDetails': '隐藏详情',
   'request.detailCode': '错误码',
@@ -53,7 +53,7 @@ export const zh_Hans = {
   'menu.projects': '项目管理',
   'menu.myProjects': '我的项目',
   'menu.tenants': '租户管理',
-  'menu.license': '授权管理',
+  'menu.licence': '授权管理',
   'menu.settings': '系统设置',
   'menu.settingsBasic': '基础设置',
   'menu.settingsProject': '项目扩展',
@@ -159,7 +159,7 @@ export const zh_Hans = {
   ...projectsZh,
 
   // licence information, upload wizard, value-added services, licence history
-  ...licenseZh,
+  ...licenceZh,
 } as const;
 
 export type ConsoleKey = keyof typeof zh_Hans;

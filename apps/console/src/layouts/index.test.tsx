@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import type { RouteHandle } from '../app/RouteGuard';
-import { licenceInfo } from '../pages/license/testFixtures';
+import { licenceInfo } from '../pages/licence/testFixtures';
 import { PAGES } from '../routes';
 import { ADMIN, type MockCall, mockFetch, renderRoutes, signIn, TENANT } from '../test/utils';
 import AppLayout from '.';
@@ -17,7 +17,7 @@ const routes: RouteObject[] = [
     children: [
       { path: 'dashboard', handle: { page: PAGES.dashboard } satisfies RouteHandle, element: <p>dashboard page</p> },
       { path: 'settings', handle: { page: PAGES.settings } satisfies RouteHandle, element: <p>settings page</p> },
-      { path: 'license', handle: { page: PAGES.license } satisfies RouteHandle, element: <p>licence page</p> },
+      { path: 'license', handle: { page: PAGES.licence } satisfies RouteHandle, element: <p>licence page</p> },
     ],
   },
 ];

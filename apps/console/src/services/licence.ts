@@ -25,7 +25,7 @@ export interface UnusedLicenceParams {
 }
 
 export function unusedLicenceKey(params: UnusedLicenceParams) {
-  return ['unUseLicense', params.target, params.owner ?? null, params.except ?? null] as const;
+  return ['licencePool', params.target, params.owner ?? null, params.except ?? null] as const;
 }
 
 export function fetchUnusedLicence(params: UnusedLicenceParams): Promise<UnusedLicence> {
@@ -58,7 +58,7 @@ export async function fetchLicenceInfo(): Promise<LicenceInfo | null> {
   }
 }
 
-export const LICENCE_INFO_KEY = ['licenseInfo'] as const;
+export const LICENCE_INFO_KEY = ['licenceInfo'] as const;
 
 export function useLicenceInfo(options: { enabled?: boolean } = {}) {
   return useQuery({ queryKey: LICENCE_INFO_KEY, queryFn: fetchLicenceInfo, enabled: options.enabled ?? true });

@@ -9,7 +9,7 @@ export function fetchMachine(): Promise<MachineView> {
 }
 
 export function useMachine() {
-  return useQuery({ queryKey: ['licenseMachine'], queryFn: fetchMachine, staleTime: Number.POSITIVE_INFINITY });
+  return useQuery({ queryKey: ['licenceMachine'], queryFn: fetchMachine, staleTime: Number.POSITIVE_INFINITY });
 }
 
 function licenceForm(file: File): FormData {
@@ -35,7 +35,7 @@ export function uploadLicence(file: File): Promise<LicenceCheck> {
 export const LICENCE_DEPENDENT_KEYS = [
   LICENCE_INFO_KEY,
   ['currentUser'],
-  ['unUseLicense'],
+  ['licencePool'],
   ['dashboard'],
   ['licenceHistory'],
 ];

@@ -115,7 +115,7 @@ export function reportError(error: unknown): void {
   }
   if (error.status === 401) return;
   if (error.license !== undefined || error.disabled) {
-    toast.error(`${i18n.t('request.updateLicense')}${error.license ?? error.message}`);
+    toast.error(`${i18n.t('request.updateLicence')}${error.license ?? error.message}`);
     return;
   }
   if (error.status === 403) {

@@ -17,7 +17,7 @@ export function EvaluationBanner() {
       showIcon
       banner
       data-testid="evaluation-banner"
-      title={t('license.evaluation')}
+      title={t('licence.evaluation')}
       style={{ marginBottom: 16 }}
     />
   );

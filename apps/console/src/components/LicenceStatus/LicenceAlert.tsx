@@ -31,7 +31,7 @@ export function LicenceAlert({ info, testIdPrefix, action, onCloseReminder }: Li
         showIcon
         data-testid={`${testIdPrefix}-invalid`}
         data-state={info.state}
-        title={t('license.invalid', { state: t(`license.state.${info.state}`), reason: licenceProblem(info, t) })}
+        title={t('licence.invalid', { state: t(`licence.state.${info.state}`), reason: licenceProblem(info, t) })}
         action={action}
       />
     );
@@ -42,7 +42,7 @@ export function LicenceAlert({ info, testIdPrefix, action, onCloseReminder }: Li
         type="warning"
         showIcon
         data-testid={`${testIdPrefix}-reminder`}
-        title={t('license.reminder', { days: info.remainingDays, limit: LICENCE_REMINDER_DAYS })}
+        title={t('licence.reminder', { days: info.remainingDays, limit: LICENCE_REMINDER_DAYS })}
         action={action}
         closable={onCloseReminder ? { onClose: onCloseReminder } : undefined}
       />

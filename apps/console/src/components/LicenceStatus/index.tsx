@@ -15,7 +15,7 @@ const STATE_COLOR: Record<LicenceState, string> = {
 /** Why the installed licence grants nothing now (the server's reason, else the state's name); null when valid. */
 export function licenceProblem(info: Pick<LicenceInfo, 'state' | 'reason'>, t: TFunction): string | null {
   if (info.state === 'valid') return null;
-  return info.reason ?? t(`license.state.${info.state}`);
+  return info.reason ?? t(`licence.state.${info.state}`);
 }
 
 /** The licence state as a coloured tag, with the reason in a tooltip when it is not valid. */
@@ -23,7 +23,7 @@ export function LicenceStateTag({ info }: { info: Pick<LicenceInfo, 'state' | 'r
   const { t } = useTranslation();
   const tag = (
     <Tag color={STATE_COLOR[info.state]} data-testid="license-state" data-state={info.state}>
-      {t(`license.state.${info.state}`)}
+      {t(`licence.state.${info.state}`)}
     </Tag>
   );
   return info.state === 'valid' || !info.reason ? tag : <Tooltip title={info.reason}>{tag}</Tooltip>;

@@ -28,7 +28,7 @@ export function LicenceBanner() {
   const { pathname } = useLocation();
   const { data: info } = useLicenceInfo();
   const [dismissed, setDismissed] = useState(readDismissed);
-  const licencePath = PAGES.license.path;
+  const licencePath = PAGES.licence.path;
   if (!info || pathname === licencePath || pathname.startsWith(`${licencePath}/`)) return null;
   const kind = licenceAlert(info);
   if (kind === null || (kind === 'reminder' && dismissed === info.licenceId)) return null;
@@ -49,7 +49,7 @@ export function LicenceBanner() {
         onCloseReminder={dismiss}
         action={
           <Button size="small" type="link" data-testid="licence-banner-link" onClick={() => void navigate(licencePath)}>
-            {t('license.viewLicence')}
+            {t('licence.viewLicence')}
           </Button>
         }
       />

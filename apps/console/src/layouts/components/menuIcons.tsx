@@ -16,7 +16,7 @@ export const MENU_ICONS: Record<MenuIcon, ReactNode> = {
   home: <HomeOutlined />,
   project: <AppstoreOutlined />,
   team: <TeamOutlined />,
-  license: <SafetyCertificateOutlined />,
+  licence: <SafetyCertificateOutlined />,
   setting: <SettingOutlined />,
   help: <QuestionCircleOutlined />,
   lock: <LockOutlined />,

@@ -27,7 +27,7 @@ export function HistoryDrawer({ row, onClose }: { row: MachineInfoRow | null; on
       open={row !== null}
       onClose={onClose}
       size={520}
-      title={t('license.history.detail')}
+      title={t('licence.history.detail')}
       data-testid="history-drawer"
     >
       {shown ? (
@@ -35,9 +35,9 @@ export function HistoryDrawer({ row, onClose }: { row: MachineInfoRow | null; on
           <Section
             row={shown}
             fields={MACHINE_FIELDS[shown.platform]}
-            title={`${t('license.history.machine')} · ${t(`license.platform.${shown.platform}`)}`}
+            title={`${t('licence.history.machine')} · ${t(`licence.platform.${shown.platform}`)}`}
           />
-          <Section row={shown} fields={LICENCE_FIELDS} title={t('license.history.licence')} />
+          <Section row={shown} fields={LICENCE_FIELDS} title={t('licence.history.licence')} />
         </div>
       ) : null}
     </Drawer>

@@ -7,7 +7,7 @@ import { formatDateTime } from '../../utils/dateTime';
 import type { HistoryField } from './fields';
 
 export function fieldLabel(field: HistoryField): string {
-  return translateMessage(`license.field.${field}`);
+  return translateMessage(`licence.field.${field}`);
 }
 
 /** One field of a history row as shown: instants in local time, the end as the last covered day. */
@@ -19,7 +19,7 @@ export function fieldValue(row: MachineInfoRow, field: HistoryField): ReactNode 
     case 'endTime':
       return lastDay({ endTime: row.endTime });
     case 'platform':
-      return i18n.t(`license.platform.${row.platform}`);
+      return i18n.t(`licence.platform.${row.platform}`);
     case 'features':
       return row.features.length === 0 ? (
         '-'

@@ -2,7 +2,7 @@ import type { MachineInfoRow } from '@gantry/shared';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, captureDownloads, type MockCall, mockFetch, renderPage, signIn } from '../../test/utils';
-import { currentUser, historyRow } from '../license/testFixtures';
+import { currentUser, historyRow } from '../licence/testFixtures';
 import { listQuery, pathOf } from '../tenants/testFixtures';
 import LicenceHistoryPage, { HISTORY_SCROLL_X, historyFileName } from '.';
 

@@ -42,12 +42,12 @@ export default function LicenceHistoryPage() {
       })),
       {
         key: 'actions',
-        title: t('license.history.actions'),
+        title: t('licence.history.actions'),
         fixed: 'right',
         width: ACTIONS_WIDTH,
         render: (_value, row) => (
           <Button type="link" size="small" data-testid={`history-view-${row.id}`} onClick={() => setViewing(row)}>
-            {t('license.history.view')}
+            {t('licence.history.view')}
           </Button>
         ),
       },
@@ -68,11 +68,11 @@ export default function LicenceHistoryPage() {
 
   return (
     <Card
-      title={t('license.historyTitle')}
+      title={t('licence.historyTitle')}
       extra={
         mayExport ? (
           <Button icon={<DownloadOutlined />} data-testid="history-export" loading={exporting} onClick={download}>
-            {t('license.history.export')}
+            {t('licence.history.export')}
           </Button>
         ) : null
       }

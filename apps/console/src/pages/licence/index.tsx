@@ -13,24 +13,24 @@ export default function LicencePage() {
 
   if (info.isPending) {
     return (
-      <Card title={t('license.title')}>
+      <Card title={t('licence.title')}>
         <Skeleton active />
       </Card>
     );
   }
   if (info.isError) {
     return (
-      <Card title={t('license.title')}>
+      <Card title={t('licence.title')}>
         <Alert type="error" showIcon data-testid="license-error" title={info.error.message} />
       </Card>
     );
   }
   if (info.data === null) {
     return (
-      <Card title={t('license.title')} extra={<LicenceActions />}>
+      <Card title={t('licence.title')} extra={<LicenceActions />}>
         <Empty data-testid="license-empty" description={t('licence.none')}>
           <Space orientation="vertical" size={8}>
-            <Typography.Text type="secondary">{t('license.noneHelp')}</Typography.Text>
+            <Typography.Text type="secondary">{t('licence.noneHelp')}</Typography.Text>
             <MachineCode />
           </Space>
         </Empty>
@@ -39,10 +39,10 @@ export default function LicencePage() {
   }
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }}>
-      <Card title={t('license.grant')} extra={<LicenceActions />}>
+      <Card title={t('licence.grant')} extra={<LicenceActions />}>
         <LicenceOverview info={info.data} />
       </Card>
-      <Card title={t('license.usage')}>
+      <Card title={t('licence.usage')}>
         <UsageBars info={info.data} />
       </Card>
     </Space>

@@ -2,8 +2,8 @@ import { PAGES } from '../../routes';
 
 /** Where the licence pages lead (paths from routes.tsx). */
 export const LICENCE_PATHS = {
-  info: PAGES.license.path,
-  upload: PAGES.licenseUpload.path,
-  services: PAGES.licenseServices.path,
+  info: PAGES.licence.path,
+  upload: PAGES.licenceUpload.path,
+  services: PAGES.licenceServices.path,
   history: PAGES.licenceHistory.path,
 } as const;

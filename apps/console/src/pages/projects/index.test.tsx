@@ -2,7 +2,7 @@ import { PROJECT_CARD_PAGE, type ProjectView } from '@gantry/shared';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, type MockCall, mockFetch, renderPage, signIn, TENANT } from '../../test/utils';
-import { licenceInfo } from '../license/testFixtures';
+import { licenceInfo } from '../licence/testFixtures';
 import ProjectListPage from '.';
 import { PROJECT_FILTER_KEY } from './projectFilter';
 import { project, projects } from './testFixtures';

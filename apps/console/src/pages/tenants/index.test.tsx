@@ -2,7 +2,7 @@ import { sha256Hex, type TableSetting, type TenantView } from '@gantry/shared';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { type MockCall, mockFetch, renderPage, signIn } from '../../test/utils';
-import { licenceInfo } from '../license/testFixtures';
+import { licenceInfo } from '../licence/testFixtures';
 import TenantsPage from '.';
 import { listQuery, pathOf, project, tenant } from './testFixtures';
 

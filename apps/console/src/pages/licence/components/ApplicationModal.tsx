@@ -20,7 +20,7 @@ export function ApplicationModal({ open, onClose }: { open: boolean; onClose: ()
   const required = (label: string) => ({
     required: true,
     whitespace: true,
-    message: t('license.apply.required', { label }),
+    message: t('licence.apply.required', { label }),
   });
 
   const submit = (values: ApplicationValues) => {
@@ -39,7 +39,7 @@ export function ApplicationModal({ open, onClose }: { open: boolean; onClose: ()
   return (
     <Modal
       open={open}
-      title={t('license.apply.title')}
+      title={t('licence.apply.title')}
       width={760}
       onCancel={close}
       footer={null}
@@ -50,22 +50,22 @@ export function ApplicationModal({ open, onClose }: { open: boolean; onClose: ()
         <Result
           status="success"
           data-testid="license-apply-done"
-          title={t('license.apply.done')}
-          subTitle={t('license.apply.promise', { file: sent })}
-          extra={<Button onClick={close}>{t('license.apply.close')}</Button>}
+          title={t('licence.apply.done')}
+          subTitle={t('licence.apply.promise', { file: sent })}
+          extra={<Button onClick={close}>{t('licence.apply.close')}</Button>}
         />
       ) : (
         <Form form={form} layout="vertical" onFinish={submit} data-testid="license-apply-form">
-          <p>{t('license.apply.intro')}</p>
-          <Form.Item label={t('license.machineCode')}>
+          <p>{t('licence.apply.intro')}</p>
+          <Form.Item label={t('licence.machineCode')}>
             <MachineCode testId="license-apply-machine-code" />
           </Form.Item>
           <Row gutter={16}>
             <Col xs={24} md={12}>
               <Form.Item
                 name="company"
-                label={t('license.apply.company')}
-                rules={[required(t('license.apply.company'))]}
+                label={t('licence.apply.company')}
+                rules={[required(t('licence.apply.company'))]}
               >
                 <Input data-testid="license-apply-company" maxLength={200} />
               </Form.Item>
@@ -73,8 +73,8 @@ export function ApplicationModal({ open, onClose }: { open: boolean; onClose: ()
             <Col xs={24} md={12}>
               <Form.Item
                 name="contact"
-                label={t('license.apply.contact')}
-                rules={[required(t('license.apply.contact'))]}
+                label={t('licence.apply.contact')}
+                rules={[required(t('licence.apply.contact'))]}
               >
                 <Input data-testid="license-apply-contact" maxLength={100} />
               </Form.Item>
@@ -82,10 +82,10 @@ export function ApplicationModal({ open, onClose }: { open: boolean; onClose: ()
             <Col xs={24} md={12}>
               <Form.Item
                 name="phone"
-                label={t('license.apply.phone')}
+                label={t('licence.apply.phone')}
                 rules={[
-                  required(t('license.apply.phone')),
-                  { pattern: PHONE_PATTERN, message: t('license.apply.phoneError') },
+                  required(t('licence.apply.phone')),
+                  { pattern: PHONE_PATTERN, message: t('licence.apply.phoneError') },
                 ]}
               >
                 <Input data-testid="license-apply-phone" maxLength={20} />
@@ -94,14 +94,14 @@ export function ApplicationModal({ open, onClose }: { open: boolean; onClose: ()
             <Col xs={24} md={12}>
               <Form.Item
                 name="email"
-                label={t('license.apply.email')}
-                rules={[required(t('license.apply.email')), { type: 'email', message: t('license.apply.emailError') }]}
+                label={t('licence.apply.email')}
+                rules={[required(t('licence.apply.email')), { type: 'email', message: t('licence.apply.emailError') }]}
               >
                 <Input data-testid="license-apply-email" maxLength={200} />
               </Form.Item>
             </Col>
           </Row>
-          <Form.Item label={t('license.apply.measures')} style={{ marginBottom: 0 }}>
+          <Form.Item label={t('licence.apply.measures')} style={{ marginBottom: 0 }}>
             <Row gutter={16}>
               {MEASURES.map(({ path, max }) => (
                 <Col xs={24} md={8} key={path}>
@@ -118,7 +118,7 @@ export function ApplicationModal({ open, onClose }: { open: boolean; onClose: ()
               ))}
             </Row>
           </Form.Item>
-          <Form.Item name="features" label={t('license.apply.features')}>
+          <Form.Item name="features" label={t('licence.apply.features')}>
             <Checkbox.Group data-testid="license-apply-features">
               <Row>
                 {FEATURE_KEYS.map((key) => (
@@ -131,11 +131,11 @@ export function ApplicationModal({ open, onClose }: { open: boolean; onClose: ()
               </Row>
             </Checkbox.Group>
           </Form.Item>
-          <Form.Item name="remarks" label={t('license.apply.remarks')}>
+          <Form.Item name="remarks" label={t('licence.apply.remarks')}>
             <Input.TextArea data-testid="license-apply-remarks" rows={3} maxLength={1000} showCount />
           </Form.Item>
           <Button type="primary" htmlType="submit" data-testid="license-apply-submit" disabled={!machine.data}>
-            {t('license.apply.submit')}
+            {t('licence.apply.submit')}
           </Button>
         </Form>
       )}

@@ -21,17 +21,17 @@ export function LicenceActions({ withHistory = true }: { withHistory?: boolean }
         data-testid="license-upload"
         onClick={() => void navigate(LICENCE_PATHS.upload)}
       >
-        {t('license.upload')}
+        {t('licence.upload')}
       </Button>
       <Button icon={<FormOutlined />} data-testid="license-apply" onClick={() => setApplying(true)}>
-        {t('license.apply')}
+        {t('licence.apply')}
       </Button>
       <Button
         icon={<AppstoreOutlined />}
         data-testid="license-services"
         onClick={() => void navigate(LICENCE_PATHS.services)}
       >
-        {t('license.services')}
+        {t('licence.services')}
       </Button>
       {withHistory && mayViewHistory ? (
         <Button
@@ -39,7 +39,7 @@ export function LicenceActions({ withHistory = true }: { withHistory?: boolean }
           data-testid="license-history"
           onClick={() => void navigate(LICENCE_PATHS.history)}
         >
-          {t('license.history')}
+          {t('licence.history')}
         </Button>
       ) : null}
       <ApplicationModal open={applying} onClose={() => setApplying(false)} />

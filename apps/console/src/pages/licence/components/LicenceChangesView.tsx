@@ -9,7 +9,7 @@ type PeriodChange = LicenceChanges['period'][number];
 
 function periodValue(field: PeriodChange['field'], value: string | number | null, t: TFunction): string {
   if (value === null) return '-';
-  if (field === 'validityPeriod') return t('license.days', { days: value });
+  if (field === 'validityPeriod') return t('licence.days', { days: value });
   // endTime, like a grant's, is the first day no longer covered: shown as the last covered day
   if (field === 'endTime' && typeof value === 'string') return lastDay({ endTime: value });
   return String(value);
@@ -66,10 +66,10 @@ export function LicenceChangesView({ changes }: { changes: LicenceChanges }) {
     <Space orientation="vertical" size={8} data-testid="license-changes" style={{ width: '100%' }}>
       {changes.first ? (
         <Tag color="green" data-testid="license-change-first">
-          {t('license.change.first')}
+          {t('licence.change.first')}
         </Tag>
       ) : null}
-      {nothing ? <Typography.Text data-testid="license-change-none">{t('license.change.none')}</Typography.Text> : null}
+      {nothing ? <Typography.Text data-testid="license-change-none">{t('licence.change.none')}</Typography.Text> : null}
       {changes.measures.length + changes.period.length > 0 ? (
         <ul style={{ margin: 0, paddingInlineStart: 20 }}>
           {changes.period.map((c) => (
@@ -96,13 +96,13 @@ export function LicenceChangesView({ changes }: { changes: LicenceChanges }) {
         keys={changes.featuresAdded}
         color="green"
         testId="license-change-features-added"
-        label={t('license.change.featuresAdded')}
+        label={t('licence.change.featuresAdded')}
       />
       <FeatureTags
         keys={changes.featuresRemoved}
         color="red"
         testId="license-change-features-removed"
-        label={t('license.change.featuresRemoved')}
+        label={t('licence.change.featuresRemoved')}
       />
     </Space>
   );

@@ -10,19 +10,19 @@ export function LicenceSummaryView({ licence }: { licence: LicenceSummary }) {
   return (
     <div data-testid="license-summary">
       <Descriptions size="small" column={{ xs: 1, md: 2 }} style={{ marginBottom: 12 }}>
-        <Descriptions.Item label={t('license.licenceId')}>
+        <Descriptions.Item label={t('licence.licenceId')}>
           <span data-testid="license-summary-id">{licence.licenceId}</span>
         </Descriptions.Item>
-        <Descriptions.Item label={t('license.product')}>{licence.product}</Descriptions.Item>
-        <Descriptions.Item label={t('license.licensee')}>{licence.licensee ?? '-'}</Descriptions.Item>
-        <Descriptions.Item label={t('license.machineCode')}>{licence.machineCode}</Descriptions.Item>
-        <Descriptions.Item label={t('license.issuedAt')}>{formatDateTime(licence.issuedAt)}</Descriptions.Item>
-        <Descriptions.Item label={t('license.keyId')}>
+        <Descriptions.Item label={t('licence.product')}>{licence.product}</Descriptions.Item>
+        <Descriptions.Item label={t('licence.licensee')}>{licence.licensee ?? '-'}</Descriptions.Item>
+        <Descriptions.Item label={t('licence.machineCode')}>{licence.machineCode}</Descriptions.Item>
+        <Descriptions.Item label={t('licence.issuedAt')}>{formatDateTime(licence.issuedAt)}</Descriptions.Item>
+        <Descriptions.Item label={t('licence.keyId')}>
           <Space size={4}>
             {licence.keyId}
             {licence.development ? (
               <Tag color="purple" data-testid="license-summary-development">
-                {t('license.development')}
+                {t('licence.development')}
               </Tag>
             ) : null}
           </Space>

@@ -41,7 +41,7 @@ function UsageRow({ info, path }: { info: LicenceInfo; path: MeasurePath }) {
       </Col>
       <Col xs={24} md={10}>
         <Typography.Text type="secondary">
-          {t('license.usageNumbers', {
+          {t('licence.usageNumbers', {
             used: used.toLocaleString(),
             allocated: allocated.toLocaleString(),
             granted: granted === undefined ? t('dashboard.unlimited') : granted.toLocaleString(),

@@ -4,9 +4,9 @@ import { Badge, Card, Col, Row, Space, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import i18n, { translateMessage } from '../../../i18n';
 
-/** The short help of a feature, when there is one (`license.featureHelp.<key>`). */
+/** The short help of a feature, when there is one (`licence.featureHelp.<key>`). */
 function featureHelp(key: string): string | null {
-  const id = `license.featureHelp.${key}`;
+  const id = `licence.featureHelp.${key}`;
   return i18n.exists(id) ? translateMessage(id) : null;
 }
 
@@ -33,7 +33,7 @@ function FeatureCard({ feature, available }: { feature: string; available: boole
           status={available ? 'success' : 'default'}
           text={
             <span data-testid={`feature-card-${feature}-badge`}>
-              {available ? t('license.available') : t('license.unavailable')}
+              {available ? t('licence.available') : t('licence.unavailable')}
             </span>
           }
         />
@@ -60,7 +60,7 @@ export function FeatureSections({
       {visibleSections(catalogue).map((section) => (
         <Card
           key={section.key}
-          title={translateMessage(`license.section.${section.key}`)}
+          title={translateMessage(`licence.section.${section.key}`)}
           data-testid={`feature-section-${section.key}`}
         >
           <Row gutter={[16, 16]}>

@@ -17,8 +17,8 @@ export default function ServicesPage() {
   return (
     <div data-testid="license-services-scroll" style={{ overflowX: 'auto' }}>
       <div data-testid="license-services-page" style={{ minWidth: isMobile ? undefined : SERVICES_MIN_WIDTH }}>
-        <Card title={t('license.servicesTitle')} style={{ marginBottom: 16 }}>
-          <Typography.Text type="secondary">{t('license.servicesIntro')}</Typography.Text>
+        <Card title={t('licence.servicesTitle')} style={{ marginBottom: 16 }}>
+          <Typography.Text type="secondary">{t('licence.servicesIntro')}</Typography.Text>
         </Card>
         {current.isPending ? (
           <Skeleton active />

@@ -29,13 +29,13 @@ export function FileStep({ file, onChoose }: { file: File | null; onChoose: (fil
           <p className="ant-upload-drag-icon">
             <InboxOutlined />
           </p>
-          <p className="ant-upload-text">{t('license.wizard.drop')}</p>
-          <p className="ant-upload-hint">{t('license.wizard.dropHint')}</p>
+          <p className="ant-upload-text">{t('licence.wizard.drop')}</p>
+          <p className="ant-upload-hint">{t('licence.wizard.dropHint')}</p>
         </Upload.Dragger>
       </div>
       {file ? (
         <Typography.Paragraph style={{ marginTop: 12 }} data-testid="license-wizard-file-name">
-          {t('license.wizard.chosen', { name: file.name })}
+          {t('licence.wizard.chosen', { name: file.name })}
         </Typography.Paragraph>
       ) : null}
       {tooLarge ? (

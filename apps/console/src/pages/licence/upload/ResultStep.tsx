@@ -24,7 +24,7 @@ export function ResultStep({
       data-testid="license-wizard-done"
       onClick={() => void navigate(LICENCE_PATHS.info)}
     >
-      {t('license.wizard.toLicence')}
+      {t('licence.wizard.toLicence')}
     </Button>
   );
   if (apply.isError) {
@@ -32,11 +32,11 @@ export function ResultStep({
       <Result
         status="error"
         data-testid="license-wizard-apply-failed"
-        title={t('license.wizard.applyFailed')}
+        title={t('licence.wizard.applyFailed')}
         subTitle={<span data-testid="license-wizard-refusal">{refusalText(apply.error)}</span>}
         extra={[
           <Button key="again" data-testid="license-wizard-choose-again" onClick={onChooseAgain}>
-            {t('license.wizard.chooseAgain')}
+            {t('licence.wizard.chooseAgain')}
           </Button>,
           back,
         ]}
@@ -54,7 +54,7 @@ export function ResultStep({
     <Result
       status="success"
       data-testid="license-wizard-result"
-      title={t('license.wizard.applied')}
+      title={t('licence.wizard.applied')}
       subTitle={apply.data.licence.licenceId}
       extra={[back]}
     >

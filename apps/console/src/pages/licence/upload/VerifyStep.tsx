@@ -21,11 +21,11 @@ export function VerifyStep({ verify, onChooseAgain, onBack, onApply }: VerifySte
       <Result
         status="error"
         data-testid="license-wizard-refused"
-        title={t('license.wizard.refused')}
+        title={t('licence.wizard.refused')}
         subTitle={<span data-testid="license-wizard-refusal">{refusalText(verify.error)}</span>}
         extra={
           <Button type="primary" data-testid="license-wizard-choose-again" onClick={onChooseAgain}>
-            {t('license.wizard.chooseAgain')}
+            {t('licence.wizard.chooseAgain')}
           </Button>
         }
       />
@@ -35,25 +35,25 @@ export function VerifyStep({ verify, onChooseAgain, onBack, onApply }: VerifySte
     return (
       <div data-testid="license-wizard-verifying" style={{ textAlign: 'center', padding: 48 }}>
         <Spin />
-        <Typography.Paragraph style={{ marginTop: 12 }}>{t('license.wizard.verifying')}</Typography.Paragraph>
+        <Typography.Paragraph style={{ marginTop: 12 }}>{t('licence.wizard.verifying')}</Typography.Paragraph>
       </div>
     );
   }
   const { licence, changes } = verify.data;
   return (
     <div data-testid="license-wizard-verified">
-      <Alert type="success" showIcon title={t('license.wizard.verified')} style={{ marginBottom: 16 }} />
-      <Typography.Title level={5}>{t('license.wizard.summary')}</Typography.Title>
+      <Alert type="success" showIcon title={t('licence.wizard.verified')} style={{ marginBottom: 16 }} />
+      <Typography.Title level={5}>{t('licence.wizard.summary')}</Typography.Title>
       <LicenceSummaryView licence={licence} />
       <Divider />
-      <Typography.Title level={5}>{t('license.wizard.changes')}</Typography.Title>
+      <Typography.Title level={5}>{t('licence.wizard.changes')}</Typography.Title>
       <LicenceChangesView changes={changes} />
       <Space style={{ marginTop: 24 }}>
         <Button data-testid="license-wizard-back" onClick={onBack}>
-          {t('license.wizard.back')}
+          {t('licence.wizard.back')}
         </Button>
         <Button type="primary" data-testid="license-wizard-apply" onClick={onApply}>
-          {t('license.wizard.apply')}
+          {t('licence.wizard.apply')}
         </Button>
       </Space>
     </div>

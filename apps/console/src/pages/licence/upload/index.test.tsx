@@ -79,7 +79,7 @@ describe('licence upload wizard', () => {
     const [upload] = posts(calls, 'upload');
     expect(upload?.body instanceof FormData && (upload.body.get('file') as File).name).toBe('acme.lic');
     const keys = invalidate.mock.calls.map(([filters]) => JSON.stringify(filters?.queryKey));
-    for (const key of ['licenseInfo', 'currentUser', 'unUseLicense', 'dashboard']) {
+    for (const key of ['licenceInfo', 'currentUser', 'licencePool', 'dashboard']) {
       expect(keys).toContain(JSON.stringify([key]));
     }
 

@@ -15,21 +15,21 @@ export default function LicenceUploadPage() {
   const wizard = useLicenceWizard();
   const current = WIZARD_STEPS.indexOf(wizard.step);
   return (
-    <Card title={t('license.uploadTitle')}>
+    <Card title={t('licence.uploadTitle')}>
       <Steps
         current={current}
         data-testid="license-wizard-steps"
         data-step={wizard.step}
         style={{ marginBottom: 24 }}
-        items={WIZARD_STEPS.map((step) => ({ title: t(`license.wizard.${step}`) }))}
+        items={WIZARD_STEPS.map((step) => ({ title: t(`licence.wizard.${step}`) }))}
       />
       {wizard.step === 'machine' ? (
         <div data-testid="license-wizard-step-machine">
-          <Typography.Paragraph>{t('license.wizard.machineHelp')}</Typography.Paragraph>
+          <Typography.Paragraph>{t('licence.wizard.machineHelp')}</Typography.Paragraph>
           <MachineCode testId="license-wizard-machine-code" />
           <div style={{ marginTop: 24 }}>
             <Button type="primary" data-testid="license-wizard-next" onClick={() => wizard.goTo('file')}>
-              {t('license.wizard.next')}
+              {t('licence.wizard.next')}
             </Button>
           </div>
         </div>
@@ -39,7 +39,7 @@ export default function LicenceUploadPage() {
           <FileStep file={wizard.file} onChoose={wizard.choose} />
           <Space style={{ marginTop: 24 }}>
             <Button data-testid="license-wizard-back" onClick={() => wizard.goTo('machine')}>
-              {t('license.wizard.back')}
+              {t('licence.wizard.back')}
             </Button>
             <Button
               type="primary"
@@ -47,7 +47,7 @@ export default function LicenceUploadPage() {
               disabled={!wizard.file}
               onClick={wizard.startVerify}
             >
-              {t('license.wizard.verifyButton')}
+              {t('licence.wizard.verifyButton')}
             </Button>
           </Space>
         </>

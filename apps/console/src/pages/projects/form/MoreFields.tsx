@@ -31,7 +31,7 @@ function SsoField() {
     <Form.Item
       name="hasSSO"
       label={t('project.hasSSO')}
-      extra={allowed ? t('project.hasSSOHelp') : t('license.ssoNeedsFeature')}
+      extra={allowed ? t('project.hasSSOHelp') : t('licence.ssoNeedsFeature')}
       valuePropName="checked"
     >
       <Switch

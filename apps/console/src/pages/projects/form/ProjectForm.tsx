@@ -68,7 +68,7 @@ export function ProjectForm({ isAdmin, initialValues, loaded }: ProjectFormProps
       return;
     }
     void queryClient.invalidateQueries({ queryKey: [PROJECTS_KEY] });
-    void queryClient.invalidateQueries({ queryKey: ['unUseLicense'] });
+    void queryClient.invalidateQueries({ queryKey: ['licencePool'] });
     void queryClient.invalidateQueries({ queryKey: ['project', saved.id] });
     toast.success(t(isAdd ? 'project.added' : 'project.modified'));
     const files = values.isUseHttps ? newCertificates(values.certificates) : null;

@@ -3,7 +3,7 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import { describe, expect, it } from 'vitest';
 import type { UnusedLicence } from '../../../services/licence';
 import { ADMIN, type MockCall, mockFetch, renderPage, signIn, TENANT } from '../../../test/utils';
-import { currentUser } from '../../license/testFixtures';
+import { currentUser } from '../../licence/testFixtures';
 import { GRANT, project } from '../testFixtures';
 import ProjectFormPage from '.';
 
