@@ -70,13 +70,15 @@ export async function startServer(options: {
   logFile: string;
   databaseUrl?: string;
   env?: Record<string, string>;
+  /** A fixed port (default: a free one). */
+  port?: number;
 }): Promise<ServerRun> {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (/^(GANTRY_|LOG_LEVEL$|DATABASE_URL$|NODE_ENV$|PORT$|HOST$)/.test(key)) continue;
     env[key] = value;
   }
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   Object.assign(env, {
     NODE_ENV: 'production',
     PORT: String(port),

@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- all | foundation | start | projects | licence]: one run on this machine, printed as
+ * npm run bench [-- all | foundation | start | projects | licence | lighthouse]: one run on this machine, printed as
  * tables, each saying what its figures include, then one line of goals met and missed.
  *  - foundation (bench/foundation.ts): cheap calls on the real server (npm start) vs a bare Fastify
  *    hello-world in the same run; sign-in, a login flood, the console's login route size
@@ -8,15 +8,17 @@
  *  - projects (bench/projects.ts): the project list at 150,000 projects / 10,000 tenants, 50 clients,
  *    on embedded PGlite and PostgreSQL, vs the same SQL run directly; /healthz meanwhile; RSS after load
  *  - licence (bench/licence.ts): licence verification, machine identity, upload/info/history calls
+ *  - lighthouse (bench/lighthouse.ts): Lighthouse mobile on the login page; each route's JS weight
  */
 import { execFileSync } from 'node:child_process';
 import { foundation } from './foundation.js';
 import { goals, loadAverage } from './lib.js';
 import { licenceBench } from './licence.js';
+import { lighthouseBench } from './lighthouse.js';
 import { projectsBench } from './projects.js';
 import { startBench } from './start.js';
 
-const SECTIONS = ['all', 'foundation', 'start', 'projects', 'licence'] as const;
+const SECTIONS = ['all', 'foundation', 'start', 'projects', 'licence', 'lighthouse'] as const;
 type Section = (typeof SECTIONS)[number];
 const section = (process.argv[2] ?? 'all') as Section;
 if (!SECTIONS.includes(section)) {
@@ -42,6 +44,7 @@ await run('foundation', foundation);
 await run('start', startBench);
 await run('projects', projectsBench);
 await run('licence', licenceBench);
+await run('lighthouse', lighthouseBench);
 
 const missed = goals.filter((g) => !g.met);
 console.log(

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ENTRY_MODULES, ROUTE_BUDGETS, type RouteBudget } from './budgets';
+import { ENTRY_MODULES, ROUTE_BUDGETS, type RouteBudget } from './budgets.js';
 
 /** apps/console */
 export const CONSOLE_DIR = path.resolve(import.meta.dirname, '..');
