@@ -30,7 +30,8 @@ export function machineInfoRoutes(history: LicenceHistoryService) {
     app.get(
       `${base}/export`,
       {
-        config: { action: 'licence.export' },
+        // A download link: the browser may fetch it with `?token=` (spec README, contract 3).
+        config: { action: 'licence.export', tokenInQuery: true },
         schema: {
           tags,
           description: `The history as CSV (UTF-8 with BOM), filtered and sorted like the list, at most ${EXPORT_MAX_ROWS} rows.`,
