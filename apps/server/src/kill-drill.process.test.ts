@@ -1,11 +1,15 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { grantSchema, LICENCE_FORMAT, localDate, PLATFORM_PRODUCT } from '@gantry/shared';
 import { afterAll, describe, expect, it } from 'vitest';
+import { signLicence } from './modules/licence/licence-signature.js';
+import { developmentPrivateKey } from './modules/licence/trusted-keys.js';
 import { ADMIN_PASSWORD, wire } from './test/test-app.js';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
@@ -64,7 +68,117 @@ describe('kill -9 drill', () => {
       expect(me.status).toBe(200);
     }
   }, 120_000);
+
+  it('keeps every confirmed document whole across kill -9 during a burst of data writes', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'gantry-kill-data-'));
+    try {
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const first = await startServer(dataDir, port, started);
+      await call(base, 'POST', '/portal/rest/spm/admin/register', { password: wire(ADMIN_PASSWORD) });
+      const login = await call(base, 'POST', '/portal/rest/spm/login', {
+        username: 'admin',
+        password: wire(ADMIN_PASSWORD),
+      });
+      const token = (login.body as { token: string }).token;
+      await installLicence(base, token);
+      const today = localDate(new Date());
+      const project = await call(
+        base,
+        'POST',
+        '/portal/rest/spm/project',
+        {
+          id: 'drill1',
+          name: 'Drill',
+          industry: 'coal',
+          projectType: 'blank',
+          grant: {
+            validityPeriod: 30,
+            startTime: today,
+            userCount: 1,
+            flow: { tableCount: 1 },
+            dataGathering: { point: 1 },
+            features: [],
+          },
+        },
+        token,
+      );
+      expect(project.status, JSON.stringify(project.body)).toBe(200);
+
+      // Each document carries a payload and its digest: a half-written one would not match.
+      const confirmed: string[] = [];
+      let stop = false;
+      let sequence = 0;
+      const writers = Array.from({ length: 4 }, async () => {
+        while (!stop) {
+          const id = `d${sequence++}`;
+          const payload = id.repeat(500);
+          const response = await call(
+            base,
+            'POST',
+            '/portal/rest/core/data_record',
+            { id, payload, digest: createHash('sha256').update(payload).digest('hex') },
+            token,
+            { 'x-request-project': 'drill1' },
+          ).catch(() => undefined);
+          if (response?.status === 200) confirmed.push(id);
+        }
+      });
+      while (confirmed.length < 40) await sleep(20);
+      first.kill('SIGKILL');
+      await new Promise((resolve) => first.once('exit', resolve));
+      stop = true;
+      await Promise.all(writers);
+
+      await startServer(dataDir, port, started);
+      const stored = await fetch(
+        `${base}/portal/rest/core/data_record?query=${encodeURIComponent(JSON.stringify({ limit: 10_000, withCount: true }))}`,
+        { headers: { authorization: token, 'x-request-project': 'drill1' } },
+      );
+      expect(stored.status).toBe(200);
+      const documents = (await stored.json()) as Array<{ id: string; payload: string; digest: string }>;
+      const ids = new Set(documents.map((doc) => doc.id));
+      for (const id of confirmed) expect(ids.has(id), id).toBe(true);
+      for (const doc of documents) expect(createHash('sha256').update(doc.payload).digest('hex')).toBe(doc.digest);
+      // The maintained total agrees with the rows (the trigger ran in the writes' transactions).
+      expect(Number(stored.headers.get('count'))).toBe(documents.length);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
+
+/** The development licence for this machine (NODE_ENV=test trusts the development key). */
+async function installLicence(base: string, token: string): Promise<void> {
+  const machine = await fetch(`${base}/portal/rest/license/machine`, { headers: { authorization: `Bearer ${token}` } });
+  const { machineCode } = (await machine.json()) as { machineCode: string };
+  const text = signLicence(
+    {
+      format: LICENCE_FORMAT,
+      id: 'L-drill',
+      product: PLATFORM_PRODUCT,
+      machineCode,
+      issuedAt: new Date().toISOString(),
+      grant: grantSchema.parse({
+        validityPeriod: 365,
+        startTime: localDate(new Date(Date.now() - 86_400_000)),
+        userCount: 100,
+        flow: { tableCount: 100 },
+        dataGathering: { point: 1000 },
+        features: [],
+      }),
+    },
+    developmentPrivateKey(),
+  );
+  const form = new FormData();
+  form.append('file', new Blob([text]), 'platform.lic');
+  const uploaded = await fetch(`${base}/portal/rest/license/upload`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  expect(uploaded.status, await uploaded.clone().text()).toBe(200);
+}
 
 async function startServer(dir: string, port: number, started: ChildProcess[]): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
@@ -90,10 +204,17 @@ async function startServer(dir: string, port: number, started: ChildProcess[]): 
   throw new Error('the server did not become ready');
 }
 
-async function call(base: string, method: string, url: string, body: unknown) {
+async function call(
+  base: string,
+  method: string,
+  url: string,
+  body: unknown,
+  token?: string,
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(`${base}${url}`, {
     method,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
     body: JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as unknown };
