@@ -49,6 +49,7 @@ export default defineConfig({
     { name: 'licence', testMatch: 'licence.spec.ts' },
     { name: 'tenants-projects', testMatch: 'tenants-projects.spec.ts' },
     { name: 'layout', testMatch: 'layout.spec.ts' },
+    { name: 'guide', testMatch: 'guide.spec.ts' },
   ],
   webServer: {
     command: `rm -rf "${DATA}" && node --import tsx apps/server/src/main.ts`,
