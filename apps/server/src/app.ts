@@ -14,6 +14,7 @@ import type { DatabaseHandle } from './db/database.js';
 import { vacuumChangedTables } from './db/maintenance.js';
 import { AppError } from './lib/app-error.js';
 import { type Clock, systemClock } from './lib/clock.js';
+import { DiskFileStore } from './lib/file-store.js';
 import { createInvalidationBus } from './lib/invalidation-bus.js';
 import { Storage } from './lib/storage.js';
 import { AuditRepository } from './modules/audit/audit.repository.js';
@@ -44,6 +45,9 @@ import { type MachineIdentity, readMachineIdentity } from './modules/licence/mac
 import { machineInfoRoutes } from './modules/licence/machine-info.routes.js';
 import { PlatformLicenceService } from './modules/licence/platform-licence.service.js';
 import { trustedKeys } from './modules/licence/trusted-keys.js';
+import { MediaRepository } from './modules/media/media.repository.js';
+import { mediaRoutes } from './modules/media/media.routes.js';
+import { MediaService } from './modules/media/media.service.js';
 import { ProjectRepository } from './modules/projects/project.repository.js';
 import { projectRoutes } from './modules/projects/project.routes.js';
 import { ProjectService } from './modules/projects/project.service.js';
@@ -205,6 +209,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const dashboard = new DashboardService(new DashboardRepository(db), auditRepository, licence);
   const documentRepository = new DocumentRepository(db);
   const documents = new DocumentService(documentRepository, clock);
+  const media = new MediaService(
+    new DiskFileStore(config.dataDir),
+    new MediaRepository(db),
+    settings,
+    config.mediaFileMaxBytes,
+  );
   const taskRepository = new TaskRepository(db);
   const taskEngine = new TaskEngine(taskRepository, clock, {
     concurrency: TASK_CONCURRENCY,
@@ -299,7 +309,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(machineInfoRoutes(new LicenceHistoryService(licenceHistory)), { prefix: API });
   await app.register(dashboardRoutes(dashboard), { prefix: SPM });
   await app.register(auditRoutes(audit), { prefix: SPM });
-  await app.register(documentRoutes(documents), { prefix: API });
+  await app.register(
+    documentRoutes(documents, (projectId) => media.projectFileBytes(projectId)),
+    { prefix: API },
+  );
+  await app.register(withFiles(mediaRoutes(media)), { prefix: SPM });
   await app.register(retentionRoutes(retention), { prefix: SPM });
   await app.register(taskRoutes({ tasks: taskService, hub: progressHub, auth, projects: documentRepository }), {
     prefix: SPM,

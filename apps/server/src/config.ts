@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MEDIA_LIMITS } from '@gantry/shared';
 import { z } from 'zod';
 import { DEVELOPMENT_PUBLIC_KEY } from './modules/licence/trusted-keys.js';
 import { SERVER_ROOT } from './server-root.js';
@@ -21,6 +22,8 @@ const envSchema = z.object({
   /** Password hashes computed at once; more wait in a short queue, beyond it the call gets 429. */
   GANTRY_HASH_CONCURRENCY: z.coerce.number().int().min(1).default(2),
   GANTRY_HASH_QUEUE: z.coerce.number().int().min(0).default(32),
+  /** The largest file one media-library upload may bring (bytes; 2 GiB by default). */
+  GANTRY_MEDIA_FILE_MAX_BYTES: z.coerce.number().int().min(1).default(MEDIA_LIMITS.fileBytes),
   /**
    * Behind a reverse proxy: 'true' (trust any), or the proxies' addresses (comma-separated), so
    * that the client address (login throttling, verification codes) comes from X-Forwarded-For.
@@ -68,6 +71,7 @@ export interface Config {
   loginRatePerMinute: number;
   hashConcurrency: number;
   hashQueue: number;
+  mediaFileMaxBytes: number;
   pgliteSharedBuffers: string;
   statementLimits: { requestMs: number; backgroundMs: number };
   consoleDir: string;
@@ -118,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRatePerMinute: e.GANTRY_LOGIN_RATE_PER_MINUTE,
     hashConcurrency: e.GANTRY_HASH_CONCURRENCY,
     hashQueue: e.GANTRY_HASH_QUEUE,
+    mediaFileMaxBytes: e.GANTRY_MEDIA_FILE_MAX_BYTES,
     pgliteSharedBuffers: e.GANTRY_PGLITE_SHARED_BUFFERS,
     statementLimits: {
       requestMs: e.GANTRY_STATEMENT_TIMEOUT_MS,

@@ -65,6 +65,17 @@ export const ERRORS = {
   documentTooLarge: { status: 413, message: 'data.documentTooLarge' },
   documentIdTaken: { status: 409, message: 'data.idTaken' },
   taskEnded: { status: 409, message: 'task.ended' },
+  /** The media library (issue 11 §2): a refused path names the reason (`media.reason.*`). */
+  mediaPathInvalid: { status: 400, message: 'media.pathInvalid' },
+  mediaNotFound: { status: 404, message: 'media.notFound' },
+  mediaExists: { status: 409, message: 'media.exists' },
+  mediaNotFolder: { status: 400, message: 'media.notFolder' },
+  mediaNotFile: { status: 400, message: 'media.notFile' },
+  mediaFileTooLarge: { status: 413, message: 'media.fileTooLarge' },
+  mediaTooManyFiles: { status: 400, message: 'media.tooManyFiles' },
+  mediaPublicDenied: { status: 403, message: 'media.publicDenied' },
+  mediaMoveIntoItself: { status: 400, message: 'media.moveIntoItself' },
+  mediaCrossArea: { status: 400, message: 'media.crossArea' },
 } as const satisfies Record<string, { status: number; message: MessageKey; licence?: true }>;
 
 export type ErrorCode = keyof typeof ERRORS;

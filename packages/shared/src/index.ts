@@ -3,6 +3,7 @@ export * from './duration.js';
 export * from './errors.js';
 export * from './licence.js';
 export * from './licence-document.js';
+export * from './media.js';
 export * from './messages.js';
 export * from './password.js';
 export * from './schemas/auth.schema.js';

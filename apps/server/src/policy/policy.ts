@@ -175,3 +175,26 @@ export function taskScope(user: UserRow): SQL | undefined {
   return sql`(${tasks.projectId} in (select ${projects.id} from ${projects} where ${projects.userId} = ${user.id})
     or (${tasks.projectId} is null and ${tasks.requester} = ${user.id}))`;
 }
+
+/** What may be done in the public media folder (settings' PUBLIC_DIR_FEATURES). */
+export type PublicMediaFeature = 'mkDir' | 'upload' | 'modify' | 'delete';
+
+/**
+ * The public media folder as seen from a project (issue 11 §2): whether it shows, and what `user`
+ * may do in it. The administrator, who keeps the folder, sees it whenever settings turn it on and
+ * may do everything there; anyone else (the project's users: today its owning tenant) sees it when
+ * the settings and the project both turn it on, and may do what both allow.
+ */
+export function publicMediaAccess(
+  user: UserRow,
+  platform: { publicDirEnable: boolean; publicDirFeature: readonly PublicMediaFeature[] },
+  project: { mediaLibraryPublicDirEnable: boolean; mediaLibraryPublicDirFeature: readonly PublicMediaFeature[] },
+): { visible: boolean; features: PublicMediaFeature[] } {
+  if (!platform.publicDirEnable) return { visible: false, features: [] };
+  if (user.isAdmin) return { visible: true, features: ['mkDir', 'upload', 'modify', 'delete'] };
+  if (!project.mediaLibraryPublicDirEnable) return { visible: false, features: [] };
+  return {
+    visible: true,
+    features: project.mediaLibraryPublicDirFeature.filter((feature) => platform.publicDirFeature.includes(feature)),
+  };
+}

@@ -31,7 +31,11 @@ function projectOf(request: FastifyRequest): string | undefined {
  * the `x-request-project` header. A collection outside the spec's data modules is a 404 naming it.
  * Registered under `rest/`; the project's data summaries are under `rest/spm/project/…`.
  */
-export function documentRoutes(documents: DocumentService) {
+export function documentRoutes(
+  documents: DocumentService,
+  /** Bytes of the project's files (media library, html package); the caller's access is checked before. */
+  fileBytes: (projectId: string) => Promise<{ fileServer: number; html: number; truncated: boolean }>,
+) {
   return async function routes(app: FastifyInstance): Promise<void> {
     const typed = app.withTypeProvider<ZodTypeProvider>();
     const target = (request: FastifyRequest, collection: string, write: boolean) =>
@@ -81,13 +85,16 @@ export function documentRoutes(documents: DocumentService) {
         config: { action: 'project.data.read' },
         schema: {
           tags,
-          description: "Documents and stored bytes of the project's data, per collection and in all.",
+          description:
+            "Documents and stored bytes of the project's data, per collection and in all, and the bytes of its " +
+            'files (`files`: media library and html package; `truncated`: a lower bound, past 1,000,000 entries).',
           params: z.object({ id: z.string().min(1).max(64) }),
           response: {
             200: z.object({
               documents: z.number(),
               bytes: z.number(),
               collections: z.array(z.object({ collection: z.string(), documents: z.number(), bytes: z.number() })),
+              files: z.object({ fileServer: z.number(), html: z.number(), truncated: z.boolean() }),
             }),
           },
         },
@@ -98,6 +105,7 @@ export function documentRoutes(documents: DocumentService) {
           documents: collections.reduce((sum, row) => sum + row.documents, 0),
           bytes: collections.reduce((sum, row) => sum + row.bytes, 0),
           collections,
+          files: await fileBytes(request.params.id),
         };
       },
     );

@@ -1,0 +1,313 @@
+import { randomUUID } from 'node:crypto';
+import { constants, type Dirent, type Stats } from 'node:fs';
+import { link, lstat, mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { MEDIA_TEMP_PREFIX } from '@gantry/shared';
+
+/**
+ * Project files (design D4): the media library (`fileServer`), the html package and the public
+ * folder, each an *area* (a folder tree). Callers speak in areas and checked path segments
+ * (`checkMediaPath`); this interface alone knows where the bytes are, so an object store can
+ * replace the disk without touching them.
+ */
+export interface FileStore {
+  /** The tree under `dir` (folders; files too when asked), at most `maxNodes` nodes. */
+  tree(area: string, dir: string[], options: { files: boolean; maxNodes: number }): Promise<TreeAnswer>;
+  stat(area: string, segments: string[]): Promise<FileInfo | undefined>;
+  /**
+   * Streams `source` into a file, through a temporary file in the same folder renamed into place
+   * when complete: a reader never sees half a file. More than `maxBytes` → 'tooLarge', nothing left.
+   */
+  write(
+    area: string,
+    segments: string[],
+    source: Readable,
+    options: { maxBytes: number; overwrite: boolean },
+  ): Promise<{ size: number }>;
+  read(area: string, segments: string[]): Promise<{ stream: Readable; size: number; updateTime: Date }>;
+  /** Creates the folder and any missing parents; the folder itself existing → 'exists'. */
+  mkdir(area: string, segments: string[]): Promise<void>;
+  /** Moves or renames; the target must not exist and its parent must be a folder. */
+  move(area: string, from: string[], to: string[]): Promise<void>;
+  /** Removes a file, or a folder with everything in it. */
+  remove(area: string, segments: string[]): Promise<void>;
+  /** Bytes of the files of an area (0 when it has none), walking at most `maxEntries` entries. */
+  size(area: string, maxEntries: number): Promise<{ bytes: number; truncated: boolean }>;
+}
+
+export interface FileInfo {
+  type: 'dir' | 'file';
+  size: number;
+  updateTime: Date;
+}
+
+export interface TreeNode {
+  path: string;
+  name: string;
+  type: 'dir' | 'file';
+  /** Folders: their content. */
+  child?: TreeNode[];
+  /** Files: bytes and last change. */
+  size?: number;
+  updateTime?: string;
+}
+
+export interface TreeAnswer {
+  nodes: TreeNode[];
+  truncated: boolean;
+}
+
+export type FileStoreProblem = 'notFound' | 'exists' | 'notFolder' | 'notFile' | 'symlink' | 'tooLarge';
+
+/** A refusal about the path given (`segments`: the one it is about). */
+export class FileStoreError extends Error {
+  constructor(
+    readonly problem: FileStoreProblem,
+    readonly segments: string[],
+  ) {
+    super(`${problem}: ${segments.join('/')}`);
+  }
+}
+
+const code = (error: unknown) => (error as NodeJS.ErrnoException).code;
+
+async function lstatOrUndefined(full: string): Promise<Stats | undefined> {
+  try {
+    return await lstat(full);
+  } catch (error) {
+    if (code(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function infoOf(stats: Stats): FileInfo {
+  return { type: stats.isDirectory() ? 'dir' : 'file', size: stats.size, updateTime: stats.mtime };
+}
+
+/**
+ * The disk: each area is a folder under the data directory. Symbolic links are never followed:
+ * every component of a path is looked at with lstat before use, and files are opened with
+ * O_NOFOLLOW, so a link planted in a folder (by anything but this API, which makes none) is refused.
+ */
+export class DiskFileStore implements FileStore {
+  private readonly root: string;
+
+  constructor(dataDir: string) {
+    this.root = path.resolve(dataDir);
+  }
+
+  /** The area's folder; confined to the data directory (areas are built by the server). */
+  private areaDir(area: string): string {
+    const full = path.resolve(this.root, area);
+    if (!full.startsWith(this.root + path.sep)) throw new Error(`Area escapes the data directory: ${area}`);
+    return full;
+  }
+
+  /**
+   * The full path of `segments` in `area`, each existing component checked not to be a link and
+   * every one but the last to be a folder. Answers the last component's stats (undefined: none).
+   */
+  private async locate(area: string, segments: string[]): Promise<{ full: string; stats: Stats | undefined }> {
+    const base = this.areaDir(area);
+    let full = base;
+    let stats = await lstatOrUndefined(base);
+    if (stats?.isSymbolicLink()) throw new FileStoreError('symlink', []);
+    for (let i = 0; i < segments.length; i++) {
+      const segment = segments[i] as string;
+      if (segment === '' || segment === '.' || segment === '..' || segment.includes('/') || segment.includes('\\')) {
+        throw new Error(`Unchecked path segment: ${JSON.stringify(segment)}`);
+      }
+      if (stats && !stats.isDirectory()) throw new FileStoreError('notFolder', segments.slice(0, i));
+      full = path.join(full, segment);
+      stats = stats ? await lstatOrUndefined(full) : undefined;
+      if (stats?.isSymbolicLink()) throw new FileStoreError('symlink', segments.slice(0, i + 1));
+    }
+    if (!full.startsWith(base)) throw new Error('Path escapes its area');
+    return { full, stats };
+  }
+
+  /** The folder `segments` must be, created with its parents when it is the area's root. */
+  private async folder(area: string, segments: string[]): Promise<string> {
+    if (segments.length === 0) await mkdir(this.areaDir(area), { recursive: true });
+    const { full, stats } = await this.locate(area, segments);
+    if (!stats) throw new FileStoreError('notFound', segments);
+    if (!stats.isDirectory()) throw new FileStoreError('notFolder', segments);
+    return full;
+  }
+
+  async stat(area: string, segments: string[]): Promise<FileInfo | undefined> {
+    const { stats } = await this.locate(area, segments);
+    return stats && infoOf(stats);
+  }
+
+  async tree(area: string, dir: string[], options: { files: boolean; maxNodes: number }): Promise<TreeAnswer> {
+    const { full, stats } = await this.locate(area, dir);
+    if (!stats) {
+      if (dir.length === 0) return { nodes: [], truncated: false };
+      throw new FileStoreError('notFound', dir);
+    }
+    if (!stats.isDirectory()) throw new FileStoreError('notFolder', dir);
+    let count = 0;
+    let truncated = false;
+    const walk = async (folder: string, prefix: string): Promise<TreeNode[]> => {
+      const entries = await readdir(folder, { withFileTypes: true });
+      entries.sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || (a.name < b.name ? -1 : 1));
+      const nodes: TreeNode[] = [];
+      for (const entry of entries) {
+        // Links are never shown or followed; temporary files of uploads under way are not files yet.
+        if (entry.isSymbolicLink() || entry.name.startsWith(MEDIA_TEMP_PREFIX)) continue;
+        const isDir = entry.isDirectory();
+        if (!isDir && (!options.files || !entry.isFile())) continue;
+        if (count >= options.maxNodes) {
+          truncated = true;
+          break;
+        }
+        count++;
+        const nodePath = prefix ? `${prefix}/${entry.name}` : entry.name;
+        const entryFull = path.join(folder, entry.name);
+        if (isDir) {
+          nodes.push({ path: nodePath, name: entry.name, type: 'dir', child: await walk(entryFull, nodePath) });
+        } else {
+          const info = await lstatOrUndefined(entryFull);
+          if (!info) continue;
+          nodes.push({
+            path: nodePath,
+            name: entry.name,
+            type: 'file',
+            size: info.size,
+            updateTime: info.mtime.toISOString(),
+          });
+        }
+      }
+      return nodes;
+    };
+    const nodes = await walk(full, dir.join('/'));
+    return { nodes, truncated };
+  }
+
+  async write(
+    area: string,
+    segments: string[],
+    source: Readable,
+    options: { maxBytes: number; overwrite: boolean },
+  ): Promise<{ size: number }> {
+    const folder = await this.folder(area, segments.slice(0, -1));
+    const target = path.join(folder, segments.at(-1) as string);
+    const existing = await lstatOrUndefined(target);
+    if (existing && (existing.isDirectory() || existing.isSymbolicLink() || !options.overwrite)) {
+      throw new FileStoreError(existing.isSymbolicLink() ? 'symlink' : 'exists', segments);
+    }
+    const temp = path.join(folder, `${MEDIA_TEMP_PREFIX}${randomUUID()}`);
+    // O_EXCL: a file (or link) of that name already there is an error, never followed.
+    const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
+    let size = 0;
+    try {
+      // One chunk at a time, each written before the next is read: memory stays flat whatever the size.
+      for await (const chunk of source) {
+        const bytes = chunk as Buffer;
+        size += bytes.length;
+        if (size > options.maxBytes) throw new FileStoreError('tooLarge', segments);
+        for (let offset = 0; offset < bytes.length; ) offset += (await handle.write(bytes, offset)).bytesWritten;
+      }
+      await handle.sync();
+      await handle.close();
+      if (options.overwrite) {
+        await rename(temp, target);
+      } else {
+        // link() fails when the name was taken meanwhile: an upload never replaces a file unasked.
+        try {
+          await link(temp, target);
+        } catch (error) {
+          if (code(error) === 'EEXIST') throw new FileStoreError('exists', segments);
+          throw error;
+        }
+        await unlink(temp);
+      }
+      return { size };
+    } catch (error) {
+      await handle.close().catch(() => {});
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  async read(area: string, segments: string[]): Promise<{ stream: Readable; size: number; updateTime: Date }> {
+    const { full, stats } = await this.locate(area, segments);
+    if (!stats) throw new FileStoreError('notFound', segments);
+    if (!stats.isFile()) throw new FileStoreError('notFile', segments);
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch (error) {
+      if (code(error) === 'ELOOP') throw new FileStoreError('symlink', segments);
+      if (code(error) === 'ENOENT') throw new FileStoreError('notFound', segments);
+      throw error;
+    }
+    const opened = await handle.stat();
+    return { stream: handle.createReadStream(), size: opened.size, updateTime: opened.mtime };
+  }
+
+  async mkdir(area: string, segments: string[]): Promise<void> {
+    await mkdir(this.areaDir(area), { recursive: true });
+    const { stats } = await this.locate(area, segments);
+    if (stats) throw new FileStoreError('exists', segments);
+    for (let i = 1; i <= segments.length; i++) {
+      const { full, stats: found } = await this.locate(area, segments.slice(0, i));
+      if (found) {
+        if (!found.isDirectory()) throw new FileStoreError('notFolder', segments.slice(0, i));
+        continue;
+      }
+      try {
+        await mkdir(full);
+      } catch (error) {
+        if (code(error) !== 'EEXIST' || i === segments.length) {
+          throw code(error) === 'EEXIST' ? new FileStoreError('exists', segments) : error;
+        }
+      }
+    }
+  }
+
+  async move(area: string, from: string[], to: string[]): Promise<void> {
+    const source = await this.locate(area, from);
+    if (!source.stats) throw new FileStoreError('notFound', from);
+    const parent = await this.folder(area, to.slice(0, -1));
+    const target = path.join(parent, to.at(-1) as string);
+    if (await lstatOrUndefined(target)) throw new FileStoreError('exists', to);
+    await rename(source.full, target);
+  }
+
+  async remove(area: string, segments: string[]): Promise<void> {
+    const { full, stats } = await this.locate(area, segments);
+    if (!stats) throw new FileStoreError('notFound', segments);
+    // rm removes a link itself, never what it points to.
+    await rm(full, { recursive: true, force: false });
+  }
+
+  async size(area: string, maxEntries: number): Promise<{ bytes: number; truncated: boolean }> {
+    const base = this.areaDir(area);
+    const rootStats = await lstatOrUndefined(base);
+    if (!rootStats?.isDirectory()) return { bytes: 0, truncated: false };
+    let bytes = 0;
+    let entries = 0;
+    const pending = [base];
+    while (pending.length > 0) {
+      const folder = pending.pop() as string;
+      let list: Dirent[];
+      try {
+        list = await readdir(folder, { withFileTypes: true });
+      } catch (error) {
+        // A folder removed while walking counts nothing.
+        if (code(error) === 'ENOENT') continue;
+        throw error;
+      }
+      for (const entry of list) {
+        if (++entries > maxEntries) return { bytes, truncated: true };
+        const full = path.join(folder, entry.name);
+        if (entry.isDirectory()) pending.push(full);
+        else if (entry.isFile()) bytes += (await lstatOrUndefined(full))?.size ?? 0;
+      }
+    }
+    return { bytes, truncated: false };
+  }
+}

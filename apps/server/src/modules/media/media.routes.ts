@@ -1,0 +1,240 @@
+import { MEDIA_LIMITS } from '@gantry/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error.js';
+import type { TreeNode } from '../../lib/file-store.js';
+import { multipartError } from '../../lib/read-upload.js';
+import { actorOf } from '../../plugins/auth.js';
+import type { MediaService, UploadedFile } from './media.service.js';
+
+const tags = ['media'];
+const PROJECT_HEADER = 'x-request-project';
+export const MEDIA_PREFIX = '/proxy/core/mediaLibrary';
+/** Paths are checked by the service (`checkMediaPath`), which names the reason; here only their size. */
+const mediaPath = z.string().max(MEDIA_LIMITS.pathMax * 2);
+const flag = z.enum(['true', 'false']).optional();
+const projectHeader = z.looseObject({ [PROJECT_HEADER]: z.string().max(64).optional() });
+
+const treeNode: z.ZodType<TreeNode> = z.lazy(() =>
+  z.object({
+    path: z.string(),
+    name: z.string(),
+    type: z.enum(['dir', 'file']),
+    child: z.array(treeNode).optional(),
+    size: z.number().optional(),
+    updateTime: z.string().optional(),
+  }),
+);
+const pathAnswer = z.object({ path: z.string() });
+
+/** Images a browser may show inline (`?inline=true`); anything else, SVG included, is an attachment. */
+const INLINE_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  bmp: 'image/bmp',
+  ico: 'image/x-icon',
+};
+
+function projectOf(request: FastifyRequest, fromQuery?: string): string | undefined {
+  const value = request.headers[PROJECT_HEADER];
+  if (typeof value === 'string' && value !== '') return value;
+  return fromQuery || undefined;
+}
+
+/** `attachment`/`inline` with the name as ASCII (others replaced) and as UTF-8 (RFC 6266, 5987). */
+function disposition(kind: 'attachment' | 'inline', name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/**
+ * The media library (issue 11 §2) under `proxy/core/mediaLibrary`, the project in the
+ * `x-request-project` header. Paths are relative to the library's root (`images/logo.png`; the root
+ * is `''`); `public/…` is the platform's public folder where it is shown. Registered with the
+ * multipart plugin (uploads stream to disk).
+ */
+export function mediaRoutes(media: MediaService) {
+  return async function routes(app: FastifyInstance): Promise<void> {
+    const typed = app.withTypeProvider<ZodTypeProvider>();
+    const context = (request: FastifyRequest, fromQuery?: string) =>
+      media.context(actorOf(request).user, projectOf(request, fromQuery));
+
+    typed.get(
+      `${MEDIA_PREFIX}/all/dir`,
+      {
+        config: { action: 'project.data.read' },
+        schema: {
+          tags,
+          description:
+            'The folder tree (nodes path, name, type, child), from `path` (default the root). `files=true` adds ' +
+            `the files (size, updateTime). At most ${MEDIA_LIMITS.treeNodesMax} nodes; past that the tree is cut ` +
+            'and the header `x-tree-truncated: true` says so.',
+          headers: projectHeader,
+          querystring: z.object({ path: mediaPath.optional(), files: flag }),
+          response: { 200: z.array(treeNode) },
+        },
+      },
+      async (request, reply) => {
+        const answer = await media.tree(
+          await context(request),
+          request.query.path ?? '',
+          request.query.files === 'true',
+        );
+        if (answer.truncated) reply.header('x-tree-truncated', 'true');
+        return answer.nodes;
+      },
+    );
+
+    typed.post(
+      `${MEDIA_PREFIX}/upload`,
+      {
+        config: { action: 'project.data.write' },
+        schema: {
+          tags,
+          consumes: ['multipart/form-data'],
+          description:
+            'Uploads the files of a multipart form (any field names; each file keeps its name) into the folder ' +
+            '`path` (default the root; it must exist). Each file is streamed to disk, through a temporary file ' +
+            `renamed when complete; at most ${MEDIA_LIMITS.filesPerUpload} files, each up to the server's limit ` +
+            '(2 GiB by default, GANTRY_MEDIA_FILE_MAX_BYTES). A file of the same name is an error unless ' +
+            '`overwrite=true`. Answers the stored files.',
+          headers: projectHeader,
+          querystring: z.object({ path: mediaPath.optional(), overwrite: flag }),
+          response: { 200: z.array(z.object({ path: z.string(), name: z.string(), size: z.number() })) },
+        },
+      },
+      async (request) => {
+        const where = await context(request);
+        const folder = media.uploadFolder(where, request.query.path ?? '');
+        if (!request.isMultipart()) throw new AppError('noFile');
+        const stored: UploadedFile[] = [];
+        try {
+          const parts = request.files({
+            // One byte more than the limit reaches the store, which refuses the file and removes it.
+            limits: { files: MEDIA_LIMITS.filesPerUpload, fileSize: media.maxFileBytes + 1, fields: 20 },
+            throwFileSizeLimit: false,
+            // The name as sent: a name with a path in it is refused, never silently cut to its last part.
+            preservePath: true,
+          });
+          for await (const part of parts) {
+            stored.push(
+              await media.upload(where, folder, part.filename, part.file, request.query.overwrite === 'true'),
+            );
+          }
+        } catch (error) {
+          const { code } = error as { code?: string };
+          if (code === 'FST_FILES_LIMIT') {
+            throw new AppError('mediaTooManyFiles', { params: { max: MEDIA_LIMITS.filesPerUpload } });
+          }
+          throw multipartError(error);
+        }
+        if (stored.length === 0) throw new AppError('noFile');
+        return stored;
+      },
+    );
+
+    typed.post(
+      `${MEDIA_PREFIX}/dir`,
+      {
+        config: { action: 'project.data.write' },
+        schema: {
+          tags,
+          description: 'Creates the folder `path` and any missing parents; the folder existing is 409 mediaExists.',
+          headers: projectHeader,
+          body: z.object({ path: mediaPath }),
+          response: { 200: treeNode },
+        },
+      },
+      async (request) => media.mkdir(await context(request), request.body.path),
+    );
+
+    typed.post(
+      `${MEDIA_PREFIX}/rename`,
+      {
+        config: { action: 'project.data.write' },
+        schema: {
+          tags,
+          description: 'Renames the file or folder `path` to `name` in the same folder; answers the new path.',
+          headers: projectHeader,
+          body: z.object({ path: mediaPath, name: z.string().max(MEDIA_LIMITS.nameBytesMax * 2) }),
+          response: { 200: pathAnswer },
+        },
+      },
+      async (request) => media.rename(await context(request), request.body.path, request.body.name),
+    );
+
+    typed.post(
+      `${MEDIA_PREFIX}/move`,
+      {
+        config: { action: 'project.data.write' },
+        schema: {
+          tags,
+          description:
+            'Moves the file or folder `path` into the folder `to` (`""`: the root), keeping its name; answers ' +
+            'the new path. Nothing is replaced: a name taken in `to` is 409 mediaExists.',
+          headers: projectHeader,
+          body: z.object({ path: mediaPath, to: mediaPath }),
+          response: { 200: pathAnswer },
+        },
+      },
+      async (request) => media.move(await context(request), request.body.path, request.body.to),
+    );
+
+    typed.delete(
+      MEDIA_PREFIX,
+      {
+        config: { action: 'project.data.write' },
+        schema: {
+          tags,
+          description: 'Removes the file or folder `path` (a folder with everything in it).',
+          headers: projectHeader,
+          querystring: z.object({ path: mediaPath }),
+          response: { 200: pathAnswer },
+        },
+      },
+      async (request) => {
+        await media.remove(await context(request), request.query.path);
+        return { path: request.query.path };
+      },
+    );
+
+    typed.get(
+      `${MEDIA_PREFIX}/download`,
+      {
+        config: { action: 'project.data.read', tokenInQuery: true },
+        schema: {
+          tags,
+          description:
+            'Streams the file `path` as an attachment. As a browser link it may carry `token` and ' +
+            '`x-request-project` in the query. `inline=true` shows PNG, JPEG, GIF, WebP, BMP and ICO images ' +
+            'in the page (previews); other files are always attachments.',
+          headers: projectHeader,
+          querystring: z.object({
+            path: mediaPath,
+            inline: flag,
+            token: z.string().max(256).optional(),
+            [PROJECT_HEADER]: z.string().max(64).optional(),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const file = await media.download(await context(request, request.query[PROJECT_HEADER]), request.query.path);
+        const extension = file.name.toLowerCase().split('.').pop() ?? '';
+        const inlineType = request.query.inline === 'true' ? INLINE_TYPES[extension] : undefined;
+        return reply
+          .header('content-type', inlineType ?? 'application/octet-stream')
+          .header('content-length', file.size)
+          .header('content-disposition', disposition(inlineType ? 'inline' : 'attachment', file.name))
+          .header('last-modified', file.updateTime.toUTCString())
+          .header('cache-control', 'private, no-cache')
+          .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', "default-src 'none'; sandbox")
+          .send(file.stream);
+      },
+    );
+  };
+}
