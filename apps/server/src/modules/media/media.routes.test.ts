@@ -1,7 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   adminWithLicence,
@@ -417,5 +420,146 @@ describe('media uploads: size limit and streaming', () => {
     expect(big.statusCode).toBe(413);
     expect(await onDisk(libraryDir())).toEqual(['in', 'in/exact.bin']);
     expect((await stat(path.join(libraryDir(), 'in/exact.bin'))).size).toBe(1000);
+    // A temporary file left by a stopped server is never shown as a file.
+    await writeFile(path.join(libraryDir(), 'in', '.gantry-upload-0000'), 'half');
+    expect(
+      (await tree(acme)).flatMap((node: { child: Array<{ path: string }> }) => node.child.map((c) => c.path)),
+    ).toEqual(['in/exact.bin']);
+  });
+});
+
+describe('media uploads over a real connection', () => {
+  beforeEach(() => world());
+
+  /** Samples the process's resident memory while `work` runs; answers the growth over the start. */
+  async function rssGrowth(work: () => Promise<void>): Promise<number> {
+    const start = process.memoryUsage.rss();
+    let peak = start;
+    const timer = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage.rss());
+    }, 5);
+    try {
+      await work();
+    } finally {
+      clearInterval(timer);
+    }
+    return Math.max(peak, process.memoryUsage.rss()) - start;
+  }
+
+  it('streams a 64 MiB file to disk and back without holding it in memory', async () => {
+    await app.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.app.server.address() as AddressInfo;
+    const block = randomBytes(1024 * 1024);
+    const blocks = 64;
+    const size = block.length * blocks;
+    const expected = createHash('sha256');
+    for (let i = 0; i < blocks; i++) expected.update(block);
+    const digest = expected.digest('hex');
+    const boundary = '----gantrybig';
+    function* body() {
+      yield Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\n` +
+          'Content-Type: application/octet-stream\r\n\r\n',
+      );
+      for (let i = 0; i < blocks; i++) yield block;
+      yield Buffer.from(`\r\n--${boundary}--\r\n`);
+    }
+
+    let answer = '';
+    const uploadGrowth = await rssGrowth(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const request = http.request(
+            {
+              port,
+              host: '127.0.0.1',
+              method: 'POST',
+              path: `${MEDIA}/upload`,
+              headers: {
+                authorization: acme,
+                'x-request-project': project,
+                'content-type': `multipart/form-data; boundary=${boundary}`,
+              },
+            },
+            (response) => {
+              response.setEncoding('utf8');
+              response.on('data', (chunk: string) => {
+                answer += chunk;
+              });
+              response.on('end', resolve);
+            },
+          );
+          request.on('error', reject);
+          Readable.from(body()).pipe(request);
+        }),
+    );
+    expect(JSON.parse(answer)).toEqual([{ path: 'big.bin', name: 'big.bin', size }]);
+    expect((await stat(path.join(libraryDir(), 'big.bin'))).size).toBe(size);
+    // Held in memory, the file alone would add 64 MiB; streamed, the growth stays far below.
+    expect(uploadGrowth).toBeLessThan(size / 2);
+
+    const hash = createHash('sha256');
+    let received = 0;
+    const downloadGrowth = await rssGrowth(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          http
+            .get(
+              {
+                port,
+                host: '127.0.0.1',
+                path: `${MEDIA}/download?path=big.bin&token=${acme}&x-request-project=${project}`,
+              },
+              (response) => {
+                expect(response.headers['content-length']).toBe(String(size));
+                response.on('data', (chunk: Buffer) => {
+                  received += chunk.length;
+                  hash.update(chunk);
+                });
+                response.on('end', resolve);
+              },
+            )
+            .on('error', reject);
+        }),
+    );
+    expect(received).toBe(size);
+    expect(hash.digest('hex')).toBe(digest);
+    expect(downloadGrowth).toBeLessThan(size / 2);
+    console.info(
+      `media streaming: 64 MiB upload RSS +${(uploadGrowth / 2 ** 20).toFixed(1)} MiB, download +${(downloadGrowth / 2 ** 20).toFixed(1)} MiB`,
+    );
+  }, 120_000);
+
+  it('removes the temporary file when the client goes away in the middle of an upload', async () => {
+    await app.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.app.server.address() as AddressInfo;
+    const boundary = '----gantrycut';
+    const request = http.request({
+      port,
+      host: '127.0.0.1',
+      method: 'POST',
+      path: `${MEDIA}/upload`,
+      headers: {
+        authorization: acme,
+        'x-request-project': project,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(10 * 1024 * 1024),
+      },
+    });
+    request.on('error', () => {});
+    request.write(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\n` +
+        'Content-Type: application/octet-stream\r\n\r\n',
+    );
+    request.write(randomBytes(512 * 1024));
+    // The temporary file exists while the upload runs…
+    for (let i = 0; i < 200 && (await onDisk(libraryDir())).length === 0; i++)
+      await new Promise((r) => setTimeout(r, 25));
+    expect((await onDisk(libraryDir()))[0]).toMatch(/^\.gantry-upload-/);
+    request.destroy();
+    // …and is gone once the connection is.
+    for (let i = 0; i < 200 && (await onDisk(libraryDir())).length > 0; i++)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(await onDisk(libraryDir())).toEqual([]);
   });
 });
