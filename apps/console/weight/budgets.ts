@@ -39,6 +39,7 @@ export const ROUTE_BUDGETS: readonly RouteBudget[] = [
   { route: '/login', modules: ['src/pages/login/index.tsx'], kib: 200 },
   { route: '/regest', modules: ['src/pages/regest/index.tsx'], kib: 290 },
   page('/app/dashboard', 'dashboard/index.tsx', 440),
+  page('/app/dashboard/expiring', 'dashboard/expiring.tsx', 430),
   page('/app/model/Project/list', 'projects/index.tsx', 365),
   page('/app/model/Project/add', 'projects/form/index.tsx', 530),
   page('/app/model/Project/:id/detail', 'projects/detail/index.tsx', 440),

@@ -81,13 +81,18 @@ export function allRouteWeights(manifest: Manifest = readManifest()): RouteWeigh
   return ROUTE_BUDGETS.map((budget) => routeWeight(manifest, budget));
 }
 
-/** Page modules of the build (lazy chunks under src/pages) that no budget names. */
+/**
+ * Page modules of the build that no budget names: the lazy routes (the entry's dynamic imports
+ * under src/pages, i.e. every page of routes.tsx and app/router.tsx). A new page needs a line in
+ * weight/budgets.ts.
+ */
 export function pagesWithoutBudget(manifest: Manifest): string[] {
   const named = new Set(ROUTE_BUDGETS.flatMap((budget) => budget.modules));
-  return Object.entries(manifest)
-    .filter(([key, chunk]) => chunk.isDynamicEntry && /^src\/pages\/[^/]+(?:\/[^/]+)?\/index\.tsx$/.test(key))
-    .map(([key]) => key)
-    .filter((key) => !named.has(key));
+  const pages = Object.values(manifest)
+    .filter((chunk) => chunk.isEntry)
+    .flatMap((chunk) => chunk.dynamicImports ?? [])
+    .filter((key) => key.startsWith('src/pages/'));
+  return [...new Set(pages)].filter((key) => !named.has(key));
 }
 
 export const kib = (bytes: number) => (bytes / 1024).toFixed(1);
