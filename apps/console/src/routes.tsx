@@ -47,6 +47,11 @@ export const PAGES = {
     title: 'project.detailTitle',
     load: () => import('./pages/projects/detail'),
   },
+  projectMedia: {
+    path: '/app/model/Project/:id/media',
+    title: 'media.page.title',
+    load: () => import('./pages/projects/media'),
+  },
   tenants: {
     path: '/app/model/User/list',
     title: 'menu.tenants',

@@ -1,4 +1,5 @@
 import { licenceEn } from './licence';
+import { mediaEn } from './media';
 import { projectsEn } from './projects';
 import { tenantsEn } from './tenants';
 import type { ConsoleKey } from './zh_Hans';
@@ -161,4 +162,5 @@ export const en: Record<ConsoleKey, string> = {
 
   // licence information, upload wizard, value-added services, licence history
   ...licenceEn,
+  ...mediaEn,
 };

@@ -1,4 +1,5 @@
 import { licenceZh } from './licence';
+import { mediaZh } from './media';
 import { projectsZh } from './projects';
 import { tenantsZh } from './tenants';
 
@@ -160,6 +161,7 @@ export const zh_Hans = {
 
   // licence information, upload wizard, value-added services, licence history
   ...licenceZh,
+  ...mediaZh,
 } as const;
 
 export type ConsoleKey = keyof typeof zh_Hans;

@@ -24,6 +24,8 @@ export interface RequestOptions {
   /** A 401 is an answer of its own here (the login call), not an expired session. */
   ignoreUnauthorized?: boolean;
   signal?: AbortSignal;
+  /** Headers of the call's own (e.g. `x-request-project`). */
+  headers?: Record<string, string>;
 }
 
 /** Every non-2xx body: `{message, code, fields?, license?}` (spec README, contract 5). */
@@ -177,7 +179,7 @@ export function authorizationFor(path: string, token: string): string {
 async function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
   const { method = 'GET', body, query, noMessage = false, ignoreUnauthorized = false, signal } = options;
   const url = buildUrl(path, query);
-  const headers: Record<string, string> = { Accept: accept, 'Accept-Language': acceptLanguage() };
+  const headers: Record<string, string> = { ...options.headers, Accept: accept, 'Accept-Language': acceptLanguage() };
   const token = getToken();
   if (token) headers.Authorization = authorizationFor(path, token);
   let payload: BodyInit | undefined;

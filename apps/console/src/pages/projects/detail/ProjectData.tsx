@@ -7,6 +7,8 @@ interface DataStats {
   documents: number;
   bytes: number;
   collections: Array<{ collection: string; documents: number; bytes: number }>;
+  /** Bytes of the project's files: media library and html package. */
+  files?: { fileServer: number; html: number; truncated: boolean };
 }
 
 /** Bytes in the largest unit that keeps a number of at least 1 (B, KB, MB, GB, TB). */
@@ -35,6 +37,11 @@ export function ProjectData({ projectId }: { projectId: string }) {
           <span data-testid="project-data-documents">{data ? data.documents.toLocaleString('en') : '-'}</span>
         </Descriptions.Item>
         <Descriptions.Item label={t('project.data.size')}>{data ? formatBytes(data.bytes) : '-'}</Descriptions.Item>
+        <Descriptions.Item label={t('media.page.title')}>
+          <span data-testid="project-data-files">
+            {data?.files ? `${data.files.truncated ? '≥ ' : ''}${formatBytes(data.files.fileServer)}` : '-'}
+          </span>
+        </Descriptions.Item>
       </Descriptions>
       {data && data.collections.length > 0 ? (
         <Table

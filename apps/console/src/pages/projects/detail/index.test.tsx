@@ -31,6 +31,13 @@ describe('project detail', () => {
     expect((await screen.findByTestId('location')).textContent).toBe('/app/model/Project/plant1/edit');
   });
 
+  it('opens the media library', async () => {
+    mockFetch((call) => (call.url === '/portal/rest/spm/project/plant1' ? { body: project('plant1') } : undefined));
+    renderDetail('plant1');
+    fireEvent.click(await screen.findByTestId('project-detail-media'));
+    expect((await screen.findByTestId('location')).textContent).toBe('/app/model/Project/plant1/media');
+  });
+
   it("shows the project's data: documents and size in all and per collection", async () => {
     mockFetch((call) => {
       if (call.url === '/portal/rest/spm/project/plant1') return { body: project('plant1') };
@@ -39,6 +46,7 @@ describe('project detail', () => {
           body: {
             documents: 12_345,
             bytes: 3 * 1024 * 1024,
+            files: { fileServer: 5 * 1024 * 1024, html: 0, truncated: false },
             collections: [
               { collection: 'dashboard', documents: 45, bytes: 1024 },
               { collection: 'data_record', documents: 12_300, bytes: 3 * 1024 * 1024 - 1024 },
@@ -54,6 +62,7 @@ describe('project detail', () => {
     expect(data.textContent).toContain('3.0 MB');
     expect(data.textContent).toContain('data_record');
     expect(data.textContent).toContain('1.0 KB');
+    expect(screen.getByTestId('project-data-files').textContent).toBe('5.0 MB');
   });
 
   it('says so when the project does not exist', async () => {

@@ -1,4 +1,4 @@
-import { EditOutlined, GlobalOutlined, SettingOutlined } from '@ant-design/icons';
+import { EditOutlined, FolderOpenOutlined, GlobalOutlined, SettingOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Result, Skeleton, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -46,6 +46,13 @@ export default function ProjectDetailPage() {
               onClick={() => openSite(project, 'front')}
             >
               {t('project.openFront')}
+            </Button>
+            <Button
+              icon={<FolderOpenOutlined />}
+              data-testid="project-detail-media"
+              onClick={() => void navigate(projectPath(project.id, 'media'))}
+            >
+              {t('media.page.open')}
             </Button>
             <Button
               type="primary"

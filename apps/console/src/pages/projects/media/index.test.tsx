@@ -1,0 +1,156 @@
+import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { MediaNode } from '../../../services/media';
+import { type MockCall, mockFetch, renderPage, signIn } from '../../../test/utils';
+import ProjectMediaPage, { filterTree } from '.';
+
+configure({ asyncUtilTimeout: 5000 });
+
+const MEDIA = '/portal/rest/spm/proxy/core/mediaLibrary';
+
+const TREE: MediaNode[] = [
+  {
+    path: 'images',
+    name: 'images',
+    type: 'dir',
+    child: [
+      { path: 'images/2024', name: '2024', type: 'dir', child: [] },
+      { path: 'images/logo.png', name: 'logo.png', type: 'file', size: 2048, updateTime: '2026-11-20T08:00:00.000Z' },
+    ],
+  },
+  { path: 'readme.txt', name: 'readme.txt', type: 'file', size: 10, updateTime: '2026-11-20T08:00:00.000Z' },
+];
+
+/** A stand-in for XMLHttpRequest: reports upload progress, then answers. */
+class FakeXhr {
+  static sent: Array<{ url: string; headers: Record<string, string>; body: FormData }> = [];
+  static finish: (() => void) | undefined;
+  upload: { onprogress: ((event: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = {
+    onprogress: null,
+  };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  status = 0;
+  statusText = '';
+  responseText = '';
+  private url = '';
+  private headers: Record<string, string> = {};
+  open(_method: string, url: string) {
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value;
+  }
+  send(body: FormData) {
+    FakeXhr.sent.push({ url: this.url, headers: this.headers, body });
+    this.upload.onprogress?.({ lengthComputable: true, loaded: 40, total: 100 });
+    FakeXhr.finish = () => {
+      this.status = 200;
+      this.responseText = JSON.stringify([{ path: 'images/photo.jpg', name: 'photo.jpg', size: 100 }]);
+      this.onload?.();
+    };
+  }
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  FakeXhr.sent = [];
+});
+
+function renderMedia(handler: (call: MockCall) => { status?: number; body?: unknown } | undefined) {
+  signIn();
+  const mock = mockFetch((call) => {
+    if (call.url.startsWith(`${MEDIA}/all/dir`)) return { body: TREE };
+    return handler(call);
+  });
+  renderPage(<ProjectMediaPage />, { path: '/app/model/Project/:id/media', url: '/app/model/Project/plant1/media' });
+  return mock;
+}
+
+describe('media library page', () => {
+  it('filters the tree by name, keeping the folders that lead to a match', () => {
+    expect(filterTree(TREE, 'LOGO')).toEqual([{ ...TREE[0], child: [TREE[0]?.child?.[1]] }]);
+    expect(filterTree(TREE, '')).toBe(TREE);
+    expect(filterTree(TREE, 'nothing')).toEqual([]);
+  });
+
+  it('shows the tree, searches it, previews an image and deletes after confirmation', async () => {
+    const { calls } = renderMedia((call) =>
+      call.method === 'DELETE' ? { body: { path: 'images/logo.png' } } : undefined,
+    );
+    await screen.findByTestId('media-node-images');
+    const treeCall = calls.find((call) => call.url.startsWith(`${MEDIA}/all/dir`));
+    expect(treeCall?.headers['x-request-project']).toBe('plant1');
+    expect(screen.getByTestId('media-node-readme.txt')).toBeTruthy();
+
+    fireEvent.change(screen.getByPlaceholderText('搜索文件或文件夹'), { target: { value: 'logo' } });
+    await screen.findByTestId('media-node-images/logo.png');
+    expect(screen.queryByTestId('media-node-readme.txt')).toBeNull();
+
+    fireEvent.click(screen.getByTestId('media-node-images/logo.png'));
+    expect((await screen.findByTestId('media-selected-path')).textContent).toBe('images/logo.png');
+    const preview = screen.getByTestId('media-preview') as HTMLImageElement;
+    const src = new URL(preview.src, 'http://localhost');
+    expect(src.pathname).toBe(`${MEDIA}/download`);
+    expect(Object.fromEntries(src.searchParams)).toEqual({
+      path: 'images/logo.png',
+      'x-request-project': 'plant1',
+      token: 'admin-token',
+      inline: 'true',
+    });
+    expect(screen.getByTestId('media-target').textContent).toContain('images');
+
+    fireEvent.click(screen.getByTestId('media-delete'));
+    fireEvent.click(await screen.findByTestId('media-delete-confirm'));
+    await waitFor(() => expect(calls.some((call) => call.method === 'DELETE')).toBe(true));
+    const removal = calls.find((call) => call.method === 'DELETE');
+    expect(removal?.url).toBe(`${MEDIA}?path=images%2Flogo.png`);
+    expect(removal?.headers['x-request-project']).toBe('plant1');
+  });
+
+  it('creates a folder and renames, checking names before sending them', async () => {
+    const { calls } = renderMedia((call) => {
+      if (call.url === `${MEDIA}/dir`) return { body: { path: 'images/new', name: 'new', type: 'dir', child: [] } };
+      if (call.url === `${MEDIA}/rename`) return { body: { path: 'notes.txt' } };
+      return undefined;
+    });
+    fireEvent.click(await screen.findByTestId('media-node-images'));
+    fireEvent.click(screen.getByTestId('media-new-folder'));
+    const input = await screen.findByTestId('media-name-input');
+    fireEvent.change(input, { target: { value: '..' } });
+    expect((await screen.findByTestId('media-name-problem')).textContent).toBe('名称不能是 . 或 ..');
+    expect((screen.getByTestId('media-name-ok') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(input, { target: { value: 'new' } });
+    fireEvent.click(screen.getByTestId('media-name-ok'));
+    await waitFor(() => expect(calls.some((call) => call.url === `${MEDIA}/dir`)).toBe(true));
+    expect(calls.find((call) => call.url === `${MEDIA}/dir`)?.body).toEqual({ path: 'images/new' });
+
+    fireEvent.click(await screen.findByTestId('media-node-readme.txt'));
+    fireEvent.click(screen.getByTestId('media-rename'));
+    const renameInput = await screen.findByTestId('media-name-input');
+    expect((renameInput as HTMLInputElement).value).toBe('readme.txt');
+    fireEvent.change(renameInput, { target: { value: 'notes.txt' } });
+    fireEvent.click(screen.getByTestId('media-name-ok'));
+    await waitFor(() => expect(calls.some((call) => call.url === `${MEDIA}/rename`)).toBe(true));
+    expect(calls.find((call) => call.url === `${MEDIA}/rename`)?.body).toEqual({
+      path: 'readme.txt',
+      name: 'notes.txt',
+    });
+  });
+
+  it('uploads into the chosen folder with progress', async () => {
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    renderMedia(() => undefined);
+    fireEvent.click(await screen.findByTestId('media-node-images'));
+    const file = new File(['x'.repeat(100)], 'photo.jpg', { type: 'image/jpeg' });
+    fireEvent.change(screen.getByTestId('media-upload-input'), { target: { files: [file] } });
+    expect((await screen.findByTestId('media-progress')).textContent).toContain('40%');
+    const sent = FakeXhr.sent[0];
+    expect(sent?.url).toBe(`${MEDIA}/upload?path=images`);
+    expect(sent?.headers['x-request-project']).toBe('plant1');
+    expect(sent?.headers.Authorization).toBe('Bearer admin-token');
+    expect((sent?.body.get('file') as File | undefined)?.name).toBe('photo.jpg');
+    FakeXhr.finish?.();
+    await waitFor(() => expect(screen.queryByTestId('media-progress')).toBeNull());
+  });
+});

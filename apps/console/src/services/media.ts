@@ -1,0 +1,87 @@
+import { acceptLanguage } from '../i18n';
+import { API_ROOT, RequestError, reportError, request } from './request';
+import { getToken } from './session';
+
+/** A node of the media library's tree (`proxy/core/mediaLibrary/all/dir?files=true`). */
+export interface MediaNode {
+  path: string;
+  name: string;
+  type: 'dir' | 'file';
+  child?: MediaNode[];
+  size?: number;
+  updateTime?: string;
+}
+
+const BASE = 'rest/spm/proxy/core/mediaLibrary';
+const headersFor = (projectId: string) => ({ 'x-request-project': projectId });
+
+export const mediaTree = (projectId: string) =>
+  request<MediaNode[]>(`${BASE}/all/dir`, { query: { files: 'true' }, headers: headersFor(projectId) });
+
+export const makeFolder = (projectId: string, path: string) =>
+  request<MediaNode>(`${BASE}/dir`, { method: 'POST', body: { path }, headers: headersFor(projectId) });
+
+export const renameMedia = (projectId: string, path: string, name: string) =>
+  request<{ path: string }>(`${BASE}/rename`, { method: 'POST', body: { path, name }, headers: headersFor(projectId) });
+
+export const removeMedia = (projectId: string, path: string) =>
+  request<{ path: string }>(BASE, { method: 'DELETE', query: { path }, headers: headersFor(projectId) });
+
+/**
+ * The file as a link the browser opens itself (download, or an image preview with `inline`): the
+ * token and the project go in the query, the one media call that takes them there.
+ */
+export function mediaFileUrl(projectId: string, path: string, inline = false): string {
+  const query = new URLSearchParams({ path, 'x-request-project': projectId, token: getToken() ?? '' });
+  if (inline) query.set('inline', 'true');
+  return `${API_ROOT}${BASE}/download?${query.toString()}`;
+}
+
+/**
+ * Uploads files into `folder` with XMLHttpRequest, whose upload events give the progress (0..1)
+ * that fetch cannot. A failure is reported like any other call's and rejects.
+ */
+export function uploadMedia(
+  projectId: string,
+  folder: string,
+  files: File[],
+  onProgress: (fraction: number) => void,
+): Promise<Array<{ path: string; name: string; size: number }>> {
+  const form = new FormData();
+  for (const file of files) form.append('file', file, file.name);
+  const url = `${API_ROOT}${BASE}/upload?${new URLSearchParams({ path: folder }).toString()}`;
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    const token = getToken();
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.setRequestHeader('Accept-Language', acceptLanguage());
+    xhr.setRequestHeader('x-request-project', projectId);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = undefined;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        onProgress(1);
+        resolve(body as Array<{ path: string; name: string; size: number }>);
+        return;
+      }
+      const payload = (body ?? {}) as { message?: string; code?: string };
+      const error = new RequestError(payload.message ?? xhr.statusText, xhr.status, url, payload);
+      reportError(error);
+      reject(error);
+    };
+    xhr.onerror = () => {
+      const error = new TypeError('network error');
+      reportError(error);
+      reject(error);
+    };
+    xhr.send(form);
+  });
+}
