@@ -10,10 +10,10 @@ import { currentHashPath } from './navigation';
  *
  * A toast that no longer applies goes (issue 10):
  *  - warnings and errors belong to the page they were shown on: leaving it closes them (a 404 from
- *    before signing out does not follow to the login page);
- *  - a success closes the warnings and errors before it (they are answered: '管理员账号注册成功'
- *    replaces '请先设置admin密码，才可以登录！'); successes themselves confirm the action that led to
- *    the new page, so they stay their time;
+ *    before signing out does not follow to the login page; '请先设置admin密码，才可以登录！' closes
+ *    when registration leads to /login);
+ *  - successes confirm the action that led to the new page, so they stay their time, and do not
+ *    close the errors of a partly failed action ("2 deleted" beside "b could not be deleted");
  *  - the same text again replaces the open toast instead of stacking a second one.
  */
 type Kind = 'success' | 'error' | 'warning';
@@ -30,6 +30,12 @@ let bound: MessageInstance | null = null;
 const open = new Map<string, OpenToast>();
 
 export function bindFeedback(instance: MessageInstance | null): void {
+  // a provider is there, so its chunk is loaded: have the static message ready for successes
+  if (instance && !staticMessage) {
+    void import('../app/antdProvider').then((antd) => {
+      staticMessage = antd.staticMessage;
+    });
+  }
   // the toasts of the previous instance went with it (the static message's stay)
   if (instance !== bound) for (const [key, toast] of open) if (!toast.global) open.delete(key);
   bound = instance;
@@ -76,9 +82,6 @@ function close(key: string): void {
 }
 
 function show(kind: Kind, content: ReactNode, duration: number, options: ToastOptions = {}): void {
-  if (kind === 'success') {
-    for (const [key, toast] of open) if (toast.kind !== 'success') close(key);
-  }
   const key = keyOf(content);
   // A success usually confirms what led to a new page, whose provider may be another one (the
   // page's own unmounts with its toasts): it is shown by antd's static message, which outlives pages.
