@@ -252,6 +252,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.addHook('onReady', async () => {
     await taskEngine.start();
     retention.schedule();
+    // Temporary files of uploads a killed server left behind: removed in the background.
+    media.sweepTemporary(clock()).then(
+      (removed) => removed > 0 && app.log.info({ removed }, 'removed temporary upload files of stopped uploads'),
+      (error: unknown) => app.log.warn({ err: error }, 'sweeping temporary upload files failed'),
+    );
   });
   app.addHook('onClose', async () => {
     progressHub.close();

@@ -34,6 +34,13 @@ export interface FileStore {
   remove(area: string, segments: string[]): Promise<void>;
   /** Bytes of the files of an area (0 when it has none), walking at most `maxEntries` entries. */
   size(area: string, maxEntries: number): Promise<{ bytes: number; truncated: boolean }>;
+  /**
+   * Removes temporary files of uploads that stopped (a killed server) not written to since `before`,
+   * walking at most `maxEntries` entries per area. Answers how many.
+   */
+  sweep(areas: string[], before: Date, maxEntries: number): Promise<number>;
+  /** The areas `<parent>/<each folder>/<name>` (e.g. every project's `fileServer`). */
+  areasUnder(parent: string, name: string): Promise<string[]>;
 }
 
 export interface FileInfo {
@@ -285,10 +292,37 @@ export class DiskFileStore implements FileStore {
   }
 
   async size(area: string, maxEntries: number): Promise<{ bytes: number; truncated: boolean }> {
+    let bytes = 0;
+    const complete = await this.walk(area, maxEntries, async (full, name) => {
+      if (!name.startsWith(MEDIA_TEMP_PREFIX)) bytes += (await lstatOrUndefined(full))?.size ?? 0;
+    });
+    return { bytes, truncated: !complete };
+  }
+
+  async sweep(areas: string[], before: Date, maxEntries: number): Promise<number> {
+    let removed = 0;
+    for (const area of areas) {
+      await this.walk(area, maxEntries, async (full, name) => {
+        if (!name.startsWith(MEDIA_TEMP_PREFIX)) return;
+        const stats = await lstatOrUndefined(full);
+        if (stats && stats.mtime < before) {
+          await rm(full, { force: true });
+          removed++;
+        }
+      });
+    }
+    return removed;
+  }
+
+  /** Calls `onFile` for each regular file of an area (links never followed); false when cut at `maxEntries`. */
+  private async walk(
+    area: string,
+    maxEntries: number,
+    onFile: (full: string, name: string) => Promise<void>,
+  ): Promise<boolean> {
     const base = this.areaDir(area);
     const rootStats = await lstatOrUndefined(base);
-    if (!rootStats?.isDirectory()) return { bytes: 0, truncated: false };
-    let bytes = 0;
+    if (!rootStats?.isDirectory()) return true;
     let entries = 0;
     const pending = [base];
     while (pending.length > 0) {
@@ -302,12 +336,24 @@ export class DiskFileStore implements FileStore {
         throw error;
       }
       for (const entry of list) {
-        if (++entries > maxEntries) return { bytes, truncated: true };
+        if (++entries > maxEntries) return false;
         const full = path.join(folder, entry.name);
         if (entry.isDirectory()) pending.push(full);
-        else if (entry.isFile()) bytes += (await lstatOrUndefined(full))?.size ?? 0;
+        else if (entry.isFile()) await onFile(full, entry.name);
       }
     }
-    return { bytes, truncated: false };
+    return true;
+  }
+
+  /** The areas directly under `parent` that are called `name` (`projects/<id>/fileServer`). */
+  async areasUnder(parent: string, name: string): Promise<string[]> {
+    let list: Dirent[];
+    try {
+      list = await readdir(this.areaDir(parent), { withFileTypes: true });
+    } catch (error) {
+      if (code(error) === 'ENOENT') return [];
+      throw error;
+    }
+    return list.filter((entry) => entry.isDirectory()).map((entry) => `${parent}/${entry.name}/${name}`);
   }
 }

@@ -18,6 +18,8 @@ import type { MediaRepository } from './media.repository.js';
 export const mediaArea = (projectId: string) => `projects/${projectId}/fileServer`;
 export const htmlArea = (projectId: string) => `projects/${projectId}/html`;
 export const PUBLIC_AREA = 'public-media';
+/** A temporary upload file not written to for this long belongs to an upload that stopped. */
+export const TEMPORARY_FILE_STALE_MS = 60 * 60 * 1000;
 
 /** A caller on one project, checked: what it may do there. */
 export interface MediaContext {
@@ -256,6 +258,19 @@ export class MediaService {
     const at = this.locate(context, path);
     const file = await this.run(at, () => this.store.read(at.area, at.segments));
     return { ...file, name: at.segments.at(-1) ?? MEDIA_PUBLIC_ROOT };
+  }
+
+  /**
+   * Removes the temporary files of uploads a stopped server left (not written to for an hour: an
+   * upload under way in another process keeps its file fresh). Run once at start, in the background.
+   */
+  async sweepTemporary(now: Date): Promise<number> {
+    const areas = [
+      ...(await this.store.areasUnder('projects', 'fileServer')),
+      ...(await this.store.areasUnder('projects', 'html')),
+      PUBLIC_AREA,
+    ];
+    return this.store.sweep(areas, new Date(now.getTime() - TEMPORARY_FILE_STALE_MS), MEDIA_LIMITS.sizeEntriesMax);
   }
 
   /** Bytes of a project's files (its media library and html package), for the project's size. */
