@@ -103,7 +103,8 @@ async function apply(app: TestApp, op: Operation): Promise<void> {
       await run(app, sql`update projects set name = name || '!', remarks = 'r'`);
       return;
     case 'truncate':
-      await run(app, sql`truncate projects`);
+      // CASCADE: the projects' documents and tasks reference them.
+      await run(app, sql`truncate projects cascade`);
       return;
   }
 }
