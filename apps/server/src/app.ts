@@ -7,7 +7,12 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import { type Config, refusesDevelopmentLicences } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
@@ -293,6 +298,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       security: [{ token: [] }],
     },
     transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
   });
 
   await app.register(healthRoutes(database));

@@ -16,16 +16,20 @@ const mediaPath = z.string().max(MEDIA_LIMITS.pathMax * 2);
 const flag = z.enum(['true', 'false']).optional();
 const projectHeader = z.looseObject({ [PROJECT_HEADER]: z.string().max(64).optional() });
 
-const treeNode: z.ZodType<TreeNode> = z.lazy(() =>
-  z.object({
-    path: z.string(),
-    name: z.string(),
-    type: z.enum(['dir', 'file']),
-    child: z.array(treeNode).optional(),
-    size: z.number().optional(),
-    updateTime: z.string().optional(),
-  }),
-);
+const treeNode: z.ZodType<TreeNode> = z
+  .lazy(
+    () =>
+      z.object({
+        path: z.string(),
+        name: z.string(),
+        type: z.enum(['dir', 'file']),
+        child: z.array(treeNode).optional(),
+        size: z.number().optional(),
+        updateTime: z.string().optional(),
+      }),
+    // A recursive schema needs a name in the API document (a $ref to itself).
+  )
+  .meta({ id: 'MediaTreeNode' });
 const pathAnswer = z.object({ path: z.string() });
 
 /** Images a browser may show inline (`?inline=true`); anything else, SVG included, is an attachment. */
