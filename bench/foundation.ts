@@ -36,6 +36,7 @@ import {
   memoryText,
   merge,
   ms,
+  must,
   post,
   printNotes,
   printTable,
@@ -60,9 +61,9 @@ async function startHello(): Promise<{ child: ChildProcess; url: string; fastify
   });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d) => {
+    must(child.stdout, 'stdout').on('data', (d) => {
       out += d;
-      if (out.includes('\n')) resolve(out.split('\n')[0]!);
+      if (out.includes('\n')) resolve(must(out.split('\n')[0], 'line'));
     });
     child.once('exit', (code) => reject(new Error(`hello-world exited with ${code}`)));
   });
@@ -122,11 +123,11 @@ export async function foundation(): Promise<void> {
     });
     const cpuText = (key: string) =>
       key === 'hello'
-        ? `${cpu.get(key)!.of('server').toFixed(3)} (hello-world)`
-        : `${cpu.get(key)!.of('server').toFixed(3)} + ${cpu.get(key)!.of('engine').toFixed(3)}`;
+        ? `${must(cpu.get(key), key).of('server').toFixed(3)} (hello-world)`
+        : `${must(cpu.get(key), key).of('server').toFixed(3)} + ${must(cpu.get(key), key).of('engine').toFixed(3)}`;
     const loadAtEnd = loadAverage();
     const idle = memoryOf(server);
-    const helloRate = measured.hello!.rate;
+    const helloRate = must(measured.hello, 'hello-world').rate;
 
     const row = (name: string, m: Measure, vs: string, goalCell: string, lineCount: string, includes: string) => [
       name,
@@ -141,7 +142,7 @@ export async function foundation(): Promise<void> {
     const rows = [
       row(
         'bare Fastify hello-world',
-        measured.hello!,
+        must(measured.hello, 'hello-world'),
         '100 %',
         '',
         '—',
@@ -149,11 +150,12 @@ export async function foundation(): Promise<void> {
       ),
     ];
     for (const call of calls) {
-      const m = measured[call.name]!;
+      const m = must(measured[call.name], call.name);
       const ratio = m.rate / helloRate;
       const pct = `${(ratio * 100).toFixed(0)} %`;
-      const perRequest = cpu.get(call.name)!;
-      const cpuRatio = cpu.get('hello')!.of('server') / (perRequest.of('server') + perRequest.of('engine'));
+      const perRequest = must(cpu.get(call.name), call.name);
+      const cpuRatio =
+        must(cpu.get('hello'), 'hello').of('server') / (perRequest.of('server') + perRequest.of('engine'));
       rows.push(
         row(
           call.name,
@@ -219,7 +221,7 @@ export async function foundation(): Promise<void> {
       [
         [
           'sign-in p50 / p90 (ms, 20 sequential POST login, argon2id 19 MiB t=2, default settings)',
-          `${ms(times[9]!)} / ${ms(times[17]!)}`,
+          `${ms(must(times[9], 'sample'))} / ${ms(must(times[17], 'sample'))}`,
         ],
         [
           'login flood, one address, default limit (30/min): answers/s (mostly 429) / non-2xx',

@@ -15,6 +15,12 @@ import { LICENCE_FORMAT, localDate, PLATFORM_PRODUCT } from '@gantry/shared';
 import { rawPublicKey, signLicence } from '../apps/server/src/modules/licence/licence-signature.js';
 import { machineCodeOf, readMachineIdentity } from '../apps/server/src/modules/licence/machine-identity.js';
 
+/** `value`, or a clear failure naming what was missing (the bench's own invariants). */
+export function must<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new Error(`bench: no ${what}`);
+  return value;
+}
+
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Connections of every load (the hello-world, the server, the direct SQL loops). */
@@ -28,7 +34,7 @@ let scratchRoot: string | undefined;
 export function scratch(name: string): string {
   if (!scratchRoot) {
     scratchRoot = mkdtempSync(path.join(tmpdir(), 'gantry-bench-'));
-    process.once('exit', () => rmSync(scratchRoot!, { recursive: true, force: true }));
+    process.once('exit', () => rmSync(must(scratchRoot, 'scratch folder'), { recursive: true, force: true }));
   }
   const dir = mkdtempSync(path.join(scratchRoot, `${name}-`));
   mkdirSync(dir, { recursive: true });
@@ -357,7 +363,7 @@ export async function interleave<K extends string>(
   const slices = Object.fromEntries(keys.map((key) => [key, [] as Slice[]])) as Record<K, Slice[]>;
   for (let round = 0; round < ROUNDS; round++) {
     for (let i = 0; i < keys.length; i++) {
-      const key = keys[(round + i) % keys.length]!;
+      const key = must(keys[(round + i) % keys.length], 'key');
       const run = () => targets[key](LOAD_SECONDS / ROUNDS);
       slices[key].push(await (around ? around(key, run) : run()));
     }
@@ -486,7 +492,7 @@ export async function installLicence(origin: string, token: string): Promise<voi
 /** Nearest-rank percentile of ascending samples. */
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+  return must(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))], 'sample');
 }
 
 export interface Samples {

@@ -56,6 +56,7 @@ import {
   memoryOf,
   memoryText,
   ms,
+  must,
   post,
   printNotes,
   printTable,
@@ -199,7 +200,7 @@ async function seed(connection: pg.ClientConfig): Promise<Seeded> {
           pg_size_pretty(pg_total_relation_size('projects')) AS size`,
       )
     ).rows as Array<{ projects: number; tenants: number; size: string }>;
-    return { ...sizes!, indexes: indexes.length, loadMs, indexMs, vacuumMs };
+    return { ...must(sizes, 'sizes'), indexes: indexes.length, loadMs, indexMs, vacuumMs };
   } finally {
     await client.end();
   }
@@ -440,9 +441,10 @@ async function benchEngine(engine: Engine, databaseUrl?: string): Promise<Engine
     const idle = memoryOf(server);
     const versionClient = new pg.Client({ ...connection, application_name: 'gantry-bench-explain' });
     await versionClient.connect();
-    const version = String((await versionClient.query('SELECT version() AS v')).rows[0]?.v ?? '')
-      .split(' on ')[0]!
-      .replace(/,.*$/, '');
+    const version =
+      String((await versionClient.query('SELECT version() AS v')).rows[0]?.v ?? '')
+        .split(' on ')[0]
+        ?.replace(/,.*$/, '') ?? '';
     await versionClient.end();
 
     const captured = await captureStatements(connection, tokens);
@@ -513,8 +515,8 @@ async function benchEngine(engine: Engine, databaseUrl?: string): Promise<Engine
       const plans = [];
       for (const s of statements) plans.push(await plan(connection, s));
       roles[role] = {
-        server: measured.server!,
-        direct: measured.direct!,
+        server: must(measured.server, 'server run'),
+        direct: must(measured.direct, 'direct run'),
         healthz: { ...summarise(healthz), failed: healthzFailed },
         statements,
         plans,
@@ -646,7 +648,7 @@ export async function projectsBench(): Promise<void> {
   fact('load average (1, 5, 15 min) at start → end of the engine', (r) => r.loadAverage);
   printTable(['measure', ...results.map((r) => name(r.engine))], facts);
 
-  const statements = results[0]!.roles;
+  const statements = must(results[0], 'result').roles;
   printNotes([
     `list = GET ${LIST_PATH.replace(/\?.*/, '')}?query=${JSON.stringify(LIST_QUERY)} (the console's default view: newest first, enabled, page of ${PAGE}, with the total)`,
     "server = `npm start` (built bundle, NODE_ENV=production, LOG_LEVEL unset → info: one log line per request written to a file), its caches warm: sessions, the platform licence, list totals (3 s, single flight, stale-while-revalidate; the administrator's total is the maintained project_counts sum, a tenant's own total is read live from project_counts). PGlite: the engine in its own process, reached over its Unix socket by a pool of 4; PostgreSQL: a pool of 10",

@@ -15,6 +15,7 @@ import {
   median,
   memoryOf,
   memoryText,
+  must,
   printNotes,
   printTable,
   rebuilt,
@@ -86,7 +87,7 @@ export async function startBench(): Promise<void> {
   const worst = (list: Memory[]) => list.reduce((a, b) => (total(b) > total(a) ? b : a));
   const medianMemory = (list: Memory[]) => {
     const sorted = [...list].sort((a, b) => total(a) - total(b));
-    return sorted[Math.floor((sorted.length - 1) / 2)]!;
+    return must(sorted[Math.floor((sorted.length - 1) / 2)], 'sample');
   };
   const startGoal = goal(
     'start → healthy, existing data directory (median)',

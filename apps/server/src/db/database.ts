@@ -205,13 +205,15 @@ async function drainIdle(pool: Pool): Promise<void> {
   for (const client of clients) client.release(true);
 }
 
+/** `promise`'s value, or `fallback` when it takes longer than `ms` or fails. */
 function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(fallback), ms);
-    promise.then((value) => {
+    const settle = (value: T) => {
       clearTimeout(timer);
       resolve(value);
-    });
+    };
+    promise.then(settle, () => settle(fallback));
   });
 }
 

@@ -18,11 +18,16 @@ export function tokenOf(request: FastifyRequest): string | undefined {
   return typeof query?.token === 'string' && query.token ? query.token : undefined;
 }
 
+/** The caller's session (on routes whose action needs one). */
+export function sessionOf(request: FastifyRequest): NonNullable<FastifyRequest['auth']> {
+  const auth = request.auth;
+  if (!auth) throw new Error('sessionOf called on a route without a session');
+  return auth;
+}
+
 /** The signed-in caller and their address (on routes whose action needs a session). */
 export function actorOf(request: FastifyRequest): Actor {
-  const auth = request.auth;
-  if (!auth) throw new Error('actorOf called on a route without a session');
-  return { user: auth.user, ip: request.ip };
+  return { user: sessionOf(request).user, ip: request.ip };
 }
 
 /**

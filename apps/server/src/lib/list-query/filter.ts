@@ -257,8 +257,9 @@ function anyOf(parts: Compiled[]): Compiled {
 /** Joins the non-constant parts; `empty` is the value of an empty join. */
 function join(parts: Compiled[], separator: string, empty: boolean): Compiled {
   const kept = parts.filter((part): part is SQL => typeof part !== 'boolean');
-  if (kept.length === 0) return empty;
-  if (kept.length === 1) return kept[0]!;
+  const [only, ...more] = kept;
+  if (only === undefined) return empty;
+  if (more.length === 0) return only;
   return sql`(${sql.join(kept, sql.raw(separator))})`;
 }
 

@@ -14,6 +14,12 @@ import type { FieldType, SortDirection } from './types.js';
 export type Row = Record<string, unknown>;
 export type FieldTypes = Record<string, FieldType>;
 
+function typeOf(types: FieldTypes, field: string): FieldType {
+  const type = types[field];
+  if (!type) throw new Error(`reference: no type for field ${field}`);
+  return type;
+}
+
 const bare = (key: string) => (key.startsWith('$') ? key.slice(1) : key);
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -33,7 +39,7 @@ export function matchesFilter(row: Row, filter: unknown, types: FieldTypes): boo
       case 'not':
         return !matchesFilter(row, value, types);
       default:
-        return matchesField(row[key], value, types[key]!);
+        return matchesField(row[key], value, typeOf(types, key));
     }
   });
 }
@@ -145,7 +151,7 @@ export function compareRows(a: Row, b: Row, sort: Array<[string, SortDirection]>
     const yNull = y === null || y === undefined;
     let order: number;
     if (xNull || yNull) order = xNull === yNull ? 0 : xNull ? 1 : -1;
-    else order = compareValues(x, y, types[field]!);
+    else order = compareValues(x, y, typeOf(types, field));
     if (order !== 0) return order * direction;
   }
   return 0;

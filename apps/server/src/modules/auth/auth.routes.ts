@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
+import { actorOf, sessionOf } from '../../plugins/auth.js';
 import type { UserRow } from '../users/user.repository.js';
 import { type AuthService, toSessionUser } from './auth.service.js';
 
@@ -90,7 +91,7 @@ export function authRoutes(auth: AuthService, loginRatePerMinute: number, profil
         schema: { tags: ['auth'], body: changePasswordBody, response: { 200: messageResponse } },
       },
       async (request) => {
-        const { user } = request.auth!;
+        const { user } = actorOf(request);
         await auth.changePassword(user, request.body.oldPassword, request.body.newPassword);
         return { message: translate('auth.passwordChanged', request.language) };
       },
@@ -99,10 +100,10 @@ export function authRoutes(auth: AuthService, loginRatePerMinute: number, profil
     app.get(
       '/login/current/user',
       { config: { action: 'session' }, schema: { tags: ['auth'], response: { 200: currentUser } } },
-      async (request) => ({
-        ...toSessionUser(request.auth!.user, request.auth!.expiresAt),
-        ...(await profileExtras(request.auth!.user)),
-      }),
+      async (request) => {
+        const session = sessionOf(request);
+        return { ...toSessionUser(session.user, session.expiresAt), ...(await profileExtras(session.user)) };
+      },
     );
   };
 }
