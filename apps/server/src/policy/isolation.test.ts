@@ -111,7 +111,7 @@ async function freshTarget(kind: Kind, owner: Owner): Promise<string> {
   }
   if (kind === 'tenant' && (owner === 'A' || owner === 'B')) {
     const id = `ft${fresh}`;
-    await createTenant(app, tokens.admin!, id, { grant: small() });
+    await createTenant(app, tokens.admin ?? '', id, { grant: small() });
     return id;
   }
   return IDS[kind][owner];
@@ -380,7 +380,7 @@ const CALLS: Call[] = [
         'PUT',
         `/project/${c.id}/usage`,
         { usage: { userCount: 1 } },
-        c.who ? { 'x-project-key': runtimeKeys[own(c.who)]! } : {},
+        c.who ? { 'x-project-key': runtimeKeys[own(c.who)] ?? '' } : {},
       ),
   },
   {
@@ -847,7 +847,9 @@ describe('runtime keys report for their own project only', () => {
       const id = IDS.project[target];
       const before = await readWorld(app);
       const header: Record<string, string> =
-        key === 'none' ? {} : { 'x-project-key': key === 'garbage' ? 'x'.repeat(43) : runtimeKeys[key as Owner]! };
+        key === 'none'
+          ? {}
+          : { 'x-project-key': key === 'garbage' ? 'x'.repeat(43) : (runtimeKeys[key as Owner] ?? '') };
       const response = await send('anonymous', 'PUT', `/project/${id}/usage`, { usage: { userCount: 1 } }, header);
       expect(response.statusCode, response.body).toBe(status);
       const after = await readWorld(app);

@@ -106,7 +106,8 @@ describe('GrantForm', () => {
     fireEvent.click(screen.getByTestId('grant-feature-DST'));
     fireEvent.click(screen.getByTestId('submit'));
     await waitFor(() => expect(onFinish).toHaveBeenCalled());
-    const { grant } = onFinish.mock.calls[0]![0] as { grant: Record<string, unknown> };
+    const [submitted] = onFinish.mock.calls[0] ?? [];
+    const { grant } = submitted as { grant: Record<string, unknown> };
     expect(grant).toMatchObject({
       validityPeriod: 30,
       startTime: today,

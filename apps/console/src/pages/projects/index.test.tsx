@@ -21,16 +21,22 @@ interface ServerOptions {
   onPatch?: (call: MockCall) => Reply;
 }
 
-const LICENCE = licenceInfo({ grant: project('x').grant! });
+const LICENCE = licenceInfo({ grant: grantOf(project('x')) });
 const OTHER_MACHINE = '该授权属于另一台机器（机器码AAAAA），本机机器码为BBBBB';
 
-function listQuery(call: MockCall): {
+function grantOf(view: ReturnType<typeof project>): NonNullable<ReturnType<typeof project>['grant']> {
+  if (!view.grant) throw new Error('the fixture project has no grant');
+  return view.grant;
+}
+
+function listQuery(call: MockCall | undefined): {
   skip: number;
   limit: number;
   filter: unknown;
   sort: unknown;
   withCount: boolean;
 } {
+  if (!call) throw new Error('no project list call');
   const url = new URL(call.url, 'http://localhost');
   return JSON.parse(url.searchParams.get('query') ?? '{}');
 }
@@ -75,7 +81,7 @@ describe('project card grid', () => {
   it('asks newest first with a count, and shows remaining authorisation, devices and owner', async () => {
     const big = project('big', {
       name: 'Big plant',
-      grant: { ...project('x').grant!, userCount: 5000, dataGathering: { point: 10_000 } },
+      grant: { ...grantOf(project('x')), userCount: 5000, dataGathering: { point: 10_000 } },
       license: { userCount: 10, dataGathering: { point: 8999 } },
     });
     const small = project('small', { license: { userCount: 5, dataGathering: { point: 1500 } } });
@@ -95,7 +101,7 @@ describe('project card grid', () => {
     fireEvent.mouseEnter(points);
     expect(await screen.findByText('1,001')).toBeTruthy();
 
-    const query = listQuery(projectCalls(calls)[0]!);
+    const query = listQuery(projectCalls(calls)[0]);
     expect(query).toEqual({ sort: { createTime: -1 }, skip: 0, limit: PROJECT_CARD_PAGE, filter: {}, withCount: true });
   });
 
@@ -105,7 +111,7 @@ describe('project card grid', () => {
     await screen.findByTestId('project-card-p000');
     fireEvent.click(await screen.findByTestId('project-load-more'));
     await screen.findByTestId('project-card-p017');
-    expect(listQuery(projectCalls(calls)[1]!)).toMatchObject({ skip: PROJECT_CARD_PAGE, limit: PROJECT_CARD_PAGE });
+    expect(listQuery(projectCalls(calls)[1])).toMatchObject({ skip: PROJECT_CARD_PAGE, limit: PROJECT_CARD_PAGE });
     // the second page came back with 3: no more
     expect(screen.queryByTestId('project-load-more')).toBeNull();
   });
@@ -148,9 +154,7 @@ describe('project filter', () => {
     expect(chip.textContent).toContain('项目名称：boiler.1');
     expect(screen.getByTestId('project-filter-chips').textContent).toContain('筛选条件');
     expect(JSON.parse(sessionStorage.getItem(PROJECT_FILTER_KEY) ?? '{}')).toEqual({ name: 'boiler.1' });
-    await waitFor(() =>
-      expect(listQuery(projectCalls(calls).at(-1)!).filter).toEqual({ name: { like: 'boiler\\.1' } }),
-    );
+    await waitFor(() => expect(listQuery(projectCalls(calls).at(-1)).filter).toEqual({ name: { like: 'boiler\\.1' } }));
 
     fireEvent.click(screen.getByTestId('project-filter-clear'));
     await waitFor(() => expect(screen.queryByTestId('project-filter-chips')).toBeNull());
@@ -167,7 +171,7 @@ describe('project filter', () => {
     expect((await screen.findByTestId('project-filter-chip-industry')).textContent).toContain('行业：煤炭');
     expect((await screen.findByTestId('project-filter-chip-user')).textContent).toContain('所属租户：Acme');
     expect(screen.getByTestId('project-filter-chip-createTime').textContent).toContain('2026-01-01 ~ 2026-01-31');
-    const first = listQuery(projectCalls(calls)[0]!).filter as Record<string, unknown>;
+    const first = listQuery(projectCalls(calls)[0]).filter as Record<string, unknown>;
     expect(first.industry).toBe('coal');
     expect(first.user).toBe('acme');
     expect(first.createTime).toHaveProperty('gte');
@@ -190,11 +194,11 @@ describe('project filter', () => {
     const { calls } = server({ rows: [project('a')] });
     renderList();
     await screen.findByTestId('project-card-a');
-    expect(listQuery(projectCalls(calls).at(-1)!).filter).toEqual({});
+    expect(listQuery(projectCalls(calls).at(-1)).filter).toEqual({});
     fireEvent.click(screen.getByTestId('project-scope-mine'));
-    await waitFor(() => expect(listQuery(projectCalls(calls).at(-1)!).filter).toEqual({ user: ADMIN.id }));
+    await waitFor(() => expect(listQuery(projectCalls(calls).at(-1)).filter).toEqual({ user: ADMIN.id }));
     fireEvent.click(screen.getByTestId('project-scope-tenants'));
-    await waitFor(() => expect(listQuery(projectCalls(calls).at(-1)!).filter).toEqual({ user: { ne: ADMIN.id } }));
+    await waitFor(() => expect(listQuery(projectCalls(calls).at(-1)).filter).toEqual({ user: { ne: ADMIN.id } }));
   });
 
   it('shows no scope selector to a tenant', async () => {
@@ -213,7 +217,7 @@ describe('project list view and batch delete', () => {
     fireEvent.click(screen.getByTestId('project-view-list'));
     expect(await screen.findByTestId('project-row-p000')).toBeTruthy();
     expect(localStorage.getItem(viewModeKey(ADMIN.username))).toBe('list');
-    expect(listQuery(projectCalls(calls).at(-1)!)).toMatchObject({ skip: 0, limit: 24 });
+    expect(listQuery(projectCalls(calls).at(-1))).toMatchObject({ skip: 0, limit: 24 });
     expect(screen.getByTestId('project-row-p000-devices').textContent).toBe('5 / 3');
   });
 

@@ -105,7 +105,7 @@ function NameDialog(props: {
       okButtonProps={{ disabled: name === '' || problem !== undefined, loading: busy, ...testId('media-name-ok') }}
       onOk={() => {
         setBusy(true);
-        props.onSubmit(name).finally(() => setBusy(false));
+        void props.onSubmit(name).finally(() => setBusy(false));
       }}
     >
       <Input
