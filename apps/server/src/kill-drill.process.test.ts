@@ -6,10 +6,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { grantSchema, LICENCE_FORMAT, localDate, PLATFORM_PRODUCT } from '@gantry/shared';
+import { localDate } from '@gantry/shared';
 import { afterAll, describe, expect, it } from 'vitest';
-import { signLicence } from './modules/licence/licence-signature.js';
-import { developmentPrivateKey } from './modules/licence/trusted-keys.js';
+import { uploadDevelopmentLicence } from './test/dev-licence.js';
 import { ADMIN_PASSWORD, wire } from './test/test-app.js';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
@@ -81,7 +80,8 @@ describe('kill -9 drill', () => {
         password: wire(ADMIN_PASSWORD),
       });
       const token = (login.body as { token: string }).token;
-      await installLicence(base, token);
+      const licensed = await uploadDevelopmentLicence(base, token);
+      expect(licensed.status, await licensed.clone().text()).toBe(200);
       const today = localDate(new Date());
       const project = await call(
         base,
@@ -147,38 +147,6 @@ describe('kill -9 drill', () => {
     }
   }, 180_000);
 });
-
-/** The development licence for this machine (NODE_ENV=test trusts the development key). */
-async function installLicence(base: string, token: string): Promise<void> {
-  const machine = await fetch(`${base}/portal/rest/license/machine`, { headers: { authorization: `Bearer ${token}` } });
-  const { machineCode } = (await machine.json()) as { machineCode: string };
-  const text = signLicence(
-    {
-      format: LICENCE_FORMAT,
-      id: 'L-drill',
-      product: PLATFORM_PRODUCT,
-      machineCode,
-      issuedAt: new Date().toISOString(),
-      grant: grantSchema.parse({
-        validityPeriod: 365,
-        startTime: localDate(new Date(Date.now() - 86_400_000)),
-        userCount: 100,
-        flow: { tableCount: 100 },
-        dataGathering: { point: 1000 },
-        features: [],
-      }),
-    },
-    developmentPrivateKey(),
-  );
-  const form = new FormData();
-  form.append('file', new Blob([text]), 'platform.lic');
-  const uploaded = await fetch(`${base}/portal/rest/license/upload`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  expect(uploaded.status, await uploaded.clone().text()).toBe(200);
-}
 
 async function startServer(dir: string, port: number, started: ChildProcess[]): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {

@@ -11,19 +11,11 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  grantSchema,
-  LICENCE_FORMAT,
-  type LicenceDocument,
-  localDate,
-  PLATFORM_PRODUCT,
-  sha256Hex,
-} from '@gantry/shared';
+import { localDate, sha256Hex } from '@gantry/shared';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { signLicence } from './modules/licence/licence-signature.js';
-import { developmentPrivateKey } from './modules/licence/trusted-keys.js';
+import { uploadDevelopmentLicence } from './test/dev-licence.js';
 
 const PG_URL = process.env.GANTRY_TEST_DATABASE_URL as string;
 const SERVER_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -229,30 +221,7 @@ describe('two server processes on one PostgreSQL', () => {
     const token = await login(a);
     const before = await currentUser(b, token);
     expect(before.body).toMatchObject({ grant: null, features: [] });
-    const machine = await call(a, 'GET', '/portal/rest/license/machine', token);
-    expect(machine.status).toBe(200);
-    const document: LicenceDocument = {
-      format: LICENCE_FORMAT,
-      id: `L-${randomBytes(4).toString('hex')}`,
-      product: PLATFORM_PRODUCT,
-      machineCode: machine.body.machineCode as string,
-      issuedAt: new Date().toISOString(),
-      grant: grantSchema.parse({
-        validityPeriod: 365,
-        startTime: localDate(new Date(Date.now() - 86_400_000)),
-        userCount: 100,
-        flow: { tableCount: 100 },
-        dataGathering: { point: 1000 },
-        features: ['gis', 'DST'],
-      }),
-    };
-    const form = new FormData();
-    form.append('file', new Blob([signLicence(document, developmentPrivateKey())]), 'platform.lic');
-    const uploaded = await fetch(`${a.base}/portal/rest/license/upload`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: form,
-    });
+    const uploaded = await uploadDevelopmentLicence(a.base, token, ['gis', 'DST']);
     expect(uploaded.status, await uploaded.clone().text()).toBe(200);
     await seenWithin(async () => {
       const features = (await currentUser(b, token)).body.features as string[];
