@@ -29,42 +29,39 @@ export default function ProjectDetailPage() {
 
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="project-detail">
-      <Card
-        title={project.name}
-        extra={
-          <Space>
-            <Button
-              icon={<SettingOutlined />}
-              data-testid="project-detail-admin"
-              onClick={() => openSite(project, 'admin')}
-            >
-              {t('project.openAdmin')}
-            </Button>
-            <Button
-              icon={<GlobalOutlined />}
-              data-testid="project-detail-front"
-              onClick={() => openSite(project, 'front')}
-            >
-              {t('project.openFront')}
-            </Button>
-            <Button
-              icon={<FolderOpenOutlined />}
-              data-testid="project-detail-media"
-              onClick={() => void navigate(projectPath(project.id, 'media'))}
-            >
-              {t('media.page.open')}
-            </Button>
-            <Button
-              type="primary"
-              icon={<EditOutlined />}
-              data-testid="project-detail-edit"
-              onClick={() => void navigate(projectPath(project.id, 'edit'))}
-            >
-              {t('project.edit')}
-            </Button>
-          </Space>
-        }
-      >
+      {/* Actions above the details, wrapping: in the card's header they ran off a phone's screen. */}
+      <Card title={project.name}>
+        <Space wrap data-testid="project-detail-actions" style={{ marginBottom: 16 }}>
+          <Button
+            icon={<SettingOutlined />}
+            data-testid="project-detail-admin"
+            onClick={() => openSite(project, 'admin')}
+          >
+            {t('project.openAdmin')}
+          </Button>
+          <Button
+            icon={<GlobalOutlined />}
+            data-testid="project-detail-front"
+            onClick={() => openSite(project, 'front')}
+          >
+            {t('project.openFront')}
+          </Button>
+          <Button
+            icon={<FolderOpenOutlined />}
+            data-testid="project-detail-media"
+            onClick={() => void navigate(projectPath(project.id, 'media'))}
+          >
+            {t('media.page.open')}
+          </Button>
+          <Button
+            type="primary"
+            icon={<EditOutlined />}
+            data-testid="project-detail-edit"
+            onClick={() => void navigate(projectPath(project.id, 'edit'))}
+          >
+            {t('project.edit')}
+          </Button>
+        </Space>
         <Descriptions bordered size="small" column={{ xs: 1, md: 2, xl: 3 }}>
           <Descriptions.Item label={t('project.id')}>{project.id}</Descriptions.Item>
           <Descriptions.Item label={t('project.name')}>{project.name}</Descriptions.Item>
