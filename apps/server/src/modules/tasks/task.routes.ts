@@ -14,6 +14,8 @@ const tags = ['tasks'];
 const PROJECT_HEADER = 'x-request-project';
 /** A socket that says nothing for this long is gone (the client's keep-alive is every 30 s). */
 const SILENT_SOCKET_MS = 90_000;
+/** The session is checked again on a client's message at most this often. */
+const RECHECK_MS = 5_000;
 /** A policy violation close code: the session is not (or no longer) valid. */
 const CLOSE_UNAUTHORISED = 4001;
 
@@ -122,8 +124,12 @@ export function taskRoutes(deps: {
           if (socket.readyState !== socket.OPEN) return;
           unsubscribe = deps.hub.subscribe({ user: session.user, projectId, send: (text) => socket.send(text) });
           // The client's query on open and its keep-alives: each proves the session is still valid.
+          let checkedAt = Date.now();
           socket.on('message', () => {
             heard();
+            // A client that floods the socket costs one session check per RECHECK_MS, not one per message.
+            if (Date.now() - checkedAt < RECHECK_MS) return;
+            checkedAt = Date.now();
             void stillSignedIn().then(
               (current) => {
                 if (!current) refuse();
