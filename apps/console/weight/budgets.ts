@@ -31,8 +31,8 @@ const page = (route: string, module: string, kib: number): RouteBudget => ({
 });
 
 /**
- * Issue 10's goals: the login route at most 200 KiB, the project list at most 350 (measured 358 when
- * the budgets were set: its 365 is a ceiling to lower, see docs/DECISIONS.md). The other pages: what
+ * Issue 10's goals: the login route at most 200 KiB, the project list at most 350 (347.6 once the
+ * texts were split per language and the cards dropped antd's Typography). The other pages: what
  * they weighed then, plus a little room (about 3%), so that growth is a decision, not a drift.
  */
 export const ROUTE_BUDGETS: readonly RouteBudget[] = [
@@ -40,7 +40,7 @@ export const ROUTE_BUDGETS: readonly RouteBudget[] = [
   { route: '/regest', modules: ['src/pages/regest/index.tsx'], kib: 290 },
   page('/app/dashboard', 'dashboard/index.tsx', 440),
   page('/app/dashboard/expiring', 'dashboard/expiring.tsx', 430),
-  page('/app/model/Project/list', 'projects/index.tsx', 365),
+  page('/app/model/Project/list', 'projects/index.tsx', 350),
   page('/app/model/Project/add', 'projects/form/index.tsx', 530),
   page('/app/model/Project/:id/detail', 'projects/detail/index.tsx', 440),
   page('/app/model/Project/:id/media', 'projects/media/index.tsx', 450),

@@ -1,7 +1,7 @@
-import { licenceEn } from './licence';
-import { mediaEn } from './media';
-import { projectsEn } from './projects';
-import { tenantsEn } from './tenants';
+import { licenceEn } from './licence.en';
+import { mediaEn } from './media.en';
+import { projectsEn } from './projects.en';
+import { tenantsEn } from './tenants.en';
 import type { ConsoleKey } from './zh_Hans';
 
 /** Console strings, English. Must define every key of zh_Hans (checked by the type). */

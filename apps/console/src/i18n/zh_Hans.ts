@@ -1,7 +1,7 @@
-import { licenceZh } from './licence';
-import { mediaZh } from './media';
-import { projectsZh } from './projects';
-import { tenantsZh } from './tenants';
+import { licenceZh } from './licence.zh_Hans';
+import { mediaZh } from './media.zh_Hans';
+import { projectsZh } from './projects.zh_Hans';
+import { tenantsZh } from './tenants.zh_Hans';
 
 /** Console strings, simplified Chinese (the default language). Keys are flat: `keySeparator` is off. */
 export const zh_Hans = {

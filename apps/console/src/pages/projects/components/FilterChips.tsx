@@ -1,5 +1,5 @@
 import { CloseOutlined } from '@ant-design/icons';
-import { Button, Space, Tag, Typography } from 'antd';
+import { Button, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { industryLabel } from '../options';
 import { FILTER_FIELDS, type FilterField, type ProjectFilter } from '../projectFilter';
@@ -34,7 +34,7 @@ export function FilterChips({ filter, ownerName, onRemove, onClear }: FilterChip
 
   return (
     <Space wrap size={[4, 8]} data-testid="project-filter-chips" style={{ marginBottom: 12 }}>
-      <Typography.Text type="secondary">{t('project.filterConditions')}：</Typography.Text>
+      <span className="gantry-text-secondary">{t('project.filterConditions')}：</span>
       {active.map((field) => (
         <Tag
           key={field}

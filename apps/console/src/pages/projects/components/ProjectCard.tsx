@@ -1,6 +1,6 @@
 import { DownOutlined, GlobalOutlined, SettingOutlined } from '@ant-design/icons';
 import type { ProjectView } from '@gantry/shared';
-import { Button, Card, Checkbox, Dropdown, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Checkbox, Dropdown, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { openSite } from '../../../components/OpenSite';
 import { formatDateTime } from '../../../utils/dateTime';
@@ -112,13 +112,13 @@ export function ProjectCard({
           </>
         }
       >
-        <Typography.Text strong className="gantry-card-name" title={project.name} data-testid={`${id}-name`}>
+        <strong className="gantry-card-name" title={project.name} data-testid={`${id}-name`}>
           {project.name}
-        </Typography.Text>
+        </strong>
       </Tooltip>
-      <Typography.Text type="secondary" className="gantry-card-line" title={owner} data-testid={`${id}-owner`}>
+      <span className="gantry-card-line gantry-text-secondary" title={owner} data-testid={`${id}-owner`}>
         {owner}
-      </Typography.Text>
+      </span>
       <div className="gantry-card-facts">
         <span>
           {t('project.remainingPoints')}：

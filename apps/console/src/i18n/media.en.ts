@@ -1,0 +1,31 @@
+import type { mediaZh } from './media.zh_Hans';
+
+/** The English texts of `media.zh_Hans.ts` (same keys). */
+export const mediaEn: Record<keyof typeof mediaZh, string> = {
+  'media.page.title': 'Media library',
+  'media.page.open': 'Media library',
+  'media.page.search': 'Search files and folders',
+  'media.page.upload': 'Upload',
+  'media.page.uploading': 'Uploading',
+  'media.page.uploaded': 'Uploaded',
+  'media.page.newFolder': 'New folder',
+  'media.page.folderName': 'Folder name',
+  'media.page.rename': 'Rename',
+  'media.page.newName': 'New name',
+  'media.page.delete': 'Delete',
+  'media.page.deleteConfirm': 'Delete "{{name}}"? Everything in a folder is deleted with it.',
+  'media.page.deleted': 'Deleted',
+  'media.page.download': 'Download',
+  'media.page.refresh': 'Refresh',
+  'media.page.empty': 'The media library has no files yet',
+  'media.page.noMatch': 'No file or folder matches',
+  'media.page.root': 'Root',
+  'media.page.target': 'Uploads go to: {{folder}}',
+  'media.page.path': 'Path',
+  'media.page.size': 'Size',
+  'media.page.updateTime': 'Modified',
+  'media.page.select': 'Choose a file or folder on the left',
+  'media.page.saved': 'Saved',
+  'media.page.files': 'Files',
+  'media.page.back': 'Back to the project',
+};
