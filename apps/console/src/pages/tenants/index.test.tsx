@@ -113,6 +113,8 @@ describe('tenant list', () => {
     expect(projectQuery.filter).toEqual({ user: 't2' });
 
     fireEvent.click(screen.getByTestId('tenant-enable-project-p2'));
+    // The choice is shown before it is confirmed (on a loaded machine the render can lag the click).
+    await waitFor(() => expect(within(dialog).getAllByRole('checkbox', { checked: true })).toHaveLength(1));
     fireEvent.click(screen.getByTestId('tenant-enable-confirm'));
     expect(await screen.findByText('Tenant t2启用成功')).toBeTruthy();
     const enable = calls.find((c) => c.url.endsWith('/user/t2/enable'));

@@ -93,10 +93,13 @@ export class TaskEngine {
     this.handlers.set(type, handler);
   }
 
+  /** Never fails: with the database down, the clean-up and the claims are tried again at each poll. */
   async start(): Promise<void> {
-    await this.failOrphans();
+    const cleanUp = () =>
+      this.failOrphans().catch((error: unknown) => this.options.log.warn({ err: error }, 'task clean-up failed'));
+    await cleanUp();
     this.poller = setInterval(() => {
-      void this.failOrphans().catch((error: unknown) => this.options.log.warn({ err: error }, 'task clean-up failed'));
+      void cleanUp();
       this.kick();
     }, this.options.pollMs);
     this.poller.unref();
