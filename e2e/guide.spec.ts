@@ -8,6 +8,8 @@ test.beforeAll(async ({ request }) => {
 });
 
 test("Help opens the shipped user guide in a new window, in the console's language", async ({ page, context }) => {
+  // Other suites on the same server set the system language to English: the user's own choice wins.
+  await page.addInitScript(() => localStorage.setItem('gantry.language', 'zh_Hans'));
   await page.goto('/portal/#/login');
   await fillLogin(page, 'admin', ADMIN_PASSWORD);
   await expectRoute(page, '/app/dashboard');

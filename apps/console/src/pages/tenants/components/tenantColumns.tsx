@@ -13,9 +13,15 @@ export function tenantColumns(t: TFunction): KeyedColumn<TenantView>[] {
       title: t('tenant.name'),
       dataIndex: 'name',
       // whole, on up to a few lines: the table fits 1,440 px with the sidebar (issue 10)
-      render: (value: string) => <div style={{ maxWidth: 240, minWidth: 120, overflowWrap: 'anywhere' }}>{value}</div>,
+      render: (value: string) => <div style={{ maxWidth: 220, minWidth: 120, overflowWrap: 'anywhere' }}>{value}</div>,
     },
-    { key: 'user', title: t('tenant.userId'), dataIndex: 'id' },
+    {
+      key: 'user',
+      title: t('tenant.userId'),
+      dataIndex: 'id',
+      // a long id wraps instead of widening the table past 1,440 px
+      render: (value: string) => <div style={{ maxWidth: 140, overflowWrap: 'anywhere' }}>{value}</div>,
+    },
     {
       key: 'industry',
       title: t('tenant.industry'),
