@@ -138,8 +138,13 @@ test('disabling the tenant refuses its login and disables its projects; enabling
   await signIn(page, 'admin', ADMIN_PASSWORD);
   await page.goto('/portal/#/app/model/User/list');
   await page.getByTestId(`tenant-disable-${TENANT}`).click();
-  await page.getByTestId('tenant-disable-confirm').click();
-  await expect(page.getByTestId(`tenant-status-${TENANT}`)).toContainText(/禁用|Disabled/i);
+  // A click on the confirmation while it is still opening can be lost on a loaded machine: until the
+  // status shows, confirm again (disabling twice is harmless).
+  const confirm = page.getByTestId('tenant-disable-confirm');
+  await expect(async () => {
+    if (await confirm.isVisible()) await confirm.click();
+    await expect(page.getByTestId(`tenant-status-${TENANT}`)).toContainText(/禁用|Disabled/i, { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
 
   const projects = await request.get(
     `${API}/project?query=${encodeURIComponent(JSON.stringify({ filter: { user: TENANT } }))}`,

@@ -140,7 +140,7 @@ describe('media library page', () => {
 
   it('uploads into the chosen folder with progress', async () => {
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
-    renderMedia(() => undefined);
+    const { calls } = renderMedia(() => undefined);
     fireEvent.click(await screen.findByTestId('media-node-images'));
     const file = new File(['x'.repeat(100)], 'photo.jpg', { type: 'image/jpeg' });
     fireEvent.change(screen.getByTestId('media-upload-input'), { target: { files: [file] } });
@@ -152,5 +152,8 @@ describe('media library page', () => {
     expect((sent?.body.get('file') as File | undefined)?.name).toBe('photo.jpg');
     FakeXhr.finish?.();
     await waitFor(() => expect(screen.queryByTestId('media-progress')).toBeNull());
+    // What the upload sets off (the toast, the tree read again) ends inside the test, not after it.
+    expect(await screen.findByText('上传成功')).toBeTruthy();
+    await waitFor(() => expect(calls.filter((c) => c.url.startsWith(`${MEDIA}/all/dir`)).length).toBeGreaterThan(1));
   });
 });
