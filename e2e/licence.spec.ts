@@ -1,13 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FEATURE_KEYS } from '@gantry/shared';
 import type { Page } from '@playwright/test';
 import { ADMIN_PASSWORD } from './accounts';
 import { ARTIFACTS, expect, expectRoute, fillLogin, test } from './helpers';
-import { ensureAdmin, localToday } from './seed';
+import { ensureAdmin, issueDevLicence } from './seed';
 
 /**
  * Issue 4 in the browser (that a server without a licence refuses a project is checked by the
@@ -18,45 +16,13 @@ import { ensureAdmin, localToday } from './seed';
  */
 test.describe.configure({ mode: 'serial' });
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const work = mkdtempSync(path.join(tmpdir(), 'gantry-e2e-licence-'));
 test.afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** The vendor's tool, as a vendor would run it. Returns the file written. */
+/** The vendor's tool, as a vendor would run it (seed.ts): the file written, for the wizard to upload. */
 function issueLicence(machineCode: string, name: string, features: readonly string[]): string {
   const file = path.join(work, `${name}.lic`);
-  execFileSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'apps/server/src/cli/licence.ts',
-      'issue',
-      '--key',
-      'dev',
-      '--machine',
-      machineCode,
-      '--licensee',
-      'E2E Industrial Ltd',
-      '--id',
-      name,
-      '--start',
-      localToday(),
-      '--days',
-      '365',
-      '--users',
-      '500',
-      '--tables',
-      '500',
-      '--points',
-      '50000',
-      '--features',
-      features.join(','),
-      '--out',
-      file,
-    ],
-    { cwd: ROOT, stdio: 'pipe' },
-  );
+  writeFileSync(file, issueDevLicence(machineCode, name, features));
   return file;
 }
 
