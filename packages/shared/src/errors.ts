@@ -76,6 +76,14 @@ export const ERRORS = {
   mediaPublicDenied: { status: 403, message: 'media.publicDenied' },
   mediaMoveIntoItself: { status: 400, message: 'media.moveIntoItself' },
   mediaCrossArea: { status: 400, message: 'media.crossArea' },
+  /** Project backups (issue 12). An archive refused names the problem (`backup.problem.*`). */
+  backupNotFound: { status: 404, message: 'backup.notFound' },
+  backupArchiveInvalid: { status: 400, message: 'backup.archiveInvalid' },
+  backupUploadNotZip: { status: 400, message: 'backup.uploadNotZip' },
+  backupUploadName: { status: 400, message: 'backup.uploadName' },
+  backupTooLarge: { status: 413, message: 'backup.tooLarge' },
+  backupPasswordWrong: { status: 400, message: 'backup.passwordWrong' },
+  backupPartMissing: { status: 400, message: 'backup.partMissing' },
 } as const satisfies Record<string, { status: number; message: MessageKey; licence?: true }>;
 
 export type ErrorCode = keyof typeof ERRORS;

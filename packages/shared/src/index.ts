@@ -1,3 +1,4 @@
+export * from './backups.js';
 export * from './data-modules.js';
 export * from './duration.js';
 export * from './errors.js';
@@ -7,6 +8,7 @@ export * from './media.js';
 export * from './messages.js';
 export * from './password.js';
 export * from './schemas/auth.schema.js';
+export * from './schemas/backup.schema.js';
 export * from './schemas/licence.schema.js';
 export * from './schemas/project.schema.js';
 export * from './schemas/settings.schema.js';

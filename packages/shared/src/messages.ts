@@ -290,6 +290,89 @@ export const MESSAGES = {
     en: 'Files cannot be moved between the project and the public folder',
   },
 
+  'backup.contentEmpty': { zh_Hans: '备份内容不能为空', en: 'backup content cannot be empty' },
+  'backup.nameRequired': { zh_Hans: '请输入名称', en: 'name required' },
+  'backup.nameTooLong': { zh_Hans: '名称最多 30 个字符', en: 'The name is at most 30 characters' },
+  'backup.modulesRequired': { zh_Hans: '数据内容必填', en: 'data content required' },
+  'backup.ruleRequired': { zh_Hans: '还原规则必填', en: 'restore rule required' },
+  'backup.moduleUnknown': { zh_Hans: '未知的数据模块', en: 'Unknown data module' },
+  'backup.notFound': { zh_Hans: '备份记录不存在', en: 'The backup record does not exist' },
+  'backup.uploadNotZip': {
+    zh_Hans: '上传文件格式错误，请上传压缩文件！',
+    en: 'Upload file format error, please upload compressed file!',
+  },
+  'backup.uploadName': {
+    zh_Hans: '备份文件名不能包含除点和下划线以外的特殊符号',
+    en: 'Backup names allow no special symbols except dot and underscore',
+  },
+  'backup.tooLarge': { zh_Hans: '备份文件超过 {{max}} MB', en: 'The backup file is larger than {{max}} MB' },
+  'backup.passwordRequired': {
+    zh_Hans: '如需添加验证码，请先填写',
+    en: 'if adding a verification code, fill it first',
+  },
+  'backup.passwordWrong': {
+    zh_Hans: '验证码错误，无法打开备份文件',
+    en: 'Wrong verification code: the backup file cannot be opened',
+  },
+  'backup.partMissing': {
+    zh_Hans: '该备份不包含所选内容：{{parts}}',
+    en: 'This backup does not hold the chosen content: {{parts}}',
+  },
+  'backup.archiveInvalid': {
+    zh_Hans: '备份文件无效：{{problem}}',
+    en: 'The backup file is not valid: {{problem}}',
+  },
+  'backup.problem.notZip': { zh_Hans: '不是 zip 文件，或文件已损坏', en: 'not a zip file, or damaged' },
+  'backup.problem.manifestMissing': { zh_Hans: '缺少 manifest.json', en: 'manifest.json is missing' },
+  'backup.problem.manifestInvalid': {
+    zh_Hans: 'manifest.json 格式不正确（{{detail}}）',
+    en: 'manifest.json is not valid ({{detail}})',
+  },
+  'backup.problem.version': {
+    zh_Hans: '不支持的备份格式版本 {{version}}',
+    en: 'unsupported backup format version {{version}}',
+  },
+  'backup.problem.unsafePath': {
+    zh_Hans: '条目路径不安全：{{path}}',
+    en: 'an entry path is not safe: {{path}}',
+  },
+  'backup.problem.symlink': { zh_Hans: '条目是符号链接：{{path}}', en: 'an entry is a symbolic link: {{path}}' },
+  'backup.problem.unlisted': {
+    zh_Hans: '条目不在清单中：{{path}}',
+    en: 'an entry is not in the manifest: {{path}}',
+  },
+  'backup.problem.missing': {
+    zh_Hans: '清单中的条目缺失：{{path}}',
+    en: 'an entry of the manifest is missing: {{path}}',
+  },
+  'backup.problem.size': { zh_Hans: '条目大小不符：{{path}}', en: 'an entry has the wrong size: {{path}}' },
+  'backup.problem.hash': {
+    zh_Hans: '条目内容校验失败（SHA-256）：{{path}}',
+    en: 'an entry fails its SHA-256 check: {{path}}',
+  },
+  'backup.problem.tooManyEntries': {
+    zh_Hans: '条目超过 {{max}} 个',
+    en: 'more than {{max}} entries',
+  },
+  'backup.problem.tooLarge': {
+    zh_Hans: '解压后超过 {{max}} GB',
+    en: 'more than {{max}} GB when expanded',
+  },
+  'backup.problem.ratio': {
+    zh_Hans: '条目压缩比异常（疑似压缩炸弹）：{{path}}',
+    en: 'an entry expands suspiciously far (a zip bomb?): {{path}}',
+  },
+  'backup.problem.unknownModule': { zh_Hans: '未知的数据模块：{{module}}', en: 'an unknown data module: {{module}}' },
+  'backup.problem.badDocument': {
+    zh_Hans: '数据模块 {{module}} 第 {{line}} 行不是有效的文档',
+    en: 'line {{line}} of data module {{module}} is not a valid document',
+  },
+  'backup.problem.encrypted': {
+    zh_Hans: '文件已加密，请填写验证码',
+    en: 'the file is encrypted: give its verification code',
+  },
+  'backup.problem.truncated': { zh_Hans: '文件不完整或已损坏', en: 'the file is truncated or damaged' },
+
   'unit.d': { zh_Hans: '天', en: 'day(s)' },
   'unit.h': { zh_Hans: '小时', en: 'hour(s)' },
   'unit.m': { zh_Hans: '分钟', en: 'minute(s)' },
