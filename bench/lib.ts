@@ -186,7 +186,7 @@ export function processesOf(run: ServerRun): { server?: number; engine?: number;
 }
 
 /** VmRSS (resident now) or VmHWM (the largest resident so far) of a process, MiB. */
-function rssMiB(pid: number | undefined, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+export function rssMiB(pid: number | undefined, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   if (pid === undefined) return 0;
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -323,7 +323,14 @@ export function merge(slices: readonly Slice[]): Measure {
  */
 export function httpLoad(
   url: string,
-  options: { seconds: number; connections?: number; headers?: Record<string, string>; body?: unknown },
+  options: {
+    seconds: number;
+    connections?: number;
+    headers?: Record<string, string>;
+    body?: unknown;
+    /** Each request's path: `template` with `{n}` a random number in 1..count, zero-padded to `width`. */
+    randomPath?: { template: string; count: number; width: number };
+  },
 ): Promise<Slice> {
   if (new URL(url).hostname !== '127.0.0.1') throw new Error('load only on loopback');
   const spec = {
@@ -332,6 +339,7 @@ export function httpLoad(
     seconds: options.seconds,
     headers: options.headers ?? {},
     ...(options.body === undefined ? {} : { method: 'POST', body: JSON.stringify(options.body) }),
+    ...(options.randomPath ? { randomPath: options.randomPath } : {}),
   };
   const child = spawn(process.execPath, [path.join(ROOT, 'bench/load-client.mjs'), JSON.stringify(spec)], {
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- all | foundation | start | projects | licence | lighthouse]: one run on this machine, printed as
+ * npm run bench [-- all | foundation | start | projects | data | licence | lighthouse]: one run on this machine, printed as
  * tables, each saying what its figures include, then one line of goals met and missed.
  *  - foundation (bench/foundation.ts): cheap calls on the real server (npm start) vs a bare Fastify
  *    hello-world in the same run; sign-in, a login flood, the console's login route size
@@ -7,10 +7,14 @@
  *    server and engine processes, stop
  *  - projects (bench/projects.ts): the project list at 150,000 projects / 10,000 tenants, 50 clients,
  *    on embedded PGlite and PostgreSQL, vs the same SQL run directly; /healthz meanwhile; RSS after load
+ *  - data (bench/data.ts): the data layer's list / get / save at 1,000,000 documents in one project and
+ *    1,000 projects, 50 clients, vs the same SQL run directly; a 1 GiB file uploaded and downloaded
+ *    through the media library vs cp; the server's peak RSS throughout (goal < 300 MB)
  *  - licence (bench/licence.ts): licence verification, machine identity, upload/info/history calls
  *  - lighthouse (bench/lighthouse.ts): Lighthouse mobile on the login page; each route's JS weight
  */
 import { execFileSync } from 'node:child_process';
+import { dataBench } from './data.js';
 import { foundation } from './foundation.js';
 import { goals, loadAverage } from './lib.js';
 import { licenceBench } from './licence.js';
@@ -18,7 +22,7 @@ import { lighthouseBench } from './lighthouse.js';
 import { projectsBench } from './projects.js';
 import { startBench } from './start.js';
 
-const SECTIONS = ['all', 'foundation', 'start', 'projects', 'licence', 'lighthouse'] as const;
+const SECTIONS = ['all', 'foundation', 'start', 'projects', 'data', 'licence', 'lighthouse'] as const;
 type Section = (typeof SECTIONS)[number];
 const section = (process.argv[2] ?? 'all') as Section;
 if (!SECTIONS.includes(section)) {
@@ -43,6 +47,7 @@ const run = async (name: Section, bench: () => Promise<void>) => {
 await run('foundation', foundation);
 await run('start', startBench);
 await run('projects', projectsBench);
+await run('data', dataBench);
 await run('licence', licenceBench);
 await run('lighthouse', lighthouseBench);
 
