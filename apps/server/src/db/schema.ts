@@ -317,3 +317,54 @@ export const tasks = pgTable(
     index('tasks_updated_idx').on(t.updatedAt),
   ],
 );
+
+/**
+ * Project backup and restore records (issue 12; backups-data-designer.md §3). A record is written
+ * only when its work succeeded (a backup's archive complete on disk, a restore applied), so the lists
+ * never show a partial one.
+ */
+export const projectBackups = pgTable(
+  'project_backups',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    type: text('type').$type<'export' | 'import'>().notNull(),
+    status: text('status').$type<'succeed'>().notNull(),
+    item: jsonb('item').$type<{ fileServer: boolean; html: boolean; mongodb: boolean }>().notNull(),
+    moduleRules: jsonb('module_rules').$type<Record<string, number>>().notNull(),
+    excludedDirs: jsonb('excluded_dirs').$type<string[]>().notNull(),
+    documents: jsonb('documents').$type<Record<string, number>>().notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    /** Export: the archive's file name under the project's backup folder. */
+    file: text('file'),
+    /** Import: the backup restored from. */
+    restoreFile: text('restore_file'),
+    sourceProjectId: text('source_project_id').notNull(),
+    /** Taken by the server just before a restore. */
+    safety: boolean('safety').notNull().default(false),
+    taskId: text('task_id'),
+    createTime: timestamp('create_time', { withTimezone: true, precision: 3 }).notNull(),
+    updateTime: timestamp('update_time', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [index('project_backups_list_idx').on(t.projectId, t.type, t.createTime)],
+);
+
+/**
+ * Documents of a restore being prepared: loaded in batches while other work goes on, then applied to
+ * project_documents in one short transaction. Rows of a restore that stopped are removed at start.
+ */
+export const restoreStaging = pgTable(
+  'restore_staging',
+  {
+    restoreId: text('restore_id').notNull(),
+    collection: text('collection').notNull(),
+    id: text('id').notNull(),
+    doc: jsonb('doc').$type<Record<string, unknown>>().notNull(),
+    createTime: timestamp('create_time', { withTimezone: true, precision: 3 }).notNull(),
+    updateTime: timestamp('update_time', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.restoreId, t.collection, t.id] })],
+);

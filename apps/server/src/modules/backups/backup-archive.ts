@@ -1,0 +1,489 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { Writable } from 'node:stream';
+import {
+  BACKUP_ARCHIVE,
+  BACKUP_KINDS,
+  BACKUP_LIMITS,
+  type BackupItem,
+  checkMediaPath,
+  DOCUMENT_LIMITS,
+  isCollection,
+  type MessageKey,
+} from '@gantry/shared';
+import { type Entry, type FileEntry, Reader, ZipReader, ZipWriter } from '@zip.js/zip.js';
+import { z } from 'zod';
+import { configureZip } from './zip-codec.js';
+
+/**
+ * The project backup archive (issue 12 §1, design D6): a zip with `mongodb/<collection>.jsonl` (one
+ * document per line), `fileServer/…` and `html/…` (the files), and `manifest.json`, written last,
+ * which lists every entry with its size and SHA-256. Written as a stream (never the whole archive in
+ * memory) and read by random access from its file; an archive is verified whole before it is used.
+ */
+
+export interface ManifestEntry {
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+const manifestSchema = z.object({
+  format: z.literal(BACKUP_ARCHIVE.format),
+  version: z.literal(BACKUP_ARCHIVE.version),
+  project: z.object({ id: z.string().min(1).max(64), name: z.string().max(256) }),
+  createTime: z.iso.datetime(),
+  appVersion: z.string().max(64),
+  item: z.object({ fileServer: z.boolean(), html: z.boolean(), mongodb: z.boolean() }),
+  excludedDirs: z.array(z.string()).max(BACKUP_LIMITS.excludedDirsMax),
+  modules: z.record(z.string(), z.object({ documents: z.number().int().nonnegative() })),
+  dirs: z.array(z.string()).max(BACKUP_LIMITS.entriesMax),
+  entries: z
+    .array(
+      z.object({
+        path: z.string().max(2048),
+        size: z.number().int().nonnegative(),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      }),
+    )
+    .max(BACKUP_LIMITS.entriesMax),
+});
+export type Manifest = z.infer<typeof manifestSchema>;
+
+/** Why an archive is refused: a message `backup.problem.<problem>` with its parameters. */
+export type ArchiveProblemKind =
+  | 'notZip'
+  | 'manifestMissing'
+  | 'manifestInvalid'
+  | 'version'
+  | 'unsafePath'
+  | 'symlink'
+  | 'unlisted'
+  | 'missing'
+  | 'size'
+  | 'hash'
+  | 'tooManyEntries'
+  | 'tooLarge'
+  | 'ratio'
+  | 'unknownModule'
+  | 'badDocument'
+  | 'encrypted'
+  | 'truncated';
+
+export class ArchiveProblem extends Error {
+  constructor(
+    readonly problem: ArchiveProblemKind,
+    readonly params: Record<string, string | number> = {},
+  ) {
+    super(`${problem} ${JSON.stringify(params)}`);
+  }
+  get messageKey(): MessageKey {
+    return `backup.problem.${this.problem}` as MessageKey;
+  }
+}
+
+/** A wrong verification code (not an archive problem: the archive may be fine). */
+export class WrongPassword extends Error {}
+
+/** Where an entry belongs: a data module, or a file of a kind (its media path's segments). */
+export type EntryPlace =
+  | { kind: 'mongodb'; module: string }
+  | { kind: 'fileServer' | 'html'; segments: string[] }
+  | { kind: 'manifest' };
+
+/** Places an entry name, or answers why it is not safe (zip-slip: `..`, absolute, drive letters, backslashes…). */
+export function placeEntry(name: string): EntryPlace | ArchiveProblem {
+  if (name === BACKUP_ARCHIVE.manifest) return { kind: 'manifest' };
+  const slash = name.indexOf('/');
+  const kind = slash > 0 ? name.slice(0, slash) : '';
+  const rest = name.slice(slash + 1);
+  if (kind === BACKUP_ARCHIVE.modulesDir) {
+    const match = /^([a-z_]+)\.jsonl$/.exec(rest);
+    if (!match) return new ArchiveProblem('unsafePath', { path: name });
+    const module = match[1] as string;
+    if (!isCollection(module)) return new ArchiveProblem('unknownModule', { module });
+    return { kind: 'mongodb', module };
+  }
+  if (kind === 'fileServer' || kind === 'html') {
+    const check = checkMediaPath(rest);
+    if (!check.ok) return new ArchiveProblem('unsafePath', { path: name });
+    return { kind, segments: check.segments };
+  }
+  return new ArchiveProblem('unsafePath', { path: name });
+}
+
+/** The whole line of a document in a data module file. */
+export interface DocumentLine {
+  id: string;
+  createTime: Date;
+  updateTime: Date;
+  doc: Record<string, unknown>;
+}
+
+function depthOf(value: unknown, limit: number, depth = 1): number {
+  if (depth > limit) return depth;
+  if (value === null || typeof value !== 'object') return depth - 1;
+  let deepest = depth;
+  for (const child of Object.values(value)) deepest = Math.max(deepest, depthOf(child, limit, depth + 1));
+  return deepest;
+}
+
+/** Parses one line of a data module file; undefined when it is not a valid document. */
+export function parseDocumentLine(line: string): DocumentLine | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const { id, createTime, updateTime, doc } = value as Record<string, unknown>;
+  if (typeof id !== 'string' || id === '' || id.length > DOCUMENT_LIMITS.idMax || id.includes('\u0000'))
+    return undefined;
+  if (typeof createTime !== 'string' || typeof updateTime !== 'string') return undefined;
+  const created = new Date(createTime);
+  const updated = new Date(updateTime);
+  if (Number.isNaN(created.getTime()) || Number.isNaN(updated.getTime())) return undefined;
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return undefined;
+  if (depthOf(doc, DOCUMENT_LIMITS.depth) > DOCUMENT_LIMITS.depth) return undefined;
+  if (JSON.stringify(doc).includes('\\u0000')) return undefined;
+  return { id, createTime: created, updateTime: updated, doc: doc as Record<string, unknown> };
+}
+
+export function documentLine(row: { id: string; createTime: Date; updateTime: Date; doc: unknown }): string {
+  return `${JSON.stringify({
+    id: row.id,
+    createTime: row.createTime.toISOString(),
+    updateTime: row.updateTime.toISOString(),
+    doc: row.doc,
+  })}\n`;
+}
+
+/** Splits a byte stream into lines (UTF-8), each at most `max` bytes; calls `onLine` in order. */
+export class LineSplitter {
+  private parts: Buffer[] = [];
+  private partBytes = 0;
+  private line = 0;
+  constructor(
+    private readonly max: number,
+    private readonly onLine: (line: string, number: number) => void,
+    private readonly onTooLong: (number: number) => never,
+  ) {}
+  push(chunk: Uint8Array): void {
+    let start = 0;
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    for (let end = bytes.indexOf(10, start); end !== -1; end = bytes.indexOf(10, start)) {
+      this.take(bytes.subarray(start, end));
+      this.emit();
+      start = end + 1;
+    }
+    if (start < bytes.length) this.take(bytes.subarray(start));
+  }
+  end(): void {
+    if (this.partBytes > 0) this.emit();
+  }
+  private take(bytes: Buffer): void {
+    this.partBytes += bytes.length;
+    if (this.partBytes > this.max) this.onTooLong(this.line + 1);
+    // Copied: the chunk's memory is reused by the stream.
+    this.parts.push(Buffer.from(bytes));
+  }
+  private emit(): void {
+    const text = Buffer.concat(this.parts, this.partBytes).toString('utf8');
+    this.parts = [];
+    this.partBytes = 0;
+    this.line++;
+    if (text !== '') this.onLine(text, this.line);
+  }
+}
+
+/** Reads the archive file by random access (the central directory first, then each entry). */
+class FileReader extends Reader<FileHandle> {
+  constructor(
+    private readonly handle: FileHandle,
+    override size: number,
+  ) {
+    super(handle);
+  }
+  override async readUint8Array(index: number, length: number): Promise<Uint8Array> {
+    const buffer = Buffer.alloc(length);
+    let offset = 0;
+    while (offset < length) {
+      const { bytesRead } = await this.handle.read(buffer, offset, length - offset, index + offset);
+      if (bytesRead === 0) break;
+      offset += bytesRead;
+    }
+    return new Uint8Array(buffer.buffer, buffer.byteOffset, offset);
+  }
+}
+
+/** An archive opened for reading. */
+export class ArchiveReader {
+  private constructor(
+    private readonly handle: FileHandle,
+    private readonly zip: ZipReader<FileHandle>,
+    readonly entries: Entry[],
+    private readonly password: string | undefined,
+  ) {}
+
+  static async open(file: string, password?: string): Promise<ArchiveReader> {
+    configureZip();
+    const handle = await open(file, 'r');
+    try {
+      const { size } = await handle.stat();
+      const zip = new ZipReader(new FileReader(handle, size), { checkSignature: true });
+      let entries: Entry[];
+      try {
+        entries = await zip.getEntries();
+      } catch {
+        throw new ArchiveProblem('notZip');
+      }
+      return new ArchiveReader(handle, zip, entries, password);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  /** Streams an entry's bytes to `sink`, chunk by chunk. */
+  async read(entry: FileEntry, sink: (chunk: Uint8Array) => void | Promise<void>): Promise<void> {
+    if (entry.encrypted && !this.password) throw new ArchiveProblem('encrypted');
+    try {
+      await entry.getData(
+        new WritableStream<Uint8Array>({
+          write: (chunk) => sink(chunk),
+        }),
+        this.password ? { password: this.password, checkSignature: true } : { checkSignature: true },
+      );
+    } catch (error) {
+      if (error instanceof ArchiveProblem) throw error;
+      const message = error instanceof Error ? error.message : '';
+      if (/password/i.test(message)) throw new WrongPassword();
+      throw new ArchiveProblem('truncated');
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.zip.close().catch(() => {});
+    await this.handle.close().catch(() => {});
+  }
+}
+
+export interface VerifyOptions {
+  /** Called with bytes read so far over the archive's total expanded bytes (0..1). */
+  onProgress?: (fraction: number) => void;
+  /** A safe point between entries (a task's checkpoint). */
+  checkpoint?: () => Promise<void>;
+}
+
+/** Reads and checks `manifest.json` and every entry's name and declared sizes (no content yet). */
+async function checkStructure(reader: ArchiveReader): Promise<{ manifest: Manifest; totalBytes: number }> {
+  const { entries } = reader;
+  if (entries.length > BACKUP_LIMITS.entriesMax + 1) {
+    throw new ArchiveProblem('tooManyEntries', { max: BACKUP_LIMITS.entriesMax });
+  }
+  const manifestEntry = entries.find((entry) => entry.filename === BACKUP_ARCHIVE.manifest);
+  if (!manifestEntry || manifestEntry.directory) throw new ArchiveProblem('manifestMissing');
+  if (manifestEntry.uncompressedSize > 256 * 1024 * 1024)
+    throw new ArchiveProblem('manifestInvalid', { detail: 'size' });
+  const parts: Uint8Array[] = [];
+  let manifestBytes = 0;
+  await reader.read(manifestEntry, (chunk) => {
+    manifestBytes += chunk.byteLength;
+    if (manifestBytes > 256 * 1024 * 1024) throw new ArchiveProblem('manifestInvalid', { detail: 'size' });
+    parts.push(Buffer.from(chunk));
+  });
+  let raw: unknown;
+  try {
+    raw = JSON.parse(Buffer.concat(parts).toString('utf8'));
+  } catch {
+    throw new ArchiveProblem('manifestInvalid', { detail: 'JSON' });
+  }
+  const head = raw as { format?: unknown; version?: unknown } | null;
+  if (head?.format !== BACKUP_ARCHIVE.format) throw new ArchiveProblem('manifestInvalid', { detail: 'format' });
+  if (head.version !== BACKUP_ARCHIVE.version) throw new ArchiveProblem('version', { version: String(head.version) });
+  const parsed = manifestSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ArchiveProblem('manifestInvalid', { detail: parsed.error.issues[0]?.path.join('.') || 'shape' });
+  }
+  const manifest = parsed.data;
+  for (const module of Object.keys(manifest.modules)) {
+    if (!isCollection(module)) throw new ArchiveProblem('unknownModule', { module });
+  }
+
+  const listed = new Map(manifest.entries.map((entry) => [entry.path, entry]));
+  const dirs = new Set(manifest.dirs);
+  const seen = new Set<string>();
+  let totalBytes = 0;
+  for (const entry of entries) {
+    const name = entry.filename;
+    if (name === BACKUP_ARCHIVE.manifest) continue;
+    if (seen.has(name)) throw new ArchiveProblem('unsafePath', { path: name });
+    seen.add(name);
+    if (entry.symlink) throw new ArchiveProblem('symlink', { path: name });
+    const place = placeEntry(entry.directory ? name.replace(/\/$/, '') : name);
+    if (place instanceof ArchiveProblem) throw place;
+    if (place.kind === 'manifest') throw new ArchiveProblem('unsafePath', { path: name });
+    if (!manifest.item[place.kind]) throw new ArchiveProblem('unlisted', { path: name });
+    if (entry.directory) {
+      if (place.kind === 'mongodb' || !dirs.has(name.replace(/\/$/, ''))) {
+        throw new ArchiveProblem('unlisted', { path: name });
+      }
+      continue;
+    }
+    if (place.kind === 'mongodb' && !manifest.modules[place.module])
+      throw new ArchiveProblem('unlisted', { path: name });
+    const declared = listed.get(name);
+    if (!declared) throw new ArchiveProblem('unlisted', { path: name });
+    if (entry.uncompressedSize !== declared.size) throw new ArchiveProblem('size', { path: name });
+    if (
+      entry.uncompressedSize > 1024 * 1024 &&
+      entry.uncompressedSize / Math.max(1, entry.compressedSize) > BACKUP_LIMITS.ratioMax
+    ) {
+      throw new ArchiveProblem('ratio', { path: name });
+    }
+    totalBytes += entry.uncompressedSize;
+    if (totalBytes > BACKUP_LIMITS.expandedBytesMax) {
+      throw new ArchiveProblem('tooLarge', { max: BACKUP_LIMITS.expandedBytesMax / 1024 ** 3 });
+    }
+  }
+  for (const entry of manifest.entries)
+    if (!seen.has(entry.path)) throw new ArchiveProblem('missing', { path: entry.path });
+  for (const dir of manifest.dirs) if (!seen.has(`${dir}/`)) throw new ArchiveProblem('missing', { path: `${dir}/` });
+  for (const module of Object.keys(manifest.modules)) {
+    if (!seen.has(`${BACKUP_ARCHIVE.modulesDir}/${module}.jsonl`)) {
+      throw new ArchiveProblem('missing', { path: `${BACKUP_ARCHIVE.modulesDir}/${module}.jsonl` });
+    }
+  }
+  return { manifest, totalBytes };
+}
+
+/**
+ * Verifies the whole archive before anything is changed (design D6): the manifest (present, known
+ * version, valid), every entry's name (confined to its folder, no links), declared sizes, the
+ * expanded total and each entry's compression ratio (zip bombs), then every entry's bytes against its
+ * size and SHA-256, and every document line of the data modules. Answers the manifest.
+ */
+export async function verifyArchive(reader: ArchiveReader, options: VerifyOptions = {}): Promise<Manifest> {
+  const { manifest, totalBytes } = await checkStructure(reader);
+  const listed = new Map(manifest.entries.map((entry) => [entry.path, entry]));
+  let done = 0;
+  for (const entry of reader.entries) {
+    if (entry.directory || entry.filename === BACKUP_ARCHIVE.manifest) continue;
+    await options.checkpoint?.();
+    const declared = listed.get(entry.filename) as ManifestEntry;
+    const place = placeEntry(entry.filename) as EntryPlace;
+    const hash = createHash('sha256');
+    let size = 0;
+    let documents = 0;
+    const lines =
+      place.kind === 'mongodb'
+        ? new LineSplitter(
+            BACKUP_LIMITS.lineBytesMax,
+            (line, number) => {
+              if (!parseDocumentLine(line))
+                throw new ArchiveProblem('badDocument', { module: place.module, line: number });
+              documents++;
+            },
+            (number) => {
+              throw new ArchiveProblem('badDocument', { module: place.module, line: number });
+            },
+          )
+        : undefined;
+    await reader.read(entry, (chunk) => {
+      size += chunk.byteLength;
+      if (size > declared.size) throw new ArchiveProblem('size', { path: entry.filename });
+      hash.update(chunk);
+      lines?.push(chunk);
+      done += chunk.byteLength;
+      options.onProgress?.(totalBytes === 0 ? 1 : done / totalBytes);
+    });
+    lines?.end();
+    if (size !== declared.size) throw new ArchiveProblem('size', { path: entry.filename });
+    if (hash.digest('hex') !== declared.sha256) throw new ArchiveProblem('hash', { path: entry.filename });
+    if (place.kind === 'mongodb' && documents !== manifest.modules[place.module]?.documents) {
+      throw new ArchiveProblem('badDocument', { module: place.module, line: documents + 1 });
+    }
+  }
+  return manifest;
+}
+
+/** Only the structure (manifest, names, sizes, limits): quick, for answers given at once (uploads, dry runs). */
+export async function readManifest(reader: ArchiveReader): Promise<Manifest> {
+  return (await checkStructure(reader)).manifest;
+}
+
+/** Writes an archive to `file` as a stream; entries are hashed as they go, the manifest comes last. */
+export class ArchiveWriter {
+  private readonly entries: ManifestEntry[] = [];
+  private readonly dirs: string[] = [];
+  private constructor(
+    private readonly zip: ZipWriter<unknown>,
+    private readonly output: ReturnType<typeof createWriteStream>,
+  ) {}
+
+  /** `password`: an AES-256 encrypted archive that 7-Zip opens with it. */
+  static create(file: string, options: { password?: string } = {}): ArchiveWriter {
+    configureZip();
+    const output = createWriteStream(file, { flags: 'wx', mode: 0o600 });
+    const zip = new ZipWriter(Writable.toWeb(output), {
+      keepOrder: true,
+      ...(options.password ? { password: options.password, encryptionStrength: 3 as const } : {}),
+    });
+    return new ArchiveWriter(zip, output);
+  }
+
+  /** Adds an entry from a byte source; answers its manifest line. */
+  async add(path: string, source: AsyncIterable<Uint8Array>, lastModDate?: Date): Promise<ManifestEntry> {
+    const hash = createHash('sha256');
+    let size = 0;
+    const counted = (async function* () {
+      for await (const chunk of source) {
+        hash.update(chunk);
+        size += chunk.byteLength;
+        yield chunk;
+      }
+    })();
+    await this.zip.add(path, ReadableStream.from(counted), lastModDate ? { lastModDate } : {});
+    const entry = { path, size, sha256: hash.digest('hex') };
+    this.entries.push(entry);
+    return entry;
+  }
+
+  async addDir(path: string): Promise<void> {
+    await this.zip.add(`${path}/`, undefined, { directory: true });
+    this.dirs.push(path);
+  }
+
+  /** Writes the manifest and closes the file (flushed to disk). Answers the archive's size. */
+  async finish(manifest: Omit<Manifest, 'entries' | 'dirs'>): Promise<number> {
+    const full: Manifest = { ...manifest, dirs: this.dirs, entries: this.entries };
+    const text = Buffer.from(JSON.stringify(full));
+    await this.zip.add(BACKUP_ARCHIVE.manifest, ReadableStream.from([new Uint8Array(text)]));
+    await this.zip.close();
+    await this.closed();
+    const handle = await open(this.output.path, 'r+');
+    try {
+      await handle.sync();
+      return (await handle.stat()).size;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Stops writing (the caller removes the file). */
+  async abort(): Promise<void> {
+    await this.zip.close().catch(() => {});
+    this.output.destroy();
+    await this.closed();
+  }
+
+  private closed(): Promise<void> {
+    if (this.output.closed) return Promise.resolve();
+    return new Promise((resolve) => this.output.once('close', () => resolve()));
+  }
+}
+
+export const EMPTY_ITEM: BackupItem = { fileServer: false, html: false, mongodb: false };
+export const kindsOf = (item: BackupItem) => BACKUP_KINDS.filter((kind) => item[kind]);
