@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Action } from '../policy/policy.js';
+import { unlistedKeys } from './json-view.js';
 import { COUNT_CAP, type ListTotal } from './list-count.js';
 import { LIKE_LIMITS } from './list-query/like-pattern.js';
 import {
@@ -83,6 +84,36 @@ export function countAnswer(reply: FastifyReply, total: ListTotal): { count: num
   return { count: total.count };
 }
 
+/**
+ * A page as JSON text the database built (each item already the answer's shape and projection,
+ * e.g. `projectViewSql`): sent as it is, without parsing, checking or serialising it again.
+ */
+export interface JsonPage {
+  json: string;
+  total?: ListTotal | undefined;
+}
+
+/**
+ * Outside production, a JSON page is checked as zod's response check would check an answer (the
+ * schema's types, and not one key it does not list, at any depth): every test of a list runs it.
+ * Production trusts the SQL built from the same schema (`lib/json-view.ts`) and the property test
+ * that holds it equal to the presenter.
+ */
+const CHECK_JSON_PAGES = process.env.NODE_ENV !== 'production';
+
+function checkJsonPage(json: string, item: z.ZodObject, path: string): void {
+  const items: unknown = JSON.parse(json);
+  const parsed = z.array(item.partial()).safeParse(items);
+  const unlisted = Array.isArray(items) ? items.flatMap((one) => unlistedKeys(item, one)) : [];
+  if (!parsed.success || unlisted.length > 0) {
+    throw new Error(
+      `${path}: the page built by the database does not match the answer's schema: ${
+        parsed.success ? `unlisted keys ${unlisted.slice(0, 5).join(', ')}` : parsed.error.message
+      }`,
+    );
+  }
+}
+
 /** One resource's pair of calls, `GET <path>` (the list) and `GET <path>/count`. */
 export interface ListRoutes<F extends string, Item extends z.ZodObject> {
   path: string;
@@ -94,7 +125,11 @@ export interface ListRoutes<F extends string, Item extends z.ZodObject> {
   item: Item;
   /** What the totals are (exact, capped, maintained…), for both descriptions. */
   totals: string;
-  list: (request: FastifyRequest, query: ListQuery<F>) => Promise<{ items: z.infer<Item>[]; total?: ListTotal }>;
+  /** The page as items (projected and checked here), or as JSON text already in the answer's shape. */
+  list: (
+    request: FastifyRequest,
+    query: ListQuery<F>,
+  ) => Promise<{ items: z.infer<Item>[]; total?: ListTotal } | JsonPage>;
   count: (request: FastifyRequest, filter: ParsedFilter) => Promise<ListTotal>;
 }
 
@@ -122,7 +157,14 @@ export function registerListRoutes<F extends string, Item extends z.ZodObject>(
     },
     async (request, reply) => {
       const query = parseListQuery(request.query.query, resource);
-      return listAnswer(reply, await routes.list(request, query), query.fields);
+      const result = await routes.list(request, query);
+      if (!('json' in result)) return listAnswer(reply, result, query.fields);
+      if (CHECK_JSON_PAGES) checkJsonPage(result.json, routes.item, path);
+      if (result.total !== undefined) setTotal(reply, result.total);
+      // A string with a JSON content type is sent as it is (no response serializer runs); the
+      // reply is widened from the schema's item type to say so.
+      const raw: FastifyReply = reply;
+      return raw.type('application/json; charset=utf-8').send(result.json);
     },
   );
   app.get(`${path}/count`, { config: { action }, schema: countRouteSchema(tags, totals) }, async (request, reply) =>
