@@ -2,7 +2,7 @@ import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MediaNode } from '../../../services/media';
 import { type MockCall, mockFetch, renderPage, signIn } from '../../../test/utils';
-import ProjectMediaPage, { filterTree } from '.';
+import ProjectMediaPage, { filterTree, withAncestors } from '.';
 
 configure({ asyncUtilTimeout: 5000 });
 
@@ -155,5 +155,41 @@ describe('media library page', () => {
     // What the upload sets off (the toast, the tree read again) ends inside the test, not after it.
     expect(await screen.findByText('上传成功')).toBeTruthy();
     await waitFor(() => expect(calls.filter((c) => c.url.startsWith(`${MEDIA}/all/dir`)).length).toBeGreaterThan(1));
+  });
+
+  it('keeps in sight what was uploaded, and what was chosen in a search once it is cleared', async () => {
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    renderMedia(() => undefined);
+    // Chosen, not opened: its files are not shown.
+    fireEvent.click(await screen.findByTestId('media-node-images'));
+    expect(screen.queryByTestId('media-node-images/logo.png')).toBeNull();
+    const file = new File(['x'], 'photo.jpg', { type: 'image/jpeg' });
+    fireEvent.change(screen.getByTestId('media-upload-input'), { target: { files: [file] } });
+    await screen.findByTestId('media-progress');
+    FakeXhr.finish?.();
+    // The folder the files went into is opened.
+    await screen.findByTestId('media-node-images/logo.png');
+    expect(screen.getByTestId('media-node-images/2024')).toBeTruthy();
+
+    // Closed again by the user; a search opens it, and clearing the search keeps its choice in sight.
+    fireEvent.click(
+      screen
+        .getByTestId('media-node-images')
+        .closest('.ant-tree-treenode')
+        ?.querySelector('.ant-tree-switcher') as Element,
+    );
+    await waitFor(() => expect(screen.queryByTestId('media-node-images/logo.png')).toBeNull());
+    const search = screen.getByPlaceholderText('搜索文件或文件夹');
+    fireEvent.change(search, { target: { value: 'logo' } });
+    fireEvent.click(await screen.findByTestId('media-node-images/logo.png'));
+    fireEvent.change(search, { target: { value: '' } });
+    expect(await screen.findByTestId('media-node-images/logo.png')).toBeTruthy();
+    expect(screen.getByTestId('media-node-readme.txt')).toBeTruthy();
+  });
+
+  it('names a folder and the folders above it', () => {
+    expect(withAncestors('')).toEqual([]);
+    expect(withAncestors('a')).toEqual(['a']);
+    expect(withAncestors('a/b/c')).toEqual(['a', 'a/b', 'a/b/c']);
   });
 });

@@ -83,6 +83,13 @@ function folderPaths(nodes: MediaNode[]): string[] {
 
 const parentOf = (path: string) => path.split('/').slice(0, -1).join('/');
 
+/** The folder `path` and the folders above it ('a/b' → ['a', 'a/b']; the root: none). */
+export function withAncestors(path: string): string[] {
+  if (path === '') return [];
+  const segments = path.split('/');
+  return segments.map((_, index) => segments.slice(0, index + 1).join('/'));
+}
+
 /** A name asked in a dialog, checked with the server's own rules before it is sent. */
 function NameDialog(props: {
   open: boolean;
@@ -138,6 +145,10 @@ export default function ProjectMediaPage() {
   const [selected, setSelected] = useState<string | undefined>();
   const [dialog, setDialog] = useState<'folder' | 'rename' | undefined>();
   const [progress, setProgress] = useState<number | undefined>();
+  // The folders the user opened; kept through a search, and opened where a new file or folder lands.
+  const [expanded, setExpanded] = useState<string[]>([]);
+  const expand = (folder: string) =>
+    setExpanded((keys) => [...keys, ...withAncestors(folder).filter((key) => !keys.includes(key))]);
   const fileInput = useRef<HTMLInputElement>(null);
 
   const nodes = query.data ?? [];
@@ -152,6 +163,7 @@ export default function ProjectMediaPage() {
     event.target.value = '';
     if (files.length === 0) return;
     setProgress(0);
+    expand(folder);
     try {
       await uploadMedia(id, folder, files, setProgress);
       toast.success(t('media.page.uploaded'));
@@ -168,6 +180,7 @@ export default function ProjectMediaPage() {
       const made = await makeFolder(id, folder ? `${folder}/${name}` : name);
       setDialog(undefined);
       setSelected(made.path);
+      expand(parentOf(made.path));
       toast.success(t('media.page.saved'));
       await refresh();
     } catch {
@@ -265,9 +278,17 @@ export default function ProjectMediaPage() {
                 blockNode
                 treeData={toTreeData(shown)}
                 selectedKeys={selected ? [selected] : []}
-                // Searching opens every folder that leads to a match.
-                {...(search ? { expandedKeys: folderPaths(shown) } : {})}
-                onSelect={(keys) => setSelected(keys.length > 0 ? String(keys[0]) : undefined)}
+                // Searching opens every folder that leads to a match; the user's own stay for after it.
+                expandedKeys={search ? folderPaths(shown) : expanded}
+                onExpand={(keys) => {
+                  if (!search) setExpanded(keys.map(String));
+                }}
+                onSelect={(keys) => {
+                  const key = keys.length > 0 ? String(keys[0]) : undefined;
+                  setSelected(key);
+                  // What is chosen in a search's results stays in sight when the search is cleared.
+                  if (key !== undefined) expand(parentOf(key));
+                }}
               />
             )}
           </div>
