@@ -23,10 +23,10 @@
  * GANTRY_BENCH_SCALE multiplies the documents and projects (0.05 for a smoke run); the scale used is
  * printed. PostgreSQL is not run here (the projects section compares the engines on the list path).
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { open, rm, stat } from 'node:fs/promises';
-import http from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { localDate, sha256Hex } from '@gantry/shared';
@@ -38,6 +38,8 @@ import { BACKGROUND_APPLICATION, SOCKET_PORT } from '../apps/server/src/db/pglit
 import * as schema from '../apps/server/src/db/schema.js';
 import {
   CONNECTIONS,
+  CpuPerRequest,
+  cpuMs,
   engineSocketDir,
   get,
   goal,
@@ -56,6 +58,7 @@ import {
   processesOf,
   ROUNDS,
   rateText,
+  rebuilt,
   rssMiB,
   type ServerRun,
   scratch,
@@ -107,7 +110,7 @@ const recordsSql = (project: string, from: number, to: number, step: number) => 
 INSERT INTO project_documents (project_id, collection, id, doc, create_time, update_time)
 SELECT '${project}', 'data_record', 'r' || lpad(g::text, ${ID_WIDTH}, '0'),
   jsonb_build_object('point', (${POINTS})[1 + g % 10] || '.' || (array['temp','pressure','flow'])[1 + g % 3],
-    'time', to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'value', round(((g * 7919) % 1000000) / 100.0, 2)),
+    'time', to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'value', round(((g::bigint * 7919) % 1000000) / 100.0, 2)),
   t, t
 FROM generate_series(${from}, ${to}) AS g, LATERAL (SELECT date_trunc('milliseconds', now() - make_interval(secs => g * ${step})) AS t) AS time`;
 const tableRecordsSql = (project: string, from: number, to: number) => `
@@ -163,14 +166,12 @@ async function seed(connection: pg.ClientConfig): Promise<Seeded> {
       const step = (90 * 86_400) / BIG_RECORDS;
       for (let from = 1; from <= BIG_RECORDS; from += CHUNK) {
         await client.query(recordsSql(BIG, from, Math.min(BIG_RECORDS, from + CHUNK - 1), step));
-        process.stdout.write(`  seeded ${Math.min(BIG_RECORDS, from + CHUNK - 1)} data_record documents…\r`);
       }
       for (let from = 1; from <= BIG_TABLE_RECORDS; from += CHUNK) {
         await client.query(tableRecordsSql(BIG, from, Math.min(BIG_TABLE_RECORDS, from + CHUNK - 1)));
       }
       await client.query(othersDocumentsSql('data_record', OTHER_DOCUMENTS * 0.8));
       await client.query(othersDocumentsSql('table_record', OTHER_DOCUMENTS * 0.2));
-      process.stdout.write('\n');
     });
     const indexMs = await timed(async () => {
       await client.query('BEGIN');
@@ -381,7 +382,6 @@ async function makeFile(file: string, size: number): Promise<void> {
 /** `cp` to a new file on the same filesystem, then fsync of the copy (the server fsyncs an upload before answering). */
 async function timeCp(source: string, target: string): Promise<number> {
   const started = performance.now();
-  const { execFile } = await import('node:child_process');
   await new Promise<void>((resolve, reject) =>
     execFile('cp', [source, target], (error) => (error ? reject(error) : resolve())),
   );
@@ -391,70 +391,61 @@ async function timeCp(source: string, target: string): Promise<number> {
   return elapsed;
 }
 
-/** Uploads `file` as a multipart form streamed from disk; the ms until the server's answer. */
-async function timeUpload(origin: string, headers: Record<string, string>, file: string, name: string) {
-  const size = (await stat(file)).size;
-  const boundary = `gantrybench${randomBytes(8).toString('hex')}`;
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+/** curl with `args`: a native client, as a browser is (a Node client in the bench's process was the bottleneck). */
+function curl(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile('curl', ['-sS', '--fail-with-body', ...args], { maxBuffer: 1024 * 1024 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`curl: ${error.message} ${stderr} ${stdout.slice(0, 300)}`)) : resolve(stdout),
+    ),
   );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const started = performance.now();
-  const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const request = http.request(
-      `${origin}${MEDIA}/upload?overwrite=true`,
-      {
-        method: 'POST',
-        agent: false,
-        headers: {
-          ...headers,
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-          'content-length': String(head.length + size + tail.length),
-        },
-      },
-      (response) => {
-        let body = '';
-        response.on('data', (chunk: Buffer) => {
-          body += chunk.toString('utf8');
-        });
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      },
-    );
-    request.on('error', reject);
-    async function* parts() {
-      yield head;
-      yield* createReadStream(file, { highWaterMark: 256 * 1024 });
-      yield tail;
-    }
-    pipeline(parts(), request).catch(reject);
-  });
-  const elapsed = performance.now() - started;
-  if (answer.status !== 200) throw new Error(`upload ${answer.status}: ${answer.body.slice(0, 300)}`);
-  return elapsed;
 }
 
-/** Downloads `name` through the browser-link form (`?token=`), streamed to `target` and fsync'd. */
-async function timeDownload(origin: string, token: string, name: string, target: string, size: number) {
-  const url = `${origin}${MEDIA}/download?path=${encodeURIComponent(name)}&token=${encodeURIComponent(token)}&x-request-project=${BIG}`;
+/** A transfer's wall time and the server process's CPU meanwhile (ms). */
+interface Transfer {
+  ms: number;
+  serverCpuMs: number;
+}
+
+/** Uploads `file` (curl -F: one multipart/form-data POST, streamed from disk, content-length set); timed to the answer. */
+async function timeUpload(
+  origin: string,
+  headers: Record<string, string>,
+  file: string,
+  name: string,
+  serverPid: number | undefined,
+): Promise<Transfer> {
+  const cpu = cpuMs(serverPid);
   const started = performance.now();
-  await new Promise<void>((resolve, reject) => {
-    http
-      .get(url, { agent: false }, (response) => {
-        if (response.statusCode !== 200) {
-          reject(new Error(`download ${response.statusCode}`));
-          response.resume();
-          return;
-        }
-        pipeline(response, createWriteStream(target)).then(resolve, reject);
-      })
-      .on('error', reject);
-  });
+  await curl([
+    ...Object.entries(headers).flatMap(([key, value]) => ['-H', `${key}: ${value}`]),
+    '-F',
+    `file=@${file};filename=${name};type=application/octet-stream`,
+    '-o',
+    '/dev/null',
+    `${origin}${MEDIA}/upload?overwrite=true`,
+  ]);
+  return { ms: performance.now() - started, serverCpuMs: cpuMs(serverPid) - cpu };
+}
+
+/** Downloads `name` through the browser-link form (`?token=`) with curl into `target`, fsync'd, timed through the fsync. */
+async function timeDownload(
+  origin: string,
+  token: string,
+  name: string,
+  target: string,
+  size: number,
+  serverPid: number | undefined,
+): Promise<Transfer> {
+  const url = `${origin}${MEDIA}/download?path=${encodeURIComponent(name)}&token=${encodeURIComponent(token)}&x-request-project=${BIG}`;
+  const cpu = cpuMs(serverPid);
+  const started = performance.now();
+  await curl(['-o', target, url]);
   await fsyncFile(target);
-  const elapsed = performance.now() - started;
+  const transfer = { ms: performance.now() - started, serverCpuMs: cpuMs(serverPid) - cpu };
   const got = (await stat(target)).size;
   await rm(target);
   if (got !== size) throw new Error(`download: ${got} bytes of ${size}`);
-  return elapsed;
+  return transfer;
 }
 
 // ---- the section ----
@@ -462,13 +453,40 @@ interface CallResult {
   server: Measure;
   direct: Measure;
   statements: Captured[];
+  plans: string[];
+  /** CPU ms per request: [client process (the server, or this bench's direct loops), engine]. */
+  cpu: { server: [number, number]; direct: [number, number] };
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of a statement as one line: its nodes and execution time (TIMING OFF). */
+async function plan(connection: pg.ClientConfig, s: Captured): Promise<string> {
+  const client = new pg.Client({ ...connection, application_name: 'gantry-bench-explain' });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await client.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) ${s.text}`, s.params);
+    await client.query('ROLLBACK');
+    const lines = result.rows.map((row) => String(Object.values(row)[0]));
+    const nodes = lines
+      .filter((line) => /\(actual|\(never executed/.test(line))
+      .map((line) =>
+        line
+          .replace(/^\s*(->\s*)?/, '')
+          .replace(/\s*\((actual|never).*$/, '')
+          .replace(/ on (\w+)( \w+)?$/, ' on $1'),
+      );
+    const time = lines.find((line) => line.startsWith('Execution Time'))?.replace('Execution Time: ', '') ?? '?';
+    return `${nodes.join(' > ')}; ${time}`;
+  } finally {
+    await client.end();
+  }
 }
 
 interface FileResult {
   size: number;
   cpMs: number[];
-  uploadMs: number;
-  downloadMs: number;
+  upload: Transfer;
+  download: Transfer;
   peakUpload: { server: number; engine: number };
   peakDownload: { server: number; engine: number };
 }
@@ -591,15 +609,30 @@ export async function dataBench(): Promise<void> {
                 }),
         direct: direct.target,
       };
+      const cpu = { server: new CpuPerRequest(), direct: new CpuPerRequest() };
       const measured = await interleave(targets, async (key, run) => {
         rss.phase = key === 'server' ? call : 'direct SQL (server idle)';
         try {
-          return await run();
+          return await cpu[key].around(
+            { client: [key === 'server' ? processes.server : process.pid], engine: [processes.engine] },
+            run,
+          );
         } finally {
           rss.phase = 'between';
         }
       }).finally(() => direct.close());
-      calls[call] = { server: measured.server, direct: measured.direct, statements: captured[call].statements };
+      const plans: string[] = [];
+      for (const s of captured[call].statements) plans.push(await plan(connection, s));
+      calls[call] = {
+        server: measured.server,
+        direct: measured.direct,
+        statements: captured[call].statements,
+        plans,
+        cpu: {
+          server: [cpu.server.of('client'), cpu.server.of('engine')],
+          direct: [cpu.direct.of('client'), cpu.direct.of('engine')],
+        },
+      };
     }
 
     // ---- files ----
@@ -614,17 +647,24 @@ export async function dataBench(): Promise<void> {
       const cpBefore = await timeCp(source, path.join(folder, 'copy.bin'));
       const name = `bench-${size}.bin`;
       rss.phase = `upload ${sizeText(size)}`;
-      const uploadMs = await timeUpload(server.origin, headers, source, name);
+      const upload = await timeUpload(server.origin, headers, source, name, processes.server);
       rss.phase = `download ${sizeText(size)}`;
-      const downloadMs = await timeDownload(server.origin, token, name, path.join(folder, 'download.bin'), size);
+      const download = await timeDownload(
+        server.origin,
+        token,
+        name,
+        path.join(folder, 'download.bin'),
+        size,
+        processes.server,
+      );
       rss.phase = 'cp';
       const cpAfter = await timeCp(source, path.join(folder, 'copy.bin'));
       await rm(source);
       files.push({
         size,
         cpMs: [cpBefore, cpAfter],
-        uploadMs,
-        downloadMs,
+        upload,
+        download,
         peakUpload: must(rss.peaks.get(`upload ${sizeText(size)}`), 'upload samples'),
         peakDownload: must(rss.peaks.get(`download ${sizeText(size)}`), 'download samples'),
       });
@@ -684,13 +724,14 @@ export async function dataBench(): Promise<void> {
       ],
       files.map((f) => {
         const cp = mbps(f.size, (must(f.cpMs[0], 'cp') + must(f.cpMs[1], 'cp')) / 2);
-        const up = mbps(f.size, f.uploadMs);
-        const down = mbps(f.size, f.downloadMs);
+        const up = mbps(f.size, f.upload.ms);
+        const down = mbps(f.size, f.download.ms);
+        const cpuPerMb = (t: Transfer) => (t.serverCpuMs / (f.size / MB)).toFixed(2);
         return [
           sizeText(f.size),
           `${mbps(f.size, must(f.cpMs[0], 'cp')).toFixed(0)} / ${mbps(f.size, must(f.cpMs[1], 'cp')).toFixed(0)}`,
-          `${up.toFixed(0)} (${(up / cp).toFixed(2)}×)`,
-          `${down.toFixed(0)} (${(down / cp).toFixed(2)}×)`,
+          `${up.toFixed(0)} (${(up / cp).toFixed(2)}×); server CPU ${cpuPerMb(f.upload)} ms/MB`,
+          `${down.toFixed(0)} (${(down / cp).toFixed(2)}×); server CPU ${cpuPerMb(f.download)} ms/MB`,
           `${f.peakUpload.server.toFixed(0)} / ${f.peakUpload.engine.toFixed(0)}`,
           `${f.peakDownload.server.toFixed(0)} / ${f.peakDownload.engine.toFixed(0)}`,
         ];
@@ -703,6 +744,8 @@ export async function dataBench(): Promise<void> {
     const growth =
       Math.max(big.peakUpload.server, big.peakDownload.server) -
       Math.max(small.peakUpload.server, small.peakDownload.server);
+    // "Flat whatever the file size" (the issue): a server holding the file would grow by ~1 GiB; the
+    // sampled RSS of one process moves by ±20 MiB here with garbage collection alone.
     const flat = growth < 32;
     printTable(
       ['measure', 'value'],
@@ -734,7 +777,21 @@ export async function dataBench(): Promise<void> {
           'seed by bulk SQL: rows / rebuild indexes / VACUUM ANALYZE (s)',
           `${(seeded.loadMs / 1000).toFixed(0)} / ${(seeded.indexMs / 1000).toFixed(0)} / ${(seeded.vacuumMs / 1000).toFixed(0)}`,
         ],
-        ['npm start → /healthz 200 on the seeded data (ms)', server.startMs.toFixed(0)],
+        [
+          'npm start → /healthz 200 on the seeded data (ms)',
+          `${server.startMs.toFixed(0)}${rebuilt(server) ? ' (npm start rebuilt the server or console first: sources changed)' : ''}`,
+        ],
+        ...CALLS.map((call) => {
+          const { server: s, direct: d } = calls[call].cpu;
+          return [
+            `${call}: CPU ms / request, server: server process + engine; direct: bench client + engine`,
+            `server ${s[0].toFixed(2)} + ${s[1].toFixed(2)}; direct ${d[0].toFixed(2)} + ${d[1].toFixed(2)}`,
+          ];
+        }),
+        ...CALLS.map((call) => [
+          `${call}: plans of its statements`,
+          calls[call].plans.map((p, i) => `${i + 1}. ${p}`).join('<br>'),
+        ]),
         ['list answer (rows, count header, bytes)', `${listAnswer.rows}, ${listAnswer.count}, ${listAnswer.bytes}`],
         ['load average (1, 5, 15 min) at start → end of the measured part', `${loadAtStart} → ${loadAtEnd}`],
       ],
@@ -744,7 +801,7 @@ export async function dataBench(): Promise<void> {
       'server = `npm start` (built bundle, NODE_ENV=production, default logging: one line per request to a file), as the tenant owning the project; PGlite in its own process, reached by a pool of 4; load: autocannon, 50 connections, in its own process',
       `direct SQL = the statements the server's own code sends for one steady-state request (captured at its node-postgres pool; texts below), run by 50 concurrent loops on a node-postgres pool of ${SERVER_POOL} over the same engine's socket while the server idles; those the server sends together (Promise.all) sent together; get with a random id each run, save with a new id each run; it includes node-postgres parsing the rows, not drizzle's mapping, JSON, HTTP, auth or logging`,
       `cp = \`cp\` of the source file to a new file in the same folder, then fsync of the copy (the server fsyncs each upload before answering), timed before and after the server's transfers; the ratio is to their mean. The source file was just written, so it is in the page cache for cp and the upload alike; the download reads the file the upload just wrote (cached too) and is streamed to a file then fsync'd`,
-      "upload = one multipart/form-data POST …/mediaLibrary/upload streamed from the file (content-length set), timed to the answer; download = GET …/mediaLibrary/download?path=…&token=… (a browser link), streamed to a file and fsync'd. MB = 10^6 bytes",
+      "upload = curl -F: one multipart/form-data POST …/mediaLibrary/upload streamed from the file (content-length set), timed to the answer (the server fsyncs the file before answering); download = curl of GET …/mediaLibrary/download?path=…&token=… (a browser link) into a file, fsync'd, timed through the fsync. curl is the client because the bench's own Node client was the bottleneck (2–3× slower than curl on this machine). MB = 10^6 bytes; server CPU = the server process's user + system time during the transfer",
       `RSS = VmRSS of the server process (node, npm's child) and of the embedded engine (its child), sampled every ${SAMPLE_EVERY_MS} ms from the restart on the seeded data to the end; VmHWM = the largest the kernel saw, between samples too`,
       `server and direct SQL took turns: ${ROUNDS} rounds of ${(LOAD_SECONDS / ROUNDS).toFixed(1)} s after a ${WARM_UP_SECONDS} s warm-up each; the machine is shared, figures are shapes`,
     ]);
