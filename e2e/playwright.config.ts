@@ -50,6 +50,7 @@ export default defineConfig({
     { name: 'tenants-projects', testMatch: 'tenants-projects.spec.ts' },
     { name: 'layout', testMatch: 'layout.spec.ts' },
     { name: 'guide', testMatch: 'guide.spec.ts' },
+    { name: 'project-data', testMatch: 'project-data.spec.ts' },
   ],
   webServer: {
     command: `rm -rf "${DATA}" && node --import tsx apps/server/src/main.ts`,
