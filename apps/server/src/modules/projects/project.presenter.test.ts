@@ -1,5 +1,5 @@
 /**
- * The project list's page is built by the database (`projectViewSql`); single projects still go
+ * The project list's page is built by the database (`renderedProjectView`); single projects still go
  * through `projectViewOf` and zod's response check. Over generated rows (hand-made ones too: keys
  * no schema lists inside every JSON column, partial `advanced`, microsecond timestamps, grants
  * ending past year 9999), the page equals what the presenter and the response check answered for
@@ -14,7 +14,7 @@ import { projects, users } from '../../db/schema.js';
 import { unlistedKeys } from '../../lib/json-view.js';
 import { parseListQuery } from '../../lib/list-query/list-query.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { projectViewOf, projectViewSql } from './project.presenter.js';
+import { projectViewOf, renderedProjectView } from './project.presenter.js';
 import { PROJECT_RESOURCE, ProjectRepository } from './project.repository.js';
 
 let app: TestApp;
@@ -146,7 +146,7 @@ describe('the project list built by the database', () => {
             });
           }
           const query = parseListQuery({ limit: 0, ...(fields ? { project: fields } : {}) }, PROJECT_RESOURCE);
-          const page = JSON.parse((await repo.listJson(query, undefined, projectViewSql(today, fields))).json);
+          const page = JSON.parse((await repo.listJson(query, undefined, renderedProjectView(today, fields))).json);
 
           const ids = (page as Array<{ id: string }>).map((item) => item.id);
           const found = await Promise.all(ids.map((id) => repo.find(id)));
@@ -167,9 +167,9 @@ describe('the project list built by the database', () => {
     const db = app.database.db;
     await db.delete(projects);
     const today = '2026-01-01';
-    expect((await repo.listJson(parseListQuery({}, PROJECT_RESOURCE), undefined, projectViewSql(today))).json).toBe(
-      '[]',
-    );
+    expect(
+      (await repo.listJson(parseListQuery({}, PROJECT_RESOURCE), undefined, renderedProjectView(today))).json,
+    ).toBe('[]');
     for (const [i, name] of ['b', 'c', 'a'].entries()) {
       await db
         .insert(projects)
@@ -178,7 +178,7 @@ describe('the project list built by the database', () => {
     const names = async (sort: unknown) =>
       (
         JSON.parse(
-          (await repo.listJson(parseListQuery({ sort }, PROJECT_RESOURCE), undefined, projectViewSql(today))).json,
+          (await repo.listJson(parseListQuery({ sort }, PROJECT_RESOURCE), undefined, renderedProjectView(today))).json,
         ) as Array<{ name: string }>
       ).map((item) => item.name);
     expect(await names({ name: 1 })).toEqual(['a', 'b', 'c']);

@@ -26,7 +26,7 @@ import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { LicenceService } from '../licence/licence.service.js';
 import type { PlatformLicenceService } from '../licence/platform-licence.service.js';
 import type { UserRow } from '../users/user.repository.js';
-import { projectViewOf, projectViewSql } from './project.presenter.js';
+import { projectViewOf, renderedProjectView } from './project.presenter.js';
 import type { MaintainedTotal, ProjectInsert, ProjectRepository, ProjectWithOwner } from './project.repository.js';
 
 export const PROJECTS_AREA = 'projects';
@@ -65,7 +65,7 @@ export class ProjectService {
     return this.deps.repo.listJson(
       query,
       projectScope(user),
-      projectViewSql(this.deps.licence.today(), query.fields),
+      renderedProjectView(this.deps.licence.today(), query.fields),
       maintainedTotal(user, query.equalities),
     );
   }
