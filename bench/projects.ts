@@ -334,7 +334,7 @@ async function plan(connection: pg.ClientConfig, s: Captured): Promise<string> {
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 const PG_THROWAWAY = path.join(ROOT, 'scripts/pg-throwaway.sh');
 
-async function withPostgres<T>(run: (url: string) => Promise<T>): Promise<T> {
+export async function withPostgres<T>(run: (url: string) => Promise<T>): Promise<T> {
   let serverUrl = process.env.GANTRY_BENCH_DATABASE_URL;
   let clusterDir: string | undefined;
   if (serverUrl) {
