@@ -52,6 +52,7 @@ export const PAGES = {
     title: 'media.page.title',
     load: () => import('./pages/projects/media'),
   },
+  backup: { path: '/app/backup', title: 'project.backup', load: () => import('./pages/backup') },
   tenants: {
     path: '/app/model/User/list',
     title: 'menu.tenants',

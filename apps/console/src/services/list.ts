@@ -23,7 +23,7 @@ export const ALL_ROWS = 0;
 export async function fetchList<T>(
   resource: string,
   query: ListQuery,
-  options: Pick<RequestOptions, 'signal' | 'noMessage'> = {},
+  options: Pick<RequestOptions, 'signal' | 'noMessage' | 'headers'> = {},
 ): Promise<ListPage<T>> {
   const { data, headers } = await requestWithHeaders<T[]>(resource, {
     ...options,

@@ -2,6 +2,7 @@ import { PauseCircleOutlined } from '@ant-design/icons';
 import { Button, notification, Progress, Tooltip } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { backupTaskEnded, isBackupTask, wasStartedHere } from '../../services/backupTasks';
 import { ProgressSocket, type TaskProgress } from '../../services/progressSocket';
 import { reportError, request } from '../../services/request';
 import { getToken } from '../../services/session';
@@ -26,7 +27,10 @@ export function TaskNotifications() {
     const show = (task: TaskProgress) => {
       const key = keyOf(task);
       if (task.status !== 'ongoing') {
-        if (shown.current.delete(key)) api.destroy(key);
+        const seen = shown.current.delete(key);
+        if (seen) api.destroy(key);
+        // Only an end seen happening: the socket's first answer also lists tasks that ended earlier.
+        if (isBackupTask(task.type) && (seen || wasStartedHere(task.id))) backupTaskEnded(task);
         return;
       }
       shown.current.add(key);

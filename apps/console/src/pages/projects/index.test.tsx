@@ -257,13 +257,15 @@ describe('project list view and batch delete', () => {
     expect(patch?.body).toEqual({ status: false });
   });
 
-  it('shows the backup entries disabled', async () => {
+  it('opens the backup page from project backup management; database backups stay disabled', async () => {
     server({ rows: [project('a')] });
     renderList();
     fireEvent.click(await screen.findByTestId('project-card-a-more'));
-    const backup = await screen.findByTestId('project-card-a-backup');
-    expect(backup.closest('li')?.getAttribute('aria-disabled')).toBe('true');
     expect(screen.getByTestId('project-card-a-dbBackup').closest('li')?.getAttribute('aria-disabled')).toBe('true');
+    const backup = await screen.findByTestId('project-card-a-backup');
+    fireEvent.mouseEnter(backup.closest('[role="menuitem"]') ?? backup);
+    fireEvent.click(await screen.findByTestId('project-card-a-backup-upload'));
+    await waitFor(() => expect(window.location.hash).toBe('#/app/backup?projectId=a&action=upload'));
   });
 });
 

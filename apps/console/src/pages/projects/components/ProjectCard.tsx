@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { openSite } from '../../../components/OpenSite';
 import { formatDateTime } from '../../../utils/dateTime';
 import { deviceStats, remainingOf } from '../projectNumbers';
-import { backupItems } from './backupItems';
+import { backupItems, openBackupItem } from './backupItems';
 import { CountValue } from './CountValue';
 
 export interface ProjectCardProps {
@@ -49,6 +49,7 @@ export function ProjectCard({
     { key: 'delete', danger: true, label: <span data-testid={`${id}-delete`}>{t('project.delete')}</span> },
   ];
   const onMenu = ({ key }: { key: string }) => {
+    if (openBackupItem(key, project.id)) return;
     if (key === 'edit') onEdit();
     else if (key === 'status') onToggleStatus();
     else if (key === 'delete') onDelete();

@@ -8,7 +8,7 @@ import { openSite } from '../../../components/OpenSite';
 import { formatDateTime } from '../../../utils/dateTime';
 import { deviceStats } from '../projectNumbers';
 import { withTestId } from '../testIds';
-import { backupItems } from './backupItems';
+import { backupItems, openBackupItem } from './backupItems';
 
 export interface ProjectTableProps {
   projects: ProjectView[];
@@ -53,6 +53,7 @@ export function ProjectTable(props: ProjectTableProps) {
         { key: 'delete', danger: true, label: <span data-testid={`${id}-delete`}>{t('project.delete')}</span> },
       ],
       onClick: ({ key }: { key: string }) => {
+        if (openBackupItem(key, project.id)) return;
         if (key === 'licence') props.onLicence(project);
         else if (key === 'edit') props.onEdit(project);
         else if (key === 'delete') props.onDelete(project);
