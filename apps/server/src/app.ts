@@ -33,6 +33,9 @@ import { LoginAttemptRepository } from './modules/auth/login-attempt.repository.
 import { PasswordHasher } from './modules/auth/password-hasher.js';
 import { SessionRepository } from './modules/auth/session.repository.js';
 import { SessionCache } from './modules/auth/session-cache.js';
+import { BackupRepository } from './modules/backups/backup.repository.js';
+import { backupRoutes } from './modules/backups/backup.routes.js';
+import { BackupService } from './modules/backups/backup.service.js';
 import { DashboardRepository } from './modules/dashboard/dashboard.repository.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
@@ -214,12 +217,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const dashboard = new DashboardService(new DashboardRepository(db), auditRepository, licence);
   const documentRepository = new DocumentRepository(db);
   const documents = new DocumentService(documentRepository, clock);
-  const media = new MediaService(
-    new DiskFileStore(config.dataDir),
-    new MediaRepository(db),
-    settings,
-    config.mediaFileMaxBytes,
-  );
+  const fileStore = new DiskFileStore(config.dataDir);
+  const media = new MediaService(fileStore, new MediaRepository(db), settings, config.mediaFileMaxBytes);
   const taskRepository = new TaskRepository(db);
   const taskEngine = new TaskEngine(taskRepository, clock, {
     concurrency: TASK_CONCURRENCY,
@@ -230,6 +229,19 @@ export async function buildApp(options: AppOptions): Promise<App> {
     log: app.log,
   });
   const taskService = new TaskService(taskRepository, taskEngine, documentRepository);
+  const backups = new BackupService(
+    new BackupRepository(db, database.background),
+    documentRepository,
+    fileStore,
+    taskEngine,
+    clock,
+    {
+      dataDir: config.dataDir,
+      uploadMaxBytes: config.backupUploadMaxBytes,
+      safetyKeep: config.safetyBackupsKeep,
+      onlyProcess: database.engine === 'pglite',
+    },
+  );
   const progressHub = new ProgressHub(taskRepository, clock);
   const retention = new RetentionService(
     new RetentionRepository(database.background),
@@ -256,6 +268,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // onClose hooks run last-registered first: the tasks stop (and record why) before the database closes.
   app.addHook('onReady', async () => {
     await taskEngine.start();
+    // Restores a stopped server left are finished or dropped (after the engine failed its orphans).
+    await backups.recover().then(
+      (recovered) =>
+        (recovered.finished || recovered.dropped || recovered.partials) &&
+        app.log.warn(recovered, 'finished or dropped backup work a stopped server left'),
+      (error: unknown) => app.log.warn({ err: error }, 'backup recovery failed'),
+    );
     retention.schedule();
     // Temporary files of uploads a killed server left behind: removed in the background.
     media.sweepTemporary(clock()).then(
@@ -263,7 +282,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
       (error: unknown) => app.log.warn({ err: error }, 'sweeping temporary upload files failed'),
     );
   });
+  // A restore whose data committed while its files were being swapped in, in a process that then died:
+  // finished here (on PostgreSQL once that process's task is failed as stale).
+  const restoreRecovery = setInterval(() => {
+    backups.recover().catch((error: unknown) => app.log.warn({ err: error }, 'backup recovery failed'));
+  }, 60_000);
+  restoreRecovery.unref();
   app.addHook('onClose', async () => {
+    clearInterval(restoreRecovery);
     progressHub.close();
     retention.stop();
     await taskEngine.stop();
@@ -325,6 +351,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     { prefix: API },
   );
   await app.register(withFiles(mediaRoutes(media)), { prefix: SPM });
+  await app.register(withFiles(backupRoutes(backups)), { prefix: SPM });
   await app.register(retentionRoutes(retention), { prefix: SPM });
   await app.register(taskRoutes({ tasks: taskService, hub: progressHub, auth, projects: documentRepository }), {
     prefix: SPM,

@@ -24,6 +24,8 @@ const envSchema = z.object({
   GANTRY_HASH_QUEUE: z.coerce.number().int().min(0).default(32),
   /** The largest file one media-library upload may bring (bytes; 2 GiB by default). */
   GANTRY_MEDIA_FILE_MAX_BYTES: z.coerce.number().int().min(1).default(MEDIA_LIMITS.fileBytes),
+  GANTRY_BACKUP_UPLOAD_MAX_MB: z.coerce.number().int().min(1).default(20_480),
+  GANTRY_SAFETY_BACKUPS_KEEP: z.coerce.number().int().min(1).max(100).default(3),
   /**
    * Behind a reverse proxy: 'true' (trust any), or the proxies' addresses (comma-separated), so
    * that the client address (login throttling, verification codes) comes from X-Forwarded-For.
@@ -72,6 +74,10 @@ export interface Config {
   hashConcurrency: number;
   hashQueue: number;
   mediaFileMaxBytes: number;
+  /** The largest backup file an upload may bring (GANTRY_BACKUP_UPLOAD_MAX_MB, default 20 GiB). */
+  backupUploadMaxBytes: number;
+  /** Safety backups (taken before each restore) kept per project. */
+  safetyBackupsKeep: number;
   pgliteSharedBuffers: string;
   statementLimits: { requestMs: number; backgroundMs: number };
   consoleDir: string;
@@ -123,6 +129,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     hashConcurrency: e.GANTRY_HASH_CONCURRENCY,
     hashQueue: e.GANTRY_HASH_QUEUE,
     mediaFileMaxBytes: e.GANTRY_MEDIA_FILE_MAX_BYTES,
+    backupUploadMaxBytes: e.GANTRY_BACKUP_UPLOAD_MAX_MB * 1024 * 1024,
+    safetyBackupsKeep: e.GANTRY_SAFETY_BACKUPS_KEEP,
     pgliteSharedBuffers: e.GANTRY_PGLITE_SHARED_BUFFERS,
     statementLimits: {
       requestMs: e.GANTRY_STATEMENT_TIMEOUT_MS,

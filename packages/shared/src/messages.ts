@@ -322,6 +322,9 @@ export const MESSAGES = {
     zh_Hans: '备份文件无效：{{problem}}',
     en: 'The backup file is not valid: {{problem}}',
   },
+  'backup.safetyName': { zh_Hans: '还原前备份 {{time}}', en: 'safety {{time}}' },
+  'backup.exported': { zh_Hans: '备份完成', en: 'backup complete' },
+  'backup.restored': { zh_Hans: '还原成功', en: 'Restore successful' },
   'backup.problem.notZip': { zh_Hans: '不是 zip 文件，或文件已损坏', en: 'not a zip file, or damaged' },
   'backup.problem.manifestMissing': { zh_Hans: '缺少 manifest.json', en: 'manifest.json is missing' },
   'backup.problem.manifestInvalid': {

@@ -41,6 +41,24 @@ export interface FileStore {
   sweep(areas: string[], before: Date, maxEntries: number): Promise<number>;
   /** The areas `<parent>/<each folder>/<name>` (e.g. every project's `fileServer`). */
   areasUnder(parent: string, name: string): Promise<string[]>;
+  /**
+   * Every folder and file of an area, parents before children (temporary upload files left out),
+   * at most `maxEntries`: more is an error, never a silent cut (a backup must hold all or fail).
+   */
+  entries(area: string, maxEntries: number): AsyncGenerator<AreaEntry>;
+  /** Whether an area has a folder. */
+  hasArea(area: string): Promise<boolean>;
+  /** Moves a whole area to another name (the target must not exist); a missing area is no error. */
+  moveArea(from: string, to: string): Promise<void>;
+  /** Removes a whole area; a missing one is no error. */
+  removeArea(area: string): Promise<void>;
+}
+
+export interface AreaEntry {
+  segments: string[];
+  type: 'dir' | 'file';
+  size: number;
+  updateTime: Date;
 }
 
 export interface FileInfo {
@@ -343,6 +361,56 @@ export class DiskFileStore implements FileStore {
       }
     }
     return true;
+  }
+
+  async *entries(area: string, maxEntries: number): AsyncGenerator<AreaEntry> {
+    const base = this.areaDir(area);
+    const rootStats = await lstatOrUndefined(base);
+    if (!rootStats?.isDirectory()) return;
+    let seen = 0;
+    const pending: string[][] = [[]];
+    while (pending.length > 0) {
+      const segments = pending.shift() as string[];
+      let list: Dirent[];
+      try {
+        list = await readdir(path.join(base, ...segments), { withFileTypes: true });
+      } catch (error) {
+        if (code(error) === 'ENOENT') continue;
+        throw error;
+      }
+      list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const entry of list) {
+        if (entry.name.startsWith(MEDIA_TEMP_PREFIX) || !(entry.isDirectory() || entry.isFile())) continue;
+        if (++seen > maxEntries) throw new FileStoreError('tooLarge', segments);
+        const child = [...segments, entry.name];
+        const stats = await lstatOrUndefined(path.join(base, ...child));
+        if (!stats) continue;
+        if (entry.isDirectory()) pending.push(child);
+        yield {
+          segments: child,
+          type: entry.isDirectory() ? 'dir' : 'file',
+          size: stats.size,
+          updateTime: stats.mtime,
+        };
+      }
+    }
+  }
+
+  async hasArea(area: string): Promise<boolean> {
+    return (await lstatOrUndefined(this.areaDir(area)))?.isDirectory() === true;
+  }
+
+  async moveArea(from: string, to: string): Promise<void> {
+    const source = this.areaDir(from);
+    if (!(await lstatOrUndefined(source))) return;
+    const target = this.areaDir(to);
+    if (await lstatOrUndefined(target)) throw new FileStoreError('exists', []);
+    await mkdir(path.dirname(target), { recursive: true });
+    await rename(source, target);
+  }
+
+  async removeArea(area: string): Promise<void> {
+    await rm(this.areaDir(area), { recursive: true, force: true });
   }
 
   /** The areas directly under `parent` that are called `name` (`projects/<id>/fileServer`). */

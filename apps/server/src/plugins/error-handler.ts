@@ -11,7 +11,8 @@ function translatedParams(params: Record<string, string | number>, language: Lan
   return Object.fromEntries(
     Object.entries(params).map(([name, value]) => [
       name,
-      typeof value === 'string' && isMessageKey(value) ? translate(value, language) : value,
+      // A parameter that is itself a message (a reason) is translated with the same parameters.
+      typeof value === 'string' && isMessageKey(value) ? translate(value, language, params) : value,
     ]),
   );
 }

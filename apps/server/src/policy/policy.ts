@@ -32,6 +32,9 @@ export const ACTIONS = [
   'project.data.write',
   'task.read',
   'task.write',
+  'backup.read',
+  'backup.write',
+  'backup.delete',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -64,6 +67,9 @@ const SCOPED: ReadonlySet<Action> = new Set([
   'project.data.write',
   'task.read',
   'task.write',
+  'backup.read',
+  'backup.write',
+  'backup.delete',
 ]);
 
 export function can(user: UserRow | undefined, action: Action): boolean {

@@ -31,9 +31,7 @@ export type BackupItem = Record<(typeof BACKUP_KINDS)[number], boolean>;
 const collectionSchema = z.enum(COLLECTIONS as [string, ...string[]], { error: 'backup.moduleUnknown' });
 /** A map keyed by data module (zod's enum-keyed record would ask for every module). */
 const moduleMap = <T extends z.ZodType>(value: T) =>
-  z
-    .record(z.string(), value)
-    .refine((map) => Object.keys(map).every(isCollection), { error: 'backup.moduleUnknown' });
+  z.record(z.string(), value).refine((map) => Object.keys(map).every(isCollection), { error: 'backup.moduleUnknown' });
 const ruleSchema = z.union([z.literal(RESTORE_RULES[0]), z.literal(RESTORE_RULES[1]), z.literal(RESTORE_RULES[2])], {
   error: 'backup.ruleRequired',
 });
@@ -136,6 +134,7 @@ export const backupSizeView = z.array(
     count: z.number(),
   }),
 );
+export type BackupSizeView = z.infer<typeof backupSizeView>;
 
 /** What a task start answers: the task's id and the request id its progress is keyed by. */
 export const backupStartView = z.object({ id: z.string(), requestId: z.string() });

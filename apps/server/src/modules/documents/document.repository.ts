@@ -40,6 +40,7 @@ export const DOCUMENT_RESOURCE: ResourceDef = {
 /** What the data layer needs to know of a project: its owner, and whether it and its tenant are enabled. */
 export interface ProjectAccess {
   ownerId: string;
+  name: string;
   enabled: boolean;
 }
 
@@ -55,12 +56,12 @@ export class DocumentRepository {
 
   async projectAccess(projectId: string, db: Database = this.db): Promise<ProjectAccess | undefined> {
     const [row] = await db
-      .select({ ownerId: projects.userId, projectOn: projects.status, ownerOn: users.status })
+      .select({ ownerId: projects.userId, name: projects.name, projectOn: projects.status, ownerOn: users.status })
       .from(projects)
       .innerJoin(users, eq(users.id, projects.userId))
       .where(eq(projects.id, projectId))
       .limit(1);
-    return row && { ownerId: row.ownerId, enabled: row.projectOn && row.ownerOn };
+    return row && { ownerId: row.ownerId, name: row.name, enabled: row.projectOn && row.ownerOn };
   }
 
   private scope(projectId: string, collection: Collection): SQL {

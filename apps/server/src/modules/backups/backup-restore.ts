@@ -1,0 +1,321 @@
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { BACKUP_ARCHIVE, BACKUP_LIMITS, MEDIA_LIMITS, type RestorePlan, type RestoreRule } from '@gantry/shared';
+import { type FileStore, FileStoreError } from '../../lib/file-store.js';
+import { htmlArea, mediaArea } from '../media/media.service.js';
+import type { BackupRepository, BackupRow, StagedDocument } from './backup.repository.js';
+import {
+  ArchiveProblem,
+  type ArchiveReader,
+  LineSplitter,
+  type Manifest,
+  parseDocumentLine,
+  placeEntry,
+} from './backup-archive.js';
+
+type FileKind = 'fileServer' | 'html';
+const areaOf = (kind: FileKind, projectId: string) => (kind === 'fileServer' ? mediaArea : htmlArea)(projectId);
+/** The staging folder of a restore, beside the project's areas (never inside one: no listing shows it). */
+const stagingArea = (projectId: string, restoreId: string) => `projects/${projectId}/.restore-${restoreId}`;
+const STAGE_BATCH = 500;
+
+/** A restore's file swap, written before the data is committed: a restart completes or drops it. */
+interface Journal {
+  restoreId: string;
+  projectId: string;
+  kinds: FileKind[];
+}
+
+export interface RestoreRequest {
+  id: string;
+  projectId: string;
+  rules: Record<string, RestoreRule>;
+  kinds: FileKind[];
+  record: BackupRow;
+}
+
+export interface RestoreSteps {
+  progress(fraction: number): void;
+  checkpoint(): Promise<void>;
+}
+
+/** Streams each line of a module's file in the archive (already verified) to `onLine`. */
+async function readModule(
+  reader: ArchiveReader,
+  module: string,
+  onLine: (line: string, number: number) => Promise<void> | void,
+): Promise<void> {
+  const entry = reader.entries.find((e) => e.filename === `${BACKUP_ARCHIVE.modulesDir}/${module}.jsonl`);
+  if (!entry || entry.directory) return;
+  const pending: Array<[string, number]> = [];
+  const splitter = new LineSplitter(
+    BACKUP_LIMITS.lineBytesMax,
+    (line, number) => pending.push([line, number]),
+    (number) => {
+      throw new ArchiveProblem('badDocument', { module, line: number });
+    },
+  );
+  await reader.read(entry, async (chunk) => {
+    splitter.push(chunk);
+    while (pending.length > 0) {
+      const [line, number] = pending.shift() as [string, number];
+      await onLine(line, number);
+    }
+  });
+  splitter.end();
+  for (const [line, number] of pending) await onLine(line, number);
+}
+
+/** Creates a folder with its parents; one already there is fine. */
+async function ensureFolder(store: FileStore, area: string, segments: string[]): Promise<void> {
+  try {
+    await store.mkdir(area, segments);
+  } catch (error) {
+    if (!(error instanceof FileStoreError && error.problem === 'exists')) throw error;
+  }
+}
+
+/** A document as restored into `projectId`: a `projectId` field naming the source project is rewritten. */
+function retarget(doc: Record<string, unknown>, from: string, to: string): Record<string, unknown> {
+  return doc.projectId === from ? { ...doc, projectId: to } : doc;
+}
+
+/**
+ * The dry run (issue 12 §3): per module, how many documents would be added, overwritten, kept and
+ * deleted; per file kind, how many files would be added, replaced and removed.
+ */
+export async function planRestore(
+  reader: ArchiveReader,
+  manifest: Manifest,
+  request: { projectId: string; rules: Record<string, RestoreRule>; kinds: FileKind[] },
+  deps: { repo: BackupRepository; store: FileStore },
+): Promise<RestorePlan> {
+  const modules: RestorePlan['modules'] = [];
+  for (const [module, rule] of Object.entries(request.rules)) {
+    const existing = await deps.repo.countCollection(request.projectId, module);
+    const ids = new Set<string>();
+    let duplicates = 0;
+    let batch: string[] = [];
+    const flush = async () => {
+      duplicates += await deps.repo.countExisting(request.projectId, module, batch);
+      batch = [];
+    };
+    await readModule(reader, module, async (line) => {
+      const parsed = parseDocumentLine(line);
+      if (!parsed || ids.has(parsed.id)) return;
+      ids.add(parsed.id);
+      batch.push(parsed.id);
+      if (batch.length >= STAGE_BATCH) await flush();
+    });
+    await flush();
+    const incoming = ids.size;
+    modules.push(
+      rule === 2
+        ? { module, rule, added: incoming, overwritten: 0, kept: 0, deleted: existing }
+        : rule === 0
+          ? {
+              module,
+              rule,
+              added: incoming - duplicates,
+              overwritten: duplicates,
+              kept: existing - duplicates,
+              deleted: 0,
+            }
+          : { module, rule, added: incoming - duplicates, overwritten: 0, kept: existing, deleted: 0 },
+    );
+  }
+  const files: RestorePlan['files'] = [];
+  for (const kind of request.kinds) {
+    const current = new Set<string>();
+    for await (const entry of deps.store.entries(areaOf(kind, request.projectId), MEDIA_LIMITS.sizeEntriesMax)) {
+      if (entry.type === 'file') current.add(entry.segments.join('/'));
+    }
+    let added = 0;
+    let replaced = 0;
+    for (const entry of manifest.entries) {
+      if (!entry.path.startsWith(`${kind}/`)) continue;
+      if (current.delete(entry.path.slice(kind.length + 1))) replaced++;
+      else added++;
+    }
+    files.push({ kind, added, replaced, removed: current.size });
+  }
+  return { modules, files };
+}
+
+/** Writes a restore's journal atomically (a temporary file renamed into place). */
+export class RestoreJournals {
+  constructor(private readonly dataDir: string) {}
+  private folder(): string {
+    return path.join(this.dataDir, 'restore-journals');
+  }
+  async write(journal: Journal): Promise<void> {
+    await mkdir(this.folder(), { recursive: true });
+    const file = path.join(this.folder(), `${journal.restoreId}.json`);
+    await writeFile(`${file}.tmp`, JSON.stringify(journal));
+    await rename(`${file}.tmp`, file);
+  }
+  async remove(restoreId: string): Promise<void> {
+    await rm(path.join(this.folder(), `${restoreId}.json`), { force: true });
+  }
+  async all(): Promise<Journal[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.folder());
+    } catch {
+      return [];
+    }
+    const journals: Journal[] = [];
+    for (const name of names) {
+      if (!name.endsWith('.json')) {
+        await rm(path.join(this.folder(), name), { force: true });
+        continue;
+      }
+      journals.push(JSON.parse(await readFile(path.join(this.folder(), name), 'utf8')) as Journal);
+    }
+    return journals;
+  }
+}
+
+/**
+ * Swaps a restore's staged files in, kind by kind: the live area goes aside, the staged one takes its
+ * place, the old one is removed. Each step looks at what is there, so running it again after a crash
+ * at any point finishes the swap.
+ */
+async function swapFiles(store: FileStore, journal: Journal): Promise<void> {
+  const staging = stagingArea(journal.projectId, journal.restoreId);
+  for (const kind of journal.kinds) {
+    const live = areaOf(kind, journal.projectId);
+    const staged = `${staging}/${kind}`;
+    const old = `${staging}/old-${kind}`;
+    if (await store.hasArea(staged)) {
+      if (await store.hasArea(old)) await store.removeArea(live);
+      else await store.moveArea(live, old);
+      await store.moveArea(staged, live);
+    }
+  }
+  await store.removeArea(staging);
+}
+
+/**
+ * Applies a verified archive to a project (issue 12 §3): documents are staged in batches, files
+ * extracted to a staging folder, a journal written; then one transaction applies every module's rule
+ * and inserts the restore's record, and the files are swapped in. A failure before the commit leaves
+ * the project as it was; after it, the swap is finished (also by `recoverRestores` after a restart).
+ */
+export async function applyRestore(
+  reader: ArchiveReader,
+  manifest: Manifest,
+  request: RestoreRequest,
+  deps: { repo: BackupRepository; store: FileStore; journals: RestoreJournals },
+  steps: RestoreSteps,
+): Promise<Record<string, number>> {
+  const { repo, store, journals } = deps;
+  const staging = stagingArea(request.projectId, request.id);
+  const total = Object.keys(request.rules).length + request.kinds.length + 1;
+  let done = 0;
+  const step = () => steps.progress(++done / total);
+  try {
+    for (const module of Object.keys(request.rules)) {
+      let batch: StagedDocument[] = [];
+      await readModule(reader, module, async (line, number) => {
+        const parsed = parseDocumentLine(line);
+        if (!parsed) throw new ArchiveProblem('badDocument', { module, line: number });
+        batch.push({
+          collection: module,
+          id: parsed.id,
+          doc: retarget(parsed.doc, manifest.project.id, request.projectId),
+          createTime: parsed.createTime,
+          updateTime: parsed.updateTime,
+        });
+        if (batch.length >= STAGE_BATCH) {
+          await steps.checkpoint();
+          await repo.stage(request.id, batch);
+          batch = [];
+        }
+      });
+      await repo.stage(request.id, batch);
+      step();
+    }
+    for (const kind of request.kinds) {
+      const area = `${staging}/${kind}`;
+      await store.removeArea(area);
+      await ensureFolder(store, area, []);
+      for (const entry of reader.entries) {
+        const place = placeEntry(entry.directory ? entry.filename.replace(/\/$/, '') : entry.filename);
+        if (place instanceof ArchiveProblem || place.kind === 'manifest' || place.kind !== kind) continue;
+        if (entry.directory) {
+          await ensureFolder(store, area, place.segments);
+          continue;
+        }
+        await steps.checkpoint();
+        await ensureFolder(store, area, place.segments.slice(0, -1));
+        const chunks = new Readable({ read() {} });
+        const writing = store.write(area, place.segments, chunks, {
+          maxBytes: entry.uncompressedSize,
+          overwrite: true,
+        });
+        await reader
+          .read(entry, (chunk) => {
+            chunks.push(Buffer.from(chunk));
+          })
+          .then(
+            () => chunks.push(null),
+            (error: unknown) => chunks.destroy(error as Error),
+          );
+        await writing;
+      }
+      step();
+    }
+    await steps.checkpoint();
+    await journals.write({ restoreId: request.id, projectId: request.projectId, kinds: request.kinds });
+  } catch (error) {
+    await store.removeArea(staging);
+    await repo.clearStaging(request.id);
+    await journals.remove(request.id);
+    throw error;
+  }
+  let written: Record<string, number>;
+  try {
+    written = await repo.applyStaged(request.id, request.projectId, request.rules, request.record);
+  } catch (error) {
+    // Not committed: the journal goes, and the staged files with it.
+    await store.removeArea(staging);
+    await repo.clearStaging(request.id);
+    await journals.remove(request.id);
+    throw error;
+  }
+  await swapFiles(store, { restoreId: request.id, projectId: request.projectId, kinds: request.kinds });
+  await journals.remove(request.id);
+  await repo.clearStaging(request.id);
+  step();
+  return written;
+}
+
+/**
+ * After a restart: each journal left by a restore is finished (its record committed: the files are
+ * swapped in) or dropped (not committed: the staged files are removed); staged documents of restores
+ * no longer running are removed. Answers how many were finished and dropped.
+ */
+export async function recoverRestores(deps: {
+  repo: BackupRepository;
+  store: FileStore;
+  journals: RestoreJournals;
+}): Promise<{ finished: number; dropped: number }> {
+  let finished = 0;
+  let dropped = 0;
+  for (const journal of await deps.journals.all()) {
+    // Another process's restore, still running: its own work.
+    if (await deps.repo.taskOngoing(journal.restoreId)) continue;
+    if (await deps.repo.exists(journal.restoreId)) {
+      await swapFiles(deps.store, journal);
+      finished++;
+    } else {
+      await deps.store.removeArea(stagingArea(journal.projectId, journal.restoreId));
+      dropped++;
+    }
+    await deps.journals.remove(journal.restoreId);
+  }
+  await deps.repo.clearStrayStaging();
+  return { finished, dropped };
+}

@@ -1,0 +1,25 @@
+import { type BackupView, toWholeMb } from '@gantry/shared';
+import type { BackupRow } from './backup.repository.js';
+
+/** A backup or restore record as every call answers it. */
+export function presentBackup(row: BackupRow): BackupView {
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    name: row.name,
+    type: row.type,
+    status: row.status,
+    item: row.item,
+    moduleRules: row.moduleRules,
+    excludedDirs: row.excludedDirs,
+    documents: row.documents,
+    size: toWholeMb(row.bytes),
+    bytes: row.bytes,
+    file: row.file,
+    restoreFile: row.restoreFile,
+    sourceProjectId: row.sourceProjectId,
+    safety: row.safety,
+    createTime: row.createTime.toISOString(),
+    updateTime: row.updateTime.toISOString(),
+  };
+}

@@ -1,0 +1,238 @@
+import type { RestoreRule } from '@gantry/shared';
+import { and, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Database } from '../../db/database.js';
+import { projectBackups, projectCollectionStats, projectDocuments, restoreStaging, tasks } from '../../db/schema.js';
+import { cappedCount, type ListTotal } from '../../lib/list-count.js';
+import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
+
+export type BackupRow = typeof projectBackups.$inferSelect;
+export type StagedDocument = Omit<typeof restoreStaging.$inferInsert, 'restoreId'>;
+export interface StoredDocument {
+  id: string;
+  doc: Record<string, unknown>;
+  createTime: Date;
+  updateTime: Date;
+}
+
+/** The backup list (`proxy/core/backup?query=`): filters by type, status, name and time range. */
+export const BACKUP_RESOURCE: ResourceDef = {
+  name: 'backup',
+  id: 'id',
+  fields: {
+    id: { sql: projectBackups.id, type: 'string', sort: true },
+    name: { sql: projectBackups.name, type: 'string', sort: true },
+    type: { sql: projectBackups.type, type: 'string' },
+    status: { sql: projectBackups.status, type: 'string' },
+    safety: { sql: projectBackups.safety, type: 'boolean' },
+    bytes: { sql: projectBackups.bytes, type: 'number', sort: true },
+    createTime: { sql: projectBackups.createTime, type: 'date', sort: true },
+    updateTime: { sql: projectBackups.updateTime, type: 'date', sort: true },
+  },
+  defaultSort: { createTime: -1 },
+  defaultLimit: 20,
+  maxLimit: 1_000,
+};
+
+/** Documents read or written per statement. */
+export const DOCUMENT_BATCH = 1_000;
+
+/** All SQL of project backups: their records, the documents they read, and the staged restore. */
+export class BackupRepository {
+  /** `db` for requests; `background` (its longer statement limit) for the tasks' reads and the restore. */
+  constructor(
+    private readonly db: Database,
+    private readonly background: Database,
+  ) {}
+
+  async insert(row: BackupRow, db: Database = this.db): Promise<void> {
+    await db.insert(projectBackups).values(row);
+  }
+
+  async find(projectId: string, id: string): Promise<BackupRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(projectBackups)
+      .where(and(eq(projectBackups.projectId, projectId), eq(projectBackups.id, id)));
+    return row;
+  }
+
+  async exists(id: string): Promise<boolean> {
+    const [row] = await this.db.select({ id: projectBackups.id }).from(projectBackups).where(eq(projectBackups.id, id));
+    return row !== undefined;
+  }
+
+  list(projectId: string, query: ListQuery): Promise<BackupRow[]> {
+    return this.db
+      .select()
+      .from(projectBackups)
+      .where(and(eq(projectBackups.projectId, projectId), query.where))
+      .orderBy(...query.orderBy)
+      .limit(query.limit)
+      .offset(query.offset);
+  }
+
+  total(projectId: string, where: SQL | undefined): Promise<ListTotal> {
+    return cappedCount(this.db, projectBackups, and(eq(projectBackups.projectId, projectId), where));
+  }
+
+  async rename(projectId: string, id: string, name: string, now: Date): Promise<BackupRow | undefined> {
+    const [row] = await this.db
+      .update(projectBackups)
+      .set({ name, updateTime: now })
+      .where(and(eq(projectBackups.projectId, projectId), eq(projectBackups.id, id)))
+      .returning();
+    return row;
+  }
+
+  async remove(projectId: string, id: string): Promise<BackupRow | undefined> {
+    const [row] = await this.db
+      .delete(projectBackups)
+      .where(and(eq(projectBackups.projectId, projectId), eq(projectBackups.id, id)))
+      .returning();
+    return row;
+  }
+
+  /** Safety backups of a project, newest first (the retention keeps the first few). */
+  safetyBackups(projectId: string): Promise<BackupRow[]> {
+    return this.db
+      .select()
+      .from(projectBackups)
+      .where(and(eq(projectBackups.projectId, projectId), eq(projectBackups.safety, true)))
+      .orderBy(sql`${projectBackups.createTime} desc`);
+  }
+
+  /** Archive file names every record of a project refers to (the rest of its backup folder is stray). */
+  async filesOf(projectId: string): Promise<Set<string>> {
+    const rows = await this.db
+      .select({ file: projectBackups.file })
+      .from(projectBackups)
+      .where(eq(projectBackups.projectId, projectId));
+    return new Set(rows.flatMap((row) => (row.file ? [row.file] : [])));
+  }
+
+  /** Documents and bytes per collection of a project (maintained by triggers). */
+  collectionStats(projectId: string): Promise<Array<{ collection: string; documents: number; bytes: number }>> {
+    return this.db
+      .select({
+        collection: projectCollectionStats.collection,
+        documents: projectCollectionStats.documents,
+        bytes: projectCollectionStats.bytes,
+      })
+      .from(projectCollectionStats)
+      .where(and(eq(projectCollectionStats.projectId, projectId), gt(projectCollectionStats.documents, 0)));
+  }
+
+  /** The next batch of a collection's documents after `afterId`, in id order (keyset paging on the key). */
+  documentsAfter(projectId: string, collection: string, afterId: string | undefined): Promise<StoredDocument[]> {
+    return this.background
+      .select({
+        id: projectDocuments.id,
+        doc: projectDocuments.doc,
+        createTime: projectDocuments.createTime,
+        updateTime: projectDocuments.updateTime,
+      })
+      .from(projectDocuments)
+      .where(
+        and(
+          eq(projectDocuments.projectId, projectId),
+          eq(projectDocuments.collection, collection),
+          afterId === undefined ? undefined : gt(projectDocuments.id, afterId),
+        ),
+      )
+      .orderBy(projectDocuments.id)
+      .limit(DOCUMENT_BATCH);
+  }
+
+  /** How many of `ids` a collection of a project holds. */
+  async countExisting(projectId: string, collection: string, ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const [row] = await this.background
+      .select({ n: sql<number>`count(*)::int` })
+      .from(projectDocuments)
+      .where(
+        and(
+          eq(projectDocuments.projectId, projectId),
+          eq(projectDocuments.collection, collection),
+          inArray(projectDocuments.id, ids),
+        ),
+      );
+    return row?.n ?? 0;
+  }
+
+  async countCollection(projectId: string, collection: string): Promise<number> {
+    const [row] = await this.background
+      .select({ n: sql<number>`count(*)::int` })
+      .from(projectDocuments)
+      .where(and(eq(projectDocuments.projectId, projectId), eq(projectDocuments.collection, collection)));
+    return row?.n ?? 0;
+  }
+
+  /** Stages a batch of a restore's documents (a duplicate id in the archive: the later line wins). */
+  async stage(restoreId: string, rows: StagedDocument[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.background
+      .insert(restoreStaging)
+      .values(rows.map((row) => ({ ...row, restoreId })))
+      .onConflictDoUpdate({
+        target: [restoreStaging.restoreId, restoreStaging.collection, restoreStaging.id],
+        set: {
+          doc: sql`excluded.doc`,
+          createTime: sql`excluded.create_time`,
+          updateTime: sql`excluded.update_time`,
+        },
+      });
+  }
+
+  /**
+   * Applies a staged restore to the project in one transaction, with the restore's record (its
+   * commit is what the file journal looks for): per module, rule 2 clears the collection first; rule
+   * 0 overwrites documents of the same id; rule 1 keeps them. Answers the documents written per module.
+   */
+  async applyStaged(
+    restoreId: string,
+    projectId: string,
+    rules: Record<string, RestoreRule>,
+    record: BackupRow,
+  ): Promise<Record<string, number>> {
+    return this.background.transaction(async (tx) => {
+      const written: Record<string, number> = {};
+      for (const [collection, rule] of Object.entries(rules)) {
+        if (rule === 2) {
+          await tx
+            .delete(projectDocuments)
+            .where(and(eq(projectDocuments.projectId, projectId), eq(projectDocuments.collection, collection)));
+        }
+        const conflict =
+          rule === 1
+            ? sql`on conflict (project_id, collection, id) do nothing`
+            : sql`on conflict (project_id, collection, id) do update set doc = excluded.doc,
+                create_time = excluded.create_time, update_time = excluded.update_time`;
+        const result = await tx.execute(sql`
+          insert into ${projectDocuments} (project_id, collection, id, doc, create_time, update_time)
+          select ${projectId}, collection, id, doc, create_time, update_time from ${restoreStaging}
+          where restore_id = ${restoreId} and collection = ${collection}
+          ${conflict}`);
+        written[collection] = Number((result as { rowCount?: number | null }).rowCount ?? 0);
+      }
+      await tx.insert(projectBackups).values({ ...record, documents: written });
+      return written;
+    });
+  }
+
+  /** Whether a task (a restore, perhaps in another process) is still running. */
+  async taskOngoing(id: string): Promise<boolean> {
+    const [row] = await this.db.select({ status: tasks.status }).from(tasks).where(eq(tasks.id, id));
+    return row?.status === 'ongoing';
+  }
+
+  async clearStaging(restoreId: string): Promise<void> {
+    await this.background.delete(restoreStaging).where(eq(restoreStaging.restoreId, restoreId));
+  }
+
+  /** Removes staged documents of restores whose task is no longer running (a stopped server). */
+  async clearStrayStaging(): Promise<void> {
+    await this.background.execute(sql`
+      delete from ${restoreStaging} where restore_id not in (
+        select ${tasks.id} from ${tasks} where ${tasks.status} = 'ongoing')`);
+  }
+}

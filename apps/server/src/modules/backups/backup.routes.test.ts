@@ -1,0 +1,409 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { ArchiveReader, verifyArchive } from './backup-archive.js';
+
+const BACKUP = `${SPM_URL}/proxy/core/backup`;
+const CORE = '/portal/rest/core';
+const MEDIA = `${SPM_URL}/proxy/core/mediaLibrary`;
+
+let app: TestApp;
+let admin: string;
+let acme: string;
+let other: string;
+const project = 'plant1';
+
+beforeEach(async () => {
+  app = await createTestApp();
+  admin = await adminWithLicence(app);
+  await createTenant(app, admin, 'acme');
+  await createTenant(app, admin, 'other');
+  acme = await app.login('acme', TENANT_PASSWORD);
+  other = await app.login('other', TENANT_PASSWORD);
+  await createProject(app, acme, { id: project });
+  await createProject(app, acme, { id: 'plant2' });
+  await createProject(app, other, { id: 'rival' });
+  await app.app.ready();
+});
+afterEach(() => app.close());
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+function call(method: Method, url: string, options: { token?: string; projectId?: string; body?: unknown } = {}) {
+  return app.app.inject({
+    method,
+    url,
+    headers: {
+      authorization: options.token ?? acme,
+      'accept-language': 'en',
+      ...(options.projectId === undefined
+        ? { 'x-request-project': project }
+        : options.projectId
+          ? { 'x-request-project': options.projectId }
+          : {}),
+    },
+    ...(options.body === undefined ? {} : { payload: options.body as object }),
+  });
+}
+const q = (value: unknown) => encodeURIComponent(JSON.stringify(value));
+
+async function put(collection: string, doc: Record<string, unknown>, projectId = project) {
+  const response = await call('POST', `${CORE}/${collection}`, { projectId, body: doc });
+  expect(response.statusCode, response.body).toBe(200);
+}
+
+function form(name: string, content: Uint8Array) {
+  const boundary = `----backup${randomBytes(8).toString('hex')}`;
+  return {
+    payload: Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
+          'Content-Type: application/zip\r\n\r\n',
+      ),
+      Buffer.from(content),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+async function uploadMedia(folder: string, name: string, content: Uint8Array, projectId = project) {
+  const body = form(name, content);
+  const response = await app.app.inject({
+    method: 'POST',
+    url: `${MEDIA}/upload?path=${encodeURIComponent(folder)}`,
+    headers: { authorization: acme, 'x-request-project': projectId, ...body.headers },
+    payload: body.payload,
+  });
+  expect(response.statusCode, response.body).toBe(200);
+}
+
+async function finished(taskId: string, token = acme) {
+  let task: { status: string; message: string | null; progress: number } = {
+    status: 'ongoing',
+    message: null,
+    progress: 0,
+  };
+  await expect
+    .poll(
+      async () => {
+        task = (await call('GET', `${SPM_URL}/proxy/core/taskmanager/${taskId}`, { token })).json();
+        return task.status;
+      },
+      { timeout: 60_000, interval: 100 },
+    )
+    .not.toBe('ongoing');
+  return task;
+}
+
+async function exportBackup(query: Record<string, unknown>, projectId = project) {
+  const started = await call('GET', `${BACKUP}/export?projectId=${projectId}&query=${q(query)}`, { projectId });
+  expect(started.statusCode, started.body).toBe(200);
+  const { id } = started.json<{ id: string }>();
+  const task = await finished(id);
+  expect(task.status, task.message ?? '').toBe('success');
+  return id;
+}
+
+async function restore(query: Record<string, unknown>, projectId = project) {
+  const started = await call('GET', `${BACKUP}/import?query=${q(query)}`, { projectId });
+  expect(started.statusCode, started.body).toBe(200);
+  return finished(started.json<{ id: string }>().id);
+}
+
+async function documents(collection: string, projectId = project) {
+  const response = await call('GET', `${CORE}/${collection}?query=${q({ limit: 1000, sort: { id: 1 } })}`, {
+    projectId,
+  });
+  return response.json<Array<Record<string, unknown>>>().map(({ updateTime: _u, ...doc }) => doc);
+}
+
+async function mediaFiles(projectId = project): Promise<Record<string, string>> {
+  const root = path.join(app.dataDir, 'projects', projectId, 'fileServer');
+  const found: Record<string, string> = {};
+  const walk = async (dir: string, prefix: string) => {
+    for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      const rel = `${prefix}${entry.name}`;
+      if (entry.isDirectory()) {
+        found[`${rel}/`] = 'dir';
+        await walk(path.join(dir, entry.name), `${rel}/`);
+      } else found[rel] = (await readFile(path.join(dir, entry.name))).toString('base64');
+    }
+  };
+  await walk(root, '');
+  return found;
+}
+
+async function seed() {
+  await put('rule', { id: 'r1', name: 'high temperature', threshold: 80 });
+  await put('rule', { id: 'r2', name: 'low pressure', threshold: 1.5, projectId: project });
+  await put('table', { id: 't1', name: 'wells' });
+  await put('table_record', { id: 'tr1', tableId: 't1', values: { depth: 1200 } });
+  await put('user', { id: 'u1', name: 'operator' });
+  await put('setting', { id: 's1', key: 'theme', value: 'dark' });
+  await put('cron', { id: 'c1', every: '5m' });
+  await uploadMedia('', 'logo.png', Buffer.from('png-bytes'));
+  const mkdir1 = await call('POST', `${MEDIA}/dir`, { body: { path: 'docs/empty' } });
+  expect(mkdir1.statusCode).toBe(200);
+  await uploadMedia('docs', 'manual.txt', randomBytes(300_000));
+  await mkdir(path.join(app.dataDir, 'projects', project, 'html'), { recursive: true });
+  await writeFile(path.join(app.dataDir, 'projects', project, 'html', 'index.html'), '<h1>front</h1>');
+}
+
+describe('project backups', () => {
+  it('backs up documents (with the selection links), files and html, and restores them exactly', async () => {
+    await seed();
+    const sizes = await call('GET', `${BACKUP}/getSizeAndTime?excludedDirs=${q(['docs'])}`);
+    expect(sizes.statusCode, sizes.body).toBe(200);
+    expect(sizes.json()).toEqual([
+      { name: 'fileServer', size: 0, bytes: 9, count: 1 },
+      { name: 'html', size: 0, bytes: 14, count: 1 },
+      expect.objectContaining({ name: 'mongodb', count: 7 }),
+    ]);
+    const beforeRules = await documents('rule');
+    const beforeRecords = await documents('table_record');
+    const beforeFiles = await mediaFiles();
+
+    const id = await exportBackup({
+      name: 'nightly',
+      item: { fileServer: true, html: true, mongodb: true },
+      moduleRules: { rule: 0, table_record: 0 },
+      excludedDirs: [],
+    });
+    const record = (await call('GET', `${BACKUP}/${id}`)).json();
+    expect(record).toMatchObject({
+      id,
+      name: 'nightly',
+      type: 'export',
+      status: 'succeed',
+      item: { fileServer: true, html: true, mongodb: true },
+      // table_record brought setting, and the data group user and role.
+      documents: { rule: 2, table_record: 1, user: 1, role: 0, setting: 1 },
+      safety: false,
+      sourceProjectId: project,
+    });
+    expect(record.documents.cron).toBeUndefined();
+
+    // The archive opens with a standard tool and verifies whole.
+    const file = path.join(app.dataDir, 'backups', project, `${id}.zip`);
+    const listing = execFileSync('unzip', ['-l', file], { encoding: 'utf8' });
+    expect(listing).toContain('mongodb/rule.jsonl');
+    expect(listing).toContain('fileServer/docs/manual.txt');
+    expect(listing).toContain('html/index.html');
+    const reader = await ArchiveReader.open(file);
+    const manifest = await verifyArchive(reader);
+    await reader.close();
+    expect(manifest.project).toEqual({ id: project, name: expect.any(String) });
+    expect(manifest.dirs).toEqual(['fileServer/docs', 'fileServer/docs/empty']);
+
+    // Change everything, then restore with "clear then add".
+    await call('DELETE', `${CORE}/rule/r1`);
+    await call('PATCH', `${CORE}/rule/r2`, { body: { threshold: 9 } });
+    await put('rule', { id: 'r3', name: 'new' });
+    await call('DELETE', `${MEDIA}?path=logo.png`);
+    await uploadMedia('', 'intruder.txt', Buffer.from('x'));
+    await writeFile(path.join(app.dataDir, 'projects', project, 'html', 'index.html'), '<h1>changed</h1>');
+
+    const plan = await call(
+      'GET',
+      `${BACKUP}/import/plan?query=${q({ id, item: ['mongodb', 'fileServer', 'html'], moduleRules: { rule: 2, table_record: 0 } })}`,
+    );
+    expect(plan.statusCode, plan.body).toBe(200);
+    expect(plan.json()).toEqual({
+      modules: [
+        { module: 'rule', rule: 2, added: 2, overwritten: 0, kept: 0, deleted: 2 },
+        { module: 'table_record', rule: 0, added: 0, overwritten: 1, kept: 0, deleted: 0 },
+      ],
+      files: [
+        { kind: 'fileServer', added: 1, replaced: 1, removed: 1 },
+        { kind: 'html', added: 0, replaced: 1, removed: 0 },
+      ],
+    });
+
+    const task = await restore({
+      id,
+      name: 'undo',
+      item: { fileServer: true, html: true, mongodb: true },
+      moduleRules: { rule: 2, table_record: 0 },
+    });
+    expect(task.status, task.message ?? '').toBe('success');
+    expect(task.message).toBe('Restore successful');
+    expect(await documents('rule')).toEqual(beforeRules);
+    expect(await documents('table_record')).toEqual(beforeRecords);
+    expect(await mediaFiles()).toEqual(beforeFiles);
+    expect(await readFile(path.join(app.dataDir, 'projects', project, 'html', 'index.html'), 'utf8')).toBe(
+      '<h1>front</h1>',
+    );
+    // No staging left behind.
+    expect((await readdir(path.join(app.dataDir, 'projects', project))).sort()).toEqual(['fileServer', 'html']);
+
+    // The restore is listed under 'reduction' (type import); a safety backup of what it replaced too.
+    const restores = await call('GET', `${BACKUP}?query=${q({ filter: { type: 'import' }, withCount: true })}`);
+    expect(restores.headers.count).toBe('1');
+    expect(restores.json()[0]).toMatchObject({
+      name: 'undo',
+      type: 'import',
+      restoreFile: id,
+      moduleRules: { rule: 2 },
+    });
+    const safety = (await call('GET', `${BACKUP}?query=${q({ filter: { safety: true } })}`)).json();
+    expect(safety).toHaveLength(1);
+    expect(safety[0]).toMatchObject({ type: 'export', safety: true, documents: { rule: 2, table_record: 1 } });
+
+    // The safety backup undoes the restore.
+    const undo = await restore({
+      id: safety[0].id,
+      item: ['mongodb', 'fileServer', 'html'],
+      mongoItem: ['rule', 'table_record'],
+      itemType: 2,
+    });
+    expect(undo.status, undo.message ?? '').toBe('success');
+    expect((await documents('rule')).map((doc) => doc.id)).toEqual(['r2', 'r3']);
+    expect(Object.keys(await mediaFiles()).sort()).toEqual(['docs/', 'docs/empty/', 'docs/manual.txt', 'intruder.txt']);
+  }, 120_000);
+
+  it('moves a project: a backup of one restores into another, its project id rewritten', async () => {
+    await seed();
+    const id = await exportBackup({ name: 'move', item: ['mongodb'], moduleRules: { rule: 0 } });
+    const download = await call('GET', `${BACKUP}/download/${id}`);
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-disposition']).toContain('filename="move.zip"');
+    const body = form('move.zip', download.rawPayload);
+    const uploaded = await app.app.inject({
+      method: 'POST',
+      url: `${BACKUP}/upload?projectId=plant2`,
+      headers: { authorization: acme, 'x-request-project': 'plant2', 'accept-language': 'en', ...body.headers },
+      payload: body.payload,
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    expect(uploaded.json()).toMatchObject({
+      status: 'OK',
+      name: 'move',
+      sourceProjectId: project,
+      documents: { rule: 2 },
+    });
+    const task = await restore({ id: uploaded.json().id, item: ['mongodb'], moduleRules: { rule: 1 } }, 'plant2');
+    expect(task.status, task.message ?? '').toBe('success');
+    const moved = await documents('rule', 'plant2');
+    expect(moved.map((doc) => doc.id)).toEqual(['r1', 'r2']);
+    expect(moved[1]?.projectId).toBe('plant2');
+  }, 60_000);
+
+  it('lists, filters, renames and deletes records; the other tenant sees none of it', async () => {
+    const first = await exportBackup({ name: 'alpha', item: ['html'] });
+    await exportBackup({ name: 'beta', item: ['html'] });
+    const list = await call(
+      'GET',
+      `${BACKUP}?query=${q({ filter: { type: 'export', status: 'succeed' }, withCount: true })}`,
+    );
+    expect(list.headers.count).toBe('2');
+    expect(list.json().map((row: { name: string }) => row.name)).toEqual(['beta', 'alpha']);
+    const named = await call('GET', `${BACKUP}?query=${q({ filter: { name: { like: 'alp' } } })}`);
+    expect(named.json().map((row: { name: string }) => row.name)).toEqual(['alpha']);
+
+    expect((await call('PATCH', `${BACKUP}/${first}`, { body: { name: 'x'.repeat(31) } })).statusCode).toBe(400);
+    const renamed = await call('PATCH', `${BACKUP}/${first}`, { body: { name: 'gamma' } });
+    expect(renamed.json().name).toBe('gamma');
+
+    for (const [method, url] of [
+      ['GET', `${BACKUP}/${first}`],
+      ['GET', `${BACKUP}`],
+      ['GET', `${BACKUP}/getSizeAndTime`],
+      ['GET', `${BACKUP}/download/${first}`],
+      ['PATCH', `${BACKUP}/${first}`],
+      ['DELETE', `${BACKUP}/${first}`],
+      ['GET', `${BACKUP}/export?query=${q({ name: 'steal', item: ['html'] })}`],
+      ['GET', `${BACKUP}/import?query=${q({ id: first, item: ['html'] })}`],
+    ] as const) {
+      const response = await call(method, url, {
+        token: other,
+        body: method === 'PATCH' ? { name: 'mine' } : undefined,
+      });
+      expect(response.statusCode, `${method} ${url}`).toBe(404);
+    }
+    // Its own project's header does not reach another project's records either.
+    expect((await call('GET', `${BACKUP}/${first}`, { token: other, projectId: 'rival' })).statusCode).toBe(404);
+    expect((await call('GET', `${BACKUP}/${first}`, { projectId: '' })).json().code).toBe('projectHeaderMissing');
+
+    expect((await call('DELETE', `${BACKUP}/${first}?projectId=${project}`)).json()).toEqual({ status: 'OK' });
+    expect(existsSync(path.join(app.dataDir, 'backups', project, `${first}.zip`))).toBe(false);
+    expect((await call('GET', `${BACKUP}/${first}`)).statusCode).toBe(404);
+  }, 60_000);
+
+  it('refuses bad requests with the spec messages, and changes nothing', async () => {
+    const message = async (url: string) => (await call('GET', url)).json<{ message: string }>().message;
+    expect(await message(`${BACKUP}/export?query=${q({ name: 'x', item: { fileServer: false } })}`)).toBe(
+      'backup content cannot be empty',
+    );
+    expect(await message(`${BACKUP}/export?query=${q({ name: 'x', item: ['mongodb'] })}`)).toBe(
+      'data content required',
+    );
+    expect(await message(`${BACKUP}/import?query=${q({ id: 'nope', item: ['mongodb'] })}`)).toBe(
+      'restore rule required',
+    );
+    expect(await message(`${BACKUP}/import?query=${q({ id: 'nope', item: ['html'] })}`)).toBe(
+      'The backup record does not exist',
+    );
+    const id = await exportBackup({ name: 'html only', item: ['html'] });
+    expect(await message(`${BACKUP}/import?query=${q({ id, item: ['mongodb'], moduleRules: { rule: 0 } })}`)).toBe(
+      'This backup does not hold the chosen content: mongodb',
+    );
+    const upload = async (name: string, content: Uint8Array) => {
+      const body = form(name, content);
+      return app.app.inject({
+        method: 'POST',
+        url: `${BACKUP}/upload`,
+        headers: { authorization: acme, 'x-request-project': project, 'accept-language': 'en', ...body.headers },
+        payload: body.payload,
+      });
+    };
+    expect((await upload('notes.txt', Buffer.from('hello'))).json().message).toBe(
+      'Upload file format error, please upload compressed file!',
+    );
+    expect((await upload('fake.zip', Buffer.from('hello, not a zip at all'))).json().message).toBe(
+      'Upload file format error, please upload compressed file!',
+    );
+    expect((await upload('bad name!.zip', Buffer.from('PK\u0003\u0004'))).json().message).toBe(
+      'Backup names allow no special symbols except dot and underscore',
+    );
+    const list = await call('GET', `${BACKUP}?query=${q({ withCount: true })}`);
+    expect(list.headers.count).toBe('1');
+    expect(await readdir(path.join(app.dataDir, 'backups', project))).toEqual([`${id}.zip`]);
+  }, 60_000);
+
+  it('downloads with a verification code as an AES-256 zip that 7-Zip opens, and uploads it back with the code', async () => {
+    await seed();
+    const id = await exportBackup({ name: 'locked', item: ['mongodb', 'fileServer'], moduleRules: { rule: 0 } });
+    const download = await call('GET', `${BACKUP}/download/${id}?password=${encodeURIComponent('s3cret code')}`);
+    expect(download.statusCode).toBe(200);
+    const dir = path.join(app.dataDir, 'check');
+    await mkdir(dir);
+    const zip = path.join(dir, 'locked.zip');
+    await writeFile(zip, download.rawPayload);
+    const tested = execFileSync('7z', ['t', '-ps3cret code', zip], { encoding: 'utf8' });
+    expect(tested).toContain('Everything is Ok');
+    expect(execFileSync('7z', ['l', '-slt', zip], { encoding: 'utf8' })).toContain('AES-256');
+    expect(() => execFileSync('7z', ['t', '-pwrong', zip], { stdio: 'pipe' })).toThrow();
+
+    const send = (password?: string) => {
+      const body = form('locked.zip', download.rawPayload);
+      return app.app.inject({
+        method: 'POST',
+        url: `${BACKUP}/upload${password ? `?password=${encodeURIComponent(password)}` : ''}`,
+        headers: { authorization: acme, 'x-request-project': project, 'accept-language': 'en', ...body.headers },
+        payload: body.payload,
+      });
+    };
+    expect((await send()).json().message).toBe(
+      'The backup file is not valid: the file is encrypted: give its verification code',
+    );
+    expect((await send('wrong')).json()).toMatchObject({ code: 'backupPasswordWrong' });
+    const ok = await send('s3cret code');
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ status: 'OK', documents: { rule: 2 } });
+  }, 60_000);
+});

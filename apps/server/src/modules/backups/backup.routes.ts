@@ -1,0 +1,301 @@
+import {
+  BACKUP_LIMITS,
+  backupExportSchema,
+  backupImportSchema,
+  backupRenameSchema,
+  backupSizeView,
+  backupStartView,
+  backupView,
+  MEDIA_LIMITS,
+  restorePlanView,
+} from '@gantry/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error.js';
+import { countAnswer, LIST_QUERY_DESCRIPTION, listQuerystring } from '../../lib/list-response.js';
+import { multipartError } from '../../lib/read-upload.js';
+import { actorOf } from '../../plugins/auth.js';
+import type { BackupService } from './backup.service.js';
+
+const tags = ['backups'];
+const PROJECT_HEADER = 'x-request-project';
+export const BACKUP_PREFIX = '/proxy/core/backup';
+const projectHeader = z.looseObject({ [PROJECT_HEADER]: z.string().max(64).optional() });
+const idParams = z.object({ id: z.string().min(1).max(64) });
+const password = z.string().max(BACKUP_LIMITS.passwordMax).optional();
+
+/** A query parameter holding JSON (`query=`, `excludedDirs=`): parsed, then checked by `schema`. */
+function jsonQuery<T extends z.ZodType>(schema: T) {
+  return z
+    .string()
+    .max(100_000)
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'list.badQuery' });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+}
+
+function projectOf(request: FastifyRequest, fromQuery?: string): string | undefined {
+  const value = request.headers[PROJECT_HEADER];
+  if (typeof value === 'string' && value !== '') return value;
+  return fromQuery || undefined;
+}
+
+/** `attachment` with the name as ASCII (others replaced) and as UTF-8 (RFC 6266, 5987). */
+function disposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/**
+ * Project backups (backups-data-designer.md §7 "Project backup calls") under `proxy/core/backup`,
+ * the project in the `x-request-project` header (or `projectId` in the query, as the spec's calls
+ * also send it). Registered with the multipart plugin (uploads stream to disk).
+ */
+export function backupRoutes(backups: BackupService) {
+  return async function routes(app: FastifyInstance): Promise<void> {
+    const typed = app.withTypeProvider<ZodTypeProvider>();
+    const context = (request: FastifyRequest, fromQuery?: string) =>
+      backups.context(actorOf(request).user, projectOf(request, fromQuery));
+
+    typed.get(
+      `${BACKUP_PREFIX}/getSizeAndTime`,
+      {
+        config: { action: 'backup.read' },
+        schema: {
+          tags,
+          description:
+            'What a backup would hold, per content kind: whole MB (`size`), `bytes`, and `count` (documents or ' +
+            'files). `excludedDirs`: a JSON list of media folders left out.',
+          headers: projectHeader,
+          querystring: z.object({
+            excludedDirs: jsonQuery(
+              z.array(z.string().max(MEDIA_LIMITS.pathMax)).max(BACKUP_LIMITS.excludedDirsMax),
+            ).optional(),
+            projectId: z.string().max(64).optional(),
+          }),
+          response: { 200: backupSizeView },
+        },
+      },
+      async (request) =>
+        backups.sizes(await context(request, request.query.projectId), request.query.excludedDirs ?? []),
+    );
+
+    typed.get(
+      `${BACKUP_PREFIX}/export`,
+      {
+        config: { action: 'backup.write' },
+        schema: {
+          tags,
+          description:
+            'Starts a backup (a task): `query` = JSON {name, item, moduleRules (keys: the data modules) or mongoItem, ' +
+            'excludedDirs, requestId}. The selection links are applied. Answers the task id (the backup record ' +
+            'gets the same id when it succeeds) and the request id its progress (`historycomputed`) is keyed by.',
+          headers: projectHeader,
+          querystring: z.object({ query: jsonQuery(backupExportSchema), projectId: z.string().max(64).optional() }),
+          response: { 200: backupStartView },
+        },
+      },
+      async (request) =>
+        backups.startExport(
+          await context(request, request.query.projectId),
+          actorOf(request).user,
+          request.query.query,
+          request.language,
+        ),
+    );
+
+    const importQuery = z.object({ query: jsonQuery(backupImportSchema), projectId: z.string().max(64).optional() });
+    typed.get(
+      `${BACKUP_PREFIX}/import`,
+      {
+        config: { action: 'backup.write' },
+        schema: {
+          tags,
+          description:
+            'Starts a restore (a task): `query` = JSON {id (the backup), item, moduleRules (module → 0 overwrite, ' +
+            '1 keep, 2 clear then add) or mongoItem with itemType, name, requestId}. The archive is verified whole ' +
+            'first; a safety backup of what is replaced is taken; data is applied in one transaction and files ' +
+            'swapped in. Answers the task id and request id.',
+          headers: projectHeader,
+          querystring: importQuery,
+          response: { 200: backupStartView },
+        },
+      },
+      async (request) =>
+        backups.startImport(
+          await context(request, request.query.projectId),
+          actorOf(request).user,
+          request.query.query,
+          request.language,
+        ),
+    );
+
+    typed.get(
+      `${BACKUP_PREFIX}/import/plan`,
+      {
+        config: { action: 'backup.read' },
+        schema: {
+          tags,
+          description:
+            'The dry run of a restore (same `query` as import): per module the documents added, overwritten, kept ' +
+            'and deleted; per file kind the files added, replaced and removed. Changes nothing.',
+          headers: projectHeader,
+          querystring: importQuery,
+          response: { 200: restorePlanView },
+        },
+      },
+      async (request) => backups.plan(await context(request, request.query.projectId), request.query.query),
+    );
+
+    typed.get(
+      `${BACKUP_PREFIX}/download/:id`,
+      {
+        config: { action: 'backup.read', tokenInQuery: true },
+        schema: {
+          tags,
+          description:
+            'The backup file, named by the record (`<name>.zip`). As a browser link it may carry `token` and ' +
+            '`x-request-project` in the query. With `password`: an AES-256 encrypted zip that 7-Zip opens with it.',
+          headers: projectHeader,
+          params: idParams,
+          querystring: z.object({
+            password,
+            token: z.string().max(256).optional(),
+            projectId: z.string().max(64).optional(),
+            [PROJECT_HEADER]: z.string().max(64).optional(),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const where = await context(request, request.query[PROJECT_HEADER] || request.query.projectId);
+        const file = await backups.download(where, request.params.id, request.query.password || undefined);
+        if (file.size !== undefined) reply.header('content-length', file.size);
+        return reply
+          .header('content-type', 'application/zip')
+          .header('content-disposition', disposition(file.name))
+          .header('cache-control', 'private, no-cache')
+          .header('x-content-type-options', 'nosniff')
+          .send(file.stream);
+      },
+    );
+
+    typed.post(
+      `${BACKUP_PREFIX}/upload`,
+      {
+        config: { action: 'backup.write' },
+        schema: {
+          tags,
+          consumes: ['multipart/form-data'],
+          description:
+            'Adds a backup file (multipart, one `.zip` file; a name of letters, digits, dot and underscore) to the ' +
+            "project's backups, verified whole first. `password`: the code of a protected file. Answers " +
+            '{status: "OK"} and the record.',
+          headers: projectHeader,
+          querystring: z.object({ password, projectId: z.string().max(64).optional() }),
+          response: { 200: backupView.extend({ status: z.literal('OK'), recordStatus: z.literal('succeed') }) },
+        },
+      },
+      async (request) => {
+        const where = await context(request, request.query.projectId);
+        if (!request.isMultipart()) throw new AppError('noFile');
+        let stored: Awaited<ReturnType<BackupService['upload']>> | undefined;
+        try {
+          const parts = request.files({ limits: { files: 1, fileSize: Number.MAX_SAFE_INTEGER, fields: 10 } });
+          for await (const part of parts) {
+            stored = await backups.upload(where, part.filename, part.file, request.query.password || undefined);
+          }
+        } catch (error) {
+          const { code } = error as { code?: string };
+          if (code === 'FST_FILES_LIMIT') throw new AppError('oneFile');
+          throw multipartError(error);
+        }
+        if (!stored) throw new AppError('noFile');
+        return { ...stored, status: 'OK' as const, recordStatus: stored.status };
+      },
+    );
+
+    typed.get(
+      BACKUP_PREFIX,
+      {
+        config: { action: 'backup.read' },
+        schema: {
+          tags,
+          description: `${LIST_QUERY_DESCRIPTION} Fields: id, name, type (export, import), status, safety, bytes, createTime, updateTime. Default sort createTime desc.`,
+          headers: projectHeader,
+          querystring: listQuerystring.extend({ projectId: z.string().max(64).optional() }),
+          response: { 200: z.array(backupView) },
+        },
+      },
+      async (request, reply) => {
+        const { items, total } = await backups.list(
+          await context(request, request.query.projectId),
+          request.query.query,
+        );
+        if (total) countAnswer(reply, total);
+        return items;
+      },
+    );
+
+    typed.get(
+      `${BACKUP_PREFIX}/:id`,
+      {
+        config: { action: 'backup.read' },
+        schema: {
+          tags,
+          description: 'One backup or restore record.',
+          headers: projectHeader,
+          params: idParams,
+          querystring: z.object({ projectId: z.string().max(64).optional() }),
+          response: { 200: backupView },
+        },
+      },
+      async (request) => backups.get(await context(request, request.query.projectId), request.params.id),
+    );
+
+    for (const method of ['patch', 'put'] as const) {
+      typed[method](
+        `${BACKUP_PREFIX}/:id`,
+        {
+          config: { action: 'backup.write' },
+          schema: {
+            tags,
+            description: 'Renames a record (only the name is editable; at most 30 characters).',
+            headers: projectHeader,
+            params: idParams,
+            querystring: z.object({ projectId: z.string().max(64).optional() }),
+            body: backupRenameSchema,
+            response: { 200: backupView },
+          },
+        },
+        async (request) =>
+          backups.rename(await context(request, request.query.projectId), request.params.id, request.body.name),
+      );
+    }
+
+    typed.delete(
+      `${BACKUP_PREFIX}/:id`,
+      {
+        config: { action: 'backup.delete' },
+        schema: {
+          tags,
+          description: 'Deletes a record and its file; 200 means success.',
+          headers: projectHeader,
+          params: idParams,
+          querystring: z.object({ projectId: z.string().max(64).optional() }),
+          response: { 200: z.object({ status: z.literal('OK') }) },
+        },
+      },
+      async (request) => {
+        await backups.remove(await context(request, request.query.projectId), request.params.id);
+        return { status: 'OK' as const };
+      },
+    );
+  };
+}

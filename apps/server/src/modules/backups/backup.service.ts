@@ -1,0 +1,572 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { PassThrough, type Readable, Writable } from 'node:stream';
+import {
+  BACKUP_KINDS,
+  BACKUP_LIMITS,
+  BACKUP_TASK_EXPORT,
+  BACKUP_TASK_IMPORT,
+  BACKUP_UPLOAD_NAME,
+  type BackupExportQuery,
+  type BackupImportQuery,
+  type BackupKind,
+  type BackupSizeView,
+  type BackupView,
+  type Language,
+  type RestorePlan,
+  type RestoreRule,
+  toWholeMb,
+  translate,
+} from '@gantry/shared';
+import { ZipWriter } from '@zip.js/zip.js';
+import { AppError } from '../../lib/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+import type { FileStore } from '../../lib/file-store.js';
+import type { ListTotal } from '../../lib/list-count.js';
+import { mapQueryError, parseListQuery } from '../../lib/list-query/list-query.js';
+import { ownsProject } from '../../policy/policy.js';
+import type { DocumentRepository } from '../documents/document.repository.js';
+import { htmlArea, mediaArea } from '../media/media.service.js';
+import type { TaskContext, TaskEngine } from '../tasks/task.engine.js';
+import { TaskError } from '../tasks/task.engine.js';
+import type { UserRow } from '../users/user.repository.js';
+import { presentBackup } from './backup.presenter.js';
+import { BACKUP_RESOURCE, type BackupRepository, type BackupRow } from './backup.repository.js';
+import { ArchiveProblem, ArchiveReader, readManifest, verifyArchive, WrongPassword } from './backup-archive.js';
+import { BackupFiles, fileBytes, writeBackup } from './backup-export.js';
+import { applyRestore, planRestore, RestoreJournals, recoverRestores } from './backup-restore.js';
+import { configureZip } from './zip-codec.js';
+
+/** The project a backup call works on, checked for the caller. */
+export interface BackupContext {
+  projectId: string;
+  projectName: string;
+  enabled: boolean;
+}
+
+export interface BackupServiceOptions {
+  dataDir: string;
+  /** The largest backup file an upload may bring. */
+  uploadMaxBytes: number;
+  /** Safety backups kept per project (the oldest beyond go). */
+  safetyKeep: number;
+  /** The only server on its database (the embedded engine): any partial archive at start is a leftover. */
+  onlyProcess: boolean;
+}
+
+/** A partial archive untouched this long is a leftover of a stopped server (another process may be writing newer ones). */
+const PARTIAL_STALE_MS = 60 * 60 * 1000;
+
+interface ExportParams {
+  name: string;
+  item: Record<BackupKind, boolean>;
+  modules: string[];
+  excludedDirs: string[];
+  language: Language;
+}
+interface ImportParams {
+  backupId: string;
+  name: string;
+  item: Record<BackupKind, boolean>;
+  rules: Record<string, RestoreRule>;
+  language: Language;
+}
+
+const problemError = (problem: ArchiveProblem) =>
+  new AppError('backupArchiveInvalid', { params: { ...problem.params, problem: problem.messageKey } });
+const problemText = (problem: ArchiveProblem, language: Language) =>
+  translate('backup.archiveInvalid', language, {
+    problem: translate(problem.messageKey, language, problem.params),
+  });
+
+/** Pads a time as the safety backup's name shows it (YYYY-MM-DD HH:mm:ss, the server's time zone). */
+function stamp(at: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
+}
+
+/**
+ * Project backups and restores (issue 12; backups-data-designer.md §2–§9). The administrator and the
+ * tenant that owns a project may use them; anybody else gets 404, as if the project did not exist.
+ * Backups and restores are tasks (progress on `historycomputed`, pause at safe points).
+ */
+export class BackupService {
+  private readonly files: BackupFiles;
+  private readonly journals: RestoreJournals;
+
+  constructor(
+    private readonly repo: BackupRepository,
+    private readonly projects: Pick<DocumentRepository, 'projectAccess'>,
+    private readonly store: FileStore,
+    private readonly tasks: TaskEngine,
+    private readonly clock: Clock,
+    private readonly options: BackupServiceOptions,
+  ) {
+    this.files = new BackupFiles(options.dataDir);
+    this.journals = new RestoreJournals(options.dataDir);
+    configureZip();
+    tasks.register(BACKUP_TASK_EXPORT, (context) => this.runExport(context));
+    tasks.register(BACKUP_TASK_IMPORT, (context) => this.runImport(context));
+  }
+
+  /** At start: restores a restart cut short are finished or dropped; archives left half-written go. */
+  async recover(): Promise<{ finished: number; dropped: number; partials: number }> {
+    const restores = await recoverRestores({ repo: this.repo, store: this.store, journals: this.journals });
+    let partials = 0;
+    const root = this.files.folder('');
+    for (const project of await readdir(root).catch(() => [] as string[])) {
+      const folder = this.files.folder(project);
+      for (const name of await readdir(folder).catch(() => [] as string[])) {
+        if (!name.startsWith('.partial-')) continue;
+        const file = this.files.archive(project, name);
+        const changed = (await stat(file).catch(() => undefined))?.mtimeMs ?? 0;
+        if (!this.options.onlyProcess && changed > this.clock().getTime() - PARTIAL_STALE_MS) continue;
+        await rm(file, { force: true });
+        partials++;
+      }
+    }
+    return { ...restores, partials };
+  }
+
+  async context(user: UserRow, projectId: string | undefined): Promise<BackupContext> {
+    if (!projectId) throw new AppError('projectHeaderMissing');
+    const access = await this.projects.projectAccess(projectId);
+    if (!access || !ownsProject(user, access.ownerId)) throw new AppError('notFound');
+    return { projectId, projectName: access.name, enabled: access.enabled };
+  }
+
+  /** `getSizeAndTime`: per content kind, whole MB (and bytes, and documents or files). */
+  async sizes(context: BackupContext, excludedDirs: string[]): Promise<BackupSizeView> {
+    const skip = excludedDirs.map((dir) => dir.split('/').filter(Boolean));
+    const [media, html, stats] = await Promise.all([
+      fileBytes(this.store, mediaArea(context.projectId), skip),
+      fileBytes(this.store, htmlArea(context.projectId), []),
+      this.repo.collectionStats(context.projectId),
+    ]);
+    const documents = stats.reduce((sum, row) => sum + row.documents, 0);
+    const documentBytes = stats.reduce((sum, row) => sum + row.bytes, 0);
+    return [
+      { name: 'fileServer', size: toWholeMb(media.bytes), bytes: media.bytes, count: media.files },
+      { name: 'html', size: toWholeMb(html.bytes), bytes: html.bytes, count: html.files },
+      { name: 'mongodb', size: toWholeMb(documentBytes), bytes: documentBytes, count: documents },
+    ];
+  }
+
+  async startExport(context: BackupContext, user: UserRow, query: BackupExportQuery, language: Language) {
+    const params: ExportParams = {
+      name: query.name,
+      item: query.item,
+      modules: query.modules,
+      excludedDirs: query.excludedDirs,
+      language,
+    };
+    const task = await this.tasks.submit({
+      type: BACKUP_TASK_EXPORT,
+      projectId: context.projectId,
+      requester: user.id,
+      requestId: query.requestId,
+      params: { ...params },
+    });
+    return { id: task.id, requestId: task.requestId };
+  }
+
+  /** Checks what can be checked at once (the record, its parts, the archive's structure). */
+  private async restorable(context: BackupContext, query: BackupImportQuery) {
+    if (!context.enabled) throw new AppError('projectReadOnly');
+    const record = await this.repo.find(context.projectId, query.id);
+    if (record?.type !== 'export' || !record.file) throw new AppError('backupNotFound');
+    const missing: string[] = BACKUP_KINDS.filter((kind) => query.item[kind] && !record.item[kind]);
+    if (query.item.mongodb && record.item.mongodb) {
+      missing.push(...Object.keys(query.rules).filter((module) => !(module in record.documents)));
+    }
+    if (missing.length > 0) throw new AppError('backupPartMissing', { params: { parts: missing.join(', ') } });
+    return record;
+  }
+
+  async plan(context: BackupContext, query: BackupImportQuery): Promise<RestorePlan> {
+    const record = await this.restorable(context, query);
+    const reader = await this.openArchive(record);
+    try {
+      const manifest = await readManifest(reader).catch((error: unknown) => {
+        throw error instanceof ArchiveProblem ? problemError(error) : error;
+      });
+      return await planRestore(
+        reader,
+        manifest,
+        { projectId: context.projectId, rules: query.item.mongodb ? query.rules : {}, kinds: fileKinds(query.item) },
+        { repo: this.repo, store: this.store },
+      );
+    } finally {
+      await reader.close();
+    }
+  }
+
+  async startImport(context: BackupContext, user: UserRow, query: BackupImportQuery, language: Language) {
+    const record = await this.restorable(context, query);
+    const params: ImportParams = {
+      backupId: record.id,
+      name: query.name ?? record.name,
+      item: query.item,
+      rules: query.item.mongodb ? query.rules : {},
+      language,
+    };
+    const task = await this.tasks.submit({
+      type: BACKUP_TASK_IMPORT,
+      projectId: context.projectId,
+      requester: user.id,
+      requestId: query.requestId,
+      params: { ...params },
+    });
+    return { id: task.id, requestId: task.requestId };
+  }
+
+  async list(
+    context: BackupContext,
+    rawQuery: string | undefined,
+  ): Promise<{ items: BackupView[]; total?: ListTotal }> {
+    const query = parseListQuery(rawQuery, BACKUP_RESOURCE);
+    try {
+      const [rows, total] = await Promise.all([
+        this.repo.list(context.projectId, query),
+        query.withCount ? this.repo.total(context.projectId, query.where) : undefined,
+      ]);
+      return { items: rows.map(presentBackup), ...(total ? { total } : {}) };
+    } catch (error) {
+      throw mapQueryError(error);
+    }
+  }
+
+  async get(context: BackupContext, id: string): Promise<BackupView> {
+    const row = await this.repo.find(context.projectId, id);
+    if (!row) throw new AppError('backupNotFound');
+    return presentBackup(row);
+  }
+
+  async rename(context: BackupContext, id: string, name: string): Promise<BackupView> {
+    const row = await this.repo.rename(context.projectId, id, name, this.clock());
+    if (!row) throw new AppError('backupNotFound');
+    return presentBackup(row);
+  }
+
+  async remove(context: BackupContext, id: string): Promise<void> {
+    const row = await this.repo.remove(context.projectId, id);
+    if (!row) throw new AppError('backupNotFound');
+    if (row.file) await rm(this.files.archive(context.projectId, row.file), { force: true });
+  }
+
+  /**
+   * The archive as a stream, named by the record (`<name>.zip`). With a verification code: the same
+   * entries in an AES-256 encrypted zip, made as it is sent (the stored archive stays as it is).
+   */
+  async download(
+    context: BackupContext,
+    id: string,
+    password: string | undefined,
+  ): Promise<{ stream: Readable; name: string; size?: number }> {
+    const row = await this.repo.find(context.projectId, id);
+    if (!row?.file) throw new AppError('backupNotFound');
+    const file = this.files.archive(context.projectId, row.file);
+    const name = `${row.name || 'project backup file'}.zip`;
+    if (!password) {
+      const { size } = await stat(file).catch(() => {
+        throw new AppError('backupNotFound');
+      });
+      return { stream: createReadStream(file), name, size };
+    }
+    const reader = await this.openArchive(row);
+    const output = new PassThrough();
+    const zip = new ZipWriter(Writable.toWeb(output), { password, encryptionStrength: 3, keepOrder: true });
+    (async () => {
+      for (const entry of reader.entries) {
+        if (entry.directory) {
+          await zip.add(entry.filename, undefined, { directory: true });
+          continue;
+        }
+        const channel = new TransformStream<Uint8Array, Uint8Array>();
+        const writer = channel.writable.getWriter();
+        const adding = zip.add(entry.filename, channel.readable, { lastModDate: entry.lastModDate });
+        await reader.read(entry, (chunk) => writer.write(new Uint8Array(chunk)));
+        await writer.close();
+        await adding;
+      }
+      await zip.close();
+    })()
+      .catch((error: unknown) => output.destroy(error as Error))
+      .finally(() => reader.close());
+    return { stream: output, name };
+  }
+
+  /**
+   * An uploaded backup file (multipart `file`): a zip (by its name and its first bytes), streamed to
+   * disk within the size limit, decrypted with `password` when it is protected, verified whole, then
+   * listed as a backup of this project (made from the project its manifest names).
+   */
+  async upload(
+    context: BackupContext,
+    filename: string,
+    source: Readable,
+    password: string | undefined,
+  ): Promise<BackupView> {
+    if (!filename.toLowerCase().endsWith('.zip')) throw new AppError('backupUploadNotZip');
+    const base = filename.slice(0, -'.zip'.length);
+    if (!BACKUP_UPLOAD_NAME.test(base)) throw new AppError('backupUploadName');
+    const id = `u${randomBytes(10).toString('hex')}`;
+    await mkdir(this.files.folder(context.projectId), { recursive: true });
+    const partial = this.files.partial(context.projectId, id);
+    const plain = this.files.partial(context.projectId, `${id}-plain`);
+    try {
+      await this.receive(source, partial);
+      if (password) {
+        await this.decrypt(partial, plain, password);
+        await rename(plain, partial);
+      }
+      const reader = await ArchiveReader.open(partial).catch((error: unknown) => {
+        throw error instanceof ArchiveProblem ? problemError(error) : error;
+      });
+      let manifest: Awaited<ReturnType<typeof verifyArchive>>;
+      try {
+        manifest = await verifyArchive(reader);
+      } catch (error) {
+        throw error instanceof ArchiveProblem ? problemError(error) : error;
+      } finally {
+        await reader.close();
+      }
+      const file = `${id}.zip`;
+      const { size } = await stat(partial);
+      await rename(partial, this.files.archive(context.projectId, file));
+      const now = this.clock();
+      const row: BackupRow = {
+        id,
+        projectId: context.projectId,
+        name: [...base].slice(0, BACKUP_LIMITS.nameMax).join(''),
+        type: 'export',
+        status: 'succeed',
+        item: manifest.item,
+        moduleRules: Object.fromEntries(Object.keys(manifest.modules).map((module) => [module, 0])),
+        excludedDirs: manifest.excludedDirs,
+        documents: Object.fromEntries(Object.entries(manifest.modules).map(([module, m]) => [module, m.documents])),
+        bytes: size,
+        file,
+        restoreFile: null,
+        sourceProjectId: manifest.project.id,
+        safety: false,
+        taskId: null,
+        createTime: now,
+        updateTime: now,
+      };
+      try {
+        await this.repo.insert(row);
+      } catch (error) {
+        await rm(this.files.archive(context.projectId, file), { force: true });
+        throw error;
+      }
+      return presentBackup(row);
+    } finally {
+      await rm(partial, { force: true });
+      await rm(plain, { force: true });
+    }
+  }
+
+  /** Streams an upload to `file`: over the limit → backupTooLarge; not starting as a zip → backupUploadNotZip. */
+  private async receive(source: Readable, file: string): Promise<void> {
+    const handle = await open(file, 'wx', 0o600);
+    let size = 0;
+    try {
+      for await (const chunk of source) {
+        const bytes = chunk as Buffer;
+        if (size === 0 && bytes.length >= 2 && (bytes[0] !== 0x50 || bytes[1] !== 0x4b)) {
+          throw new AppError('backupUploadNotZip');
+        }
+        size += bytes.length;
+        if (size > this.options.uploadMaxBytes) {
+          throw new AppError('backupTooLarge', { params: { max: toWholeMb(this.options.uploadMaxBytes) } });
+        }
+        for (let offset = 0; offset < bytes.length; ) offset += (await handle.write(bytes, offset)).bytesWritten;
+      }
+      if ((source as { truncated?: boolean }).truncated) {
+        throw new AppError('backupTooLarge', { params: { max: toWholeMb(this.options.uploadMaxBytes) } });
+      }
+      if (size < 22) throw new AppError('backupUploadNotZip');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Writes the entries of the protected archive `from` into a plain one, `to`. */
+  private async decrypt(from: string, to: string, password: string): Promise<void> {
+    const reader = await ArchiveReader.open(from, password).catch((error: unknown) => {
+      throw error instanceof ArchiveProblem ? problemError(error) : error;
+    });
+    const output = createWriteStream(to, { flags: 'wx', mode: 0o600 });
+    const zip = new ZipWriter(Writable.toWeb(output), { keepOrder: true });
+    try {
+      for (const entry of reader.entries) {
+        if (entry.directory) {
+          await zip.add(entry.filename, undefined, { directory: true });
+          continue;
+        }
+        const channel = new TransformStream<Uint8Array, Uint8Array>();
+        const writer = channel.writable.getWriter();
+        const adding = zip.add(entry.filename, channel.readable, { lastModDate: entry.lastModDate });
+        try {
+          await reader.read(entry, (chunk) => writer.write(new Uint8Array(chunk)));
+          await writer.close();
+        } catch (error) {
+          await writer.abort(error).catch(() => {});
+          await adding.catch(() => {});
+          throw error;
+        }
+        await adding;
+      }
+      await zip.close();
+    } catch (error) {
+      if (error instanceof WrongPassword) throw new AppError('backupPasswordWrong');
+      if (error instanceof ArchiveProblem) throw problemError(error);
+      throw error;
+    } finally {
+      await reader.close();
+      if (!output.closed) {
+        output.destroy();
+        await new Promise<void>((resolve) => output.once('close', () => resolve()));
+      }
+    }
+  }
+
+  private async openArchive(row: BackupRow): Promise<ArchiveReader> {
+    if (!row.file) throw new AppError('backupNotFound');
+    try {
+      return await ArchiveReader.open(this.files.archive(row.projectId, row.file));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new AppError('backupNotFound');
+      throw error instanceof ArchiveProblem ? problemError(error) : error;
+    }
+  }
+
+  private async runExport(context: TaskContext): Promise<string> {
+    const { task } = context;
+    const params = task.params as unknown as ExportParams;
+    const projectId = task.projectId as string;
+    await writeBackup(
+      {
+        id: task.id,
+        projectId,
+        projectName: await this.projectName(projectId),
+        name: params.name,
+        item: params.item,
+        modules: params.modules,
+        excludedDirs: params.excludedDirs,
+        safety: false,
+        requester: task.requester,
+      },
+      { repo: this.repo, store: this.store, files: this.files, now: this.clock },
+      context,
+    );
+    return translate('backup.exported', params.language);
+  }
+
+  private async runImport(context: TaskContext): Promise<string> {
+    const { task } = context;
+    const params = task.params as unknown as ImportParams;
+    const projectId = task.projectId as string;
+    const record = await this.repo.find(projectId, params.backupId);
+    if (!record?.file) throw new TaskError(translate('backup.notFound', params.language));
+    const reader = await this.openArchive(record).catch((error: unknown) => {
+      throw new TaskError(error instanceof AppError ? translate('backup.notFound', params.language) : String(error));
+    });
+    const phase = (from: number, to: number) => ({
+      progress: (fraction: number) => context.progress(from + (to - from) * fraction),
+      checkpoint: () => context.checkpoint(),
+    });
+    try {
+      let manifest: Awaited<ReturnType<typeof verifyArchive>>;
+      try {
+        manifest = await verifyArchive(reader, {
+          onProgress: phase(0, 0.3).progress,
+          checkpoint: () => context.checkpoint(),
+        });
+      } catch (error) {
+        if (error instanceof ArchiveProblem) throw new TaskError(problemText(error, params.language));
+        throw error;
+      }
+      const kinds = fileKinds(params.item);
+      // The safety backup: what this restore replaces, so that it can be undone.
+      const now = this.clock();
+      const safety = await writeBackup(
+        {
+          id: `s${randomBytes(10).toString('hex')}`,
+          projectId,
+          projectName: await this.projectName(projectId),
+          name: translate('backup.safetyName', params.language, { time: stamp(now) }).slice(0, BACKUP_LIMITS.nameMax),
+          item: {
+            fileServer: kinds.includes('fileServer'),
+            html: kinds.includes('html'),
+            mongodb: Object.keys(params.rules).length > 0,
+          },
+          modules: Object.keys(params.rules),
+          excludedDirs: [],
+          safety: true,
+          requester: task.requester,
+        },
+        { repo: this.repo, store: this.store, files: this.files, now: this.clock },
+        phase(0.3, 0.55),
+      );
+      context.log(`safety backup ${safety.id}`);
+      const finished = this.clock();
+      await applyRestore(
+        reader,
+        manifest,
+        {
+          id: task.id,
+          projectId,
+          rules: params.rules,
+          kinds,
+          record: {
+            id: task.id,
+            projectId,
+            name: params.name,
+            type: 'import',
+            status: 'succeed',
+            item: params.item,
+            moduleRules: params.rules,
+            excludedDirs: [],
+            documents: {},
+            bytes: record.bytes,
+            file: null,
+            restoreFile: record.id,
+            sourceProjectId: manifest.project.id,
+            safety: false,
+            taskId: task.id,
+            createTime: finished,
+            updateTime: finished,
+          },
+        },
+        { repo: this.repo, store: this.store, journals: this.journals },
+        phase(0.55, 1),
+      ).catch((error: unknown) => {
+        if (error instanceof ArchiveProblem) throw new TaskError(problemText(error, params.language));
+        throw error;
+      });
+      await this.pruneSafety(projectId);
+      return translate('backup.restored', params.language);
+    } finally {
+      await reader.close();
+    }
+  }
+
+  private async projectName(projectId: string): Promise<string> {
+    return (await this.projects.projectAccess(projectId))?.name ?? projectId;
+  }
+
+  /** Keeps the newest `safetyKeep` safety backups of a project. */
+  private async pruneSafety(projectId: string): Promise<void> {
+    const rows = await this.repo.safetyBackups(projectId);
+    for (const row of rows.slice(this.options.safetyKeep)) {
+      await this.repo.remove(projectId, row.id);
+      if (row.file) await rm(this.files.archive(projectId, row.file), { force: true });
+    }
+  }
+}
+
+const fileKinds = (item: Record<BackupKind, boolean>) => (['fileServer', 'html'] as const).filter((kind) => item[kind]);
