@@ -220,6 +220,7 @@ interface Captured {
  * totals are cached by then, as they are under load).
  */
 async function captureStatements(
+  engine: Engine,
   connection: pg.PoolConfig,
   tokens: Record<Role, string>,
 ): Promise<Record<Role, Captured[]>> {
@@ -242,8 +243,9 @@ async function captureStatements(
   const handle: DatabaseHandle = {
     db,
     background: db,
-    // Only the invalidation bus differs by engine: the in-process one is enough here.
-    engine: 'pglite',
+    // The engine decides how the list's page is built (apps/server/src/modules/projects/project.service.ts)
+    // and which invalidation bus runs (on PostgreSQL it listens on the bench's database).
+    engine,
     limits: { requestMs: 10_000, backgroundMs: 900_000 },
     status: async () => 'ready',
     close: async () => undefined,
@@ -252,7 +254,7 @@ async function captureStatements(
     NODE_ENV: 'production',
     GANTRY_DATA_DIR: scratch('capture'),
     LOG_LEVEL: 'silent',
-    DATABASE_URL: '',
+    DATABASE_URL: engine === 'postgres' ? String(connection.connectionString) : '',
     GANTRY_LICENCE_PUBLIC_KEYS: licenceKey().publicBase64,
   });
   const { app } = await buildApp({ config, database: handle, logger: false });
@@ -447,7 +449,7 @@ async function benchEngine(engine: Engine, databaseUrl?: string): Promise<Engine
         ?.replace(/,.*$/, '') ?? '';
     await versionClient.end();
 
-    const captured = await captureStatements(connection, tokens);
+    const captured = await captureStatements(engine, connection, tokens);
     const processes = processesOf(server);
     // PostgreSQL's backends serving one application (the server's pool, or the direct pool), for their CPU.
     const catalogueClient = new pg.Client({ ...connection, application_name: 'gantry-bench-explain' });

@@ -213,6 +213,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     audit,
     storage,
     clock,
+    pagesInDatabase: database.engine === 'postgres',
   });
   const dashboard = new DashboardService(new DashboardRepository(db), auditRepository, licence);
   const documentRepository = new DocumentRepository(db);

@@ -67,10 +67,42 @@ export class ProjectRepository {
   ) {}
 
   /**
+   * The page's ids first (an index walk over the sort, skipping `offset` entries without touching
+   * the rows), then only those rows joined to their owners: deep pages stay cheap.
+   */
+  private page(query: ListQuery, where: SQL | undefined) {
+    return this.db
+      .select({ id: projects.id })
+      .from(projects)
+      .where(where)
+      .orderBy(...query.orderBy)
+      .limit(query.limit)
+      .offset(query.offset)
+      .as('page');
+  }
+
+  /** The page's rows with their owners' names (for `projectViewOf`). */
+  async list(
+    query: ListQuery,
+    scope: SQL | undefined,
+    maintained?: MaintainedTotal,
+  ): Promise<{ rows: ProjectWithOwner[]; total?: ListTotal }> {
+    const where = and(scope, query.where);
+    const page = this.page(query, where);
+    const found = await this.db
+      .select(withOwner)
+      .from(page)
+      .innerJoin(projects, eq(projects.id, page.id))
+      .innerJoin(users, eq(users.id, projects.userId))
+      .orderBy(...query.orderBy);
+    const rows = found.map((r) => ({ ...r.project, ownerName: r.ownerName }));
+    if (!query.withCount) return { rows };
+    return { rows, total: await this.count(where, maintained) };
+  }
+
+  /**
    * The page as one JSON array text, each item `view` (an SQL expression over `projects` joined to
-   * the owner in `users`): the page's ids first (an index walk over the sort, skipping `offset`
-   * entries without touching the rows), then only those rows joined to their owners and aggregated
-   * in the page's order. Deep pages stay cheap, and the server does no work per row.
+   * the owner in `users`), aggregated in the page's order: the server does no work per row.
    */
   async listJson(
     query: ListQuery,
@@ -79,14 +111,7 @@ export class ProjectRepository {
     maintained?: MaintainedTotal,
   ): Promise<{ json: string; total?: ListTotal }> {
     const where = and(scope, query.where);
-    const page = this.db
-      .select({ id: projects.id })
-      .from(projects)
-      .where(where)
-      .orderBy(...query.orderBy)
-      .limit(query.limit)
-      .offset(query.offset)
-      .as('page');
+    const page = this.page(query, where);
     // As text: node-postgres would parse a json column.
     const [found] = await this.db
       .select({

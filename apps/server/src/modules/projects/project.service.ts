@@ -12,7 +12,9 @@ import { and } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
+import type { ListTotal } from '../../lib/list-count.js';
 import type { Equalities, ListQuery, ParsedFilter } from '../../lib/list-query/list-query.js';
+import type { JsonPage } from '../../lib/list-response.js';
 import type { Storage } from '../../lib/storage.js';
 import {
   mayCreateProjectType,
@@ -40,6 +42,8 @@ export interface ProjectDeps {
   audit: AuditService;
   storage: Storage;
   clock: Clock;
+  /** Whether list pages are built as JSON by the database (PostgreSQL) or shaped here (PGlite). */
+  pagesInDatabase: boolean;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -60,14 +64,21 @@ function uniqueViolation(error: unknown): AppError | undefined {
 export class ProjectService {
   constructor(private readonly deps: ProjectDeps) {}
 
-  /** The page as JSON text, built by the database (`projectViewSql`, the SQL form of `projectViewOf`). */
-  list(user: UserRow, query: ListQuery) {
-    return this.deps.repo.listJson(
-      query,
-      projectScope(user),
-      renderedProjectView(this.deps.licence.today(), query.fields),
-      maintainedTotal(user, query.equalities),
-    );
+  /**
+   * A page of the list. On PostgreSQL the database builds it as JSON text (`projectViewSql`, the
+   * SQL form of `projectViewOf`), which the route sends as it is; on the embedded engine, whose one
+   * WebAssembly session is the bottleneck, rows come back and `projectViewOf` shapes them (docs/DECISIONS.md,
+   * "The project list without per-row work").
+   */
+  async list(user: UserRow, query: ListQuery): Promise<{ items: ProjectView[]; total?: ListTotal } | JsonPage> {
+    const scope = projectScope(user);
+    const maintained = maintainedTotal(user, query.equalities);
+    const today = this.deps.licence.today();
+    if (this.deps.pagesInDatabase) {
+      return this.deps.repo.listJson(query, scope, renderedProjectView(today, query.fields), maintained);
+    }
+    const { rows, total } = await this.deps.repo.list(query, scope, maintained);
+    return { items: rows.map((row) => projectViewOf(row, today)), total };
   }
 
   count(user: UserRow, filter: ParsedFilter) {
