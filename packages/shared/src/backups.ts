@@ -35,8 +35,11 @@ export const BACKUP_LIMITS = {
   entriesMax: 200_000,
   /** Bytes all entries of one archive may expand to. */
   expandedBytesMax: 64 * 1024 * 1024 * 1024,
-  /** Expanded / compressed of one entry above this is refused as a zip bomb (deflate peaks near 1032). */
-  ratioMax: 1100,
+  /**
+   * Expanded / compressed of one entry over 1 MiB above this is refused as a zip bomb (deflate reaches
+   * about 1030 on runs of one byte; documents compress 5–30×, media files about 1×).
+   */
+  ratioMax: 200,
   /** One line (document) of a data module file, in bytes; documents themselves are ≤ 1 MiB. */
   lineBytesMax: 2 * 1024 * 1024,
   /** The verification code of a protected download or upload. */

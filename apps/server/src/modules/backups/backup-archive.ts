@@ -236,7 +236,10 @@ export class ArchiveReader {
       let entries: Entry[];
       try {
         entries = await zip.getEntries();
-      } catch {
+      } catch (error) {
+        // zip.js refuses unsafe names itself (`..`, absolute paths…): the same refusal as ours.
+        const { filename } = error as { filename?: unknown };
+        if (typeof filename === 'string') throw new ArchiveProblem('unsafePath', { path: filename.slice(0, 200) });
         throw new ArchiveProblem('notZip');
       }
       return new ArchiveReader(handle, zip, entries, password);
