@@ -295,6 +295,7 @@ describe('project backups', () => {
 
   it('lists, filters, renames and deletes records; the other tenant sees none of it', async () => {
     const first = await exportBackup({ name: 'alpha', item: ['html'] });
+    app.advance(1000);
     await exportBackup({ name: 'beta', item: ['html'] });
     const list = await call(
       'GET',
