@@ -51,6 +51,7 @@ export default defineConfig({
     { name: 'layout', testMatch: 'layout.spec.ts' },
     { name: 'guide', testMatch: 'guide.spec.ts' },
     { name: 'project-data', testMatch: 'project-data.spec.ts' },
+    { name: 'backups', testMatch: 'backups.spec.ts' },
   ],
   webServer: {
     command: `rm -rf "${DATA}" && node --import tsx apps/server/src/main.ts`,

@@ -29,7 +29,18 @@ export function ModuleChoice({
     onChange?.(offered ? linked.filter((module) => offered.includes(module)) : linked);
   };
   return (
-    <div data-testid="backup-modules" style={{ display: 'grid', gap: 4 }}>
+    <div
+      data-testid="backup-modules"
+      style={{
+        display: 'grid',
+        gap: 4,
+        maxHeight: 300,
+        overflowY: 'auto',
+        padding: '4px 8px',
+        border: '1px solid rgba(5, 5, 5, 0.06)',
+        borderRadius: 6,
+      }}
+    >
       {GROUPS.map(([group, all]) => {
         const modules = offered ? all.filter((module) => offered.includes(module)) : all;
         if (modules.length === 0) return null;
@@ -37,7 +48,7 @@ export function ModuleChoice({
         return (
           <div key={group} style={{ display: 'flex', flexWrap: 'wrap', columnGap: 12, rowGap: 2 }}>
             <Checkbox
-              style={{ minWidth: 150, fontWeight: 500 }}
+              style={{ minWidth: 140, fontWeight: 500 }}
               checked={count === modules.length}
               indeterminate={count > 0 && count < modules.length}
               onChange={(event) => set(modules, event.target.checked)}

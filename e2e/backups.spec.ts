@@ -1,0 +1,163 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { API, apiLogin, apiPatchSettings, expect, expectRoute, fillLogin, test } from './helpers';
+import { ensureAdmin, ensureLicence, ensureProject, ensureTenant } from './seed';
+
+/**
+ * Issue 12 in the browser: a tenant backs a project up from its menu (progress, 'backup complete'),
+ * downloads it with a verification code (a zip 7-Zip opens only with that code), uploads it again
+ * (progress, the new record), changes the data, restores the upload after its dry run and the
+ * replace confirmation, and is signed out 5 s after 'restore succeeded'; the data is back.
+ */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SCRATCH = path.join(ROOT, '.tmp', `e2e-backups-${process.env.GANTRY_E2E_PORT ?? 'default'}`);
+const TENANT = 'backupco';
+const TENANT_PASSWORD = 'Tenant1234';
+const PROJECT = 'backupplant';
+const BACKUP = `${API}/proxy/core/backup`;
+const CORE = '/portal/rest/core';
+const CODE = 'Pump-7-code';
+
+interface BackupRecord {
+  id: string;
+  name: string;
+  type: string;
+}
+
+const headers = (token: string) => ({ authorization: `Bearer ${token}`, 'x-request-project': PROJECT });
+
+async function backups(request: APIRequestContext, token: string): Promise<BackupRecord[]> {
+  const query = encodeURIComponent(JSON.stringify({ filter: { type: 'export', status: 'succeed' } }));
+  const response = await request.get(`${BACKUP}?query=${query}`, { headers: headers(token) });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()) as BackupRecord[];
+}
+
+async function tables(request: APIRequestContext, token: string): Promise<string[]> {
+  const response = await request.get(`${CORE}/table`, { headers: headers(token) });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as Array<{ name: string }>).map((doc) => doc.name).sort();
+}
+
+async function openMenu(page: Page, action: 'create' | 'upload' | 'restore'): Promise<void> {
+  await page.goto('/portal/#/app/model/Project/list');
+  await page.getByTestId(`project-card-${PROJECT}-more`).click();
+  await page.getByTestId(`project-card-${PROJECT}-backup`).hover();
+  await page.getByTestId(`project-card-${PROJECT}-backup-${action}`).click();
+  await expectRoute(page, '/app/backup');
+}
+
+test.describe('project backups', () => {
+  let token = '';
+
+  test.beforeAll(async ({ request }) => {
+    const adminToken = await ensureAdmin(request);
+    await ensureLicence(request, adminToken);
+    await apiPatchSettings(request, adminToken, { language: 'en' });
+    await ensureTenant(request, adminToken, {
+      id: TENANT,
+      name: 'Backup Co',
+      password: TENANT_PASSWORD,
+      userCount: 2,
+      tableCount: 2,
+      points: 20,
+    });
+    token = await apiLogin(request, TENANT, TENANT_PASSWORD);
+    await ensureProject(request, token, { id: PROJECT, name: 'Boilers' });
+    for (const name of ['boiler', 'turbine']) {
+      const saved = await request.post(`${CORE}/table`, { headers: headers(token), data: { id: name, name } });
+      expect([200, 409], await saved.text()).toContain(saved.status());
+    }
+    rmSync(SCRATCH, { recursive: true, force: true });
+    mkdirSync(SCRATCH, { recursive: true });
+  });
+
+  test('back up, download with a code, upload, restore after the dry run, signed out after 5 s', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const before = await backups(request, token);
+    await page.goto('/portal/#/login');
+    await fillLogin(page, TENANT, TENANT_PASSWORD);
+    await expectRoute(page, '/app/dashboard');
+
+    // Back up: the menu opens the creation dialog with the project name and the time.
+    await openMenu(page, 'create');
+    const name = page.getByTestId('backup-name');
+    await expect(name).toHaveValue(/^Boilers_\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    await name.fill('e2e_full');
+    await page.getByTestId('backup-kind-mongodb').check();
+    await page.getByTestId('backup-create-ok').click();
+    await expect(page.getByText('data content required')).toBeVisible();
+    await page.getByTestId('backup-module-data-table').check();
+    // The selection links: the data group brings user and role.
+    await expect(page.getByTestId('backup-module-auth-user')).toBeChecked();
+    await expect(page.getByTestId('backup-module-auth-role')).toBeChecked();
+    const started = page.waitForResponse((response) => /\/backup\/export\?/.test(response.url()));
+    await page.getByTestId('backup-create-ok').click();
+    const { id: taskId } = (await (await started).json()) as { id: string };
+    // The progress notification, or (on a fast machine) its end.
+    await expect(page.getByTestId(`task-progress-${taskId}`).or(page.getByText('backup complete'))).toBeVisible();
+    await expect(page.getByText('backup complete')).toBeVisible({ timeout: 30_000 });
+    const made = (await backups(request, token)).find((b) => !before.some((old) => old.id === b.id));
+    expect(made?.name).toBe('e2e_full');
+    const madeId = made?.id ?? '';
+    await expect(page.getByTestId(`backup-name-${madeId}`)).toContainText('e2e_full');
+
+    // Download with a verification code: disabled until the code is there.
+    await page.getByTestId(`backup-download-${madeId}`).click();
+    await page.getByTestId('backup-add-code').check();
+    await expect(page.getByTestId('backup-download-ok')).toBeDisabled();
+    await expect(page.getByTestId('backup-code-hint')).toHaveText('if adding a verification code, fill it first');
+    await page.getByTestId('backup-code').fill(CODE);
+    const downloading = page.waitForEvent('download');
+    await page.getByTestId('backup-download-ok').click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('e2e_full.zip');
+    const file = path.join(SCRATCH, 'e2e_full.zip');
+    await download.saveAs(file);
+    expect(readFileSync(file).subarray(0, 2).toString('latin1')).toBe('PK');
+    execFileSync('7z', ['t', `-p${CODE}`, file], { stdio: 'pipe' });
+    expect(() => execFileSync('7z', ['t', '-pwrong', file], { stdio: 'pipe' })).toThrow();
+
+    // Upload it again, with its code: a progress bar, then the new record.
+    await page.getByTestId('backup-upload').click();
+    await page.getByTestId('backup-add-code').check();
+    await page.getByTestId('backup-code').fill(CODE);
+    const uploaded = page.waitForResponse((response) => /\/backup\/upload\?/.test(response.url()));
+    await page.getByTestId('backup-upload-input').setInputFiles(file);
+    const answer = await uploaded;
+    expect(answer.status(), await answer.text()).toBe(200);
+    const { id: uploadedId } = (await answer.json()) as { id: string };
+    await expect(page.getByText('Uploaded')).toBeVisible();
+    await expect(page.getByTestId(`backup-row-${uploadedId}`)).toBeVisible();
+
+    // The data changes; the restore of the upload (clear, then add) brings it back.
+    const removed = await request.delete(`${CORE}/table/turbine`, { headers: headers(token) });
+    expect(removed.status(), await removed.text()).toBe(200);
+    expect(await tables(request, token)).toEqual(['boiler']);
+    await page.getByTestId(`backup-restore-${uploadedId}`).click();
+    await page.getByTestId('backup-rule').click();
+    await page.getByTitle('Clear, then add').click();
+    await expect(page.getByTestId('backup-plan')).toContainText('table');
+    await page.getByTestId('backup-restore-ok').click();
+    await expect(page.locator('.ant-modal-confirm-title')).toHaveText(
+      "The restore replaces the project's data. Continue?",
+    );
+    await page.getByTestId('backup-replace-ok').click();
+    await expect(
+      page.getByText(
+        'restore succeeded, will jump to the login page in 5 seconds, login again for the restored data to take effect',
+      ),
+    ).toBeVisible({ timeout: 30_000 });
+    const shown = Date.now();
+    await expect.poll(() => page.evaluate(() => window.location.hash), { timeout: 10_000 }).toMatch(/^#\/login/);
+    expect(Date.now() - shown).toBeGreaterThanOrEqual(4_000);
+    const again = await apiLogin(request, TENANT, TENANT_PASSWORD);
+    expect(await tables(request, again)).toEqual(['boiler', 'turbine']);
+  });
+});
