@@ -221,6 +221,7 @@ interface Request {
  * licence and project caches warm, as under load). Answers the statements and the third answer.
  */
 async function captureStatements(
+  engine: Engine,
   connection: pg.PoolConfig,
   headers: Record<string, string>,
   requests: Record<Call, Request>,
@@ -250,7 +251,8 @@ async function captureStatements(
   const handle: DatabaseHandle = {
     db,
     background: db,
-    engine: 'pglite',
+    // As the server runs on this engine (code paths and the invalidation bus may differ by engine).
+    engine,
     limits: { requestMs: 10_000, backgroundMs: 900_000 },
     status: async () => 'ready',
     close: async () => undefined,
@@ -259,7 +261,7 @@ async function captureStatements(
     NODE_ENV: 'production',
     GANTRY_DATA_DIR: scratch('data-capture'),
     LOG_LEVEL: 'silent',
-    DATABASE_URL: '',
+    DATABASE_URL: engine === 'postgres' ? String(connection.connectionString) : '',
     GANTRY_LICENCE_PUBLIC_KEYS: licenceKey().publicBase64,
   });
   const { app } = await buildApp({ config, database: handle, logger: false });
@@ -603,7 +605,7 @@ async function measureCalls(
     save: { method: 'POST', url: `${CORE}/${COLLECTION}`, payload: NEW_RECORD },
   };
   console.log(`  ${engine}: capturing the SQL of each call…`);
-  const captured = await captureStatements(connection, headers, requests);
+  const captured = await captureStatements(engine, connection, headers, requests);
   const savedId = (JSON.parse(captured.save.answer) as { id: string }).id;
   const randomRecord = () => recordId(1 + Math.floor(Math.random() * BIG_RECORDS));
   const vary: Record<Call, (params: unknown[]) => unknown[]> = {
