@@ -376,6 +376,23 @@ describe('project backups', () => {
     expect(await readdir(path.join(app.dataDir, 'backups', project))).toEqual([`${id}.zip`]);
   }, 60_000);
 
+  it('a paused backup leaves no record and no partial file', async () => {
+    await seed();
+    for (let i = 0; i < 20; i++) await uploadMedia('docs', `blob${i}.bin`, randomBytes(200_000));
+    const started = await call(
+      'GET',
+      `${BACKUP}/export?query=${q({ name: 'paused', item: ['fileServer', 'mongodb'], moduleRules: { rule: 0 } })}`,
+    );
+    const { id } = started.json<{ id: string }>();
+    const pause = await call('PATCH', `${SPM_URL}/proxy/core/taskmanager/${id}`, { body: { status: 'pause', id } });
+    expect(pause.statusCode, pause.body).toBe(200);
+    const task = await finished(id);
+    expect(task.status).toBe('pause');
+    expect((await call('GET', `${BACKUP}?query=${q({ withCount: true })}`)).headers.count).toBe('0');
+    const folder = path.join(app.dataDir, 'backups', project);
+    expect(existsSync(folder) ? await readdir(folder) : []).toEqual([]);
+  }, 60_000);
+
   it('downloads with a verification code as an AES-256 zip that 7-Zip opens, and uploads it back with the code', async () => {
     await seed();
     const id = await exportBackup({ name: 'locked', item: ['mongodb', 'fileServer'], moduleRules: { rule: 0 } });
