@@ -84,6 +84,7 @@ export const ERRORS = {
   backupTooLarge: { status: 413, message: 'backup.tooLarge' },
   backupPasswordWrong: { status: 400, message: 'backup.passwordWrong' },
   backupPartMissing: { status: 400, message: 'backup.partMissing' },
+  backupRestoreRunning: { status: 409, message: 'backup.restoreRunning' },
 } as const satisfies Record<string, { status: number; message: MessageKey; licence?: true }>;
 
 export type ErrorCode = keyof typeof ERRORS;

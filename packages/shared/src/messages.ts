@@ -322,6 +322,10 @@ export const MESSAGES = {
     zh_Hans: '备份文件无效：{{problem}}',
     en: 'The backup file is not valid: {{problem}}',
   },
+  'backup.restoreRunning': {
+    zh_Hans: '该项目正在还原，请等它结束后再试',
+    en: 'A restore of this project is running; try again when it has ended',
+  },
   'backup.safetyName': { zh_Hans: '还原前备份 {{time}}', en: 'safety {{time}}' },
   'backup.exported': { zh_Hans: '备份完成', en: 'backup complete' },
   'backup.restored': { zh_Hans: '还原成功', en: 'Restore successful' },

@@ -219,6 +219,16 @@ export class BackupRepository {
     });
   }
 
+  /** Whether a task of `type` is running (or waiting) for a project. */
+  async running(projectId: string, type: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: tasks.id })
+      .from(tasks)
+      .where(and(eq(tasks.projectId, projectId), eq(tasks.type, type), eq(tasks.status, 'ongoing')))
+      .limit(1);
+    return row !== undefined;
+  }
+
   /** Whether a task (a restore, perhaps in another process) is still running. */
   async taskOngoing(id: string): Promise<boolean> {
     const [row] = await this.db.select({ status: tasks.status }).from(tasks).where(eq(tasks.id, id));

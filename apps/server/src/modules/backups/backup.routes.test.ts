@@ -286,7 +286,20 @@ describe('project backups', () => {
       sourceProjectId: project,
       documents: { rule: 2 },
     });
-    const task = await restore({ id: uploaded.json().id, item: ['mongodb'], moduleRules: { rule: 1 } }, 'plant2');
+    // One restore at a time per project: a second while the first is queued or running is refused.
+    const first = await call(
+      'GET',
+      `${BACKUP}/import?query=${q({ id: uploaded.json().id, item: ['mongodb'], moduleRules: { rule: 1 } })}`,
+      { projectId: 'plant2' },
+    );
+    const second = await call(
+      'GET',
+      `${BACKUP}/import?query=${q({ id: uploaded.json().id, item: ['mongodb'], moduleRules: { rule: 1 } })}`,
+      { projectId: 'plant2' },
+    );
+    expect(second.statusCode).toBe(409);
+    expect(second.json().message).toBe('A restore of this project is running; try again when it has ended');
+    const task = await finished(first.json().id);
     expect(task.status, task.message ?? '').toBe('success');
     const moved = await documents('rule', 'plant2');
     expect(moved.map((doc) => doc.id)).toEqual(['r1', 'r2']);

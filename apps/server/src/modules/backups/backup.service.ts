@@ -204,6 +204,8 @@ export class BackupService {
 
   async startImport(context: BackupContext, user: UserRow, query: BackupImportQuery, language: Language) {
     const record = await this.restorable(context, query);
+    // One restore at a time per project: two would swap the same folders.
+    if (await this.repo.running(context.projectId, BACKUP_TASK_IMPORT)) throw new AppError('backupRestoreRunning');
     const params: ImportParams = {
       backupId: record.id,
       name: query.name ?? record.name,
