@@ -346,6 +346,11 @@ describe('project backups', () => {
     expect((await call('DELETE', `${BACKUP}/${first}?projectId=${project}`)).json()).toEqual({ status: 'OK' });
     expect(existsSync(path.join(app.dataDir, 'backups', project, `${first}.zip`))).toBe(false);
     expect((await call('GET', `${BACKUP}/${first}`)).statusCode).toBe(404);
+
+    // Deleting the project deletes its backups, records and files.
+    expect(existsSync(path.join(app.dataDir, 'backups', project))).toBe(true);
+    expect((await call('DELETE', `${SPM_URL}/project/${project}`)).statusCode).toBe(200);
+    expect(existsSync(path.join(app.dataDir, 'backups', project))).toBe(false);
   }, 60_000);
 
   it('refuses bad requests with the spec messages, and changes nothing', async () => {

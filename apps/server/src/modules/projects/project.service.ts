@@ -240,6 +240,8 @@ export class ProjectService {
       );
     });
     await storage.remove(PROJECTS_AREA, id);
+    // Its backup files: their records went with the project (ON DELETE CASCADE).
+    await storage.remove('backups', id);
   }
 
   /**
