@@ -231,7 +231,7 @@ test.describe('media library', () => {
 const TASK_DATA = path.join(ROOT, '.tmp', `e2e-task-data-${process.env.GANTRY_E2E_PORT ?? 3217}`);
 /**
  * Demo documents: about 59% are data records older than a day, ~118 batches of 1,000 for the
- * clean-up (about 28 s here on a loaded 2-core machine, which pauses it after 11 s, near 40%).
+ * clean-up (on a loaded 2-core machine the test pauses it at 16-20% after 12-14 s).
  */
 const DEMO_DOCS = 200_000;
 const TASK_PROJECT = 'retain1';
