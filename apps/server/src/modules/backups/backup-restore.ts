@@ -17,7 +17,8 @@ import {
 type FileKind = 'fileServer' | 'html';
 const areaOf = (kind: FileKind, projectId: string) => (kind === 'fileServer' ? mediaArea : htmlArea)(projectId);
 /** The staging folder of a restore, beside the project's areas (never inside one: no listing shows it). */
-const stagingArea = (projectId: string, restoreId: string) => `projects/${projectId}/.restore-${restoreId}`;
+const STAGING_PREFIX = '.restore-';
+const stagingArea = (projectId: string, restoreId: string) => `projects/${projectId}/${STAGING_PREFIX}${restoreId}`;
 const STAGE_BATCH = 500;
 
 /** A restore's file swap, written before the data is committed: a restart completes or drops it. */
@@ -315,6 +316,17 @@ export async function recoverRestores(deps: {
       dropped++;
     }
     await deps.journals.remove(journal.restoreId);
+  }
+  // Staging folders of restores stopped before their journal was written (a kill while staging).
+  for (const files of await deps.store.areasUnder('projects', 'fileServer')) {
+    const project = files.slice(0, -'/fileServer'.length);
+    for (const child of await deps.store.areasUnder(project, 'x')) {
+      const name = child.split('/').at(-2) ?? '';
+      if (!name.startsWith(STAGING_PREFIX)) continue;
+      if (await deps.repo.taskOngoing(name.slice(STAGING_PREFIX.length))) continue;
+      await deps.store.removeArea(`${project}/${name}`);
+      dropped++;
+    }
   }
   await deps.repo.clearStrayStaging();
   return { finished, dropped };

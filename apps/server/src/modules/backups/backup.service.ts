@@ -94,6 +94,7 @@ function stamp(at: Date): string {
 export class BackupService {
   private readonly files: BackupFiles;
   private readonly journals: RestoreJournals;
+  private recovered = false;
 
   constructor(
     private readonly repo: BackupRepository,
@@ -110,18 +111,28 @@ export class BackupService {
     tasks.register(BACKUP_TASK_IMPORT, (context) => this.runImport(context));
   }
 
-  /** At start: restores a restart cut short are finished or dropped; archives left half-written go. */
+  /**
+   * At start (and then periodically): restores a restart cut short are finished or dropped; archives
+   * left half-written go, and so do whole ones whose record was never inserted (a stop between the
+   * rename and the insert). Only at the first call of the only process is everything a leftover;
+   * later calls (and other processes) leave what changed within the last hour.
+   */
   async recover(): Promise<{ finished: number; dropped: number; partials: number }> {
+    const everything = this.options.onlyProcess && !this.recovered;
+    this.recovered = true;
     const restores = await recoverRestores({ repo: this.repo, store: this.store, journals: this.journals });
     let partials = 0;
     const root = this.files.folder('');
     for (const project of await readdir(root).catch(() => [] as string[])) {
       const folder = this.files.folder(project);
       for (const name of await readdir(folder).catch(() => [] as string[])) {
-        if (!name.startsWith('.partial-')) continue;
+        const partial = name.startsWith('.partial-');
+        if (!partial && (!name.endsWith('.zip') || (await this.repo.find(project, name.slice(0, -'.zip'.length))))) {
+          continue;
+        }
         const file = this.files.archive(project, name);
         const changed = (await stat(file).catch(() => undefined))?.mtimeMs ?? 0;
-        if (!this.options.onlyProcess && changed > this.clock().getTime() - PARTIAL_STALE_MS) continue;
+        if (!everything && changed > this.clock().getTime() - PARTIAL_STALE_MS) continue;
         await rm(file, { force: true });
         partials++;
       }
