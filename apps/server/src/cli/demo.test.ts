@@ -1,6 +1,9 @@
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { COLLECTIONS } from '@gantry/shared';
 import { describe, expect, it } from 'vitest';
-import { demoDocuments } from './demo.js';
+import { demoDocuments, demoFileSizes, writeDemoFiles } from './demo.js';
 
 describe('demo data', () => {
   it('spreads documents over the data modules, with references to real documents and time series in the last 90 days', () => {
@@ -20,5 +23,24 @@ describe('demo data', () => {
       expect(row.createTime.getTime()).toBeGreaterThan(now - 91 * 86_400_000);
     }
     expect(new Set(rows.map((row) => `${row.collection}/${row.id}`)).size).toBe(rows.length);
+  });
+
+  it('writes files of varied sizes into the media library, 100 a folder', async () => {
+    const sizes = demoFileSizes(2_000, 3);
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(1024);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(2 * 1024 * 1024);
+    expect(sizes.filter((size) => size < 64 * 1024).length).toBeGreaterThan(sizes.length / 2);
+    const dir = await mkdtemp(path.join(tmpdir(), 'gantry-demo-'));
+    try {
+      const bytes = await writeDemoFiles(dir, 'p1', 150, 3);
+      const library = path.join(dir, 'projects', 'p1', 'fileServer', 'demo');
+      expect(await readdir(library)).toEqual(['folder-0000', 'folder-0001']);
+      expect(await readdir(path.join(library, 'folder-0001'))).toHaveLength(50);
+      const first = await stat(path.join(library, 'folder-0000', 'file-000000.png'));
+      expect(first.size).toBe(demoFileSizes(1, 3)[0]);
+      expect(bytes).toBe(demoFileSizes(150, 3).reduce((sum, size) => sum + size, 0));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

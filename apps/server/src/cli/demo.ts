@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -11,11 +12,13 @@ import { openConfiguredDatabase } from '../open-database.js';
 
 const USAGE = `Fills a project with realistic demo data, for local use, tests and the benchmark.
 
-  npm run demo -- --project ID [--docs N] [--seed S]
+  npm run demo -- --project ID [--docs N] [--files N] [--seed S]
       N documents (default 1000) across every data module: dashboards that reference components,
       tables with their records, time series (data_record, spread over the last 90 days), users,
       roles, flows, drivers, reports... Uses the server's database (GANTRY_DATA_DIR or
-      DATABASE_URL); with the embedded engine, stop the server first (one process owns its files).`;
+      DATABASE_URL); with the embedded engine, stop the server first (one process owns its files).
+      --files N (default 0): N files of varied sizes (1 KiB to 2 MiB, most small, like a plant's
+      drawings, photos and exports) in the project's media library, under demo/<folder>/, 100 a folder.`;
 
 type Row = typeof projectDocuments.$inferInsert;
 
@@ -137,6 +140,7 @@ async function main(): Promise<void> {
     options: {
       project: { type: 'string' },
       docs: { type: 'string', default: '1000' },
+      files: { type: 'string', default: '0' },
       seed: { type: 'string', default: '1' },
       help: { type: 'boolean', default: false },
     },
@@ -148,6 +152,9 @@ async function main(): Promise<void> {
   const count = Number(values.docs);
   if (!Number.isInteger(count) || count < 1 || count > 50_000_000)
     throw new ConfigError('--docs must be 1 to 50,000,000');
+  const files = Number(values.files);
+  if (!Number.isInteger(files) || files < 0 || files > 1_000_000)
+    throw new ConfigError('--files must be 0 to 1,000,000');
   const config = loadConfig();
   const database = await openConfiguredDatabase(config, (message) => console.warn(message));
   try {
@@ -155,6 +162,45 @@ async function main(): Promise<void> {
   } finally {
     await database.close();
   }
+  if (files > 0) {
+    const bytes = await writeDemoFiles(config.dataDir, values.project, files, Number(values.seed));
+    console.log(
+      `${files.toLocaleString('en')} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB, into ${values.project}'s media library`,
+    );
+  }
+}
+
+/** File sizes of a plant's library: most a few KiB to a few hundred, some up to 2 MiB (log-uniform). */
+export function demoFileSizes(count: number, seed: number): number[] {
+  const next = random(seed);
+  return Array.from({ length: count }, () => Math.round(1024 * 2 ** (next() * 11)));
+}
+
+/** Writes `count` demo files into the project's media library (`demo/<folder>/`), answers their bytes. */
+export async function writeDemoFiles(dataDir: string, projectId: string, count: number, seed: number): Promise<number> {
+  const sizes = demoFileSizes(count, seed);
+  const extensions = ['png', 'jpg', 'pdf', 'csv', 'dwg', 'json'];
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    const folder = path.join(
+      dataDir,
+      'projects',
+      projectId,
+      'fileServer',
+      'demo',
+      `folder-${String(Math.floor(i / 100)).padStart(4, '0')}`,
+    );
+    if (i % 100 === 0) await mkdir(folder, { recursive: true });
+    const size = sizes[i] ?? 0;
+    // Half random bytes (like compressed media), half text (like exports), so archives compress as real ones do.
+    const content = Buffer.concat([randomBytes(Math.ceil(size / 2)), Buffer.alloc(Math.floor(size / 2), `row ${i};`)]);
+    await writeFile(
+      path.join(folder, `file-${String(i).padStart(6, '0')}.${extensions[i % extensions.length]}`),
+      content,
+    );
+    total += content.length;
+  }
+  return total;
 }
 
 async function fill(db: Database, projectId: string, count: number, seed: number): Promise<void> {
