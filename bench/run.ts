@@ -10,10 +10,13 @@
  *  - data (bench/data.ts): the data layer's list / get / save at 1,000,000 documents in one project and
  *    1,000 projects, 50 clients, vs the same SQL run directly; a 1 GiB file uploaded and downloaded
  *    through the media library vs cp; the server's peak RSS throughout (goal < 300 MB)
+ *  - backup (bench/backup.ts): a ~1 GB project (npm run demo) backed up vs `zip -1 -r` of the same content,
+ *    restored (documents/s), server peak RSS, GET setting's latency meanwhile; PGlite and PostgreSQL
  *  - licence (bench/licence.ts): licence verification, machine identity, upload/info/history calls
  *  - lighthouse (bench/lighthouse.ts): Lighthouse mobile on the login page; each route's JS weight
  */
 import { execFileSync } from 'node:child_process';
+import { backupBench } from './backup.js';
 import { dataBench } from './data.js';
 import { foundation } from './foundation.js';
 import { goals, loadAverage } from './lib.js';
@@ -22,7 +25,7 @@ import { lighthouseBench } from './lighthouse.js';
 import { projectsBench } from './projects.js';
 import { startBench } from './start.js';
 
-const SECTIONS = ['all', 'foundation', 'start', 'projects', 'data', 'licence', 'lighthouse'] as const;
+const SECTIONS = ['all', 'foundation', 'start', 'projects', 'backup', 'data', 'licence', 'lighthouse'] as const;
 type Section = (typeof SECTIONS)[number];
 const section = (process.argv[2] ?? 'all') as Section;
 if (!SECTIONS.includes(section)) {
@@ -48,6 +51,7 @@ await run('foundation', foundation);
 await run('start', startBench);
 await run('projects', projectsBench);
 await run('data', dataBench);
+await run('backup', backupBench);
 await run('licence', licenceBench);
 await run('lighthouse', lighthouseBench);
 

@@ -1,0 +1,254 @@
+/**
+ * Backup section of `npm run bench` (`npm run bench -- backup`), issue 12 §6: a project of about
+ * 1 GB (5,000 media files of 1 KiB–2 MiB and 200,000 documents, written by `npm run demo`), then
+ *  - a backup through the API (the `backup.export` task: every data module, the media library), as
+ *    MB/s of the content, against `zip -1 -r` of the same content (the archive's entries unpacked
+ *    into a folder) in the same run;
+ *  - a restore of that backup (rule 2 for every module, the media library) as documents/s; the figure
+ *    is the whole task: verifying every entry, the safety backup of what it replaces, staging,
+ *    the one transaction and the file swap;
+ *  - the server's peak RSS (VmHWM) over both, and `GET setting` (a cheap public call: the cached
+ *    settings, default logging) every 50 ms while the backup runs.
+ * On the embedded engine (npm start, default logging to a file), then on PostgreSQL (a throwaway
+ * cluster, or GANTRY_BENCH_DATABASE_URL; GANTRY_BENCH_BACKUP_POSTGRES=0 skips it).
+ * GANTRY_BENCH_SCALE=0.05 gives a quick run.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { COLLECTIONS, sha256Hex } from '@gantry/shared';
+import {
+  get,
+  goal,
+  installLicence,
+  licenceKey,
+  loadAverage,
+  login,
+  ms,
+  post,
+  printNotes,
+  printTable,
+  probe,
+  processesOf,
+  ROOT,
+  rssMiB,
+  type ServerRun,
+  scratch,
+  sleep,
+  startServer,
+  stopServer,
+  summarise,
+} from './lib.js';
+import { withPostgres } from './projects.js';
+
+const SCALE = Number(process.env.GANTRY_BENCH_SCALE ?? 1);
+if (!(SCALE > 0 && SCALE <= 10)) throw new Error('GANTRY_BENCH_SCALE must be in (0, 10]');
+const DOCUMENTS = Math.round(200_000 * SCALE);
+const FILES = Math.round(5_000 * SCALE);
+const PROJECT = 'bk0001';
+const PASSWORD = sha256Hex('Bench12345');
+const MB = 1_000_000;
+
+interface Run {
+  engine: 'pglite' | 'postgres';
+  contentMB: number;
+  archiveMB: number;
+  backupSeconds: number;
+  zipSeconds: number;
+  documents: number;
+  restoreSeconds: number;
+  peak: number;
+  probe: ReturnType<typeof summarise>;
+  probeFailed: number;
+}
+
+function folderBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    total += entry.isDirectory() ? folderBytes(full) : statSync(full).size;
+  }
+  return total;
+}
+
+async function waitTask(server: ServerRun, token: string, id: string): Promise<{ status: string; message: string }> {
+  for (;;) {
+    const response = await get(`${server.origin}/portal/rest/spm/proxy/core/taskmanager/${id}`, {
+      authorization: `Bearer ${token}`,
+    });
+    const task = JSON.parse(response.body) as { status: string; message: string };
+    if (task.status !== 'ongoing') return task;
+    await sleep(100);
+  }
+}
+
+async function run(engine: 'pglite' | 'postgres', databaseUrl?: string): Promise<Run> {
+  const dataDir = scratch(`backup-${engine}`);
+  const options = {
+    dataDir,
+    logFile: `${scratch(`backup-${engine}-log`)}/server.log`,
+    ...(databaseUrl ? { databaseUrl } : {}),
+    env: { GANTRY_LICENCE_PUBLIC_KEYS: licenceKey().publicBase64 },
+  };
+  let server = await startServer(options);
+  const spm = () => `${server.origin}/portal/rest/spm`;
+  if (!(await post(`${spm()}/admin/register`, { password: PASSWORD })).ok) throw new Error('register failed');
+  let token = await login(spm(), 'admin', PASSWORD);
+  await installLicence(server.origin, token);
+  const today = new Date().toISOString().slice(0, 10);
+  const created = await post(
+    `${spm()}/project`,
+    {
+      id: PROJECT,
+      name: 'Backup bench',
+      industry: 'heating',
+      projectType: 'blank',
+      grant: {
+        validityPeriod: 3650,
+        startTime: today,
+        userCount: 10,
+        flow: { tableCount: 100, flowCount: 10 },
+        visual: { dashboardCount: 10 },
+        features: [],
+      },
+    },
+    { authorization: `Bearer ${token}` },
+  );
+  if (!created.ok) throw new Error(`project ${created.status}: ${await created.text()}`);
+  await stopServer(server);
+  console.log(`  ${engine}: npm run demo -- --project ${PROJECT} --docs ${DOCUMENTS} --files ${FILES}…`);
+  execFileSync(
+    'node',
+    [
+      '--import',
+      'tsx',
+      'apps/server/src/cli/demo.ts',
+      '--project',
+      PROJECT,
+      '--docs',
+      String(DOCUMENTS),
+      '--files',
+      String(FILES),
+    ],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        ...process.env,
+        GANTRY_DATA_DIR: dataDir,
+        GANTRY_LICENCE_PUBLIC_KEYS: licenceKey().publicBase64,
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        NODE_ENV: 'production',
+      },
+    },
+  );
+  server = await startServer(options);
+  token = await login(spm(), 'admin', PASSWORD);
+  const headers = { authorization: `Bearer ${token}`, 'x-request-project': PROJECT };
+  const { server: serverPid } = processesOf(server);
+
+  // Backup, with the cheap call probed meanwhile.
+  const everything = Object.fromEntries(COLLECTIONS.map((module) => [module, 0]));
+  const query = encodeURIComponent(
+    JSON.stringify({ name: 'bench', item: { fileServer: true, mongodb: true }, moduleRules: everything }),
+  );
+  const probing = probe(`${spm()}/setting`);
+  const began = performance.now();
+  const started = JSON.parse((await get(`${spm()}/proxy/core/backup/export?query=${query}`, headers)).body) as {
+    id: string;
+  };
+  const exported = await waitTask(server, token, started.id);
+  const backupSeconds = (performance.now() - began) / 1000;
+  const probed = await probing.stop();
+  if (exported.status !== 'success') throw new Error(`backup ${exported.status}: ${exported.message}`);
+  const record = JSON.parse((await get(`${spm()}/proxy/core/backup/${started.id}`, headers)).body) as {
+    bytes: number;
+    documents: Record<string, number>;
+  };
+  const archive = path.join(dataDir, 'backups', PROJECT, `${started.id}.zip`);
+
+  // The same content, zipped by zip -1 -r.
+  const unpacked = scratch(`backup-${engine}-content`);
+  execFileSync('unzip', ['-q', archive, '-d', unpacked]);
+  const contentBytes = folderBytes(unpacked);
+  const zipFile = path.join(scratch(`backup-${engine}-zip`), 'content.zip');
+  const zipBegan = performance.now();
+  execFileSync('zip', ['-1', '-r', '-q', zipFile, '.'], { cwd: unpacked });
+  execFileSync('sync', [zipFile]);
+  const zipSeconds = (performance.now() - zipBegan) / 1000;
+  rmSync(unpacked, { recursive: true, force: true });
+
+  // Restore: every module cleared and added again, the media library replaced.
+  const restoreQuery = encodeURIComponent(
+    JSON.stringify({
+      id: started.id,
+      item: { fileServer: true, mongodb: true },
+      moduleRules: Object.fromEntries(Object.keys(record.documents).map((module) => [module, 2])),
+    }),
+  );
+  const restoreBegan = performance.now();
+  const restoring = JSON.parse(
+    (await get(`${spm()}/proxy/core/backup/import?query=${restoreQuery}`, headers)).body,
+  ) as {
+    id: string;
+  };
+  const restored = await waitTask(server, token, restoring.id);
+  const restoreSeconds = (performance.now() - restoreBegan) / 1000;
+  if (restored.status !== 'success') throw new Error(`restore ${restored.status}: ${restored.message}`);
+  const peak = rssMiB(serverPid, 'VmHWM');
+  await stopServer(server);
+  return {
+    engine,
+    contentMB: contentBytes / MB,
+    archiveMB: record.bytes / MB,
+    backupSeconds,
+    zipSeconds,
+    documents: Object.values(record.documents).reduce((sum, n) => sum + n, 0),
+    restoreSeconds,
+    peak,
+    probe: summarise(probed.times),
+    probeFailed: probed.failed,
+  };
+}
+
+export async function backupBench(): Promise<void> {
+  console.log(
+    `  scale ${SCALE}: ${DOCUMENTS.toLocaleString('en')} documents, ${FILES.toLocaleString('en')} files; load average ${loadAverage()}`,
+  );
+  mkdirSync(scratch('backup'), { recursive: true });
+  const runs = [await run('pglite')];
+  if (process.env.GANTRY_BENCH_BACKUP_POSTGRES !== '0') runs.push(await withPostgres((url) => run('postgres', url)));
+  printTable(
+    ['engine', 'content', 'backup', 'zip -1 -r', 'ratio', 'restore', 'server peak RSS', 'GET setting during backup'],
+    runs.map((r) => {
+      const ratio = r.zipSeconds / r.backupSeconds;
+      const rate = r.documents / r.restoreSeconds;
+      return [
+        r.engine,
+        `${r.contentMB.toFixed(0)} MB (archive ${r.archiveMB.toFixed(0)} MB)`,
+        `${(r.contentMB / r.backupSeconds).toFixed(1)} MB/s (${r.backupSeconds.toFixed(1)} s)`,
+        `${(r.contentMB / r.zipSeconds).toFixed(1)} MB/s`,
+        `${ratio.toFixed(2)} ${goal(`backup ÷ zip -1 (${r.engine})`, '≥ 0.9', ratio.toFixed(2), ratio >= 0.9)}`,
+        `${Math.round(rate).toLocaleString('en')} documents/s (${r.restoreSeconds.toFixed(1)} s)${
+          r.engine === 'postgres'
+            ? ` ${goal('restore documents/s (postgres)', '≥ 100,000', Math.round(rate).toString(), rate >= 100_000)}`
+            : ''
+        }`,
+        `${r.peak.toFixed(0)} MiB ${goal(`server peak RSS (${r.engine})`, '< 286 MiB (300 MB)', `${r.peak.toFixed(0)} MiB`, r.peak < 286)}`,
+        `p50 ${ms(r.probe.p50)} ms, p99 ${ms(r.probe.p99)} ms, ${r.probe.n} calls, ${r.probeFailed} failed ${goal(
+          `GET setting p99 during backup (${r.engine})`,
+          '≤ 50 ms',
+          `${ms(r.probe.p99)} ms`,
+          r.probe.p99 <= 50,
+        )}`,
+      ];
+    }),
+  );
+  printNotes([
+    "content: the bytes of the archive's entries (documents as JSON lines, files), which both the backup and zip compress",
+    'backup: from the export call to its task ending (progress polled every 100 ms), the archive fsynced; zip -1 -r: the same entries unpacked in a folder, then synced',
+    'restore: the whole restore task (verify every entry, safety backup of what it replaces, staging, one transaction, file swap)',
+    'server peak RSS: VmHWM of the server process over the backup and the restore (the embedded engine is another process)',
+    'the server runs as users run it: npm start, NODE_ENV=production, default logging to a file',
+  ]);
+}
