@@ -1,18 +1,16 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { openSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { localDate } from '@gantry/shared';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ArchiveReader, verifyArchive } from './modules/backups/backup-archive.js';
 import { uploadDevelopmentLicence } from './test/dev-licence.js';
+import { call, enginePidOf, freePort, isAlive, sleep, startServer } from './test/server-process.js';
 import { ADMIN_PASSWORD, wire } from './test/test-app.js';
 
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 const PROJECT = 'bdrill';
 const BACKUP = '/portal/rest/spm/proxy/core/backup';
 const MEDIA = '/portal/rest/spm/proxy/core/mediaLibrary';
@@ -51,7 +49,7 @@ describe('backup kill -9 drill', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'gantry-backup-kill-'));
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    let server = await startServer(dir, port, started);
+    let server = await startServer(dir, port, started, { logLevel: 'error', log: `${dir}.log` });
     await call(base, 'POST', '/portal/rest/spm/admin/register', { password: wire(ADMIN_PASSWORD) });
     const login = await call(base, 'POST', '/portal/rest/spm/login', {
       username: 'admin',
@@ -262,7 +260,7 @@ describe('backup kill -9 drill', () => {
         ...(await readdir(projectDir)).filter((name) => name.startsWith('.restore-')).map(() => 'staging'),
         ...(await readdir(journalsDir).catch(() => [] as string[])).map(() => 'journal'),
       ];
-      server = await startServer(dir, port, started);
+      server = await startServer(dir, port, started, { logLevel: 'error', log: `${dir}.log` });
 
       // No task is stuck: the killed one is failed, or (never claimed) claimed again and run to its end.
       const ongoing = async () => {
@@ -391,78 +389,3 @@ async function parallel(jobs: Array<() => Promise<void>>, width: number): Promis
     }),
   );
 }
-
-async function startServer(dir: string, port: number, started: ChildProcess[]): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      GANTRY_DATA_DIR: dir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      GANTRY_LOGIN_RATE_PER_MINUTE: '100000',
-    },
-    stdio: ['ignore', openSync(`${dir}.log`, 'a'), 'inherit'],
-  });
-  started.push(child);
-  const until = Date.now() + 90_000;
-  while (Date.now() < until) {
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
-    if (ready?.status === 200) return child;
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    await sleep(100);
-  }
-  throw new Error('the server did not become ready');
-}
-
-async function call(
-  base: string,
-  method: string,
-  url: string,
-  body: unknown,
-  token?: string,
-  headers: Record<string, string> = {},
-) {
-  const response = await fetch(`${base}${url}`, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json().catch(() => undefined)) as unknown };
-}
-
-/** The embedded engine: the server's child running pglite-host. */
-function enginePidOf(serverPid: number): number {
-  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(serverPid)], { encoding: 'utf8' })
-    .split('\n')
-    .map((line) => Number(line.trim()))
-    .filter((pid) => pid > 0);
-  return children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('pglite-host')) ?? 0;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

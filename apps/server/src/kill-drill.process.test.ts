@@ -1,11 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { localDate, MEDIA_TEMP_PREFIX } from '@gantry/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,9 +10,8 @@ import { loadConfig } from './config.js';
 import { SERVER_STOPPED } from './modules/tasks/task.engine.js';
 import { openConfiguredDatabase } from './open-database.js';
 import { uploadDevelopmentLicence } from './test/dev-licence.js';
+import { call, enginePidOf, freePort, isAlive, sleep, startServer, stopServer } from './test/server-process.js';
 import { ADMIN_PASSWORD, wire } from './test/test-app.js';
-
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 
 /**
  * kill -9 of the server while it writes: its embedded engine leaves by itself, and the next start
@@ -356,13 +352,6 @@ const AGED_RECORDS = 60_000;
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
 /**
  * A multipart upload of one file that sends its first MiB and then waits: its temporary file is
  * being written until `cancel`.
@@ -395,74 +384,3 @@ function slowUpload(url: string, headers: Record<string, string>, name: string, 
   } as RequestInit).catch(() => undefined);
   return { cancel: () => cancel() };
 }
-
-async function startServer(dir: string, port: number, started: ChildProcess[]): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      GANTRY_DATA_DIR: dir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      GANTRY_LOGIN_RATE_PER_MINUTE: '100000',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  started.push(child);
-  const until = Date.now() + 90_000;
-  while (Date.now() < until) {
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
-    if (ready?.status === 200) return child;
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    await sleep(200);
-  }
-  throw new Error('the server did not become ready');
-}
-
-async function call(
-  base: string,
-  method: string,
-  url: string,
-  body: unknown,
-  token?: string,
-  headers: Record<string, string> = {},
-) {
-  const response = await fetch(`${base}${url}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as unknown };
-}
-
-/** The embedded engine: the server's child running pglite-host. */
-function enginePidOf(serverPid: number): number {
-  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(serverPid)], { encoding: 'utf8' })
-    .split('\n')
-    .map((line) => Number(line.trim()))
-    .filter((pid) => pid > 0);
-  return children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('pglite-host')) ?? 0;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
