@@ -109,6 +109,17 @@ export function routeChanged(path: string): void {
   for (const [key, toast] of open) if (toast.kind !== 'success' && toast.route !== route) close(key);
 }
 
+/**
+ * Tests: closes every toast now, and answers whether antd's static message (a React root of its
+ * own, outside the rendered tree) was used, whose closing still renders for a moment.
+ */
+export function closeAllToasts(): boolean {
+  open.clear();
+  bound?.destroy();
+  staticMessage?.destroy();
+  return staticMessage !== null;
+}
+
 /** The toasts open now (for tests). */
 export function openToasts(): OpenToast[] {
   return [...open.values()];
