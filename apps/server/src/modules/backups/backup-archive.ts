@@ -267,6 +267,28 @@ export class ArchiveReader {
     }
   }
 
+  /** Adds every entry (decompressed, so `zip` re-compresses and, with its password, encrypts it) to `zip`. */
+  async copyInto(zip: ZipWriter<unknown>): Promise<void> {
+    for (const entry of this.entries) {
+      if (entry.directory) {
+        await zip.add(entry.filename, undefined, { directory: true });
+        continue;
+      }
+      const channel = new TransformStream<Uint8Array, Uint8Array>();
+      const writer = channel.writable.getWriter();
+      const adding = zip.add(entry.filename, channel.readable, { lastModDate: entry.lastModDate });
+      try {
+        await this.read(entry, (chunk) => writer.write(new Uint8Array(chunk)));
+        await writer.close();
+      } catch (error) {
+        await writer.abort(error).catch(() => {});
+        await adding.catch(() => {});
+        throw error;
+      }
+      await adding;
+    }
+  }
+
   async close(): Promise<void> {
     await this.zip.close().catch(() => {});
     await this.handle.close().catch(() => {});

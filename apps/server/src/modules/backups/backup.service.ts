@@ -291,18 +291,7 @@ export class BackupService {
     const output = new PassThrough();
     const zip = new ZipWriter(Writable.toWeb(output), { password, encryptionStrength: 3, keepOrder: true });
     (async () => {
-      for (const entry of reader.entries) {
-        if (entry.directory) {
-          await zip.add(entry.filename, undefined, { directory: true });
-          continue;
-        }
-        const channel = new TransformStream<Uint8Array, Uint8Array>();
-        const writer = channel.writable.getWriter();
-        const adding = zip.add(entry.filename, channel.readable, { lastModDate: entry.lastModDate });
-        await reader.read(entry, (chunk) => writer.write(new Uint8Array(chunk)));
-        await writer.close();
-        await adding;
-      }
+      await reader.copyInto(zip);
       await zip.close();
     })()
       .catch((error: unknown) => output.destroy(error as Error))
@@ -415,24 +404,7 @@ export class BackupService {
     const output = createWriteStream(to, { flags: 'wx', mode: 0o600 });
     const zip = new ZipWriter(Writable.toWeb(output), { keepOrder: true });
     try {
-      for (const entry of reader.entries) {
-        if (entry.directory) {
-          await zip.add(entry.filename, undefined, { directory: true });
-          continue;
-        }
-        const channel = new TransformStream<Uint8Array, Uint8Array>();
-        const writer = channel.writable.getWriter();
-        const adding = zip.add(entry.filename, channel.readable, { lastModDate: entry.lastModDate });
-        try {
-          await reader.read(entry, (chunk) => writer.write(new Uint8Array(chunk)));
-          await writer.close();
-        } catch (error) {
-          await writer.abort(error).catch(() => {});
-          await adding.catch(() => {});
-          throw error;
-        }
-        await adding;
-      }
+      await reader.copyInto(zip);
       await zip.close();
     } catch (error) {
       if (error instanceof WrongPassword) throw new AppError('backupPasswordWrong');
