@@ -1,0 +1,269 @@
+/**
+ * A private vsftpd for the FTP storage tests (issue 13 §2): Debian's /usr/sbin/vsftpd, run in the
+ * foreground on 127.0.0.1 with a free port, its own config file, certificate and folder under a
+ * temporary directory. Installed by .ci/run; a missing vsftpd fails the tests (no skip).
+ *
+ * Login: a local user (`gantry-ftp-test`, shell /usr/sbin/nologin, created when missing) checked by
+ * pam_unix through a PAM service of its own (`/etc/pam.d/gantry-ftp-test`, written when missing), so
+ * a wrong password is a real 530. This needs root, as CI runs. The user is chrooted into the
+ * instance's folder (`root`), which it owns.
+ *
+ * `diskBytes` puts that folder on a tmpfs of that size (root can mount) for the disk-full test.
+ * `stop()` ends the spawned vsftpd and its session processes (its own process group) and cleans up.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomInt } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { FtpConnection, FtpTls } from '../modules/ftp/ftp-storage.js';
+import { freePort, sleep } from './server-process.js';
+
+export const VSFTPD = '/usr/sbin/vsftpd';
+export const FTP_TEST_USER = 'gantry-ftp-test';
+/** The throwaway test account's password (a nologin account reachable only over FTP). */
+export const FTP_TEST_PASSWORD = 'Ftp-test-4b9e2c';
+const PAM_SERVICE = 'gantry-ftp-test';
+
+export interface Vsftpd {
+  host: string;
+  port: number;
+  /** the chroot folder on this machine ("/" on the server) */
+  root: string;
+  pid: number;
+  /** a connection to this server (override any field) */
+  connection(overrides?: Partial<FtpConnection>): FtpConnection;
+  /** stops the server and its sessions (SIGKILL to its process group) and removes its files */
+  stop(): Promise<void>;
+  /** stops the server and its sessions at once, keeping its files (the 'server stopped' fault) */
+  kill(): Promise<void>;
+}
+
+export function assertVsftpdInstalled(): void {
+  if (!existsSync(VSFTPD)) {
+    throw new Error(
+      `vsftpd is not installed (${VSFTPD}): run "apt-get install -y vsftpd" as root (.ci/run installs it).`,
+    );
+  }
+  if (process.getuid?.() !== 0) {
+    throw new Error('The vsftpd tests run as root (they create a test user and its PAM service); CI runs as root.');
+  }
+}
+
+function ensureUser(): { uid: number; gid: number } {
+  const pam = `/etc/pam.d/${PAM_SERVICE}`;
+  const pamText = [
+    '# Gantry FTP storage tests: the test vsftpd checks passwords with pam_unix only.',
+    'auth required pam_unix.so nodelay',
+    'account required pam_permit.so',
+    'session required pam_permit.so',
+    '',
+  ].join('\n');
+  if (!existsSync(pam) || readFileSync(pam, 'utf8') !== pamText) writeFileSync(pam, pamText, { mode: 0o644 });
+  const lookup = () => execFileSync('id', ['-u', FTP_TEST_USER], { encoding: 'utf8' }).trim();
+  let uid: string;
+  try {
+    uid = lookup();
+  } catch {
+    try {
+      execFileSync('useradd', [
+        '--system',
+        '--no-create-home',
+        '--home-dir',
+        '/',
+        '--shell',
+        '/usr/sbin/nologin',
+        FTP_TEST_USER,
+      ]);
+    } catch (error) {
+      // Another test file may have created it meanwhile.
+      if (!String(error).includes('already exists')) throw error;
+    }
+    uid = lookup();
+  }
+  execFileSync('chpasswd', { input: `${FTP_TEST_USER}:${FTP_TEST_PASSWORD}\n` });
+  const gid = execFileSync('id', ['-g', FTP_TEST_USER], { encoding: 'utf8' }).trim();
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
+async function waitForPort(port: number, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`vsftpd stopped at start (${child.exitCode ?? child.signalCode}): ${output()}`);
+    }
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await sleep(50);
+  }
+  throw new Error(`vsftpd did not listen on ${port} within 10 s: ${output()}`);
+}
+
+export async function startVsftpd(options: { tls?: FtpTls; diskBytes?: number } = {}): Promise<Vsftpd> {
+  assertVsftpdInstalled();
+  const tls = options.tls ?? 'none';
+  const { uid, gid } = ensureUser();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'gantry-vsftpd-'));
+  chmodSync(dir, 0o755);
+  const root = path.join(dir, 'root');
+  mkdirSync(root);
+  let mounted = false;
+  if (options.diskBytes) {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${options.diskBytes},mode=0755`, 'tmpfs', root]);
+    mounted = true;
+  }
+  chownSync(root, uid, gid);
+  chmodSync(root, 0o755);
+
+  const port = await freePort();
+  const pasvMin = randomInt(40_000, 60_000);
+  const lines = [
+    'listen=YES',
+    'listen_ipv6=NO',
+    'listen_address=127.0.0.1',
+    `listen_port=${port}`,
+    'background=NO',
+    'anonymous_enable=NO',
+    'local_enable=YES',
+    'write_enable=YES',
+    'local_umask=022',
+    'chroot_local_user=YES',
+    'allow_writeable_chroot=YES',
+    `local_root=${root}`,
+    `pam_service_name=${PAM_SERVICE}`,
+    'userlist_enable=NO',
+    'check_shell=NO',
+    'pasv_enable=YES',
+    'pasv_address=127.0.0.1',
+    `pasv_min_port=${pasvMin}`,
+    `pasv_max_port=${pasvMin + 50}`,
+    'port_enable=NO',
+    'seccomp_sandbox=NO',
+    'isolate=NO',
+    'isolate_network=NO',
+    'delay_failed_login=0',
+    'delay_successful_login=0',
+    'max_login_fails=10',
+    'use_localtime=NO',
+    'xferlog_enable=NO',
+    'dirmessage_enable=NO',
+    'secure_chroot_dir=/var/run/vsftpd/empty',
+    `vsftpd_log_file=${path.join(dir, 'vsftpd.log')}`,
+  ];
+  if (tls !== 'none') {
+    const key = path.join(dir, 'key.pem');
+    const cert = path.join(dir, 'cert.pem');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
+      { stdio: 'ignore' },
+    );
+    lines.push(
+      'ssl_enable=YES',
+      `rsa_cert_file=${cert}`,
+      `rsa_private_key_file=${key}`,
+      'force_local_logins_ssl=YES',
+      'force_local_data_ssl=YES',
+      'ssl_tlsv1=NO',
+      'ssl_sslv2=NO',
+      'ssl_sslv3=NO',
+      'require_ssl_reuse=NO',
+      'ssl_ciphers=HIGH',
+      `implicit_ssl=${tls === 'implicit' ? 'YES' : 'NO'}`,
+    );
+  }
+  mkdirSync('/var/run/vsftpd/empty', { recursive: true });
+  const config = path.join(dir, 'vsftpd.conf');
+  writeFileSync(config, `${lines.join('\n')}\n`, { mode: 0o600 });
+
+  // Its own process group, so that stopping it stops the session processes it forked too.
+  const child = spawn(VSFTPD, [config], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('vsftpd did not start');
+
+  const killGroup = async () => {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    if (child.exitCode === null && child.signalCode === null) {
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    // The session processes of the group end with their sockets; give them a moment.
+    for (let i = 0; i < 50; i += 1) {
+      try {
+        process.kill(-pid, 0);
+      } catch {
+        return;
+      }
+      await sleep(20);
+    }
+  };
+
+  try {
+    await waitForPort(port, child, () => output);
+  } catch (error) {
+    await killGroup();
+    if (mounted) execFileSync('umount', [root]);
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+
+  let stopped = false;
+  return {
+    host: '127.0.0.1',
+    port,
+    root,
+    pid,
+    connection(overrides = {}) {
+      return {
+        host: '127.0.0.1',
+        port,
+        user: FTP_TEST_USER,
+        password: FTP_TEST_PASSWORD,
+        remoteFolder: '/gantry',
+        tls,
+        allowUntrustedCertificate: tls !== 'none',
+        ...overrides,
+      };
+    },
+    kill: killGroup,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await killGroup();
+      if (mounted) execFileSync('umount', ['-l', root]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
