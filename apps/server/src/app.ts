@@ -39,9 +39,14 @@ import { BackupService } from './modules/backups/backup.service.js';
 import { DashboardRepository } from './modules/dashboard/dashboard.repository.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
+import { DbBackupRepository, DumpSource } from './modules/db-backups/db-backup.repository.js';
+import { dbBackupRoutes } from './modules/db-backups/db-backup.routes.js';
+import { DbBackupService } from './modules/db-backups/db-backup.service.js';
+import { ProjectMaintenance, registerMaintenanceGuard } from './modules/db-backups/maintenance.js';
 import { DocumentRepository } from './modules/documents/document.repository.js';
 import { documentRoutes } from './modules/documents/document.routes.js';
 import { DocumentService } from './modules/documents/document.service.js';
+import type { FtpStorage } from './modules/ftp/ftp-storage.js';
 import { guideRoutes } from './modules/guide/guide.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { LicenceRepository } from './modules/licence/licence.repository.js';
@@ -107,6 +112,8 @@ export interface AppOptions {
   logStream?: DestinationStream;
   /** This machine's identity (the licence's machine binding); read with systeminformation by default. */
   machineIdentity?: () => Promise<MachineIdentity>;
+  /** FTP storage of database backups (issue 13 §2); absent: the FTP calls answer that it is not configured. */
+  ftpStorage?: FtpStorage;
 }
 
 export interface App {
@@ -230,19 +237,29 @@ export async function buildApp(options: AppOptions): Promise<App> {
     log: app.log,
   });
   const taskService = new TaskService(taskRepository, taskEngine, documentRepository);
-  const backups = new BackupService(
-    new BackupRepository(db, database.background),
-    documentRepository,
-    fileStore,
-    taskEngine,
+  const backupRepository = new BackupRepository(db, database.background);
+  const backups = new BackupService(backupRepository, documentRepository, fileStore, taskEngine, clock, {
+    dataDir: config.dataDir,
+    uploadMaxBytes: config.backupUploadMaxBytes,
+    safetyKeep: config.safetyBackupsKeep,
+    onlyProcess: database.engine === 'pglite',
+  });
+  const dbBackupRepository = new DbBackupRepository(db);
+  const maintenance = new ProjectMaintenance(dbBackupRepository);
+  const dbBackups = new DbBackupService({
+    repo: dbBackupRepository,
+    source: new DumpSource(db, database.background, dbBackupRepository),
+    backupRepo: backupRepository,
+    backups,
+    store: fileStore,
+    tasks: taskEngine,
+    taskRepo: taskRepository,
+    maintenance,
     clock,
-    {
-      dataDir: config.dataDir,
-      uploadMaxBytes: config.backupUploadMaxBytes,
-      safetyKeep: config.safetyBackupsKeep,
-      onlyProcess: database.engine === 'pglite',
-    },
-  );
+    ftp: options.ftpStorage,
+    dataDir: config.dataDir,
+    onlyProcess: database.engine === 'pglite',
+  });
   const progressHub = new ProgressHub(taskRepository, clock);
   const retention = new RetentionService(
     new RetentionRepository(database.background),
@@ -256,6 +273,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app, database);
   registerAuth(app, auth, API);
+  // A project whose database restore runs refuses its data calls (423), here for every route.
+  registerMaintenanceGuard(app, maintenance);
   rejectNulCharacters(app);
   const cleanUp = setInterval(() => {
     auth.cleanUp().catch((error: unknown) => app.log.warn({ err: error }, 'clean-up failed'));
@@ -270,6 +289,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.addHook('onReady', async () => {
     await taskEngine.start();
     // Restores a stopped server left are finished or dropped (after the engine failed its orphans).
+    await dbBackups
+      .recover()
+      .catch((error: unknown) => app.log.warn({ err: error }, 'database backup recovery failed'));
     await backups.recover().then(
       (recovered) =>
         (recovered.finished || recovered.dropped || recovered.partials) &&
@@ -353,6 +375,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   );
   await app.register(withFiles(mediaRoutes(media)), { prefix: SPM });
   await app.register(withFiles(backupRoutes(backups)), { prefix: SPM });
+  await app.register(withFiles(dbBackupRoutes(dbBackups)), { prefix: API });
   await app.register(retentionRoutes(retention), { prefix: SPM });
   await app.register(taskRoutes({ tasks: taskService, hub: progressHub, auth, projects: documentRepository }), {
     prefix: SPM,

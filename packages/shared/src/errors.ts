@@ -85,6 +85,11 @@ export const ERRORS = {
   backupPasswordWrong: { status: 400, message: 'backup.passwordWrong' },
   backupPartMissing: { status: 400, message: 'backup.partMissing' },
   backupRestoreRunning: { status: 409, message: 'backup.restoreRunning' },
+  /** Database backups (issue 13 §1). A project whose database restore runs refuses its data calls: 423 Locked. */
+  projectRestoring: { status: 423, message: 'dbBackup.restoring' },
+  dbBackupNotWhole: { status: 400, message: 'dbBackup.notWhole' },
+  dbBackupFtpUnavailable: { status: 503, message: 'dbBackup.ftpUnavailable' },
+  dbBackupFtpFailed: { status: 502, message: 'dbBackup.ftpFailed' },
 } as const satisfies Record<string, { status: number; message: MessageKey; licence?: true }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -1,5 +1,6 @@
 export * from './backups.js';
 export * from './data-modules.js';
+export * from './db-backups.js';
 export * from './duration.js';
 export * from './errors.js';
 export * from './licence.js';
@@ -9,6 +10,7 @@ export * from './messages.js';
 export * from './password.js';
 export * from './schemas/auth.schema.js';
 export * from './schemas/backup.schema.js';
+export * from './schemas/db-backup.schema.js';
 export * from './schemas/licence.schema.js';
 export * from './schemas/project.schema.js';
 export * from './schemas/settings.schema.js';

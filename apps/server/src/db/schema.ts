@@ -368,3 +368,33 @@ export const restoreStaging = pgTable(
   },
   (t) => [primaryKey({ columns: [t.restoreId, t.collection, t.id] })],
 );
+
+/**
+ * Database backups of a project (issue 13 §1; backups-data-designer.md §3 "Database backup record"):
+ * type dump, status success. Like project backups, a record is written only when its archive is
+ * complete on disk (under the project's backup folder, `dumps/<id>.zip`).
+ */
+export const dbBackups = pgTable(
+  'db_backups',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    type: text('type').$type<'dump'>().notNull().default('dump'),
+    status: text('status').$type<'success'>().notNull().default('success'),
+    item: jsonb('item').$type<{ fileServer: boolean; html: boolean; database: boolean }>().notNull(),
+    excludedDirs: jsonb('excluded_dirs').$type<string[]>().notNull(),
+    /** Documents per collection the archive holds. */
+    documents: jsonb('documents').$type<Record<string, number>>().notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    /** The archive's file name under the project's dump folder. */
+    file: text('file').notNull(),
+    sourceProjectId: text('source_project_id').notNull(),
+    taskId: text('task_id'),
+    createTime: timestamp('create_time', { withTimezone: true, precision: 3 }).notNull(),
+    updateTime: timestamp('update_time', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [index('db_backups_list_idx').on(t.projectId, t.createTime)],
+);

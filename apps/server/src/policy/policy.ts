@@ -35,6 +35,9 @@ export const ACTIONS = [
   'backup.read',
   'backup.write',
   'backup.delete',
+  'dbBackup.read',
+  'dbBackup.write',
+  'dbBackup.delete',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -70,6 +73,9 @@ const SCOPED: ReadonlySet<Action> = new Set([
   'backup.read',
   'backup.write',
   'backup.delete',
+  'dbBackup.read',
+  'dbBackup.write',
+  'dbBackup.delete',
 ]);
 
 export function can(user: UserRow | undefined, action: Action): boolean {

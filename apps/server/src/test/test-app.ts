@@ -47,8 +47,11 @@ async function migratedTemplate(): Promise<PGlite> {
 }
 
 /** A fresh database per test app: an in-memory PGlite clone, or a new database on the test PostgreSQL. */
-async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void>; url?: string }> {
-  if (!PG_URL) return { handle: await usePglite(await (await migratedTemplate()).clone()), drop: async () => {} };
+async function freshDatabase(
+  engine: 'pglite' | 'postgres' = ENGINE,
+): Promise<{ handle: DatabaseHandle; drop: () => Promise<void>; url?: string }> {
+  if (!PG_URL || engine === 'pglite')
+    return { handle: await usePglite(await (await migratedTemplate()).clone()), drop: async () => {} };
   const name = `gantry_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
@@ -89,10 +92,14 @@ export interface TestApp extends App {
 
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: Pick<AppOptions, 'logStream'> = {},
+  options: Pick<AppOptions, 'logStream' | 'ftpStorage'> & {
+    /** The embedded engine even in the PostgreSQL pass (tests that move data between the two engines). */
+    engine?: 'pglite';
+  } = {},
 ): Promise<TestApp> {
+  const { engine, ...appOptions } = options;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'gantry-test-'));
-  const { handle, drop, url } = await freshDatabase();
+  const { handle, drop, url } = await freshDatabase(engine);
   const config = {
     ...loadConfig({ NODE_ENV: 'test', GANTRY_DATA_DIR: dataDir, GANTRY_LOGIN_RATE_PER_MINUTE: '100000', ...env }),
     persistDatabase: false,
@@ -105,7 +112,7 @@ export async function createTestApp(
     database: handle,
     clock: () => new Date(now),
     logger: options.logStream !== undefined,
-    ...options,
+    ...appOptions,
     machineIdentity: async () => TEST_MACHINE,
   });
   const { app } = built;

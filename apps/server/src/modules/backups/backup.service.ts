@@ -33,7 +33,14 @@ import { TaskError } from '../tasks/task.engine.js';
 import type { UserRow } from '../users/user.repository.js';
 import { presentBackup } from './backup.presenter.js';
 import { BACKUP_RESOURCE, type BackupRepository, type BackupRow } from './backup.repository.js';
-import { ArchiveProblem, ArchiveReader, readManifest, verifyArchive, WrongPassword } from './backup-archive.js';
+import {
+  ArchiveProblem,
+  ArchiveReader,
+  type Manifest,
+  readManifest,
+  verifyArchive,
+  WrongPassword,
+} from './backup-archive.js';
 import { BackupFiles, fileBytes, writeBackup } from './backup-export.js';
 import { applyRestore, planRestore, RestoreJournals, recoverRestores } from './backup-restore.js';
 import { configureZip } from './zip-codec.js';
@@ -279,15 +286,29 @@ export class BackupService {
   ): Promise<{ stream: Readable; name: string; size?: number }> {
     const row = await this.repo.find(context.projectId, id);
     if (!row?.file) throw new AppError('backupNotFound');
-    const file = this.files.archive(context.projectId, row.file);
-    const name = `${row.name || 'project backup file'}.zip`;
+    return this.archiveStream(
+      this.files.archive(context.projectId, row.file),
+      `${row.name || 'project backup file'}.zip`,
+      password,
+    );
+  }
+
+  /**
+   * An archive on disk as a download named `name`; with a verification code, the same entries in an
+   * AES-256 encrypted zip made as it is sent (the stored archive stays as it is). Database backups too.
+   */
+  async archiveStream(
+    file: string,
+    name: string,
+    password: string | undefined,
+  ): Promise<{ stream: Readable; name: string; size?: number }> {
     if (!password) {
       const { size } = await stat(file).catch(() => {
         throw new AppError('backupNotFound');
       });
       return { stream: createReadStream(file), name, size };
     }
-    const reader = await this.openArchive(row);
+    const reader = await this.openFile(file);
     const output = new PassThrough();
     const zip = new ZipWriter(Writable.toWeb(output), { password, encryptionStrength: 3, keepOrder: true });
     (async () => {
@@ -310,13 +331,61 @@ export class BackupService {
     source: Readable,
     password: string | undefined,
   ): Promise<BackupView> {
+    const { id, base, manifest, file, size } = await this.receiveArchive(
+      filename,
+      source,
+      password,
+      this.files,
+      context.projectId,
+    );
+    const now = this.clock();
+    const row: BackupRow = {
+      id,
+      projectId: context.projectId,
+      name: [...base].slice(0, BACKUP_LIMITS.nameMax).join(''),
+      type: 'export',
+      status: 'succeed',
+      item: manifest.item,
+      moduleRules: Object.fromEntries(Object.keys(manifest.modules).map((module) => [module, 0])),
+      excludedDirs: manifest.excludedDirs,
+      documents: Object.fromEntries(Object.entries(manifest.modules).map(([module, m]) => [module, m.documents])),
+      bytes: size,
+      file,
+      restoreFile: null,
+      sourceProjectId: manifest.project.id,
+      safety: false,
+      taskId: null,
+      createTime: now,
+      updateTime: now,
+    };
+    try {
+      await this.repo.insert(row);
+    } catch (error) {
+      await rm(this.files.archive(context.projectId, file), { force: true });
+      throw error;
+    }
+    return presentBackup(row);
+  }
+
+  /**
+   * Receives an uploaded archive into `files` of a project (project and database backups alike): a
+   * zip by its name and first bytes, within the size limit, decrypted with `password` when protected,
+   * verified whole, then renamed to `<id>.zip`. The caller records it (and removes the file if it cannot).
+   */
+  async receiveArchive(
+    filename: string,
+    source: Readable,
+    password: string | undefined,
+    files: BackupFiles,
+    projectId: string,
+  ): Promise<{ id: string; base: string; manifest: Manifest; file: string; size: number }> {
     if (!filename.toLowerCase().endsWith('.zip')) throw new AppError('backupUploadNotZip');
     const base = filename.slice(0, -'.zip'.length);
     if (!BACKUP_UPLOAD_NAME.test(base)) throw new AppError('backupUploadName');
     const id = `u${randomBytes(10).toString('hex')}`;
-    await mkdir(this.files.folder(context.projectId), { recursive: true });
-    const partial = this.files.partial(context.projectId, id);
-    const plain = this.files.partial(context.projectId, `${id}-plain`);
+    await mkdir(files.folder(projectId), { recursive: true });
+    const partial = files.partial(projectId, id);
+    const plain = files.partial(projectId, `${id}-plain`);
     try {
       await this.receive(source, partial);
       if (password) {
@@ -326,7 +395,7 @@ export class BackupService {
       const reader = await ArchiveReader.open(partial).catch((error: unknown) => {
         throw error instanceof ArchiveProblem ? problemError(error) : error;
       });
-      let manifest: Awaited<ReturnType<typeof verifyArchive>>;
+      let manifest: Manifest;
       try {
         manifest = await verifyArchive(reader);
       } catch (error) {
@@ -336,34 +405,8 @@ export class BackupService {
       }
       const file = `${id}.zip`;
       const { size } = await stat(partial);
-      await rename(partial, this.files.archive(context.projectId, file));
-      const now = this.clock();
-      const row: BackupRow = {
-        id,
-        projectId: context.projectId,
-        name: [...base].slice(0, BACKUP_LIMITS.nameMax).join(''),
-        type: 'export',
-        status: 'succeed',
-        item: manifest.item,
-        moduleRules: Object.fromEntries(Object.keys(manifest.modules).map((module) => [module, 0])),
-        excludedDirs: manifest.excludedDirs,
-        documents: Object.fromEntries(Object.entries(manifest.modules).map(([module, m]) => [module, m.documents])),
-        bytes: size,
-        file,
-        restoreFile: null,
-        sourceProjectId: manifest.project.id,
-        safety: false,
-        taskId: null,
-        createTime: now,
-        updateTime: now,
-      };
-      try {
-        await this.repo.insert(row);
-      } catch (error) {
-        await rm(this.files.archive(context.projectId, file), { force: true });
-        throw error;
-      }
-      return presentBackup(row);
+      await rename(partial, files.archive(projectId, file));
+      return { id, base, manifest, file, size };
     } finally {
       await rm(partial, { force: true });
       await rm(plain, { force: true });
@@ -421,8 +464,13 @@ export class BackupService {
 
   private async openArchive(row: BackupRow): Promise<ArchiveReader> {
     if (!row.file) throw new AppError('backupNotFound');
+    return this.openFile(this.files.archive(row.projectId, row.file));
+  }
+
+  /** Opens an archive on disk: missing → backupNotFound; not a readable zip → backupArchiveInvalid. */
+  async openFile(file: string): Promise<ArchiveReader> {
     try {
-      return await ArchiveReader.open(this.files.archive(row.projectId, row.file));
+      return await ArchiveReader.open(file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new AppError('backupNotFound');
       throw error instanceof ArchiveProblem ? problemError(error) : error;
@@ -540,7 +588,8 @@ export class BackupService {
     }
   }
 
-  private async projectName(projectId: string): Promise<string> {
+  /** A project's name (its id when it is gone), as archives record it. */
+  async projectName(projectId: string): Promise<string> {
     return (await this.projects.projectAccess(projectId))?.name ?? projectId;
   }
 

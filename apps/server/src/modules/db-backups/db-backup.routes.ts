@@ -1,0 +1,304 @@
+import {
+  BACKUP_LIMITS,
+  dbBackupDumpSchema,
+  dbBackupExcludedDirsSchema,
+  dbBackupJobView,
+  dbBackupRestoreSchema,
+  dbBackupStartView,
+  dbBackupStatsView,
+  dbBackupView,
+  ftpBackupView,
+} from '@gantry/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error.js';
+import { countAnswer, LIST_QUERY_DESCRIPTION, listQuerystring } from '../../lib/list-response.js';
+import { multipartError } from '../../lib/read-upload.js';
+import { actorOf } from '../../plugins/auth.js';
+import type { DbBackupService } from './db-backup.service.js';
+
+const tags = ['db-backups'];
+const PROJECT_HEADER = 'x-request-project';
+export const DB_BACKUP_PREFIX = '/db-backup';
+const projectHeader = z.looseObject({ [PROJECT_HEADER]: z.string().max(64).optional() });
+const idParams = z.object({ id: z.string().min(1).max(64) });
+const password = z.string().max(BACKUP_LIMITS.passwordMax).optional();
+const projectQuery = { [PROJECT_HEADER]: z.string().max(64).optional(), projectId: z.string().max(64).optional() };
+
+function projectOf(request: FastifyRequest): string | undefined {
+  const value = request.headers[PROJECT_HEADER];
+  if (typeof value === 'string' && value !== '') return value;
+  const query = request.query as Record<string, string | undefined>;
+  return query[PROJECT_HEADER] || query.projectId || undefined;
+}
+
+/** `attachment` with the name as ASCII (others replaced) and as UTF-8 (RFC 6266, 5987). */
+function disposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+function sendZip(reply: FastifyReply, file: { stream: NodeJS.ReadableStream; name: string; size?: number }) {
+  if (file.size !== undefined) reply.header('content-length', file.size);
+  return reply
+    .header('content-type', 'application/zip')
+    .header('content-disposition', disposition(file.name))
+    .header('cache-control', 'private, no-cache')
+    .header('x-content-type-options', 'nosniff')
+    .send(file.stream);
+}
+
+/**
+ * Database backups (backups-data-designer.md §7 "Database backup calls"; issue 13 §1) under
+ * `/portal/rest/db-backup`, the project in the `x-request-project` header (or the query, for links).
+ * Registered with the multipart plugin (uploads stream to disk).
+ */
+export function dbBackupRoutes(service: DbBackupService) {
+  return async function routes(app: FastifyInstance): Promise<void> {
+    const typed = app.withTypeProvider<ZodTypeProvider>();
+    const context = (request: FastifyRequest) => service.context(actorOf(request).user, projectOf(request));
+
+    typed.get(
+      `${DB_BACKUP_PREFIX}/stats`,
+      {
+        config: { action: 'dbBackup.read' },
+        schema: {
+          tags,
+          description:
+            'What a database backup would hold, per part (fileServer, html, database): whole MB (`size`), `bytes`, ' +
+            '`count` (files or documents). `excludedDirs`: a JSON list of media folders left out.',
+          headers: projectHeader,
+          querystring: z.object({ excludedDirs: dbBackupExcludedDirsSchema.optional(), ...projectQuery }),
+          response: { 200: dbBackupStatsView },
+        },
+      },
+      async (request) => service.stats(await context(request), request.query.excludedDirs ?? []),
+    );
+
+    typed.post(
+      `${DB_BACKUP_PREFIX}/dump`,
+      {
+        config: { action: 'dbBackup.write' },
+        schema: {
+          tags,
+          description:
+            'Starts a database backup (a job): {name (max 30), item: {fileServer, html, database: true}, excludedDirs}. ' +
+            '`database` is every collection of the project with its time series. Answers the job id (the backup ' +
+            'gets the same id). When FTP storage is on, the archive is pushed there too.',
+          headers: projectHeader,
+          querystring: z.object(projectQuery),
+          body: dbBackupDumpSchema,
+          response: { 200: dbBackupStartView },
+        },
+      },
+      async (request) =>
+        service.startDump(await context(request), actorOf(request).user, request.body, request.language),
+    );
+
+    const restoreSchema = (what: string) => ({
+      tags,
+      description:
+        `Starts a restore of ${what} (a job): the body sets the parts to restore to true ({fileServer, html, ` +
+        "database}). Each part replaces the project's whole part: the database in one transaction, files staged " +
+        "and swapped in with a journal. Meanwhile the project's data calls answer 423 projectRestoring. Answers the job id.",
+      headers: projectHeader,
+      querystring: z.object({ id: z.string().min(1).max(64), ...projectQuery }),
+      body: dbBackupRestoreSchema,
+      response: { 200: dbBackupStartView },
+    });
+    typed.post(
+      `${DB_BACKUP_PREFIX}/restore`,
+      { config: { action: 'dbBackup.write' }, schema: restoreSchema('a database backup (`id`)') },
+      async (request) =>
+        service.startRestore(
+          await context(request),
+          actorOf(request).user,
+          request.query.id,
+          request.body,
+          request.language,
+        ),
+    );
+    typed.post(
+      `${DB_BACKUP_PREFIX}/ftp/restore`,
+      {
+        config: { action: 'dbBackup.write' },
+        schema: restoreSchema('a backup on the FTP server (`id`), verified first'),
+      },
+      async (request) =>
+        service.startFtpRestore(
+          await context(request),
+          actorOf(request).user,
+          request.query.id,
+          request.body,
+          request.language,
+        ),
+    );
+
+    typed.get(
+      `${DB_BACKUP_PREFIX}/backup`,
+      {
+        config: { action: 'dbBackup.read' },
+        schema: {
+          tags,
+          description: `The database backups of the project. ${LIST_QUERY_DESCRIPTION} Fields: id, name, type (dump), status (success), bytes, createTime, updateTime. Default sort createTime desc.`,
+          headers: projectHeader,
+          querystring: listQuerystring.extend(projectQuery),
+          response: { 200: z.array(dbBackupView) },
+        },
+      },
+      async (request, reply) => {
+        const { items, total } = await service.list(await context(request), request.query.query);
+        if (total) countAnswer(reply, total);
+        return items;
+      },
+    );
+
+    typed.get(
+      `${DB_BACKUP_PREFIX}/ftp`,
+      {
+        config: { action: 'dbBackup.read' },
+        schema: {
+          tags,
+          description:
+            'What the FTP server holds for the project: id, name, item, uploadTime, fileSize (MB). 503 when FTP storage is not configured.',
+          headers: projectHeader,
+          querystring: z.object(projectQuery),
+          response: { 200: z.array(ftpBackupView) },
+        },
+      },
+      async (request) => service.ftpList(await context(request)),
+    );
+
+    typed.delete(
+      `${DB_BACKUP_PREFIX}/backup/:id`,
+      {
+        config: { action: 'dbBackup.delete' },
+        schema: {
+          tags,
+          description: 'Deletes a database backup and its file; 200 means success.',
+          headers: projectHeader,
+          params: idParams,
+          querystring: z.object(projectQuery),
+          response: { 200: z.object({ status: z.literal('OK') }) },
+        },
+      },
+      async (request) => {
+        await service.remove(await context(request), request.params.id);
+        return { status: 'OK' as const };
+      },
+    );
+
+    typed.delete(
+      `${DB_BACKUP_PREFIX}/ftp/:id`,
+      {
+        config: { action: 'dbBackup.delete' },
+        schema: {
+          tags,
+          description: 'Deletes a backup (and its sidecar) from the FTP server; 200 means success.',
+          headers: projectHeader,
+          params: idParams,
+          querystring: z.object(projectQuery),
+          response: { 200: z.object({ status: z.literal('OK') }) },
+        },
+      },
+      async (request) => {
+        await service.ftpRemove(await context(request), request.params.id);
+        return { status: 'OK' as const };
+      },
+    );
+
+    const downloadQuery = z.object({ password, token: z.string().max(256).optional(), ...projectQuery });
+    typed.get(
+      `${DB_BACKUP_PREFIX}/download/:id`,
+      {
+        config: { action: 'dbBackup.read', tokenInQuery: true },
+        schema: {
+          tags,
+          description:
+            'The database backup file (`<name>.zip`); bearer token, or `token` and `x-request-project` in the ' +
+            'query as a browser link. With `password`: an AES-256 encrypted zip that 7-Zip opens with it.',
+          headers: projectHeader,
+          params: idParams,
+          querystring: downloadQuery,
+        },
+      },
+      async (request, reply) =>
+        sendZip(
+          reply,
+          await service.download(await context(request), request.params.id, request.query.password || undefined),
+        ),
+    );
+    typed.get(
+      `${DB_BACKUP_PREFIX}/ftp/download/:id`,
+      {
+        config: { action: 'dbBackup.read', tokenInQuery: true },
+        schema: {
+          tags,
+          description: 'A backup on the FTP server, fetched and verified, then sent as `download` sends one.',
+          headers: projectHeader,
+          params: idParams,
+          querystring: downloadQuery,
+        },
+      },
+      async (request, reply) =>
+        sendZip(
+          reply,
+          await service.ftpDownload(await context(request), request.params.id, request.query.password || undefined),
+        ),
+    );
+
+    typed.post(
+      `${DB_BACKUP_PREFIX}/upload`,
+      {
+        config: { action: 'dbBackup.write' },
+        schema: {
+          tags,
+          consumes: ['multipart/form-data'],
+          description:
+            'Adds a database backup file (multipart field `file`, one `.zip`; a name of letters, digits, dot and ' +
+            'underscore; the size limit of project backup uploads), verified whole first. `password`: the code of a ' +
+            'protected file. Answers the record (its `id` means success); otherwise an error with its message.',
+          headers: projectHeader,
+          querystring: z.object({ password, ...projectQuery }),
+          response: { 200: dbBackupView },
+        },
+      },
+      async (request) => {
+        const where = await context(request);
+        if (!request.isMultipart()) throw new AppError('noFile');
+        let stored: Awaited<ReturnType<DbBackupService['upload']>> | undefined;
+        try {
+          const parts = request.files({ limits: { files: 1, fileSize: Number.MAX_SAFE_INTEGER, fields: 10 } });
+          for await (const part of parts) {
+            stored = await service.upload(where, part.filename, part.file, request.query.password || undefined);
+          }
+        } catch (error) {
+          const { code } = error as { code?: string };
+          if (code === 'FST_FILES_LIMIT') throw new AppError('oneFile');
+          throw multipartError(error);
+        }
+        if (!stored) throw new AppError('noFile');
+        return stored;
+      },
+    );
+
+    typed.get(
+      `${DB_BACKUP_PREFIX}/:jobId`,
+      {
+        config: { action: 'dbBackup.read' },
+        schema: {
+          tags,
+          description:
+            'A dump or restore job of the project (polled each second): status running, success or failed, and ' +
+            "`log`, the outcome in words (a failure's reason first).",
+          headers: projectHeader,
+          params: z.object({ jobId: z.string().min(1).max(64) }),
+          querystring: z.object(projectQuery),
+          response: { 200: dbBackupJobView },
+        },
+      },
+      async (request) => service.job(await context(request), request.params.jobId),
+    );
+  };
+}

@@ -1,0 +1,103 @@
+import { DB_BACKUP_TASK_RESTORE } from '@gantry/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../../lib/app-error.js';
+import type { Action } from '../../policy/policy.js';
+import type { DbBackupRepository } from './db-backup.repository.js';
+
+/**
+ * The calls a project refuses while its database is being restored (issue 13 §1): its data
+ * (documents, media), its project backups, and database backup changes. Reading the job, the lists,
+ * the sizes and downloading stored archives go on (the console polls the job meanwhile).
+ */
+const REFUSED_WHILE_RESTORING: ReadonlySet<Action> = new Set<Action>([
+  'project.data.read',
+  'project.data.write',
+  'backup.read',
+  'backup.write',
+  'backup.delete',
+  'dbBackup.write',
+  'dbBackup.delete',
+]);
+
+/** How long "no restore running" seen in the database is trusted (a restore started by another process). */
+const NOT_RESTORING_TRUST_MS = 1_000;
+
+/**
+ * Which projects are in maintenance: a database restore running here (entered when the job starts,
+ * left in its `finally`), or a restore job `ongoing` in the database (waiting, or running in another
+ * process). A server stopped mid-restore leaves no lock: its job is failed at the next start (task
+ * engine), and the in-memory set starts empty.
+ */
+export class ProjectMaintenance {
+  private readonly here = new Map<string, number>();
+  private readonly clear = new Map<string, number>();
+
+  constructor(
+    private readonly repo: Pick<DbBackupRepository, 'running'>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  enter(projectId: string): void {
+    this.here.set(projectId, (this.here.get(projectId) ?? 0) + 1);
+    this.clear.delete(projectId);
+  }
+
+  leave(projectId: string): void {
+    const count = (this.here.get(projectId) ?? 1) - 1;
+    if (count > 0) this.here.set(projectId, count);
+    else this.here.delete(projectId);
+    this.clear.delete(projectId);
+  }
+
+  /** Forgets what was seen of a project (a restore job was just queued). */
+  forget(projectId: string): void {
+    this.clear.delete(projectId);
+  }
+
+  async restoring(projectId: string): Promise<boolean> {
+    if (this.here.has(projectId)) return true;
+    const until = this.clear.get(projectId);
+    if (until !== undefined && until > this.now()) return false;
+    const running = await this.repo.running(projectId, [DB_BACKUP_TASK_RESTORE]);
+    if (!running) {
+      if (this.clear.size > 10_000) this.clear.clear();
+      this.clear.set(projectId, this.now() + NOT_RESTORING_TRUST_MS);
+    }
+    return running;
+  }
+
+  /** Throws `projectRestoring` (423) when the project is in maintenance. */
+  async assertOpen(projectId: string): Promise<void> {
+    if (await this.restoring(projectId)) throw new AppError('projectRestoring');
+  }
+}
+
+/** The project a request names: the `x-request-project` header, or the query (`x-request-project`, `projectId`). */
+function projectOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-request-project'];
+  if (typeof header === 'string' && header !== '') return header;
+  const query = request.query as Record<string, unknown> | undefined;
+  for (const key of ['x-request-project', 'projectId']) {
+    const value = query?.[key];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
+/**
+ * The one place the maintenance of a restoring project is enforced: after the session and the
+ * policy (preValidation), before any handler, every call whose action touches a project's data is
+ * refused with 423 `projectRestoring` while that project's database restore runs.
+ */
+export function registerMaintenanceGuard(app: FastifyInstance, maintenance: ProjectMaintenance): void {
+  app.addHook('preHandler', (request, _reply, done) => {
+    const action = request.routeOptions.config?.action;
+    if (!action || !REFUSED_WHILE_RESTORING.has(action)) return done();
+    const projectId = projectOf(request);
+    if (!projectId) return done();
+    maintenance.assertOpen(projectId).then(
+      () => done(),
+      (error: Error) => done(error),
+    );
+  });
+}

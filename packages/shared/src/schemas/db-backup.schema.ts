@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { BACKUP_LIMITS } from '../backups.js';
+import { DB_BACKUP_JOB_STATES, DB_BACKUP_KINDS, type DbBackupItem } from '../db-backups.js';
+import { MEDIA_LIMITS } from '../media.js';
+
+/** A JSON value that may arrive as its text (item, excludedDirs in a query string or a form). */
+const jsonText = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => {
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value);
+    } catch {
+      return value;
+    }
+  }, schema);
+
+/** The chosen parts: `{fileServer: true, database: true}` (§7 "item: {part: true}") or their list; at least one. */
+export const dbBackupItemSchema = jsonText(
+  z.union([z.array(z.enum(DB_BACKUP_KINDS)), z.partialRecord(z.enum(DB_BACKUP_KINDS), z.boolean())]),
+)
+  .transform((item) => {
+    const chosen = Array.isArray(item) ? item : DB_BACKUP_KINDS.filter((kind) => item[kind] === true);
+    return Object.fromEntries(DB_BACKUP_KINDS.map((kind) => [kind, chosen.includes(kind)])) as DbBackupItem;
+  })
+  .refine((item) => Object.values(item).some(Boolean), { error: 'backup.contentEmpty' });
+
+/** Media folders a dump leaves out: a list, or its JSON text (`GET db-backup/stats?excludedDirs=`). */
+export const dbBackupExcludedDirsSchema = jsonText(
+  z.array(z.string().max(MEDIA_LIMITS.pathMax)).max(BACKUP_LIMITS.excludedDirsMax),
+);
+
+/** `POST db-backup/dump` (§7): name (max 30), the parts, the media folders left out. */
+export const dbBackupDumpSchema = z.object({
+  name: z
+    .string({ error: 'backup.nameRequired' })
+    .trim()
+    .min(1, { error: 'backup.nameRequired' })
+    .max(BACKUP_LIMITS.nameMax, { error: 'backup.nameTooLong' }),
+  item: dbBackupItemSchema,
+  excludedDirs: dbBackupExcludedDirsSchema.default([]),
+});
+export type DbBackupDumpBody = z.infer<typeof dbBackupDumpSchema>;
+
+/** `POST db-backup/restore?id=` (§7): the chosen parts set to true. */
+export const dbBackupRestoreSchema = dbBackupItemSchema;
+
+const itemView = z.object({ fileServer: z.boolean(), html: z.boolean(), database: z.boolean() });
+
+/** A database backup record (§3): fileSize in whole MB (`bytes` exact). */
+export const dbBackupView = z.object({
+  id: z.string(),
+  name: z.string(),
+  item: itemView,
+  updateTime: z.string(),
+  createTime: z.string(),
+  fileSize: z.number(),
+  bytes: z.number(),
+  type: z.literal('dump'),
+  status: z.literal('success'),
+  /** The project the archive was made from (another one for an uploaded backup of another project). */
+  sourceProjectId: z.string(),
+});
+export type DbBackupView = z.infer<typeof dbBackupView>;
+
+/** An FTP backup record (§3): what the FTP server holds, fileSize in whole MB. */
+export const ftpBackupView = z.object({
+  id: z.string(),
+  name: z.string(),
+  item: itemView,
+  uploadTime: z.string(),
+  fileSize: z.number(),
+});
+export type FtpBackupView = z.infer<typeof ftpBackupView>;
+
+/** `GET db-backup/{jobId}` (§4): running until success or failed; `log` is the outcome in words. */
+export const dbBackupJobView = z.object({
+  id: z.string(),
+  type: z.enum(['dump', 'restore']),
+  status: z.enum(DB_BACKUP_JOB_STATES),
+  progress: z.number(),
+  log: z.string(),
+});
+export type DbBackupJobView = z.infer<typeof dbBackupJobView>;
+
+/** `GET db-backup/stats`: per part, whole MB (`size`) and bytes. */
+export const dbBackupStatsView = z.array(
+  z.object({ name: z.enum(DB_BACKUP_KINDS), size: z.number(), bytes: z.number(), count: z.number() }),
+);
+export type DbBackupStatsView = z.infer<typeof dbBackupStatsView>;
+
+/** What a dump or restore start answers: the job id. */
+export const dbBackupStartView = z.object({ id: z.string() });
