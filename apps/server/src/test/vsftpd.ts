@@ -9,7 +9,7 @@
  * instance's folder (`root`), which it owns.
  *
  * `diskBytes` puts that folder on a tmpfs of that size (root can mount) for the disk-full test.
- * `stop()` ends the spawned vsftpd and its session processes (its own process group) and cleans up.
+ * `stop()` ends the spawned vsftpd and the session processes it forked (and only those), and cleans up.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
@@ -38,6 +38,8 @@ export interface Vsftpd {
   stop(): Promise<void>;
   /** stops the server and its sessions at once, keeping its files (the 'server stopped' fault) */
   kill(): Promise<void>;
+  /** ends the session processes only (a dropped connection); the server goes on listening */
+  killSessions(): void;
 }
 
 export function assertVsftpdInstalled(): void {
@@ -87,6 +89,31 @@ function ensureUser(): { uid: number; gid: number } {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
+/** The processes started by `pid`, at any depth (vsftpd forks two per session, each a session leader). */
+function descendantsOf(pid: number): number[] {
+  const table = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number))
+    .filter((pair): pair is [number, number] => pair.length === 2 && !Number.isNaN(pair[0]));
+  const found: number[] = [];
+  let parents = [pid];
+  while (parents.length > 0) {
+    const children = table.filter(([, parent]) => parents.includes(parent)).map(([child]) => child);
+    found.push(...children);
+    parents = children;
+  }
+  return found;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function waitForPort(port: number, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
@@ -107,7 +134,15 @@ async function waitForPort(port: number, child: ChildProcess, output: () => stri
   throw new Error(`vsftpd did not listen on ${port} within 10 s: ${output()}`);
 }
 
-export async function startVsftpd(options: { tls?: FtpTls; diskBytes?: number } = {}): Promise<Vsftpd> {
+export interface VsftpdOptions {
+  tls?: FtpTls;
+  /** the served folder on a tmpfs of this size (the disk-full fault) */
+  diskBytes?: number;
+  /** transfer rate limit per session (bytes/s), to stop a transfer halfway on purpose */
+  maxRateBytes?: number;
+}
+
+export async function startVsftpd(options: VsftpdOptions = {}): Promise<Vsftpd> {
   assertVsftpdInstalled();
   const tls = options.tls ?? 'none';
   const { uid, gid } = ensureUser();
@@ -158,6 +193,7 @@ export async function startVsftpd(options: { tls?: FtpTls; diskBytes?: number } 
     'secure_chroot_dir=/var/run/vsftpd/empty',
     `vsftpd_log_file=${path.join(dir, 'vsftpd.log')}`,
   ];
+  if (options.maxRateBytes) lines.push(`local_max_rate=${options.maxRateBytes}`);
   if (tls !== 'none') {
     const key = path.join(dir, 'key.pem');
     const cert = path.join(dir, 'cert.pem');
@@ -211,23 +247,23 @@ export async function startVsftpd(options: { tls?: FtpTls; diskBytes?: number } 
   if (pid === undefined) throw new Error('vsftpd did not start');
 
   const killGroup = async () => {
+    const sessions = descendantsOf(pid);
     try {
       process.kill(-pid, 'SIGKILL');
     } catch {
       // already gone
     }
+    for (const session of sessions) {
+      try {
+        process.kill(session, 'SIGKILL');
+      } catch {
+        // ended meanwhile
+      }
+    }
     if (child.exitCode === null && child.signalCode === null) {
       await new Promise((resolve) => child.once('exit', resolve));
     }
-    // The session processes of the group end with their sockets; give them a moment.
-    for (let i = 0; i < 50; i += 1) {
-      try {
-        process.kill(-pid, 0);
-      } catch {
-        return;
-      }
-      await sleep(20);
-    }
+    for (let i = 0; i < 50 && sessions.some(isRunning); i += 1) await sleep(20);
   };
 
   try {
@@ -258,6 +294,15 @@ export async function startVsftpd(options: { tls?: FtpTls; diskBytes?: number } 
       };
     },
     kill: killGroup,
+    killSessions() {
+      for (const session of descendantsOf(pid)) {
+        try {
+          process.kill(session, 'SIGKILL');
+        } catch {
+          // ended meanwhile
+        }
+      }
+    },
     async stop() {
       if (stopped) return;
       stopped = true;

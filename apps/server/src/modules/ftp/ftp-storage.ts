@@ -120,7 +120,7 @@ export function remoteSegments(relative: string, allowEmpty: boolean): string[] 
 }
 
 function pathError(relative: string, why: string): FtpStorageError {
-  return new FtpStorageError('other', `The remote path "${relative}" is refused: it ${why}.`);
+  return new FtpStorageError('other', `The remote path ${JSON.stringify(relative)} is refused: it ${why}.`);
 }
 
 /** The configured remote folder as an absolute path without a trailing slash ('' for the root). */
@@ -190,6 +190,7 @@ export function classifyFtpError(error: unknown, where: Where): FtpStorageError 
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME' || code === 'EAI_FAIL') {
     return make('dns', `The FTP server name ${server} could not be resolved (DNS).`);
   }
+  if (code === 'ENOSPC') return make('diskFull', `There is no space left on this machine for${file || ' the file'}.`);
   if (code === 'ECONNREFUSED') return make('refused', `The FTP server ${server} refused the connection.`);
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
     return make('refused', `The FTP server ${server} cannot be reached from this machine.`);
@@ -244,7 +245,8 @@ export function classifyFtpError(error: unknown, where: Where): FtpStorageError 
   if (
     code === 'ECONNRESET' ||
     code === 'EPIPE' ||
-    /FIN packet|closed connection|Socket closed|transmission error|Client is closed|User closed client/i.test(text)
+    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    /FIN packet|closed connection|Socket closed|transmission error|Client is closed|User closed client|Premature close/i.test(text)
   ) {
     if (where.operation === 'connect') {
       return make('refused', `The FTP server ${server} closed the connection before answering (${text}).`);
@@ -490,6 +492,13 @@ export function createFtpStorage(deps: FtpStorageDeps): FtpStorage {
                 await session.enterFolder(segments.slice(0, -1));
                 let offset = 0;
                 if (attempt > 0) {
+                  // A server that drops the data connection may have run out of space: a small probe
+                  // file says so (the reply to a full transfer is lost with its connection).
+                  await probeSpace(
+                    session,
+                    absolute(folder, [...segments.slice(0, -1), '.gantry-space-probe']),
+                    target,
+                  );
                   // Resume: what the server kept of the interrupted upload, when it is a prefix of ours.
                   const kept = await session.sizeOf(partial);
                   offset = kept !== null && kept <= localSize ? kept : 0;
@@ -530,8 +539,7 @@ export function createFtpStorage(deps: FtpStorageDeps): FtpStorage {
             });
             firstFailure ??= failure;
             if (opts.signal?.aborted || !resumable(failure) || attempt >= resumeAttempts) {
-              // A reconnection that failed for another reason (server gone) keeps the first cause.
-              throw attempt > 0 && resumable(firstFailure) ? withResumeNote(firstFailure, failure) : failure;
+              throw finalFailure(attempt, firstFailure, failure);
             }
             attempt += 1;
             deps.log?.info({ remote: target, attempt, failure: failure.failure }, 'resuming an interrupted FTP upload');
@@ -626,7 +634,7 @@ export function createFtpStorage(deps: FtpStorageDeps): FtpStorage {
             });
             firstFailure ??= failure;
             if (opts.signal?.aborted || !resumable(failure) || attempt >= resumeAttempts) {
-              throw attempt > 0 && resumable(firstFailure) ? withResumeNote(firstFailure, failure) : failure;
+              throw finalFailure(attempt, firstFailure, failure);
             }
             attempt += 1;
             deps.log?.info(
@@ -697,8 +705,35 @@ export function createFtpStorage(deps: FtpStorageDeps): FtpStorage {
   };
 }
 
-function withResumeNote(first: FtpStorageError, last: FtpStorageError): FtpStorageError {
+/**
+ * The failure a transfer reports after its resume attempts: what the last attempt found when it says
+ * more (disk full, login, permission, not found), else the first interruption with why resuming failed.
+ */
+function finalFailure(attempt: number, first: FtpStorageError, last: FtpStorageError): FtpStorageError {
+  if (attempt === 0 || first === last) return last;
+  if (!['refused', 'dns', 'timeout', 'interrupted', 'other'].includes(last.failure)) return last;
   return new FtpStorageError(first.failure, `${first.message} Resuming failed: ${last.message}`, { cause: last });
+}
+
+/** Writes and removes a small file at `probe`: fails as diskFull (naming `target`) when the server cannot store it. */
+async function probeSpace(session: FtpSession, probe: string, target: string): Promise<void> {
+  try {
+    await session.step('write', probe, () =>
+      session.client.uploadFrom(Readable.from([Buffer.alloc(16 * 1024)]), probe),
+    );
+  } catch (error) {
+    // Only a full disk is this probe's finding; anything else shows in the resumed transfer itself.
+    if (error instanceof FtpStorageError && error.failure === 'diskFull') {
+      const reply = error.cause instanceof FTPError ? ` The server answered: ${error.cause.message.trim()}` : '';
+      throw new FtpStorageError(
+        'diskFull',
+        `The FTP server ${session.server} has no space left for "${target}": it dropped the upload and could not store a 16 KiB test file.${reply}`,
+        { cause: error },
+      );
+    }
+  } finally {
+    await session.client.remove(probe, true).catch(() => undefined);
+  }
 }
 
 /** basic-ftp leaves `modifiedAt` empty for Unix listings; their raw date ('Nov 23 05:40' / 'Nov 23 2025') is read here. */
