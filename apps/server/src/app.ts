@@ -46,7 +46,12 @@ import { ProjectMaintenance, registerMaintenanceGuard } from './modules/db-backu
 import { DocumentRepository } from './modules/documents/document.repository.js';
 import { documentRoutes } from './modules/documents/document.routes.js';
 import { DocumentService } from './modules/documents/document.service.js';
+import { FtpSettingsRepository } from './modules/ftp/ftp-settings.repository.js';
+import { ftpSettingsRoutes } from './modules/ftp/ftp-settings.routes.js';
+import { FtpSettingsService } from './modules/ftp/ftp-settings.service.js';
 import type { FtpStorage } from './modules/ftp/ftp-storage.js';
+import { createFtpStorage } from './modules/ftp/ftp-storage.js';
+import { SecretBox } from './modules/ftp/secret-box.js';
 import { guideRoutes } from './modules/guide/guide.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { LicenceRepository } from './modules/licence/licence.repository.js';
@@ -129,6 +134,9 @@ export interface App {
     projects: ProjectService;
     /** The task engine: the modules register their task types on it. */
     tasks: TaskEngine;
+    /** FTP storage settings and the storage itself (issue 13 §2). */
+    ftpSettings: FtpSettingsService;
+    ftpStorage: ReturnType<typeof createFtpStorage>;
   };
 }
 
@@ -189,6 +197,24 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const licenceRepository = new LicenceRepository(db, invalidation);
   const auditRepository = new AuditRepository(db);
   const audit = new AuditService(auditRepository, clock);
+  // FTP storage of database backups (issue 13 §2): the administrator's settings (the password sealed
+  // under the key of stored secrets, opened on first use) and the storage that reads them.
+  let secretBox: Promise<SecretBox> | undefined;
+  const openSecrets = () => {
+    secretBox ??= SecretBox.open({ configured: config.secretKey, dataDir: config.dataDir }).catch((error: unknown) => {
+      secretBox = undefined;
+      throw error;
+    });
+    return secretBox;
+  };
+  const ftpSettings = new FtpSettingsService({
+    db,
+    repo: new FtpSettingsRepository(db),
+    audit,
+    clock,
+    secrets: openSecrets,
+  });
+  const ftpStorage = createFtpStorage({ settings: ftpSettings, log: app.log });
   const licenceHistory = new LicenceHistoryRepository(db);
   const platformLicence = new PlatformLicenceService({
     db,
@@ -256,7 +282,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     taskRepo: taskRepository,
     maintenance,
     clock,
-    ftp: options.ftpStorage,
+    ftp: options.ftpStorage ?? ftpStorage,
     dataDir: config.dataDir,
     onlyProcess: database.engine === 'pglite',
   });
@@ -377,6 +403,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(withFiles(backupRoutes(backups)), { prefix: SPM });
   await app.register(withFiles(dbBackupRoutes(dbBackups)), { prefix: API });
   await app.register(retentionRoutes(retention), { prefix: SPM });
+  await app.register(ftpSettingsRoutes(ftpSettings), { prefix: API });
   await app.register(taskRoutes({ tasks: taskService, hub: progressHub, auth, projects: documentRepository }), {
     prefix: SPM,
   });
@@ -407,6 +434,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
   return {
     app,
     database,
-    services: { auth, settings, captcha, licence, platformLicence, tenants, projects, tasks: taskEngine },
+    services: {
+      auth,
+      settings,
+      captcha,
+      licence,
+      platformLicence,
+      tenants,
+      projects,
+      tasks: taskEngine,
+      ftpSettings,
+      ftpStorage,
+    },
   };
 }

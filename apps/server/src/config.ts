@@ -58,6 +58,11 @@ const envSchema = z.object({
       'must be base64 Ed25519 public keys, comma-separated',
     )
     .default(''),
+  /** The key that encrypts stored secrets (the FTP password): base64 of 32 bytes; else `<data dir>/secret.key`. */
+  GANTRY_SECRET_KEY: z
+    .string()
+    .regex(/^\s*([A-Za-z0-9+/]{43}=)?\s*$/, 'must be the base64 of 32 bytes (openssl rand -base64 32)')
+    .default(''),
 });
 
 export interface Config {
@@ -88,6 +93,8 @@ export interface Config {
    * NODE_ENV says, and says so (a line at start, a banner in the console).
    */
   licenceEvaluation: boolean;
+  /** GANTRY_SECRET_KEY (base64 of 32 bytes), or undefined: the data directory's key file is used. */
+  secretKey: string | undefined;
 }
 
 /** Whether licences signed with the development key are refused (production with a vendor key). */
@@ -142,5 +149,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((k) => k.trim())
       .filter(Boolean),
     licenceEvaluation: e.GANTRY_LICENCE_PUBLIC_KEYS.trim() === '',
+    secretKey: e.GANTRY_SECRET_KEY.trim() || undefined,
   };
 }

@@ -226,6 +226,25 @@ export const MESSAGES = {
     en: 'The help address must be a path on this server (starting with /) or an http(s) address',
   },
   'settings.saved': { zh_Hans: '保存成功', en: 'Successfully saved' },
+  'ftp.hostRequired': { zh_Hans: '请输入 FTP 服务器地址', en: 'Enter the FTP server address' },
+  'ftp.host': { zh_Hans: 'FTP 服务器地址不正确', en: 'The FTP server address is not valid' },
+  'ftp.port': { zh_Hans: '端口应为 1 到 65535 的整数', en: 'The port must be a whole number from 1 to 65535' },
+  'ftp.userRequired': { zh_Hans: '请输入 FTP 用户名', en: 'Enter the FTP user name' },
+  'ftp.user': {
+    zh_Hans: 'FTP 用户名不正确（最多 128 个字符）',
+    en: 'The FTP user name is not valid (at most 128 characters)',
+  },
+  'ftp.passwordRequired': { zh_Hans: '请输入 FTP 密码', en: 'Enter the FTP password' },
+  'ftp.password': {
+    zh_Hans: 'FTP 密码不正确（最多 256 个字符）',
+    en: 'The FTP password is not valid (at most 256 characters)',
+  },
+  'ftp.remoteFolder': {
+    zh_Hans: '远程目录应以 / 开头，且不能包含 .. 或反斜杠',
+    en: 'The remote folder must start with / and contain no .. or backslash',
+  },
+  'ftp.tls': { zh_Hans: '请选择加密方式', en: 'Choose the encryption' },
+  'ftp.passiveOnly': { zh_Hans: '只支持被动模式', en: 'Only passive mode is supported' },
 
   'upload.notImage': {
     zh_Hans: '只能上传图片文件（PNG、JPEG、GIF、WebP、BMP、ICO）',

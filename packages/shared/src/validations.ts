@@ -65,3 +65,13 @@ export const ADMIN_USER_ID = 'admin';
 
 /** A password as it travels: lowercase hex SHA-256 of the UTF-8 password (spec README, contract 2). */
 export const WIRE_PASSWORD_PATTERN = /^[0-9a-f]{64}$/;
+
+/** FTP storage settings (issue 13 §2): field limits and defaults. */
+export const FTP_LIMITS = {
+  hostMax: 253,
+  userMax: 128,
+  passwordMax: 256,
+  folderMax: 1024,
+  defaultPort: 21,
+  defaultFolder: '/gantry',
+} as const;

@@ -248,6 +248,23 @@ export const settings = pgTable('settings', {
 });
 
 /**
+ * FTP storage of database backups (issue 13 §2): one row (id 1). The password is stored encrypted
+ * (AES-256-GCM, `modules/ftp/secret-box.ts`), never in clear.
+ */
+export const ftpSettings = pgTable('ftp_settings', {
+  id: integer('id').primaryKey(),
+  enabled: boolean('enabled').notNull().default(false),
+  host: text('host').notNull().default(''),
+  port: integer('port').notNull().default(21),
+  userName: text('user_name').notNull().default(''),
+  passwordEncrypted: text('password_encrypted'),
+  remoteFolder: text('remote_folder').notNull().default('/gantry'),
+  tls: text('tls').$type<'none' | 'explicit' | 'implicit'>().notNull().default('none'),
+  allowUntrustedCertificate: boolean('allow_untrusted_certificate').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * A project's data (design D3): every collection of the spec's data modules, as JSON documents in
  * one table keyed by project first (the distribution column on Citus). `id` is the document's own
  * `id` / `_id`; `doc` never holds the id or the times, which the presenter adds back.

@@ -28,6 +28,8 @@ export const ACTIONS = [
   'licence.history',
   'licence.export',
   'audit.read',
+  'ftpSettings.read',
+  'ftpSettings.write',
   'project.data.read',
   'project.data.write',
   'task.read',
@@ -52,6 +54,8 @@ const ADMIN_ONLY: ReadonlySet<Action> = new Set([
   'licence.info',
   'licence.write',
   'audit.read',
+  'ftpSettings.read',
+  'ftpSettings.write',
 ]);
 /** Actions granted by a named right (console.md §3: the licence history's log.view / log.export). */
 const NEEDS_RIGHT: Partial<Record<Action, Right>> = { 'licence.history': 'log.view', 'licence.export': 'log.export' };

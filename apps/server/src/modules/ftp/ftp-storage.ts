@@ -246,7 +246,9 @@ export function classifyFtpError(error: unknown, where: Where): FtpStorageError 
     code === 'ECONNRESET' ||
     code === 'EPIPE' ||
     code === 'ERR_STREAM_PREMATURE_CLOSE' ||
-    /FIN packet|closed connection|Socket closed|transmission error|Client is closed|User closed client|Premature close/i.test(text)
+    /FIN packet|closed connection|Socket closed|transmission error|Client is closed|User closed client|Premature close/i.test(
+      text,
+    )
   ) {
     if (where.operation === 'connect') {
       return make('refused', `The FTP server ${server} closed the connection before answering (${text}).`);
@@ -310,17 +312,29 @@ export class FtpSession {
     signal?.addEventListener('abort', stop, { once: true });
     try {
       if (signal?.aborted) throw new FtpStorageError('interrupted', 'The FTP operation was cancelled.');
-      await client.access({
+      const tlsOptions = {
         host: connection.host,
-        port: connection.port,
-        user: connection.user,
-        password: connection.password,
-        secure: connection.tls === 'none' ? false : connection.tls === 'implicit' ? 'implicit' : true,
-        secureOptions: {
-          rejectUnauthorized: !connection.allowUntrustedCertificate,
-          servername: isIpAddress(connection.host) ? undefined : connection.host,
-        },
-      });
+        rejectUnauthorized: !connection.allowUntrustedCertificate,
+        servername: isIpAddress(connection.host) ? undefined : connection.host,
+      };
+      // The steps of basic-ftp's access(), taken one by one so that a refused AUTH TLS is named as such.
+      if (connection.tls === 'implicit') await client.connectImplicitTLS(connection.host, connection.port, tlsOptions);
+      else await client.connect(connection.host, connection.port);
+      if (connection.tls === 'explicit') {
+        try {
+          await client.useTLS(tlsOptions);
+        } catch (error) {
+          if (!(error instanceof FTPError)) throw error;
+          throw new FtpStorageError(
+            'tls',
+            `The FTP server ${session.server} does not offer explicit TLS (it refused AUTH TLS). The server answered: ${error.message.trim()}`,
+            { cause: error },
+          );
+        }
+      }
+      await client.sendIgnoringError('OPTS UTF8 ON');
+      await client.login(connection.user, connection.password);
+      await client.useDefaultSettings();
       return session;
     } catch (error) {
       client.close();
