@@ -53,6 +53,7 @@ export const PAGES = {
     load: () => import('./pages/projects/media'),
   },
   backup: { path: '/app/backup', title: 'project.backup', load: () => import('./pages/backup') },
+  dbBackup: { path: '/app/db-backup', title: 'project.dbBackup', load: () => import('./pages/db-backup') },
   tenants: {
     path: '/app/model/User/list',
     title: 'menu.tenants',

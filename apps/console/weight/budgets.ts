@@ -45,6 +45,7 @@ export const ROUTE_BUDGETS: readonly RouteBudget[] = [
   page('/app/model/Project/:id/detail', 'projects/detail/index.tsx', 440),
   page('/app/model/Project/:id/media', 'projects/media/index.tsx', 450),
   page('/app/backup', 'backup/index.tsx', 480),
+  page('/app/db-backup', 'db-backup/index.tsx', 480),
   page('/app/model/User/list', 'tenants/index.tsx', 520),
   page('/app/model/User/add', 'tenants/form/index.tsx', 490),
   page('/app/model/User/:id/detail', 'tenants/detail/index.tsx', 435),

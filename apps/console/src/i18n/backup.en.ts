@@ -4,6 +4,8 @@ import type { backupPageZh, backupTaskZh } from './backup.zh_Hans';
 export const backupTaskEn: Record<keyof typeof backupTaskZh, string> = {
   'task.type.backup.export': 'Project backup',
   'task.type.backup.import': 'Project restore',
+  'task.type.dbBackup.dump': 'Database backup',
+  'task.type.dbBackup.restore': 'Database restore (the project is unavailable meanwhile)',
   'backups.complete': 'backup complete',
   'backups.restored':
     'restore succeeded, will jump to the login page in 5 seconds, login again for the restored data to take effect',

@@ -6,6 +6,8 @@
 export const backupTaskZh = {
   'task.type.backup.export': '项目备份',
   'task.type.backup.import': '项目还原',
+  'task.type.dbBackup.dump': '数据库备份',
+  'task.type.dbBackup.restore': '数据库还原（还原中，项目暂停使用）',
   'backups.complete': '备份完成',
   'backups.restored': '还原成功，5 秒后跳转到登录页，请重新登录以使还原的数据生效',
 } as const;

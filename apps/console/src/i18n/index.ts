@@ -2,6 +2,7 @@ import { DEFAULT_LANGUAGE, LANGUAGES, type Language, type MessageKey } from '@ga
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { backupPageZh, backupTaskZh } from './backup.zh_Hans';
+import type { dbBackupPageZh } from './dbBackup.zh_Hans';
 import type { ConsoleKey } from './zh_Hans';
 import type { translation } from './zh_Hans.bundle';
 
@@ -33,7 +34,9 @@ function initialLanguage(): Language {
 }
 
 /** The shape of one language's texts (i18next.d.ts types `t` with it). */
-export type LanguageResources = { translation: typeof translation & typeof backupPageZh & typeof backupTaskZh };
+export type LanguageResources = {
+  translation: typeof translation & typeof backupPageZh & typeof backupTaskZh & typeof dbBackupPageZh;
+};
 
 /**
  * Each language's texts are a chunk of their own, loaded when shown: the console never downloads

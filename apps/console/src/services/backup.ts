@@ -87,11 +87,22 @@ export function uploadBackup(
   password: string,
   onProgress: (loaded: number, total: number) => void,
 ): Promise<BackupView> {
+  return uploadArchive<BackupView>(`${BASE}/upload`, projectId, file, password, onProgress);
+}
+
+/** A backup file sent to `path` (project or database backups) as multipart `file`, with its progress. */
+export function uploadArchive<T>(
+  path: string,
+  projectId: string,
+  file: File,
+  password: string,
+  onProgress: (loaded: number, total: number) => void,
+): Promise<T> {
   const form = new FormData();
   form.append('file', file, file.name);
   const query = new URLSearchParams({ projectId });
   if (password) query.set('password', password);
-  const url = `${API_ROOT}${BASE}/upload?${query.toString()}`;
+  const url = `${API_ROOT}${path}?${query.toString()}`;
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);
@@ -110,7 +121,7 @@ export function uploadBackup(
         body = undefined;
       }
       if (xhr.status >= 200 && xhr.status < 300) {
-        resolve(body as BackupView);
+        resolve(body as T);
         return;
       }
       const payload = (body ?? {}) as { message?: string; code?: string };

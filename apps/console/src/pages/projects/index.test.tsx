@@ -257,15 +257,24 @@ describe('project list view and batch delete', () => {
     expect(patch?.body).toEqual({ status: false });
   });
 
-  it('opens the backup page from project backup management; database backups stay disabled', async () => {
+  it('opens the backup page from project backup management, the database backup page from its own', async () => {
     server({ rows: [project('a')] });
     renderList();
     fireEvent.click(await screen.findByTestId('project-card-a-more'));
-    expect(screen.getByTestId('project-card-a-dbBackup').closest('li')?.getAttribute('aria-disabled')).toBe('true');
     const backup = await screen.findByTestId('project-card-a-backup');
     fireEvent.mouseEnter(backup.closest('[role="menuitem"]') ?? backup);
     fireEvent.click(await screen.findByTestId('project-card-a-backup-upload'));
     await waitFor(() => expect(window.location.hash).toBe('#/app/backup?projectId=a&action=upload'));
+
+    fireEvent.click(await screen.findByTestId('project-card-a-more'));
+    const database = await screen.findByTestId('project-card-a-dbBackup');
+    expect(database.closest('li')?.getAttribute('aria-disabled')).not.toBe('true');
+    fireEvent.mouseEnter(database.closest('[role="menuitem"]') ?? database);
+    for (const entry of ['upload', 'create', 'restore', 'ftpRestore']) {
+      expect(await screen.findByTestId(`project-card-a-dbBackup-${entry}`)).toBeTruthy();
+    }
+    fireEvent.click(screen.getByTestId('project-card-a-dbBackup-ftpRestore'));
+    await waitFor(() => expect(window.location.hash).toBe('#/app/db-backup?projectId=a&action=ftpRestore'));
   });
 });
 

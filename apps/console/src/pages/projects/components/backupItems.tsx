@@ -1,15 +1,17 @@
-import { Tooltip } from 'antd';
 import type { ItemType } from 'antd/es/menu/interface';
 import type { TFunction } from 'i18next';
 import { navigateTo } from '../../../services/navigation';
 
 const ACTIONS = ['create', 'upload', 'restore'] as const;
 const PREFIX = 'backup:';
+/** Database backup management's entries, in the spec's order (§2). */
+const DB_ACTIONS = ['upload', 'create', 'restore', 'ftpRestore'] as const;
+const DB_PREFIX = 'dbBackup:';
 
 /**
  * The project menus' backup entries (backups-data-designer.md §2): project backup management with
- * back up, upload and restore, each opening /app/backup for the project. Database backup management
- * comes in a later issue: shown, disabled, with a tooltip saying so, rather than a dead link.
+ * back up, upload and restore, each opening /app/backup for the project; database backup management
+ * with upload, back up, restore and FTP restore, each opening /app/db-backup for the project.
  */
 export function backupItems(t: TFunction, testIdPrefix: string): ItemType[] {
   return [
@@ -23,21 +25,21 @@ export function backupItems(t: TFunction, testIdPrefix: string): ItemType[] {
     },
     {
       key: 'dbBackup',
-      disabled: true,
-      label: (
-        <Tooltip title={t('project.comingLater')} placement="left">
-          <span data-testid={`${testIdPrefix}-dbBackup`}>{t('project.dbBackup')}</span>
-        </Tooltip>
-      ),
+      label: <span data-testid={`${testIdPrefix}-dbBackup`}>{t('project.dbBackup')}</span>,
+      children: DB_ACTIONS.map((action) => ({
+        key: `${DB_PREFIX}${action}`,
+        label: <span data-testid={`${testIdPrefix}-dbBackup-${action}`}>{t(`project.dbBackup.${action}`)}</span>,
+      })),
     },
   ];
 }
 
-/** A click on a backup entry: opens the backup page for the project (true when the key was one). */
+/** A click on a backup entry: opens the (database) backup page for the project (true when the key was one). */
 export function openBackupItem(key: string, projectId: string): boolean {
-  if (!key.startsWith(PREFIX)) return false;
-  const action = key.slice(PREFIX.length);
+  const page = key.startsWith(PREFIX) ? 'backup' : key.startsWith(DB_PREFIX) ? 'db-backup' : null;
+  if (!page) return false;
+  const action = key.slice(key.indexOf(':') + 1);
   const query = new URLSearchParams({ projectId, action });
-  navigateTo(`/app/backup?${query.toString()}`);
+  navigateTo(`/app/${page}?${query.toString()}`);
   return true;
 }

@@ -1,0 +1,238 @@
+import type { DbBackupView } from '@gantry/shared';
+import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockFetch, renderPage, signIn } from '../../test/utils';
+import DbBackupPage from '.';
+
+configure({ asyncUtilTimeout: 5000 });
+
+const DB = '/portal/rest/db-backup';
+
+function dump(id: string, extra: Partial<DbBackupView> = {}): DbBackupView {
+  return {
+    id,
+    name: `dump ${id}`,
+    item: { fileServer: true, html: false, database: true },
+    createTime: '2026-11-20T08:00:00.000Z',
+    updateTime: '2026-11-20T08:00:00.000Z',
+    fileSize: 12,
+    bytes: 12 * 1048576,
+    type: 'dump',
+    status: 'success',
+    sourceProjectId: 'p1',
+    ...extra,
+  };
+}
+
+/** A server whose jobs answer `states` one poll after another (the last one stays). */
+function server(options: { ftp?: 'off' | 'on'; states?: Array<{ status: string; log: string }> } = {}) {
+  const states = [...(options.states ?? [{ status: 'success', log: 'Restore successful' }])];
+  return mockFetch((call) => {
+    const path = call.url.split('?')[0];
+    if (path === '/portal/rest/spm/project/available') return { body: [{ id: 'p1', name: 'Plant' }] };
+    if (path === `${DB}/backup` && call.method === 'GET') return { body: [dump('d1')], headers: { count: '1' } };
+    if (path === `${DB}/ftp` && call.method === 'GET') {
+      return options.ftp === 'on'
+        ? {
+            body: [
+              {
+                id: 'f1',
+                name: 'remote one',
+                item: { fileServer: true, html: true, database: true },
+                uploadTime: '2026-11-21T08:00:00.000Z',
+                fileSize: 3,
+              },
+            ],
+          }
+        : { status: 503, body: { code: 'dbBackupFtpUnavailable', message: 'FTP 存储未配置' } };
+    }
+    if (path === `${DB}/stats`) {
+      return {
+        body: [
+          { name: 'fileServer', size: 5, bytes: 5, count: 1 },
+          { name: 'html', size: 1, bytes: 1, count: 1 },
+          { name: 'database', size: 2, bytes: 2, count: 1 },
+        ],
+      };
+    }
+    if (path === `${DB}/dump` || path === `${DB}/restore` || path === `${DB}/ftp/restore`)
+      return { body: { id: 'job1' } };
+    if (path === `${DB}/job1`) {
+      const state = states.length > 1 ? states.shift() : states[0];
+      return { body: { id: 'job1', type: 'restore', progress: 0.5, ...state } };
+    }
+    if (call.method === 'DELETE') return { body: { status: 'OK' } };
+    return undefined;
+  });
+}
+
+function open(url = '/app/db-backup?projectId=p1') {
+  signIn();
+  return renderPage(<DbBackupPage />, { path: '/app/db-backup', url });
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('database backup dialog', () => {
+  it('lists the dump backups (type dump, status success) with the project header, titled for backup', async () => {
+    const { calls } = server();
+    open();
+    expect((await screen.findByTestId('db-name-backup-d1')).textContent).toBe('dump d1');
+    expect(screen.getByTestId('db-title').textContent).toBe('数据库备份');
+    const list = calls.find((c) => c.url.startsWith(`${DB}/backup?`));
+    expect(list?.headers['x-request-project']).toBe('p1');
+    const query = JSON.parse(new URL(list?.url ?? '', 'http://x').searchParams.get('query') ?? '{}');
+    expect(query.filter).toEqual({ type: 'dump', status: 'success' });
+    expect(screen.getByText('12 MB')).toBeTruthy();
+  });
+
+  it('is titled for restore from the FTP restore entry, and says when FTP storage is not configured', async () => {
+    server({ ftp: 'off' });
+    open('/app/db-backup?projectId=p1&action=ftpRestore');
+    expect(screen.getByTestId('db-title').textContent).toBe('数据库还原');
+    expect((await screen.findByTestId('db-list-error-ftp')).textContent).toContain('FTP 存储未配置');
+  });
+
+  it('restores from the FTP list: polls the job every second, shows the restoring notice, then success', async () => {
+    const { calls } = server({
+      ftp: 'on',
+      states: [
+        { status: 'running', log: '' },
+        { status: 'running', log: '' },
+        { status: 'success', log: 'Restore successful' },
+      ],
+    });
+    open('/app/db-backup?projectId=p1&action=ftpRestore');
+    fireEvent.click(await screen.findByTestId('db-restore-ftp-f1'));
+    expect(await screen.findByTestId('db-restore-confirm')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('db-restore-ok'));
+    expect(await screen.findByTestId('db-restoring')).toBeTruthy();
+    const start = calls.find((c) => c.url.startsWith(`${DB}/ftp/restore`));
+    expect(start?.url).toBe(`${DB}/ftp/restore?id=f1`);
+    expect(start?.body).toEqual({ fileServer: true, html: true, database: true });
+    expect(start?.headers['x-request-project']).toBe('p1');
+    expect(await screen.findByText('还原成功', {}, { timeout: 6000 })).toBeTruthy();
+    // The notice is closing (happy-dom runs no leave animation to its end).
+    const leaving = () => screen.queryByTestId('db-restoring')?.closest('.ant-notification-fade-leave') ?? null;
+    await waitFor(() => expect(leaving()).not.toBeNull());
+    const polls = calls.filter((c) => c.url.startsWith(`${DB}/job1`));
+    expect(polls).toHaveLength(3);
+  });
+
+  it("restores only the chosen parts, and shows a failed job's log as the error", async () => {
+    const { calls } = server({ states: [{ status: 'failed', log: 'The backup file is not valid: damaged' }] });
+    open('/app/db-backup?projectId=p1&action=restore');
+    fireEvent.click(await screen.findByTestId('db-restore-backup-d1'));
+    // Only the parts the backup holds are offered.
+    expect(await screen.findByTestId('db-part-database')).toBeTruthy();
+    expect(screen.queryByTestId('db-part-html')).toBeNull();
+    fireEvent.click(screen.getByTestId('db-part-fileServer'));
+    fireEvent.click(screen.getByTestId('db-restore-ok'));
+    expect(await screen.findByText('The backup file is not valid: damaged', {}, { timeout: 4000 })).toBeTruthy();
+    expect(calls.find((c) => c.url.startsWith(`${DB}/restore`))?.body).toEqual({ database: true });
+    await waitFor(() =>
+      expect(screen.queryByTestId('db-restoring')?.closest('.ant-notification-fade-leave')).toBeTruthy(),
+    );
+  });
+
+  it('backs up the chosen parts under the default name, and says when the job ends', async () => {
+    const { calls } = server({ states: [{ status: 'success', log: 'backup complete' }] });
+    open('/app/db-backup?projectId=p1&action=create');
+    const name = (await screen.findByTestId('db-create-name')) as HTMLInputElement;
+    await waitFor(() => expect(name.value).toMatch(/^Plant_\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/));
+    expect(await screen.findByText('数据库 (2 MB)')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('db-part-html'));
+    fireEvent.click(screen.getByTestId('db-create-ok'));
+    expect(await screen.findByText('备份完成', {}, { timeout: 4000 })).toBeTruthy();
+    const started = calls.find((c) => c.url === `${DB}/dump`);
+    expect(started?.method).toBe('POST');
+    expect(started?.body).toEqual({ name: name.value, item: { fileServer: true, database: true }, excludedDirs: [] });
+  });
+
+  it('requires the code once "add code" is chosen for a download', async () => {
+    server();
+    const links: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      links.push(`${this.download}|${this.getAttribute('href')}`);
+    });
+    open();
+    fireEvent.click(await screen.findByTestId('db-download-backup-d1'));
+    const ok = (await screen.findByTestId('db-download-ok')) as HTMLButtonElement;
+    const addCode = screen.getByTestId('backup-add-code');
+    fireEvent.click(addCode.matches('input') ? addCode : (addCode.querySelector('input') as HTMLInputElement));
+    await waitFor(() => expect(ok.disabled).toBe(true));
+    fireEvent.change(screen.getByTestId('backup-code'), { target: { value: 'k3y' } });
+    await waitFor(() => expect(ok.disabled).toBe(false));
+    fireEvent.click(ok);
+    expect(links).toEqual([`dump d1.zip|${DB}/download/d1?token=admin-token&x-request-project=p1&password=k3y`]);
+  });
+
+  it('asks the upload code first (cancel goes on with none), then uploads with a progress bar', async () => {
+    server();
+    class FakeXhr {
+      static sent: Array<{ url: string; headers: Record<string, string> }> = [];
+      static finish: (() => void) | undefined;
+      upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = {
+        onprogress: null,
+      };
+      onload: (() => void) | null = null;
+      onerror: (() => void) | null = null;
+      status = 0;
+      statusText = '';
+      responseText = '';
+      private url = '';
+      private headers: Record<string, string> = {};
+      open(_method: string, url: string) {
+        this.url = url;
+      }
+      setRequestHeader(name: string, value: string) {
+        this.headers[name] = value;
+      }
+      send() {
+        FakeXhr.sent.push({ url: this.url, headers: this.headers });
+        this.upload.onprogress?.({ lengthComputable: true, loaded: 1048576, total: 4 * 1048576 });
+        FakeXhr.finish = () => {
+          this.status = 200;
+          this.responseText = JSON.stringify(dump('u1'));
+          this.onload?.();
+        };
+      }
+    }
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    open('/app/db-backup?projectId=p1&action=upload');
+    fireEvent.change(await screen.findByTestId('db-upload-code'), { target: { value: 'typed' } });
+    fireEvent.click(screen.getByTestId('db-code-cancel'));
+    const input = await screen.findByTestId('db-upload-input');
+    fireEvent.change(input, { target: { files: [new File(['x'], 'night.tar')] } });
+    expect(await screen.findByText('上传文件格式错误，请上传压缩文件！')).toBeTruthy();
+    fireEvent.change(input, { target: { files: [new File(['x'], 'night_1.zip')] } });
+    expect((await screen.findByTestId('db-upload-progress')).textContent).toContain('25%');
+    // Cancel went on without a code.
+    expect(FakeXhr.sent[0]?.url).toBe(`${DB}/upload?projectId=p1`);
+    expect(FakeXhr.sent[0]?.headers['x-request-project']).toBe('p1');
+    FakeXhr.finish?.();
+    expect(await screen.findByText('上传成功')).toBeTruthy();
+  });
+
+  it('sends the upload code when it is confirmed', async () => {
+    server();
+    const sent: string[] = [];
+    class FakeXhr {
+      upload = { onprogress: null };
+      open(_method: string, url: string) {
+        sent.push(url);
+      }
+      setRequestHeader() {}
+      send() {}
+    }
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    open('/app/db-backup?projectId=p1&action=upload');
+    fireEvent.change(await screen.findByTestId('db-upload-code'), { target: { value: 'c0de' } });
+    fireEvent.click(screen.getByTestId('db-code-ok'));
+    fireEvent.change(await screen.findByTestId('db-upload-input'), { target: { files: [new File(['x'], 'a.zip')] } });
+    await waitFor(() => expect(sent).toEqual([`${DB}/upload?projectId=p1&password=c0de`]));
+  });
+});

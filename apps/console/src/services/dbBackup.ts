@@ -1,0 +1,65 @@
+import type { DbBackupItem, DbBackupJobView, DbBackupStatsView, DbBackupView, FtpBackupView } from '@gantry/shared';
+import { uploadArchive } from './backup';
+import { fetchList, type ListPage } from './list';
+import { API_ROOT, request } from './request';
+import { getToken } from './session';
+
+/** The database backup calls (backups-data-designer.md §7), every one with `x-request-project`. */
+const BASE = 'rest/db-backup';
+const headersFor = (projectId: string) => ({ 'x-request-project': projectId });
+
+export type DbBackupSource = 'backup' | 'ftp';
+
+export const dbBackupStats = (projectId: string, excludedDirs: string[] = []) =>
+  request<DbBackupStatsView>(`${BASE}/stats`, {
+    query: { excludedDirs: JSON.stringify(excludedDirs) },
+    headers: headersFor(projectId),
+  });
+
+export const startDump = (
+  projectId: string,
+  input: { name: string; item: Partial<DbBackupItem>; excludedDirs: string[] },
+) => request<{ id: string }>(`${BASE}/dump`, { method: 'POST', body: input, headers: headersFor(projectId) });
+
+/** Restores a listed backup (`backup`) or one on the FTP server (`ftp`): the chosen parts set to true. */
+export const startDbRestore = (projectId: string, source: DbBackupSource, id: string, item: Partial<DbBackupItem>) =>
+  request<{ id: string }>(source === 'ftp' ? `${BASE}/ftp/restore` : `${BASE}/restore`, {
+    method: 'POST',
+    query: { id },
+    body: item,
+    headers: headersFor(projectId),
+  });
+
+/** A job as polled each second (§4); failures reach the caller without a toast (it shows the log). */
+export const dbJob = (projectId: string, jobId: string) =>
+  request<DbBackupJobView>(`${BASE}/${encodeURIComponent(jobId)}`, { headers: headersFor(projectId), noMessage: true });
+
+/** The database backup list: type dump, status success (§4 Lists). */
+export const listDbBackups = (projectId: string): Promise<ListPage<DbBackupView>> =>
+  fetchList<DbBackupView>(
+    `${BASE}/backup`,
+    { filter: { type: 'dump', status: 'success' }, sort: { createTime: -1 } },
+    { headers: headersFor(projectId) },
+  );
+
+/** What the FTP server holds (no filter, §4); an FTP problem rejects without a toast (the list says it). */
+export const listFtpBackups = (projectId: string) =>
+  request<FtpBackupView[]>(`${BASE}/ftp`, { headers: headersFor(projectId), noMessage: true });
+
+export const deleteDbBackup = (projectId: string, source: DbBackupSource, id: string) =>
+  request<unknown>(`${BASE}/${source}/${encodeURIComponent(id)}`, { method: 'DELETE', headers: headersFor(projectId) });
+
+/** The download as a link the browser opens itself (token and project in the query; §7), saved as `{name}.zip`. */
+export function dbBackupDownloadUrl(projectId: string, source: DbBackupSource, id: string, password: string): string {
+  const query = new URLSearchParams({ token: getToken() ?? '', 'x-request-project': projectId });
+  if (password) query.set('password', password);
+  const path = source === 'ftp' ? `${BASE}/ftp/download` : `${BASE}/download`;
+  return `${API_ROOT}${path}/${encodeURIComponent(id)}?${query.toString()}`;
+}
+
+export const uploadDbBackup = (
+  projectId: string,
+  file: File,
+  password: string,
+  onProgress: (loaded: number, total: number) => void,
+) => uploadArchive<DbBackupView>(`${BASE}/upload`, projectId, file, password, onProgress);
