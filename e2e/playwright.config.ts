@@ -52,6 +52,7 @@ export default defineConfig({
     { name: 'guide', testMatch: 'guide.spec.ts' },
     { name: 'project-data', testMatch: 'project-data.spec.ts' },
     { name: 'backups', testMatch: 'backups.spec.ts' },
+    { name: 'db-backups', testMatch: 'db-backups.spec.ts' },
   ],
   webServer: {
     command: `rm -rf "${DATA}" && node --import tsx apps/server/src/main.ts`,

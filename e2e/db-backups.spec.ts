@@ -1,0 +1,130 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { apiLogin, apiPatchSettings, expect, expectRoute, fillLogin, test } from './helpers';
+import { ensureAdmin, ensureLicence, ensureProject, ensureTenant } from './seed';
+
+/**
+ * Issue 13 §1 in the browser: a tenant makes a database backup of a project from its menu ('backup
+ * complete' when the polled job ends), uploads it again with its verification code (asked first),
+ * changes the data, and restores the upload: the persistent 'restoring' notice shows while the job
+ * runs, then 'Restore successful', and the data is back.
+ */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SCRATCH = path.join(ROOT, '.tmp', `e2e-db-backups-${process.env.GANTRY_E2E_PORT ?? 'default'}`);
+const TENANT = 'dbbackupco';
+const TENANT_PASSWORD = 'Tenant1234';
+const PROJECT = 'dbplant';
+const DB = '/portal/rest/db-backup';
+const CORE = '/portal/rest/core';
+const CODE = 'Valve-9-code';
+
+interface DumpRecord {
+  id: string;
+  name: string;
+}
+
+const headers = (token: string) => ({ authorization: `Bearer ${token}`, 'x-request-project': PROJECT });
+
+async function dumps(request: APIRequestContext, token: string): Promise<DumpRecord[]> {
+  const response = await request.get(`${DB}/backup`, { headers: headers(token) });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()) as DumpRecord[];
+}
+
+async function records(request: APIRequestContext, token: string): Promise<string[]> {
+  const response = await request.get(`${CORE}/data_record`, { headers: headers(token) });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as Array<{ id: string }>).map((doc) => doc.id).sort();
+}
+
+async function openMenu(page: Page, action: 'create' | 'upload' | 'restore' | 'ftpRestore'): Promise<void> {
+  await page.goto('/portal/#/app/model/Project/list');
+  await page.getByTestId(`project-card-${PROJECT}-more`).click();
+  await page.getByTestId(`project-card-${PROJECT}-dbBackup`).hover();
+  await page.getByTestId(`project-card-${PROJECT}-dbBackup-${action}`).click();
+  await expectRoute(page, '/app/db-backup');
+}
+
+test.describe('database backups', () => {
+  let token = '';
+
+  test.beforeAll(async ({ request }) => {
+    const adminToken = await ensureAdmin(request);
+    await ensureLicence(request, adminToken);
+    await apiPatchSettings(request, adminToken, { language: 'en' });
+    await ensureTenant(request, adminToken, {
+      id: TENANT,
+      name: 'Dump Co',
+      password: TENANT_PASSWORD,
+      userCount: 2,
+      tableCount: 2,
+      points: 20,
+    });
+    token = await apiLogin(request, TENANT, TENANT_PASSWORD);
+    await ensureProject(request, token, { id: PROJECT, name: 'Valves' });
+    for (const id of ['r1', 'r2', 'r3']) {
+      const saved = await request.post(`${CORE}/data_record`, { headers: headers(token), data: { id, value: 1 } });
+      expect([200, 409], await saved.text()).toContain(saved.status());
+    }
+    rmSync(SCRATCH, { recursive: true, force: true });
+    mkdirSync(SCRATCH, { recursive: true });
+  });
+
+  test('back up, upload with a code, restore with the restoring notice', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const before = await dumps(request, token);
+    await page.goto('/portal/#/login');
+    await fillLogin(page, TENANT, TENANT_PASSWORD);
+    await expectRoute(page, '/app/dashboard');
+
+    // Back up: the dialog titled for backup, the name from the project and the time, every part.
+    await openMenu(page, 'create');
+    await expect(page.getByTestId('db-title')).toHaveText('Database backup');
+    const name = page.getByTestId('db-create-name');
+    await expect(name).toHaveValue(/^Valves_\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    await name.fill('e2e_dump');
+    const started = page.waitForResponse((response) => response.url().endsWith('/db-backup/dump'));
+    await page.getByTestId('db-create-ok').click();
+    expect((await started).status()).toBe(200);
+    await expect(page.getByText('backup complete')).toBeVisible({ timeout: 30_000 });
+    const made = (await dumps(request, token)).find((d) => !before.some((old) => old.id === d.id));
+    expect(made?.name).toBe('e2e_dump');
+    await expect(page.getByTestId(`db-name-backup-${made?.id}`)).toHaveText('e2e_dump');
+
+    // The same backup downloaded with a code (the browser's download is the project backups' path).
+    const coded = await request.get(`${DB}/download/${made?.id}?password=${CODE}`, { headers: headers(token) });
+    expect(coded.status()).toBe(200);
+    const file = path.join(SCRATCH, 'e2e_coded.zip');
+    writeFileSync(file, await coded.body());
+
+    // Upload: the code is asked first; then the file, with a progress bar, and the new row.
+    await openMenu(page, 'upload');
+    await page.getByTestId('db-upload-code').fill(CODE);
+    await page.getByTestId('db-code-ok').click();
+    const uploaded = page.waitForResponse((response) => /\/db-backup\/upload\?/.test(response.url()));
+    await page.getByTestId('db-upload-input').setInputFiles(file);
+    const answer = await uploaded;
+    expect(answer.status(), await answer.text()).toBe(200);
+    const { id: uploadedId } = (await answer.json()) as { id: string };
+    await expect(page.getByText('Uploaded')).toBeVisible();
+    await expect(page.getByTestId(`db-row-backup-${uploadedId}`)).toBeVisible();
+
+    // The data changes; restoring the upload brings the whole database back.
+    const removed = await request.delete(`${CORE}/data_record/r2`, { headers: headers(token) });
+    expect(removed.status(), await removed.text()).toBe(200);
+    expect(await records(request, token)).toEqual(['r1', 'r3']);
+    await openMenu(page, 'restore');
+    await expect(page.getByTestId('db-title')).toHaveText('Database restore');
+    await page.getByTestId(`db-restore-backup-${uploadedId}`).click();
+    await expect(page.getByTestId('db-restore-confirm')).toBeVisible();
+    await page.getByTestId('db-restore-ok').click();
+    await expect(page.getByTestId('db-restoring')).toHaveText(
+      'Restoring the database: the project is unavailable until the restore ends',
+    );
+    await expect(page.getByText('Restore successful')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('db-restoring')).toBeHidden();
+    expect(await records(request, token)).toEqual(['r1', 'r2', 'r3']);
+  });
+});
