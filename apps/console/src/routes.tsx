@@ -118,6 +118,12 @@ export const PAGES = {
     load: () => import('./pages/retention'),
     access: 'admin',
   },
+  ftpSettings: {
+    path: '/app/settings/ftp',
+    title: 'menu.ftpStorage',
+    load: () => import('./pages/ftp-settings'),
+    access: 'admin',
+  },
   crossRequest: {
     path: '/app/crossRequest',
     title: 'menu.crossRequest',
@@ -164,6 +170,7 @@ export const ADMIN_MENU: MenuEntry[] = [
       { key: 'settings-project', title: 'menu.settingsProject', page: 'settingsProject' },
       { key: 'cross-request', title: 'menu.crossRequest', page: 'crossRequest' },
       { key: 'retention', title: 'menu.retention', page: 'retention' },
+      { key: 'ftp-storage', title: 'menu.ftpStorage', page: 'ftpSettings' },
     ],
   },
   { key: 'help', title: 'menu.help', icon: 'help', href: HELP_URL },

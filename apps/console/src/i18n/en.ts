@@ -61,6 +61,7 @@ export const en: Record<ConsoleKey, string> = {
   'menu.settingsProject': 'Project extension',
   'menu.crossRequest': 'Cross-origin',
   'menu.retention': 'Retention policy',
+  'menu.ftpStorage': 'FTP storage',
   'menu.help': 'Help docs',
   'menu.changePassword': 'Change password',
   'menu.userCenter': 'Personal centre',

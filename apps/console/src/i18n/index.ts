@@ -3,6 +3,7 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { backupPageZh, backupTaskZh } from './backup.zh_Hans';
 import type { dbBackupPageZh } from './dbBackup.zh_Hans';
+import type { ftpPageZh } from './ftp.zh_Hans';
 import type { ConsoleKey } from './zh_Hans';
 import type { translation } from './zh_Hans.bundle';
 
@@ -35,7 +36,11 @@ function initialLanguage(): Language {
 
 /** The shape of one language's texts (i18next.d.ts types `t` with it). */
 export type LanguageResources = {
-  translation: typeof translation & typeof backupPageZh & typeof backupTaskZh & typeof dbBackupPageZh;
+  translation: typeof translation &
+    typeof backupPageZh &
+    typeof backupTaskZh &
+    typeof ftpPageZh &
+    typeof dbBackupPageZh;
 };
 
 /**

@@ -60,6 +60,7 @@ export const zh_Hans = {
   'menu.settingsProject': '项目扩展',
   'menu.crossRequest': '跨域设置',
   'menu.retention': '时序存储策略',
+  'menu.ftpStorage': 'FTP 存储',
   'menu.help': '帮助文档',
   'menu.changePassword': '修改密码',
   'menu.userCenter': '个人中心',
