@@ -23,6 +23,16 @@ describe('config', () => {
     });
   });
 
+  it('reads the key of stored secrets: base64 of 32 bytes, or none', () => {
+    expect(loadConfig({}).secretKey).toBeUndefined();
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(loadConfig({ GANTRY_SECRET_KEY: ` ${key} ` }).secretKey).toBe(key);
+    expect(() => loadConfig({ GANTRY_SECRET_KEY: Buffer.alloc(16).toString('base64') })).toThrow(
+      'GANTRY_SECRET_KEY: must be the base64 of 32 bytes',
+    );
+    expect(() => loadConfig({ GANTRY_SECRET_KEY: 'not a key' })).toThrow('GANTRY_SECRET_KEY');
+  });
+
   it('reads which proxies to trust', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ GANTRY_TRUST_PROXY: 'true' }).trustProxy).toBe(true);

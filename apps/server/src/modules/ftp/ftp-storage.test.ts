@@ -212,6 +212,39 @@ describe('FTP storage on vsftpd', () => {
     expect(sha256(await readFile(path.join(ftp.root, 'gantry/resumed.zip')))).toBe(sha);
   });
 
+  it('resumes a download whose connection drops, from where the local part ends', async () => {
+    const ftp = await server({ maxRateBytes: 4 * 1024 * 1024 });
+    const { file, sha } = await randomFile('download.bin', 8 * 1024 * 1024);
+    const log: string[] = [];
+    const storage = storageOn(ftp.connection(), { log });
+    await storage.push(file, 'download.zip');
+    const target = path.join(local, 'download-back.zip');
+    const fetch = storage.fetch('download.zip', target);
+    fetch.catch(() => {});
+    await waitFor(async () => ((await stat(`${target}.part`).catch(() => null))?.size ?? 0) > 2 * 1024 * 1024);
+    ftp.killSessions();
+    await fetch;
+    expect(log).toContain('resuming an interrupted FTP download');
+    expect(sha256(await readFile(target))).toBe(sha);
+    expect(existsSync(`${target}.part`)).toBe(false);
+  });
+
+  it('stops a transfer when its signal aborts, as interrupted, and cleans up', async () => {
+    const ftp = await server({ maxRateBytes: 2 * 1024 * 1024 });
+    const { file, sha } = await randomFile('aborted.bin', 8 * 1024 * 1024);
+    const storage = storageOn(ftp.connection());
+    const controller = new AbortController();
+    const partial = path.join(ftp.root, 'gantry/aborted.zip.part');
+    const push = storage.push(file, 'aborted.zip', { signal: controller.signal });
+    push.catch(() => {});
+    await waitFor(async () => ((await stat(partial).catch(() => null))?.size ?? 0) > 512 * 1024);
+    controller.abort();
+    await expectFailure(push, 'interrupted', /was cancelled/);
+    expect(sha256(await readFile(file))).toBe(sha);
+    await waitFor(async () => !existsSync(partial));
+    expect(existsSync(path.join(ftp.root, 'gantry/aborted.zip'))).toBe(false);
+  });
+
   it('fails an upload to a full disk as diskFull and removes the partial remote file', async () => {
     const ftp = await server({ diskBytes: 1024 * 1024 });
     const { file, sha } = await randomFile('full.bin', 3 * 1024 * 1024);
