@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { constants, type Dirent, type Stats } from 'node:fs';
-import { link, lstat, mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises';
+import { type FileHandle, link, lstat, mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { MEDIA_TEMP_PREFIX } from '@gantry/shared';
@@ -25,7 +25,14 @@ export interface FileStore {
     source: Readable,
     options: { maxBytes: number; overwrite: boolean },
   ): Promise<{ size: number }>;
-  read(area: string, segments: string[]): Promise<{ stream: Readable; size: number; updateTime: Date }>;
+  /** `chunkBytes`: the size of the blocks the stream gives (default 64 KiB). */
+  read(
+    area: string,
+    segments: string[],
+    options?: { chunkBytes?: number },
+  ): Promise<{ stream: Readable; size: number; updateTime: Date }>;
+  /** A small file's whole content (refused when larger than `maxBytes`). */
+  readWhole(area: string, segments: string[], maxBytes: number): Promise<{ bytes: Buffer; updateTime: Date }>;
   /** Creates the folder and any missing parents; the folder itself existing → 'exists'. */
   mkdir(area: string, segments: string[]): Promise<void>;
   /** Moves or renames; the target must not exist and its parent must be a folder. */
@@ -273,11 +280,37 @@ export class DiskFileStore implements FileStore {
     }
   }
 
-  async read(area: string, segments: string[]): Promise<{ stream: Readable; size: number; updateTime: Date }> {
+  async read(
+    area: string,
+    segments: string[],
+    options: { chunkBytes?: number } = {},
+  ): Promise<{ stream: Readable; size: number; updateTime: Date }> {
+    const { handle, stats } = await this.openFile(area, segments);
+    return {
+      stream: handle.createReadStream(options.chunkBytes ? { highWaterMark: options.chunkBytes } : {}),
+      size: stats.size,
+      updateTime: stats.mtime,
+    };
+  }
+
+  async readWhole(area: string, segments: string[], maxBytes: number): Promise<{ bytes: Buffer; updateTime: Date }> {
+    const { handle, stats } = await this.openFile(area, segments);
+    try {
+      if (stats.size > maxBytes) throw new FileStoreError('tooLarge', segments);
+      const bytes = await handle.readFile();
+      if (bytes.length > maxBytes) throw new FileStoreError('tooLarge', segments);
+      return { bytes, updateTime: stats.mtime };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Opens a file of an area for reading, never through a symbolic link. */
+  private async openFile(area: string, segments: string[]): Promise<{ handle: FileHandle; stats: Stats }> {
     const { full, stats } = await this.locate(area, segments);
     if (!stats) throw new FileStoreError('notFound', segments);
     if (!stats.isFile()) throw new FileStoreError('notFile', segments);
-    let handle: Awaited<ReturnType<typeof open>>;
+    let handle: FileHandle;
     try {
       handle = await open(full, constants.O_RDONLY | constants.O_NOFOLLOW);
     } catch (error) {
@@ -285,8 +318,12 @@ export class DiskFileStore implements FileStore {
       if (code(error) === 'ENOENT') throw new FileStoreError('notFound', segments);
       throw error;
     }
-    const opened = await handle.stat();
-    return { stream: handle.createReadStream(), size: opened.size, updateTime: opened.mtime };
+    try {
+      return { handle, stats: await handle.stat() };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
   }
 
   async mkdir(area: string, segments: string[]): Promise<void> {

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
-import { Writable } from 'node:stream';
 import {
   BACKUP_ARCHIVE,
   BACKUP_KINDS,
@@ -12,9 +10,10 @@ import {
   isCollection,
   type MessageKey,
 } from '@gantry/shared';
-import { type Entry, type FileEntry, Reader, ZipReader, ZipWriter } from '@zip.js/zip.js';
+import { type Entry, type FileEntry, Reader, ZipReader, type ZipWriter } from '@zip.js/zip.js';
 import { z } from 'zod';
 import { configureZip } from './zip-codec.js';
+import { type CompressedEntry, type SpooledEntry, ZipFileWriter } from './zip-file-writer.js';
 
 /**
  * The project backup archive (issue 12 §1, design D6): a zip with `mongodb/<collection>.jsonl` (one
@@ -129,8 +128,12 @@ function depthOf(value: unknown, limit: number, depth = 1): number {
   return deepest;
 }
 
+const ESCAPED_NUL = /(?:^|[^\\])(?:\\\\)*\\u0000/;
+
 /** Parses one line of a data module file; undefined when it is not a valid document. */
 export function parseDocumentLine(line: string): DocumentLine | undefined {
+  // A NUL character (which the database cannot store): `\u0000` not itself escaped.
+  if (ESCAPED_NUL.test(line)) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -147,17 +150,8 @@ export function parseDocumentLine(line: string): DocumentLine | undefined {
   if (Number.isNaN(created.getTime()) || Number.isNaN(updated.getTime())) return undefined;
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return undefined;
   if (depthOf(doc, DOCUMENT_LIMITS.depth) > DOCUMENT_LIMITS.depth) return undefined;
-  if (JSON.stringify(doc).includes('\\u0000')) return undefined;
-  return { id, createTime: created, updateTime: updated, doc: doc as Record<string, unknown> };
-}
 
-export function documentLine(row: { id: string; createTime: Date; updateTime: Date; doc: unknown }): string {
-  return `${JSON.stringify({
-    id: row.id,
-    createTime: row.createTime.toISOString(),
-    updateTime: row.updateTime.toISOString(),
-    doc: row.doc,
-  })}\n`;
+  return { id, createTime: created, updateTime: updated, doc: doc as Record<string, unknown> };
 }
 
 /** Splits a byte stream into lines (UTF-8), each at most `max` bytes; calls `onLine` in order. */
@@ -443,41 +437,39 @@ export async function readManifest(reader: ArchiveReader): Promise<Manifest> {
 export class ArchiveWriter {
   private readonly entries: ManifestEntry[] = [];
   private readonly dirs: string[] = [];
-  private constructor(
-    private readonly zip: ZipWriter<unknown>,
-    private readonly output: ReturnType<typeof createWriteStream>,
-  ) {}
+  private constructor(private readonly zip: ZipFileWriter) {}
 
-  /** `password`: an AES-256 encrypted archive that 7-Zip opens with it. */
-  static create(file: string, options: { password?: string } = {}): ArchiveWriter {
-    configureZip();
-    const output = createWriteStream(file, { flags: 'wx', mode: 0o600 });
-    const zip = new ZipWriter(Writable.toWeb(output), {
-      keepOrder: true,
-      ...(options.password ? { password: options.password, encryptionStrength: 3 as const } : {}),
-    });
-    return new ArchiveWriter(zip, output);
+  static async create(file: string): Promise<ArchiveWriter> {
+    return new ArchiveWriter(await ZipFileWriter.create(file));
   }
 
   /** Adds an entry from a byte source; answers its manifest line. */
-  async add(path: string, source: AsyncIterable<Uint8Array>, lastModDate?: Date): Promise<ManifestEntry> {
-    const hash = createHash('sha256');
-    let size = 0;
-    const counted = (async function* () {
-      for await (const chunk of source) {
-        hash.update(chunk);
-        size += chunk.byteLength;
-        yield chunk;
-      }
-    })();
-    await this.zip.add(path, ReadableStream.from(counted), lastModDate ? { lastModDate } : {});
-    const entry = { path, size, sha256: hash.digest('hex') };
+  async add(
+    path: string,
+    source: AsyncIterable<Uint8Array>,
+    options: { lastModified?: Date; expectedSize?: number } = {},
+  ): Promise<ManifestEntry> {
+    const entry = await this.zip.add(path, source, options);
     this.entries.push(entry);
     return entry;
   }
 
+  /** Adds an entry compressed ahead (`compressEntry`). */
+  async addCompressed(path: string, entry: CompressedEntry, lastModified?: Date): Promise<ManifestEntry> {
+    const written = await this.zip.addCompressed(path, entry, lastModified);
+    this.entries.push(written);
+    return written;
+  }
+
+  /** Adds an entry deflated ahead into a file (`spoolEntry`). */
+  async addSpooled(path: string, entry: SpooledEntry): Promise<ManifestEntry> {
+    const written = await this.zip.addSpooled(path, entry);
+    this.entries.push(written);
+    return written;
+  }
+
   async addDir(path: string): Promise<void> {
-    await this.zip.add(`${path}/`, undefined, { directory: true });
+    await this.zip.addDir(path);
     this.dirs.push(path);
   }
 
@@ -485,28 +477,13 @@ export class ArchiveWriter {
   async finish(manifest: Omit<Manifest, 'entries' | 'dirs'>): Promise<number> {
     const full: Manifest = { ...manifest, dirs: this.dirs, entries: this.entries };
     const text = Buffer.from(JSON.stringify(full));
-    await this.zip.add(BACKUP_ARCHIVE.manifest, ReadableStream.from([new Uint8Array(text)]));
-    await this.zip.close();
-    await this.closed();
-    const handle = await open(this.output.path, 'r+');
-    try {
-      await handle.sync();
-      return (await handle.stat()).size;
-    } finally {
-      await handle.close();
-    }
+    await this.zip.add(BACKUP_ARCHIVE.manifest, [text], { expectedSize: text.length });
+    return this.zip.finish();
   }
 
   /** Stops writing (the caller removes the file). */
   async abort(): Promise<void> {
-    await this.zip.close().catch(() => {});
-    this.output.destroy();
-    await this.closed();
-  }
-
-  private closed(): Promise<void> {
-    if (this.output.closed) return Promise.resolve();
-    return new Promise((resolve) => this.output.once('close', () => resolve()));
+    await this.zip.abort();
   }
 }
 

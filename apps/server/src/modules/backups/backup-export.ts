@@ -1,10 +1,14 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { BACKUP_ARCHIVE, type BackupItem, linkModules, MEDIA_LIMITS } from '@gantry/shared';
-import type { FileStore } from '../../lib/file-store.js';
+import { type FileStore, FileStoreError } from '../../lib/file-store.js';
 import { htmlArea, mediaArea } from '../media/media.service.js';
-import type { BackupRepository, BackupRow } from './backup.repository.js';
-import { ArchiveWriter, documentLine } from './backup-archive.js';
+import { type BackupRepository, type BackupRow, DOCUMENT_BATCH } from './backup.repository.js';
+import { ArchiveWriter } from './backup-archive.js';
+import { compressEntry, type SpooledEntry, spoolEntry } from './zip-file-writer.js';
+
+/** Files are read in blocks this big (fewer, larger chunks through the deflater). */
+const READ_CHUNK = 1 << 20;
 
 /** The version written in every manifest (the server's). */
 export const APP_VERSION = '0.1.0';
@@ -39,6 +43,10 @@ export class BackupFiles {
   partial(projectId: string, id: string): string {
     return path.join(this.folder(projectId), `.partial-${id}.zip`);
   }
+  /** Where a backup's data modules are deflated while its files are written; removed with it. */
+  spool(projectId: string, id: string): string {
+    return path.join(this.folder(projectId), `.partial-${id}.spool`);
+  }
 }
 
 /** Whether a media path is inside one of the excluded folders. */
@@ -61,6 +69,133 @@ export async function fileBytes(
     }
   }
   return { bytes, files };
+}
+
+/** Documents per batch: about 4 MiB of them (by the collection's average), 16 to 1,000. */
+function batchSize(stats: { documents: number; bytes: number } | undefined): number {
+  if (!stats || stats.documents === 0) return DOCUMENT_BATCH;
+  const average = Math.max(1, stats.bytes / stats.documents);
+  return Math.max(16, Math.min(DOCUMENT_BATCH, Math.floor((4 * 1024 * 1024) / average)));
+}
+
+/** Deflates each data module's lines into a file of `spool`, in order; stops when `stopped()` says so. */
+async function spoolModules(
+  projectId: string,
+  modules: string[],
+  spool: string,
+  deps: {
+    repo: BackupRepository;
+    stats: Map<string, { documents: number; bytes: number }>;
+    progress: ExportProgress;
+    advance: (bytes: number) => void;
+    stopped: () => boolean;
+  },
+): Promise<Array<{ module: string; entry: SpooledEntry; count: number }>> {
+  const { repo, stats, progress, advance, stopped } = deps;
+  const spooled: Array<{ module: string; entry: SpooledEntry; count: number }> = [];
+  for (const module of modules) {
+    let count = 0;
+    const limit = batchSize(stats.get(module));
+    const lines = async function* () {
+      // The next batch is asked for while this one is deflated.
+      let next = repo.documentLinesAfter(projectId, module, undefined, limit);
+      next.catch(() => {});
+      for (;;) {
+        await progress.checkpoint();
+        if (stopped()) throw new Error('backup stopped');
+        const batch = await next;
+        if (!batch) return;
+        next = repo.documentLinesAfter(projectId, module, batch.lastId, limit);
+        next.catch(() => {});
+        count += batch.count;
+        const bytes = Buffer.from(batch.text);
+        advance(bytes.length);
+        yield new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      }
+    };
+    const entry = await spoolEntry(lines(), path.join(spool, `${module}.jsonl.deflate`));
+    spooled.push({ module, entry, count });
+  }
+  return spooled;
+}
+
+/** Files up to this size are read whole and compressed ahead, several at once; larger ones are streamed. */
+const WHOLE_FILE_MAX = 4 * 1024 * 1024;
+/** How many small files are read and compressed ahead of the one being written. */
+const AHEAD = 4;
+
+/**
+ * Writes the media files into the archive, in walk order. Small files are read and deflated ahead on
+ * the thread pool (up to AHEAD of them, so at most AHEAD × 4 MiB in memory) while earlier ones are
+ * written, which keeps both cores busy; a large file waits for those and is streamed.
+ */
+async function writeFiles(
+  writer: ArchiveWriter,
+  store: FileStore,
+  areas: Array<{ kind: 'fileServer' | 'html'; area: string; skip: string[][] }>,
+  progress: ExportProgress,
+  advance: (bytes: number) => void,
+): Promise<void> {
+  const ahead: Array<Promise<() => Promise<unknown>>> = [];
+  const writeAhead = async (keep: number) => {
+    while (ahead.length > keep) {
+      const next = ahead.shift() as Promise<() => Promise<unknown>>;
+      await (await next)();
+    }
+  };
+  const queue = (work: Promise<() => Promise<unknown>>) => {
+    // Marked handled now: a failure is thrown where it is awaited, in order.
+    work.catch(() => {});
+    ahead.push(work);
+  };
+  for (const { kind, area, skip } of areas) {
+    for await (const entry of store.entries(area, MEDIA_LIMITS.sizeEntriesMax)) {
+      if (excluded(entry.segments, skip)) continue;
+      const name = `${kind}/${entry.segments.join('/')}`;
+      if (entry.type === 'dir') {
+        queue(Promise.resolve(() => writer.addDir(name)));
+        continue;
+      }
+      await progress.checkpoint();
+      const stream = async () => {
+        const file = await store.read(area, entry.segments, { chunkBytes: READ_CHUNK });
+        await writer.add(
+          name,
+          (async function* () {
+            for await (const chunk of file.stream) {
+              advance((chunk as Buffer).length);
+              yield chunk as Uint8Array;
+            }
+          })(),
+          { lastModified: file.updateTime, expectedSize: file.size },
+        );
+      };
+      if (entry.size <= WHOLE_FILE_MAX) {
+        queue(
+          (async () => {
+            let file: { bytes: Buffer; updateTime: Date };
+            try {
+              file = await store.readWhole(area, entry.segments, WHOLE_FILE_MAX);
+            } catch (error) {
+              // Grown since the walk: streamed in its turn instead.
+              if (error instanceof FileStoreError && error.problem === 'tooLarge') return stream;
+              throw error;
+            }
+            const compressed = await compressEntry(file.bytes);
+            return async () => {
+              await writer.addCompressed(name, compressed, file.updateTime);
+              advance(compressed.size);
+            };
+          })(),
+        );
+        await writeAhead(AHEAD);
+        continue;
+      }
+      await writeAhead(0);
+      await stream();
+    }
+  }
+  await writeAhead(0);
 }
 
 /**
@@ -94,49 +229,33 @@ export async function writeBackup(
 
   await mkdir(files.folder(request.projectId), { recursive: true });
   const partial = files.partial(request.projectId, request.id);
-  const writer = ArchiveWriter.create(partial);
+  const spool = files.spool(request.projectId, request.id);
+  let writer: ArchiveWriter | undefined;
   try {
-    const documents: Record<string, { documents: number }> = {};
-    for (const module of modules) {
-      let count = 0;
-      const lines = async function* () {
-        let after: string | undefined;
-        for (;;) {
-          await progress.checkpoint();
-          const batch = await repo.documentsAfter(request.projectId, module, after);
-          if (batch.length === 0) return;
-          const text = batch.map(documentLine).join('');
-          count += batch.length;
-          after = batch.at(-1)?.id;
-          const bytes = Buffer.from(text);
-          advance(bytes.length);
-          yield new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-        }
-      };
-      await writer.add(`${BACKUP_ARCHIVE.modulesDir}/${module}.jsonl`, lines());
-      documents[module] = { documents: count };
+    writer = await ArchiveWriter.create(partial);
+    await mkdir(spool);
+    // The data modules are deflated into spool files (the database building their lines in its
+    // process) while this process writes the media files; then they are copied in.
+    let stopped = false;
+    const spooling = spoolModules(request.projectId, modules, spool, {
+      repo,
+      stats,
+      progress,
+      advance,
+      stopped: () => stopped,
+    });
+    spooling.catch(() => {});
+    try {
+      await writeFiles(writer, store, areas, progress, advance);
+    } catch (error) {
+      stopped = true;
+      await spooling.catch(() => {});
+      throw error;
     }
-    for (const { kind, area, skip: skipped } of areas) {
-      for await (const entry of store.entries(area, MEDIA_LIMITS.sizeEntriesMax)) {
-        if (excluded(entry.segments, skipped)) continue;
-        const name = `${kind}/${entry.segments.join('/')}`;
-        if (entry.type === 'dir') {
-          await writer.addDir(name);
-          continue;
-        }
-        await progress.checkpoint();
-        const file = await store.read(area, entry.segments);
-        await writer.add(
-          name,
-          (async function* () {
-            for await (const chunk of file.stream) {
-              advance((chunk as Buffer).length);
-              yield chunk as Uint8Array;
-            }
-          })(),
-          file.updateTime,
-        );
-      }
+    const documents: Record<string, { documents: number }> = {};
+    for (const { module, entry, count } of await spooling) {
+      await writer.addSpooled(`${BACKUP_ARCHIVE.modulesDir}/${module}.jsonl`, entry);
+      documents[module] = { documents: count };
     }
     const created = deps.now();
     const bytes = await writer.finish({
@@ -178,8 +297,10 @@ export async function writeBackup(
     }
     return row;
   } catch (error) {
-    await writer.abort();
+    await writer?.abort();
     await rm(partial, { force: true });
     throw error;
+  } finally {
+    await rm(spool, { recursive: true, force: true });
   }
 }

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { BACKUP_ARCHIVE, BACKUP_LIMITS, MEDIA_LIMITS, type RestorePlan, type RestoreRule } from '@gantry/shared';
 import { type FileStore, FileStoreError } from '../../lib/file-store.js';
 import { htmlArea, mediaArea } from '../media/media.service.js';
-import type { BackupRepository, BackupRow, StagedDocument } from './backup.repository.js';
+import type { BackupRepository, BackupRow } from './backup.repository.js';
 import {
   ArchiveProblem,
   type ArchiveReader,
@@ -19,7 +19,6 @@ const areaOf = (kind: FileKind, projectId: string) => (kind === 'fileServer' ? m
 /** The staging folder of a restore, beside the project's areas (never inside one: no listing shows it). */
 const STAGING_PREFIX = '.restore-';
 const stagingArea = (projectId: string, restoreId: string) => `projects/${projectId}/${STAGING_PREFIX}${restoreId}`;
-const STAGE_BATCH = 500;
 
 /** A restore's file swap, written before the data is committed: a restart completes or drops it. */
 interface Journal {
@@ -39,6 +38,40 @@ export interface RestoreRequest {
 export interface RestoreSteps {
   progress(fraction: number): void;
   checkpoint(): Promise<void>;
+  /** A line for the task's log (what was done, and how long it took). */
+  log?(line: string): void;
+}
+
+/** Ids a dry run looks up at once. */
+const PLAN_BATCH = 500;
+/** Document lines are staged in runs of about this many bytes (whole lines). */
+const STAGE_BYTES = 4 * 1024 * 1024;
+
+/** Streams a module's file in the archive (already verified) to `onRun` as runs of whole lines. */
+async function readModuleRuns(
+  reader: ArchiveReader,
+  module: string,
+  onRun: (lines: string) => Promise<void>,
+): Promise<void> {
+  const entry = reader.entries.find((e) => e.filename === `${BACKUP_ARCHIVE.modulesDir}/${module}.jsonl`);
+  if (!entry || entry.directory) return;
+  let parts: Buffer[] = [];
+  let bytes = 0;
+  const pending: string[] = [];
+  await reader.read(entry, async (chunk) => {
+    parts.push(Buffer.from(chunk));
+    bytes += chunk.byteLength;
+    if (bytes < STAGE_BYTES) return;
+    const joined = Buffer.concat(parts, bytes);
+    const cut = joined.lastIndexOf(10) + 1;
+    if (cut === 0) return;
+    pending.push(joined.subarray(0, cut).toString('utf8'));
+    parts = [joined.subarray(cut)];
+    bytes = joined.length - cut;
+    while (pending.length > 0) await onRun(pending.shift() as string);
+  });
+  const rest = Buffer.concat(parts, bytes).toString('utf8');
+  if (rest.trim() !== '') await onRun(rest.endsWith('\n') ? rest : `${rest}\n`);
 }
 
 /** Streams each line of a module's file in the archive (already verified) to `onLine`. */
@@ -77,9 +110,9 @@ async function ensureFolder(store: FileStore, area: string, segments: string[]):
   }
 }
 
-/** A document as restored into `projectId`: a `projectId` field naming the source project is rewritten. */
-function retarget(doc: Record<string, unknown>, from: string, to: string): Record<string, unknown> {
-  return doc.projectId === from ? { ...doc, projectId: to } : doc;
+/** Milliseconds since `began`, for the task's log. */
+export function elapsed(began: number): string {
+  return `${Math.round(performance.now() - began)} ms`;
 }
 
 /**
@@ -107,7 +140,7 @@ export async function planRestore(
       if (!parsed || ids.has(parsed.id)) return;
       ids.add(parsed.id);
       batch.push(parsed.id);
-      if (batch.length >= STAGE_BATCH) await flush();
+      if (batch.length >= PLAN_BATCH) await flush();
     });
     await flush();
     const incoming = ids.size;
@@ -217,27 +250,21 @@ export async function applyRestore(
   let done = 0;
   const step = () => steps.progress(++done / total);
   try {
+    const began = performance.now();
+    let staged = 0;
     for (const module of Object.keys(request.rules)) {
-      let batch: StagedDocument[] = [];
-      await readModule(reader, module, async (line, number) => {
-        const parsed = parseDocumentLine(line);
-        if (!parsed) throw new ArchiveProblem('badDocument', { module, line: number });
-        batch.push({
-          collection: module,
-          id: parsed.id,
-          doc: retarget(parsed.doc, manifest.project.id, request.projectId),
-          createTime: parsed.createTime,
-          updateTime: parsed.updateTime,
+      await readModuleRuns(reader, module, async (lines) => {
+        await steps.checkpoint();
+        staged += await repo.stageLines(request.id, module, lines, {
+          from: manifest.project.id,
+          to: request.projectId,
         });
-        if (batch.length >= STAGE_BATCH) {
-          await steps.checkpoint();
-          await repo.stage(request.id, batch);
-          batch = [];
-        }
       });
-      await repo.stage(request.id, batch);
       step();
     }
+    if (staged > 0) steps.log?.(`documents: ${staged} staged in ${elapsed(began)}`);
+    const extracting = performance.now();
+    let extracted = 0;
     for (const kind of request.kinds) {
       const area = `${staging}/${kind}`;
       await store.removeArea(area);
@@ -265,9 +292,11 @@ export async function applyRestore(
             (error: unknown) => chunks.destroy(error as Error),
           );
         await writing;
+        extracted++;
       }
       step();
     }
+    if (request.kinds.length > 0) steps.log?.(`files: ${extracted} extracted to staging in ${elapsed(extracting)}`);
     await steps.checkpoint();
     await journals.write({ restoreId: request.id, projectId: request.projectId, kinds: request.kinds });
   } catch (error) {
@@ -277,8 +306,10 @@ export async function applyRestore(
     throw error;
   }
   let written: Record<string, number>;
+  const applying = performance.now();
   try {
     written = await repo.applyStaged(request.id, request.projectId, request.rules, request.record);
+    steps.log?.(`documents: applied in one transaction in ${elapsed(applying)}`);
   } catch (error) {
     // Not committed: the journal goes, and the staged files with it.
     await store.removeArea(staging);
@@ -286,9 +317,11 @@ export async function applyRestore(
     await journals.remove(request.id);
     throw error;
   }
+  const swapping = performance.now();
   await swapFiles(store, { restoreId: request.id, projectId: request.projectId, kinds: request.kinds });
   await journals.remove(request.id);
   await repo.clearStaging(request.id);
+  steps.log?.(`files swapped in and staging cleared in ${elapsed(swapping)}`);
   step();
   return written;
 }

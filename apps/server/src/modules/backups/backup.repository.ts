@@ -6,7 +6,6 @@ import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
 
 export type BackupRow = typeof projectBackups.$inferSelect;
-export type StagedDocument = Omit<typeof restoreStaging.$inferInsert, 'restoreId'>;
 export interface StoredDocument {
   id: string;
   doc: Record<string, unknown>;
@@ -122,14 +121,25 @@ export class BackupRepository {
       .where(and(eq(projectCollectionStats.projectId, projectId), gt(projectCollectionStats.documents, 0)));
   }
 
-  /** The next batch of a collection's documents after `afterId`, in id order (keyset paging on the key). */
-  documentsAfter(projectId: string, collection: string, afterId: string | undefined): Promise<StoredDocument[]> {
-    return this.background
+  /**
+   * The next `limit` documents of a collection after `afterId` (keyset paging on the key), as the
+   * archive's lines (`{"id","createTime","updateTime","doc"}` and a newline each), built by the
+   * database: the JSON text is made where it is stored, in the database's own process.
+   */
+  async documentLinesAfter(
+    projectId: string,
+    collection: string,
+    afterId: string | undefined,
+    limit: number,
+  ): Promise<{ text: string; count: number; lastId: string } | undefined> {
+    const iso = (column: typeof projectDocuments.createTime | typeof projectDocuments.updateTime) =>
+      sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    const page = this.background
       .select({
         id: projectDocuments.id,
-        doc: projectDocuments.doc,
-        createTime: projectDocuments.createTime,
-        updateTime: projectDocuments.updateTime,
+        line: sql<string>`json_build_object('id', ${projectDocuments.id}, 'createTime', ${iso(projectDocuments.createTime)}, 'updateTime', ${iso(projectDocuments.updateTime)}, 'doc', ${projectDocuments.doc})::text || E'\n'`.as(
+          'line',
+        ),
       })
       .from(projectDocuments)
       .where(
@@ -140,7 +150,17 @@ export class BackupRepository {
         ),
       )
       .orderBy(projectDocuments.id)
-      .limit(DOCUMENT_BATCH);
+      .limit(limit)
+      .as('page');
+    const [row] = await this.background
+      .select({
+        count: sql<number>`count(*)::int`,
+        lastId: sql<string | null>`max(${page.id})`,
+        text: sql<string | null>`string_agg(${page.line}, '' order by ${page.id})`,
+      })
+      .from(page);
+    if (!row || row.count === 0 || row.lastId === null || row.text === null) return undefined;
+    return { text: row.text, count: row.count, lastId: row.lastId };
   }
 
   /** How many of `ids` a collection of a project holds. */
@@ -168,19 +188,33 @@ export class BackupRepository {
   }
 
   /** Stages a batch of a restore's documents (a duplicate id in the archive: the later line wins). */
-  async stage(restoreId: string, rows: StagedDocument[]): Promise<void> {
-    if (rows.length === 0) return;
-    await this.background
-      .insert(restoreStaging)
-      .values(rows.map((row) => ({ ...row, restoreId })))
-      .onConflictDoUpdate({
-        target: [restoreStaging.restoreId, restoreStaging.collection, restoreStaging.id],
-        set: {
-          doc: sql`excluded.doc`,
-          createTime: sql`excluded.create_time`,
-          updateTime: sql`excluded.update_time`,
-        },
-      });
+  /**
+   * Stages a run of an archive's document lines (verified already: each a JSON object with id,
+   * createTime, updateTime and doc, ending with a newline): the database parses them, so the text goes
+   * in as it was read. A `projectId` field naming the source project becomes the target's; of lines
+   * with the same id the last one counts. Answers how many lines were staged.
+   */
+  async stageLines(
+    restoreId: string,
+    collection: string,
+    lines: string,
+    retarget: { from: string; to: string },
+  ): Promise<number> {
+    const result = await this.background.execute(sql`
+      insert into ${restoreStaging} (restore_id, collection, id, doc, create_time, update_time)
+      select distinct on (id) ${restoreId}, ${collection}, id,
+        case when doc->>'projectId' = ${retarget.from} then jsonb_set(doc, '{projectId}', to_jsonb(${retarget.to}::text)) else doc end,
+        create_time, update_time
+      from (
+        select l->>'id' as id, l->'doc' as doc, (l->>'createTime')::timestamptz as create_time,
+          (l->>'updateTime')::timestamptz as update_time, n
+        from unnest(string_to_array(rtrim(${lines}, E'\n'), E'\n')) with ordinality as t(line, n),
+          lateral (select line::jsonb as l) parsed
+      ) docs
+      order by id, n desc
+      on conflict (restore_id, collection, id) do update set doc = excluded.doc,
+        create_time = excluded.create_time, update_time = excluded.update_time`);
+    return Number((result as { rowCount?: number | null }).rowCount ?? 0);
   }
 
   /**

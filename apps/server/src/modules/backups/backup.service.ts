@@ -42,7 +42,7 @@ import {
   WrongPassword,
 } from './backup-archive.js';
 import { BackupFiles, fileBytes, writeBackup } from './backup-export.js';
-import { applyRestore, planRestore, RestoreJournals, recoverRestores } from './backup-restore.js';
+import { applyRestore, elapsed, planRestore, RestoreJournals, recoverRestores } from './backup-restore.js';
 import { configureZip } from './zip-codec.js';
 
 /** The project a backup call works on, checked for the caller. */
@@ -140,7 +140,8 @@ export class BackupService {
         const file = this.files.archive(project, name);
         const changed = (await stat(file).catch(() => undefined))?.mtimeMs ?? 0;
         if (!everything && changed > this.clock().getTime() - PARTIAL_STALE_MS) continue;
-        await rm(file, { force: true });
+        // A partial archive, or the folder of its data modules being deflated (`.partial-<id>.spool`).
+        await rm(file, { force: true, recursive: true });
         partials++;
       }
     }
@@ -481,7 +482,8 @@ export class BackupService {
     const { task } = context;
     const params = task.params as unknown as ExportParams;
     const projectId = task.projectId as string;
-    await writeBackup(
+    const began = performance.now();
+    const row = await writeBackup(
       {
         id: task.id,
         projectId,
@@ -496,6 +498,7 @@ export class BackupService {
       { repo: this.repo, store: this.store, files: this.files, now: this.clock },
       context,
     );
+    context.log(`archive of ${row.bytes} bytes written in ${elapsed(began)}`);
     return translate('backup.exported', params.language);
   }
 
@@ -511,9 +514,11 @@ export class BackupService {
     const phase = (from: number, to: number) => ({
       progress: (fraction: number) => context.progress(from + (to - from) * fraction),
       checkpoint: () => context.checkpoint(),
+      log: (line: string) => context.log(line),
     });
     try {
       let manifest: Awaited<ReturnType<typeof verifyArchive>>;
+      const verifying = performance.now();
       try {
         manifest = await verifyArchive(reader, {
           onProgress: phase(0, 0.3).progress,
@@ -523,9 +528,11 @@ export class BackupService {
         if (error instanceof ArchiveProblem) throw new TaskError(problemText(error, params.language));
         throw error;
       }
+      context.log(`archive verified (${reader.entries.length} entries) in ${elapsed(verifying)}`);
       const kinds = fileKinds(params.item);
       // The safety backup: what this restore replaces, so that it can be undone.
       const now = this.clock();
+      const saving = performance.now();
       const safety = await writeBackup(
         {
           id: `s${randomBytes(10).toString('hex')}`,
@@ -545,7 +552,7 @@ export class BackupService {
         { repo: this.repo, store: this.store, files: this.files, now: this.clock },
         phase(0.3, 0.55),
       );
-      context.log(`safety backup ${safety.id}`);
+      context.log(`safety backup ${safety.id} written in ${elapsed(saving)}`);
       const finished = this.clock();
       await applyRestore(
         reader,
