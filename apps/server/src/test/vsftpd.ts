@@ -225,7 +225,8 @@ export async function startVsftpd(options: VsftpdOptions = {}): Promise<Vsftpd> 
       'ssl_tlsv1=NO',
       'ssl_sslv2=NO',
       'ssl_sslv3=NO',
-      'require_ssl_reuse=NO',
+      // vsftpd's default: a data connection must resume the control connection's TLS session (basic-ftp does).
+      'require_ssl_reuse=YES',
       'ssl_ciphers=HIGH',
       `implicit_ssl=${tls === 'implicit' ? 'YES' : 'NO'}`,
     );
