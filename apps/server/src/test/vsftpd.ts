@@ -13,7 +13,17 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -53,7 +63,22 @@ export function assertVsftpdInstalled(): void {
   }
 }
 
-function ensureUser(): { uid: number; gid: number } {
+/**
+ * Runs `step` again while it fails (test files start their servers in parallel: useradd and chpasswd
+ * refuse while another holds the lock on /etc/passwd or /etc/shadow).
+ */
+async function withRetries<T>(step: () => T): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return step();
+    } catch (error) {
+      if (attempt >= 30) throw error;
+      await sleep(100);
+    }
+  }
+}
+
+async function ensureUser(): Promise<{ uid: number; gid: number }> {
   const pam = `/etc/pam.d/${PAM_SERVICE}`;
   const pamText = [
     '# Gantry FTP storage tests: the test vsftpd checks passwords with pam_unix only.',
@@ -62,31 +87,40 @@ function ensureUser(): { uid: number; gid: number } {
     'session required pam_permit.so',
     '',
   ].join('\n');
-  if (!existsSync(pam) || readFileSync(pam, 'utf8') !== pamText) writeFileSync(pam, pamText, { mode: 0o644 });
-  const lookup = () => execFileSync('id', ['-u', FTP_TEST_USER], { encoding: 'utf8' }).trim();
-  let uid: string;
-  try {
-    uid = lookup();
-  } catch {
-    try {
-      execFileSync('useradd', [
-        '--system',
-        '--no-create-home',
-        '--home-dir',
-        '/',
-        '--shell',
-        '/usr/sbin/nologin',
-        FTP_TEST_USER,
-      ]);
-    } catch (error) {
-      // Another test file may have created it meanwhile.
-      if (!String(error).includes('already exists')) throw error;
-    }
-    uid = lookup();
+  if (!existsSync(pam) || readFileSync(pam, 'utf8') !== pamText) {
+    // Written aside and renamed: a login reading it meanwhile sees the whole file.
+    const aside = `${pam}.${process.pid}`;
+    writeFileSync(aside, pamText, { mode: 0o644 });
+    renameSync(aside, pam);
   }
-  execFileSync('chpasswd', { input: `${FTP_TEST_USER}:${FTP_TEST_PASSWORD}\n` });
+  const lookup = () => execFileSync('id', ['-u', FTP_TEST_USER], { encoding: 'utf8' }).trim();
+  await withRetries(() => {
+    try {
+      lookup();
+    } catch {
+      execFileSync(
+        'useradd',
+        ['--system', '--no-create-home', '--home-dir', '/', '--shell', '/usr/sbin/nologin', FTP_TEST_USER],
+        { stdio: 'ignore' },
+      );
+    }
+  });
+  // A fixed SHA-512 crypt of the password: set only when the account's differs, so that parallel
+  // starts do not each rewrite /etc/shadow.
+  const hash = execFileSync('openssl', ['passwd', '-6', '-salt', 'gantryftptest', FTP_TEST_PASSWORD], {
+    encoding: 'utf8',
+  }).trim();
+  const current = readFileSync('/etc/shadow', 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith(`${FTP_TEST_USER}:`))
+    ?.split(':')[1];
+  if (current !== hash) {
+    await withRetries(() =>
+      execFileSync('chpasswd', ['-e'], { input: `${FTP_TEST_USER}:${hash}\n`, stdio: ['pipe', 'ignore', 'ignore'] }),
+    );
+  }
   const gid = execFileSync('id', ['-g', FTP_TEST_USER], { encoding: 'utf8' }).trim();
-  return { uid: Number(uid), gid: Number(gid) };
+  return { uid: Number(lookup()), gid: Number(gid) };
 }
 
 /** The processes started by `pid`, at any depth (vsftpd forks two per session, each a session leader). */
@@ -145,7 +179,7 @@ export interface VsftpdOptions {
 export async function startVsftpd(options: VsftpdOptions = {}): Promise<Vsftpd> {
   assertVsftpdInstalled();
   const tls = options.tls ?? 'none';
-  const { uid, gid } = ensureUser();
+  const { uid, gid } = await ensureUser();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gantry-vsftpd-'));
   chmodSync(dir, 0o755);
   const root = path.join(dir, 'root');
