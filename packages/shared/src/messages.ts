@@ -406,6 +406,10 @@ export const MESSAGES = {
     zh_Hans: '数据模块 {{module}} 第 {{line}} 行不是有效的文档',
     en: 'line {{line}} of data module {{module}} is not a valid document',
   },
+  'backup.problem.duplicate': {
+    zh_Hans: '数据模块 {{module}} 中有重复的文档 id',
+    en: 'data module {{module}} holds the same document id more than once',
+  },
   'backup.problem.encrypted': {
     zh_Hans: '文件已加密，请填写验证码',
     en: 'the file is encrypted: give its verification code',

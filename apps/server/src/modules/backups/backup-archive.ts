@@ -67,6 +67,7 @@ export type ArchiveProblemKind =
   | 'ratio'
   | 'unknownModule'
   | 'badDocument'
+  | 'duplicate'
   | 'encrypted'
   | 'truncated';
 

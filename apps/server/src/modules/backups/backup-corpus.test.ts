@@ -383,4 +383,28 @@ describe('restore rules', () => {
     const theme = await app.app.inject({ method: 'GET', url: `${CORE}/theme/blue`, headers });
     expect(theme.json()).toMatchObject({ colour: '#0f0' });
   }, 60_000);
+
+  it('a restore of an archive holding one id twice fails naming the module, and the project is as before', async () => {
+    const headers = { authorization: acme, 'x-request-project': project, 'accept-language': 'en' };
+    await app.app.inject({ method: 'POST', url: `${CORE}/cron`, headers, payload: { id: 'nightly', at: '02:00' } });
+    const cron = {
+      name: `${BACKUP_ARCHIVE.modulesDir}/cron.jsonl`,
+      data: text(`${line('only-in-archive', { at: '01:00' })}${line('nightly', { at: '03:00' })}${line('nightly', { at: '04:00' })}`),
+    };
+    const uploaded = await upload(await zip([cron], manifestFor([cron], { cron: { documents: 3 } })), 'twice.zip');
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const id = uploaded.json<{ id: string }>().id;
+    const restoreQuery = encodeURIComponent(JSON.stringify({ id, item: ['mongodb'], moduleRules: { cron: 2 } }));
+    const restoring = await app.app.inject({ method: 'GET', url: `${BACKUP}/import?query=${restoreQuery}`, headers });
+    expect(restoring.statusCode, restoring.body).toBe(200);
+    const outcome = await waitTask(restoring.json<{ id: string }>().id);
+    expect(outcome).toEqual({
+      status: 'failed',
+      message: 'The backup file is not valid: data module cron holds the same document id more than once',
+    });
+    const nightly = await app.app.inject({ method: 'GET', url: `${CORE}/cron/nightly`, headers });
+    expect(nightly.json()).toMatchObject({ at: '02:00' });
+    const missing = await app.app.inject({ method: 'GET', url: `${CORE}/cron/only-in-archive`, headers });
+    expect(missing.statusCode).toBe(404);
+  }, 60_000);
 });

@@ -47,17 +47,30 @@ const PLAN_BATCH = 500;
 /** Document lines are staged in runs of about this many bytes (whole lines). */
 const STAGE_BYTES = 4 * 1024 * 1024;
 
-/** Streams a module's file in the archive (already verified) to `onRun` as runs of whole lines. */
+/**
+ * Streams a module's file in the archive (already verified) to `onRun` as runs of about STAGE_BYTES:
+ * each run one JSON array of its lines' objects (the newlines between lines become commas), and how
+ * many lines it holds.
+ */
 async function readModuleRuns(
   reader: ArchiveReader,
   module: string,
-  onRun: (lines: string) => Promise<void>,
+  onRun: (array: string, lines: number) => Promise<void>,
 ): Promise<void> {
   const entry = reader.entries.find((e) => e.filename === `${BACKUP_ARCHIVE.modulesDir}/${module}.jsonl`);
   if (!entry || entry.directory) return;
   let parts: Buffer[] = [];
   let bytes = 0;
-  const pending: string[] = [];
+  const emit = async (run: Buffer) => {
+    let lines = 0;
+    for (let at = run.indexOf(10); at !== -1; at = run.indexOf(10, at + 1)) {
+      run[at] = 44; // ','
+      lines++;
+    }
+    // The run ends with a newline (now a comma): it becomes the closing bracket.
+    run[run.length - 1] = 93; // ']'
+    await onRun(`[${run.toString('utf8')}`, lines);
+  };
   await reader.read(entry, async (chunk) => {
     parts.push(Buffer.from(chunk));
     bytes += chunk.byteLength;
@@ -65,13 +78,14 @@ async function readModuleRuns(
     const joined = Buffer.concat(parts, bytes);
     const cut = joined.lastIndexOf(10) + 1;
     if (cut === 0) return;
-    pending.push(joined.subarray(0, cut).toString('utf8'));
     parts = [joined.subarray(cut)];
     bytes = joined.length - cut;
-    while (pending.length > 0) await onRun(pending.shift() as string);
+    await emit(joined.subarray(0, cut));
   });
-  const rest = Buffer.concat(parts, bytes).toString('utf8');
-  if (rest.trim() !== '') await onRun(rest.endsWith('\n') ? rest : `${rest}\n`);
+  const rest = Buffer.concat(parts, bytes);
+  if (rest.length === 0) return;
+  // A verified module file ends with a newline; one that does not gets it here.
+  await emit(rest[rest.length - 1] === 10 ? rest : Buffer.concat([rest, Buffer.from('\n')]));
 }
 
 /** Streams each line of a module's file in the archive (already verified) to `onLine`. */
@@ -253,12 +267,14 @@ export async function applyRestore(
     const began = performance.now();
     let staged = 0;
     for (const module of Object.keys(request.rules)) {
-      await readModuleRuns(reader, module, async (lines) => {
+      await readModuleRuns(reader, module, async (array, lines) => {
         await steps.checkpoint();
-        staged += await repo.stageLines(request.id, module, lines, {
+        const added = await repo.stageDocuments(request.id, module, array, {
           from: manifest.project.id,
           to: request.projectId,
         });
+        if (added !== lines) throw new ArchiveProblem('duplicate', { module });
+        staged += added;
       });
       step();
     }

@@ -189,31 +189,24 @@ export class BackupRepository {
 
   /** Stages a batch of a restore's documents (a duplicate id in the archive: the later line wins). */
   /**
-   * Stages a run of an archive's document lines (verified already: each a JSON object with id,
-   * createTime, updateTime and doc, ending with a newline): the database parses them, so the text goes
-   * in as it was read. A `projectId` field naming the source project becomes the target's; of lines
-   * with the same id the last one counts. Answers how many lines were staged.
+   * Stages a run of an archive's documents (verified already), given as one JSON array of the lines'
+   * objects: the database parses it once (`jsonb_to_recordset`), so the text goes in as it was read.
+   * A `projectId` field naming the source project becomes the target's. Answers how many were staged:
+   * fewer than given means an id came twice (kept once).
    */
-  async stageLines(
+  async stageDocuments(
     restoreId: string,
     collection: string,
-    lines: string,
+    array: string,
     retarget: { from: string; to: string },
   ): Promise<number> {
     const result = await this.background.execute(sql`
       insert into ${restoreStaging} (restore_id, collection, id, doc, create_time, update_time)
-      select distinct on (id) ${restoreId}, ${collection}, id,
-        case when doc->>'projectId' = ${retarget.from} then jsonb_set(doc, '{projectId}', to_jsonb(${retarget.to}::text)) else doc end,
-        create_time, update_time
-      from (
-        select l->>'id' as id, l->'doc' as doc, (l->>'createTime')::timestamptz as create_time,
-          (l->>'updateTime')::timestamptz as update_time, n
-        from unnest(string_to_array(rtrim(${lines}, E'\n'), E'\n')) with ordinality as t(line, n),
-          lateral (select line::jsonb as l) parsed
-      ) docs
-      order by id, n desc
-      on conflict (restore_id, collection, id) do update set doc = excluded.doc,
-        create_time = excluded.create_time, update_time = excluded.update_time`);
+      select ${restoreId}, ${collection}, d.id,
+        case when d.doc->>'projectId' = ${retarget.from} then jsonb_set(d.doc, '{projectId}', to_jsonb(${retarget.to}::text)) else d.doc end,
+        d."createTime", d."updateTime"
+      from jsonb_to_recordset(${array}::jsonb) as d(id text, doc jsonb, "createTime" timestamptz, "updateTime" timestamptz)
+      on conflict (restore_id, collection, id) do nothing`);
     return Number((result as { rowCount?: number | null }).rowCount ?? 0);
   }
 
