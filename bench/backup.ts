@@ -168,6 +168,7 @@ async function run(engine: 'pglite' | 'postgres', databaseUrl?: string): Promise
   const backupSeconds = (performance.now() - began) / 1000;
   const probed = await probing.stop();
   if (exported.status !== 'success') throw new Error(`backup ${exported.status}: ${exported.message}`);
+  console.log(`  ${engine} backup task log: ${exported.log.trim()}`);
   const record = JSON.parse((await get(`${spm()}/proxy/core/backup/${started.id}`, headers)).body) as {
     bytes: number;
     documents: Record<string, number>;
