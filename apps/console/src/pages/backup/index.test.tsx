@@ -246,6 +246,39 @@ describe('creating a backup', () => {
   });
 });
 
+/** An XMLHttpRequest that records what is sent and reports 75% progress; `finish()` answers with a record. */
+function fakeXhr() {
+  return class FakeXhr {
+    static sent: Array<{ url: string; headers: Record<string, string>; body: FormData }> = [];
+    static finish: (() => void) | undefined;
+    upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = {
+      onprogress: null,
+    };
+    onload: (() => void) | null = null;
+    onerror: (() => void) | null = null;
+    status = 0;
+    statusText = '';
+    responseText = '';
+    private url = '';
+    private headers: Record<string, string> = {};
+    open(_method: string, url: string) {
+      this.url = url;
+    }
+    setRequestHeader(name: string, value: string) {
+      this.headers[name] = value;
+    }
+    send(body: FormData) {
+      FakeXhr.sent.push({ url: this.url, headers: this.headers, body });
+      this.upload.onprogress?.({ lengthComputable: true, loaded: 3 * 1048576, total: 4 * 1048576 });
+      FakeXhr.finish = () => {
+        this.status = 200;
+        this.responseText = JSON.stringify({ ...record('b9'), status: 'OK' });
+        this.onload?.();
+      };
+    }
+  };
+}
+
 describe('download, upload', () => {
   it("keeps the download disabled while 'add code' has no code, then opens the link with it", async () => {
     server();
@@ -270,35 +303,7 @@ describe('download, upload', () => {
 
   it('refuses a file that is not a zip, and shows the progress of an upload', async () => {
     server();
-    class FakeXhr {
-      static sent: Array<{ url: string; headers: Record<string, string>; body: FormData }> = [];
-      static finish: (() => void) | undefined;
-      upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = {
-        onprogress: null,
-      };
-      onload: (() => void) | null = null;
-      onerror: (() => void) | null = null;
-      status = 0;
-      statusText = '';
-      responseText = '';
-      private url = '';
-      private headers: Record<string, string> = {};
-      open(_method: string, url: string) {
-        this.url = url;
-      }
-      setRequestHeader(name: string, value: string) {
-        this.headers[name] = value;
-      }
-      send(body: FormData) {
-        FakeXhr.sent.push({ url: this.url, headers: this.headers, body });
-        this.upload.onprogress?.({ lengthComputable: true, loaded: 3 * 1048576, total: 4 * 1048576 });
-        FakeXhr.finish = () => {
-          this.status = 200;
-          this.responseText = JSON.stringify({ ...record('b9'), status: 'OK' });
-          this.onload?.();
-        };
-      }
-    }
+    const FakeXhr = fakeXhr();
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     open('/app/backup?projectId=p1&action=upload');
     const input = await screen.findByTestId('backup-upload-input');
@@ -317,6 +322,34 @@ describe('download, upload', () => {
     expect((FakeXhr.sent[0]?.body.get('file') as File | null)?.name).toBe('plant_1.zip');
     FakeXhr.finish?.();
     expect(await screen.findByText('上传成功')).toBeTruthy();
+  });
+
+  it('asks before uploading a file over 2 GB, and sends it only when confirmed', async () => {
+    server();
+    const FakeXhr = fakeXhr();
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    open('/app/backup?projectId=p1&action=upload');
+    const input = await screen.findByTestId('backup-upload-input');
+    const big = () => {
+      const file = new File(['x'], 'plant_big.zip', { type: 'application/zip' });
+      Object.defineProperty(file, 'size', { value: BACKUP_LIMITS.largeUploadBytes + 1 });
+      return file;
+    };
+    fireEvent.change(input, { target: { files: [big()] } });
+    const cancelled = await screen.findByTestId('backup-upload-large-ok');
+    expect(FakeXhr.sent).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: /取\s*消/ }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(FakeXhr.sent).toHaveLength(0);
+
+    fireEvent.change(input, { target: { files: [big()] } });
+    // A new confirmation (the cancelled one may still be leaving).
+    const fresh = () => screen.queryAllByTestId('backup-upload-large-ok').find((button) => button !== cancelled);
+    await waitFor(() => expect(fresh()).toBeTruthy());
+    expect(FakeXhr.sent).toHaveLength(0);
+    fireEvent.click(fresh() as HTMLElement);
+    await waitFor(() => expect(FakeXhr.sent).toHaveLength(1));
+    expect((FakeXhr.sent[0]?.body.get('file') as File | null)?.name).toBe('plant_big.zip');
   });
 
   it('counts upload progress as loaded MB over total MB', () => {
