@@ -415,3 +415,39 @@ export const dbBackups = pgTable(
   },
   (t) => [index('db_backups_list_idx').on(t.projectId, t.createTime)],
 );
+
+/**
+ * Periodic database backup cycles of a project (issue 13 §3; backups-data-designer.md §3 "Periodic
+ * backup cycle": name, definition in hours, enabled). A cycle runs every `hours` from its anchor (its
+ * creation, or the last change of its period or enabling); `next_run_at` is the next slot due. Each run
+ * is a dump task named after (cycle, slot); its outcome is copied here once the task ends.
+ */
+export const dbBackupCycles = pgTable(
+  'db_backup_cycles',
+  {
+    id: text('id').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    hours: integer('hours').notNull(),
+    enabled: boolean('enabled').notNull(),
+    /** Periodic dumps of this cycle kept (the oldest beyond go after each successful run). */
+    keep: integer('keep').notNull(),
+    anchorAt: timestamp('anchor_at', { withTimezone: true, precision: 3 }).notNull(),
+    nextRunAt: timestamp('next_run_at', { withTimezone: true, precision: 3 }).notNull(),
+    /** The latest run: its dump task, when it was started, its outcome once ended. */
+    lastTaskId: text('last_task_id'),
+    lastRunAt: timestamp('last_run_at', { withTimezone: true, precision: 3 }),
+    lastStatus: text('last_status').$type<'running' | 'success' | 'failed'>(),
+    lastMessage: text('last_message'),
+    lastEndedAt: timestamp('last_ended_at', { withTimezone: true, precision: 3 }),
+    createTime: timestamp('create_time', { withTimezone: true, precision: 3 }).notNull(),
+    updateTime: timestamp('update_time', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [
+    index('db_backup_cycles_project_idx').on(t.projectId, t.createTime),
+    index('db_backup_cycles_due_idx').on(t.nextRunAt).where(sql`${t.enabled}`),
+    index('db_backup_cycles_failed_idx').on(t.lastEndedAt).where(sql`${t.lastStatus} = 'failed'`),
+  ],
+);
