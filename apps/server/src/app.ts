@@ -315,9 +315,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.addHook('onReady', async () => {
     await taskEngine.start();
     // Restores a stopped server left are finished or dropped (after the engine failed its orphans).
-    await dbBackups
-      .recover()
-      .catch((error: unknown) => app.log.warn({ err: error }, 'database backup recovery failed'));
+    await dbBackups.recover().then(
+      (removed) => removed > 0 && app.log.warn({ removed }, 'removed database backup files a stopped server left'),
+      (error: unknown) => app.log.warn({ err: error }, 'database backup recovery failed'),
+    );
     await backups.recover().then(
       (recovered) =>
         (recovered.finished || recovered.dropped || recovered.partials) &&

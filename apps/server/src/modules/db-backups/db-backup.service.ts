@@ -154,6 +154,20 @@ export class DbBackupService {
     return { id: task.id };
   }
 
+  /**
+   * A dump of the whole project under a given job id, unless a job has that id already (undefined
+   * then): a periodic backup's run, named after its cycle and slot (issue 13 §3).
+   */
+  submitDumpOnce(id: string, projectId: string, requester: string, name: string, language: Language) {
+    const params: DumpParams = {
+      name,
+      item: { fileServer: true, html: true, database: true },
+      excludedDirs: [],
+      language,
+    };
+    return this.deps.tasks.submitOnce({ id, type: DB_BACKUP_TASK_DUMP, projectId, requester, params: { ...params } });
+  }
+
   async startRestore(context: BackupContext, user: UserRow, id: string, item: DbBackupItem, language: Language) {
     if (!context.enabled) throw new AppError('projectReadOnly');
     const record = await this.deps.repo.find(context.projectId, id);
@@ -283,8 +297,8 @@ export class DbBackupService {
   }
 
   /**
-   * At start (and then periodically, as the project backups' recovery): archives a stopped dump left
-   * half-written go, and so do whole ones never recorded. Journals of restores are the project backups'
+   * At start: what a stopped dump left half-written (its partial archive and spool) goes, and so do
+   * whole archives never recorded. Journals of restores are the project backups'
    * recovery's (the same journals: a database restore's record is a project restore record).
    */
   async recover(): Promise<number> {
@@ -300,7 +314,8 @@ export class DbBackupService {
         const file = this.files.archive(project, name);
         const changed = (await stat(file).catch(() => undefined))?.mtimeMs ?? 0;
         if (!everything && changed > this.deps.clock().getTime() - PARTIAL_STALE_MS) continue;
-        await rm(file, { force: true });
+        // A partial dump may be a folder too (the data modules' spool of the archive writer).
+        await rm(file, { recursive: true, force: true });
         removed++;
       }
     }
