@@ -12,6 +12,7 @@ import {
 } from '@gantry/shared';
 import { type Entry, type FileEntry, Reader, ZipReader, type ZipWriter } from '@zip.js/zip.js';
 import { z } from 'zod';
+import { inPool } from '../../lib/in-pool.js';
 import { configureZip } from './zip-codec.js';
 import { type CompressedEntry, type SpooledEntry, ZipFileWriter } from './zip-file-writer.js';
 
@@ -389,8 +390,9 @@ export async function verifyArchive(reader: ArchiveReader, options: VerifyOption
   const { manifest, totalBytes } = await checkStructure(reader);
   const listed = new Map(manifest.entries.map((entry) => [entry.path, entry]));
   let done = 0;
-  for (const entry of reader.entries) {
-    if (entry.directory || entry.filename === BACKUP_ARCHIVE.manifest) continue;
+  const contents = reader.entries.filter((entry) => !entry.directory && entry.filename !== BACKUP_ARCHIVE.manifest);
+  // A few entries at once: each is read by random access, and inflating waits on the thread pool.
+  await inPool(contents as FileEntry[], 3, async (entry) => {
     await options.checkpoint?.();
     const declared = listed.get(entry.filename) as ManifestEntry;
     const place = placeEntry(entry.filename) as EntryPlace;
@@ -425,7 +427,7 @@ export async function verifyArchive(reader: ArchiveReader, options: VerifyOption
     if (place.kind === 'mongodb' && documents !== manifest.modules[place.module]?.documents) {
       throw new ArchiveProblem('badDocument', { module: place.module, line: documents + 1 });
     }
-  }
+  });
   return manifest;
 }
 

@@ -2,7 +2,9 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { BACKUP_ARCHIVE, BACKUP_LIMITS, MEDIA_LIMITS, type RestorePlan, type RestoreRule } from '@gantry/shared';
+import type { FileEntry } from '@zip.js/zip.js';
 import { type FileStore, FileStoreError } from '../../lib/file-store.js';
+import { inPool } from '../../lib/in-pool.js';
 import { htmlArea, mediaArea } from '../media/media.service.js';
 import type { BackupRepository, BackupRow } from './backup.repository.js';
 import {
@@ -42,6 +44,8 @@ export interface RestoreSteps {
   log?(line: string): void;
 }
 
+/** Files extracted at once (reading an entry waits on the thread pool; a few in flight keep it busy). */
+const EXTRACT_AT_ONCE = 3;
 /** Ids a dry run looks up at once. */
 const PLAN_BATCH = 500;
 /** Document lines are staged in runs of about this many bytes (whole lines). */
@@ -285,20 +289,19 @@ export async function applyRestore(
       const area = `${staging}/${kind}`;
       await store.removeArea(area);
       await ensureFolder(store, area, []);
+      // Folders first (in order), then the files, a few at once (each entry is read by random access).
+      const files: Array<{ entry: FileEntry; segments: string[] }> = [];
       for (const entry of reader.entries) {
         const place = placeEntry(entry.directory ? entry.filename.replace(/\/$/, '') : entry.filename);
         if (place instanceof ArchiveProblem || place.kind === 'manifest' || place.kind !== kind) continue;
-        if (entry.directory) {
-          await ensureFolder(store, area, place.segments);
-          continue;
-        }
+        if (entry.directory) await ensureFolder(store, area, place.segments);
+        else files.push({ entry: entry as FileEntry, segments: place.segments });
+      }
+      await inPool(files, EXTRACT_AT_ONCE, async ({ entry, segments }) => {
         await steps.checkpoint();
-        await ensureFolder(store, area, place.segments.slice(0, -1));
+        await ensureFolder(store, area, segments.slice(0, -1));
         const chunks = new Readable({ read() {} });
-        const writing = store.write(area, place.segments, chunks, {
-          maxBytes: entry.uncompressedSize,
-          overwrite: true,
-        });
+        const writing = store.write(area, segments, chunks, { maxBytes: entry.uncompressedSize, overwrite: true });
         await reader
           .read(entry, (chunk) => {
             chunks.push(Buffer.from(chunk));
@@ -309,7 +312,7 @@ export async function applyRestore(
           );
         await writing;
         extracted++;
-      }
+      });
       step();
     }
     if (request.kinds.length > 0) steps.log?.(`files: ${extracted} extracted to staging in ${elapsed(extracting)}`);
