@@ -389,7 +389,9 @@ describe('restore rules', () => {
     await app.app.inject({ method: 'POST', url: `${CORE}/cron`, headers, payload: { id: 'nightly', at: '02:00' } });
     const cron = {
       name: `${BACKUP_ARCHIVE.modulesDir}/cron.jsonl`,
-      data: text(`${line('only-in-archive', { at: '01:00' })}${line('nightly', { at: '03:00' })}${line('nightly', { at: '04:00' })}`),
+      data: text(
+        `${line('only-in-archive', { at: '01:00' })}${line('nightly', { at: '03:00' })}${line('nightly', { at: '04:00' })}`,
+      ),
     };
     const uploaded = await upload(await zip([cron], manifestFor([cron], { cron: { documents: 3 } })), 'twice.zip');
     expect(uploaded.statusCode, uploaded.body).toBe(200);
