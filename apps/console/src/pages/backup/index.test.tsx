@@ -158,6 +158,9 @@ describe('creating a backup', () => {
       all.closest('.ant-checkbox-indeterminate') !== null || all.querySelector('.ant-checkbox-indeterminate') !== null;
     await waitFor(() => expect(indeterminate()).toBe(true));
     await screen.findByTestId('backup-modules');
+    // Groups are named in the user's language; modules keep their names.
+    expect(screen.getByTestId('backup-modules').textContent).toContain('用户与权限');
+    expect(screen.getByTestId('backup-modules').textContent).toContain('table_record');
     fireEvent.click(screen.getByTestId('backup-create-ok'));
     expect(await screen.findByText('数据内容必填')).toBeTruthy();
     expect(calls.some((c) => c.url.includes('/export'))).toBe(false);

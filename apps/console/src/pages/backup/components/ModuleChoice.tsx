@@ -1,5 +1,6 @@
 import { DATA_MODULE_GROUPS, type DataModuleGroup, linkModules } from '@gantry/shared';
 import { Checkbox } from 'antd';
+import { useTranslation } from 'react-i18next';
 
 const GROUPS = Object.entries(DATA_MODULE_GROUPS) as Array<[DataModuleGroup, readonly string[]]>;
 
@@ -18,6 +19,7 @@ export function ModuleChoice({
   /** Only these modules (a restore offers what the backup holds). */
   offered?: readonly string[];
 }) {
+  const { t } = useTranslation();
   const chosen = new Set(value);
   const set = (modules: readonly string[], on: boolean) => {
     const next = new Set(chosen);
@@ -54,7 +56,7 @@ export function ModuleChoice({
               onChange={(event) => set(modules, event.target.checked)}
               data-testid={`backup-group-${group}`}
             >
-              {group}
+              {t(`backups.group.${group}` as const)}
             </Checkbox>
             {modules.map((module) => (
               <Checkbox
