@@ -420,11 +420,16 @@ export async function post(url: string, body: unknown, headers: Record<string, s
 
 const defaultAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-/** A plain keep-alive GET (lighter than fetch, so the client adds little to a sequential timing). */
+/**
+ * A plain keep-alive GET (lighter than fetch, so the client adds little to a sequential timing). A
+ * kept socket the server closed while the bench was busy elsewhere (zip, unzip) is retried once on a
+ * new one: that request never reached the server.
+ */
 export function get(
   url: string,
   headers: Record<string, string> = {},
   agent: http.Agent = defaultAgent,
+  retried = false,
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const request = http.get(url, { agent, headers }, (response) => {
@@ -439,7 +444,13 @@ export function get(
       );
       response.on('error', reject);
     });
-    request.on('error', reject);
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      if (!retried && request.reusedSocket && error.code === 'ECONNRESET') {
+        get(url, headers, agent, true).then(resolve, reject);
+        return;
+      }
+      reject(error);
+    });
   });
 }
 

@@ -5,6 +5,7 @@ import { type FileStore, FileStoreError } from '../../lib/file-store.js';
 import { htmlArea, mediaArea } from '../media/media.service.js';
 import { type BackupRepository, type BackupRow, DOCUMENT_BATCH } from './backup.repository.js';
 import { ArchiveWriter } from './backup-archive.js';
+import { elapsed } from './backup-restore.js';
 import { compressEntry, type SpooledEntry, spoolEntry } from './zip-file-writer.js';
 
 /** Files are read in blocks this big (fewer, larger chunks through the deflater). */
@@ -28,6 +29,8 @@ export interface ExportRequest {
 export interface ExportProgress {
   progress(fraction: number): void;
   checkpoint(): Promise<void>;
+  /** A line for the task's log (what was done, and how long it took). */
+  log?(line: string): void;
 }
 
 /** Where a project's archives are kept, and the name of one being written. */
@@ -237,16 +240,22 @@ export async function writeBackup(
     // The data modules are deflated into spool files (the database building their lines in its
     // process) while this process writes the media files; then they are copied in.
     let stopped = false;
+    const began = performance.now();
     const spooling = spoolModules(request.projectId, modules, spool, {
       repo,
       stats,
       progress,
       advance,
       stopped: () => stopped,
+    }).then((spooled) => {
+      const count = spooled.reduce((sum, module) => sum + module.count, 0);
+      if (spooled.length > 0) progress.log?.(`data modules: ${count} documents deflated in ${elapsed(began)}`);
+      return spooled;
     });
     spooling.catch(() => {});
     try {
       await writeFiles(writer, store, areas, progress, advance);
+      if (areas.length > 0) progress.log?.(`files written in ${elapsed(began)} (alongside the data modules)`);
     } catch (error) {
       stopped = true;
       await spooling.catch(() => {});
