@@ -61,6 +61,8 @@ function server(options: { ftp?: 'off' | 'on'; states?: Array<{ status: string; 
       const state = states.length > 1 ? states.shift() : states[0];
       return { body: { id: 'job1', type: 'restore', progress: 0.5, ...state } };
     }
+    if (path === '/portal/rest/spm/proxy/core/mediaLibrary/all/dir')
+      return { body: [{ path: 'videos', name: 'videos', type: 'dir', child: [] }] };
     if (call.method === 'DELETE') return { body: { status: 'OK' } };
     return undefined;
   });
@@ -145,11 +147,26 @@ describe('database backup dialog', () => {
     await waitFor(() => expect(name.value).toMatch(/^Plant_\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/));
     expect(await screen.findByText('数据库 (2 MB)')).toBeTruthy();
     fireEvent.click(screen.getByTestId('db-part-html'));
+    // Media folders left out, as the project backup dialog picks them; the sizes follow.
+    fireEvent.click(screen.getByTestId('db-pick-folders'));
+    const folder = await screen.findByTestId('backup-folder-videos');
+    fireEvent.click(folder.closest('.ant-tree-treenode')?.querySelector('.ant-tree-checkbox') ?? folder);
+    fireEvent.click(screen.getByTestId('backup-folders-ok'));
+    expect(await screen.findByTestId('db-excluded-videos')).toBeTruthy();
+    await waitFor(() =>
+      expect(calls.some((c) => c.url.includes('/stats?') && c.url.includes(encodeURIComponent('["videos"]')))).toBe(
+        true,
+      ),
+    );
     fireEvent.click(screen.getByTestId('db-create-ok'));
     expect(await screen.findByText('备份完成', {}, { timeout: 4000 })).toBeTruthy();
     const started = calls.find((c) => c.url === `${DB}/dump`);
     expect(started?.method).toBe('POST');
-    expect(started?.body).toEqual({ name: name.value, item: { fileServer: true, database: true }, excludedDirs: [] });
+    expect(started?.body).toEqual({
+      name: name.value,
+      item: { fileServer: true, database: true },
+      excludedDirs: ['videos'],
+    });
   });
 
   it('requires the code once "add code" is chosen for a download', async () => {

@@ -8,7 +8,7 @@ import {
   defaultBackupName,
 } from '@gantry/shared';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, type ButtonProps, Checkbox, Input, Modal, Progress } from 'antd';
+import { Alert, Button, type ButtonProps, Checkbox, Input, Modal, Progress, Tag } from 'antd';
 import { type ChangeEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -21,7 +21,9 @@ import {
 } from '../../../services/dbBackup';
 import { toast } from '../../../services/feedback';
 import { isRequestError } from '../../../services/request';
+import '../../backup/texts';
 import { CodeField } from '../../backup/components/DownloadBackup';
+import { FolderPicker } from '../../backup/components/FolderPicker';
 import { uploadPercent } from '../../backup/components/UploadBackup';
 import type { DbBackupRow } from './DbBackupList';
 
@@ -86,7 +88,12 @@ export function DumpDialog({
   const [name, setName] = useState(() => defaultBackupName(projectName, new Date()));
   const [parts, setParts] = useState<DbBackupKind[]>([...DB_BACKUP_KINDS]);
   const [busy, setBusy] = useState(false);
-  const stats = useQuery({ queryKey: ['db-backup-stats', projectId], queryFn: () => dbBackupStats(projectId) });
+  const [excluded, setExcluded] = useState<string[]>([]);
+  const [picking, setPicking] = useState(false);
+  const stats = useQuery({
+    queryKey: ['db-backup-stats', projectId, excluded],
+    queryFn: () => dbBackupStats(projectId, excluded),
+  });
   const sizes = Object.fromEntries((stats.data ?? []).map((row) => [row.name, row.size]));
   const nameError = !name.trim()
     ? t('backup.nameRequired')
@@ -97,7 +104,8 @@ export function DumpDialog({
   const start = async () => {
     setBusy(true);
     try {
-      const { id } = await startDump(projectId, { name: name.trim(), item: flags(parts), excludedDirs: [] });
+      const excludedDirs = parts.includes('fileServer') ? excluded : [];
+      const { id } = await startDump(projectId, { name: name.trim(), item: flags(parts), excludedDirs });
       toast.success(t('dbBackups.started'));
       onStarted(id);
       onClose();
@@ -142,7 +150,35 @@ export function DumpDialog({
           {nameError && <span className="ant-form-item-explain-error">{nameError}</span>}
         </div>
         <Parts offered={DB_BACKUP_KINDS} value={parts} onChange={setParts} sizes={sizes} />
+        {parts.includes('fileServer') && (
+          <div style={{ display: 'flex', flexWrap: 'wrap', gap: 4, alignItems: 'center' }}>
+            <span>{t('backups.exempt')}:</span>
+            {excluded.map((path) => (
+              <Tag
+                key={path}
+                closable
+                onClose={() => setExcluded(excluded.filter((p) => p !== path))}
+                data-testid={`db-excluded-${path}`}
+              >
+                {path}
+              </Tag>
+            ))}
+            <Button size="small" onClick={() => setPicking(true)} data-testid="db-pick-folders">
+              {t('backups.pickFolders')}
+            </Button>
+          </div>
+        )}
       </div>
+      {picking && (
+        <FolderPicker
+          projectId={projectId}
+          value={excluded}
+          onClose={(chosen) => {
+            setPicking(false);
+            if (chosen) setExcluded(chosen);
+          }}
+        />
+      )}
     </Modal>
   );
 }
