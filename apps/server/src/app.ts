@@ -39,6 +39,9 @@ import { BackupService } from './modules/backups/backup.service.js';
 import { DashboardRepository } from './modules/dashboard/dashboard.repository.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
+import { CycleRepository } from './modules/db-backup-cycles/cycle.repository.js';
+import { cycleRoutes } from './modules/db-backup-cycles/cycle.routes.js';
+import { CycleService } from './modules/db-backup-cycles/cycle.service.js';
 import { DbBackupRepository, DumpSource } from './modules/db-backups/db-backup.repository.js';
 import { dbBackupRoutes } from './modules/db-backups/db-backup.routes.js';
 import { DbBackupService } from './modules/db-backups/db-backup.service.js';
@@ -137,6 +140,8 @@ export interface App {
     /** FTP storage settings and the storage itself (issue 13 §2). */
     ftpSettings: FtpSettingsService;
     ftpStorage: ReturnType<typeof createFtpStorage>;
+    /** Periodic database backups (issue 13 §3): `tick()` is the scheduler's look. */
+    periodicBackups: CycleService;
   };
 }
 
@@ -248,7 +253,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clock,
     pagesInDatabase: database.engine === 'postgres',
   });
-  const dashboard = new DashboardService(new DashboardRepository(db), auditRepository, licence);
+  const dashboard = new DashboardService(new DashboardRepository(db), auditRepository, licence, (user) =>
+    periodicBackups.failures(user),
+  );
   const documentRepository = new DocumentRepository(db);
   const documents = new DocumentService(documentRepository, clock);
   const fileStore = new DiskFileStore(config.dataDir);
@@ -285,6 +292,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ftp: options.ftpStorage ?? ftpStorage,
     dataDir: config.dataDir,
     onlyProcess: database.engine === 'pglite',
+  });
+  const periodicBackups = new CycleService({
+    db,
+    repo: new CycleRepository(db),
+    dbBackups,
+    audit,
+    clock,
+    language: async () => (await settings.get()).language,
+    log: app.log,
   });
   const progressHub = new ProgressHub(taskRepository, clock);
   const retention = new RetentionService(
@@ -326,6 +342,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       (error: unknown) => app.log.warn({ err: error }, 'backup recovery failed'),
     );
     retention.schedule();
+    // Periodic database backups: a look now (a run missed while no server ran), then every 15 s.
+    periodicBackups.schedule();
     // Temporary files of uploads a killed server left behind: removed in the background.
     media.sweepTemporary(clock()).then(
       (removed) => removed > 0 && app.log.info({ removed }, 'removed temporary upload files of stopped uploads'),
@@ -343,6 +361,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clearInterval(restoreRecovery);
     progressHub.close();
     retention.stop();
+    periodicBackups.stop();
     await taskEngine.stop();
   });
 
@@ -404,6 +423,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(withFiles(mediaRoutes(media)), { prefix: SPM });
   await app.register(withFiles(backupRoutes(backups)), { prefix: SPM });
   await app.register(withFiles(dbBackupRoutes(dbBackups)), { prefix: API });
+  await app.register(cycleRoutes(periodicBackups), { prefix: API });
   await app.register(retentionRoutes(retention), { prefix: SPM });
   await app.register(ftpSettingsRoutes(ftpSettings), { prefix: API });
   await app.register(taskRoutes({ tasks: taskService, hub: progressHub, auth, projects: documentRepository }), {
@@ -447,6 +467,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       tasks: taskEngine,
       ftpSettings,
       ftpStorage,
+      periodicBackups,
     },
   };
 }

@@ -90,6 +90,9 @@ export const ERRORS = {
   dbBackupNotWhole: { status: 400, message: 'dbBackup.notWhole' },
   dbBackupFtpUnavailable: { status: 503, message: 'dbBackup.ftpUnavailable' },
   dbBackupFtpFailed: { status: 502, message: 'dbBackup.ftpFailed' },
+  /** Periodic database backups (issue 13 §3). */
+  dbBackupCycleNotFound: { status: 404, message: 'dbBackupCycle.notFound' },
+  dbBackupCycleTooMany: { status: 409, message: 'dbBackupCycle.tooMany' },
 } as const satisfies Record<string, { status: number; message: MessageKey; licence?: true }>;
 
 export type ErrorCode = keyof typeof ERRORS;

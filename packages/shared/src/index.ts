@@ -11,6 +11,7 @@ export * from './password.js';
 export * from './schemas/auth.schema.js';
 export * from './schemas/backup.schema.js';
 export * from './schemas/db-backup.schema.js';
+export * from './schemas/db-backup-cycle.schema.js';
 export * from './schemas/ftp.schema.js';
 export * from './schemas/licence.schema.js';
 export * from './schemas/project.schema.js';

@@ -358,6 +358,22 @@ export const MESSAGES = {
   'dbBackup.dumped': { zh_Hans: '备份完成', en: 'backup complete' },
   'dbBackup.restored': { zh_Hans: '还原成功', en: 'Restore successful' },
   'dbBackup.paused': { zh_Hans: '任务已暂停', en: 'The job was paused' },
+  'dbBackupCycle.notFound': { zh_Hans: '备份周期不存在', en: 'The backup cycle does not exist' },
+  'dbBackupCycle.tooMany': {
+    zh_Hans: '每个项目最多 {{max}} 个备份周期',
+    en: 'A project has at most {{max}} backup cycles',
+  },
+  'dbBackupCycle.nameRequired': { zh_Hans: '请输入周期名称', en: 'cycle name required' },
+  'dbBackupCycle.nameTooLong': { zh_Hans: '周期名称最多 30 个字符', en: 'The cycle name is at most 30 characters' },
+  'dbBackupCycle.hoursRange': {
+    zh_Hans: '周期（小时）须为 1 到 8760 的整数',
+    en: 'The period is a whole number of hours from 1 to 8760',
+  },
+  'dbBackupCycle.keepRange': {
+    zh_Hans: '保留份数须为 1 到 100 的整数',
+    en: 'The number of backups kept is a whole number from 1 to 100',
+  },
+  'dbBackupCycle.enabledRequired': { zh_Hans: '请选择是否启用', en: 'enabled must be true or false' },
   'backup.safetyName': { zh_Hans: '还原前备份 {{time}}', en: 'safety {{time}}' },
   'backup.exported': { zh_Hans: '备份完成', en: 'backup complete' },
   'backup.restored': { zh_Hans: '还原成功', en: 'Restore successful' },

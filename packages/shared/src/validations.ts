@@ -75,3 +75,19 @@ export const FTP_LIMITS = {
   defaultPort: 21,
   defaultFolder: '/gantry',
 } as const;
+
+/**
+ * Periodic database backup cycles (issue 13 §3; backups-data-designer.md §3 "Periodic backup cycle":
+ * name, definition in hours, enabled). `keep`: the periodic dumps of a cycle kept (the last K).
+ */
+export const PERIODIC_BACKUP_LIMITS = {
+  nameMax: 30,
+  hoursMin: 1,
+  /** A year. */
+  hoursMax: 8760,
+  keepMin: 1,
+  keepMax: 100,
+  keepDefault: 7,
+  /** Cycles per project. */
+  cyclesMax: 20,
+} as const;

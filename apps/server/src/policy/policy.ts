@@ -40,6 +40,8 @@ export const ACTIONS = [
   'dbBackup.read',
   'dbBackup.write',
   'dbBackup.delete',
+  'dbBackupCycle.read',
+  'dbBackupCycle.write',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -80,6 +82,9 @@ const SCOPED: ReadonlySet<Action> = new Set([
   'dbBackup.read',
   'dbBackup.write',
   'dbBackup.delete',
+  // Periodic backup cycles: a tenant those of its own projects (ownsProject), the administrator all.
+  'dbBackupCycle.read',
+  'dbBackupCycle.write',
 ]);
 
 export function can(user: UserRow | undefined, action: Action): boolean {

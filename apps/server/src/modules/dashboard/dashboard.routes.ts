@@ -1,4 +1,4 @@
-import { grantView } from '@gantry/shared';
+import { backupFailureView, grantView } from '@gantry/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -23,6 +23,8 @@ export const dashboardView = z.object({
     .nullable(),
   expiring: z.object({ tenants: ending, projects: ending }),
   audit: z.array(auditEntryView),
+  /** Periodic backups whose latest run failed (issue 13 §3): project, cycle, time, message. */
+  backupFailures: z.array(backupFailureView),
   today: z.string(),
 });
 

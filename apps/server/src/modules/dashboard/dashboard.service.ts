@@ -1,4 +1,4 @@
-import { type Grant, MEASURES, type MeasureValues, measureOf, viewGrant } from '@gantry/shared';
+import { type BackupFailureView, type Grant, MEASURES, type MeasureValues, measureOf, viewGrant } from '@gantry/shared';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema.js';
 import { auditScope, overseesTenants, projectOwnerScope, projectScope } from '../../policy/policy.js';
@@ -16,6 +16,8 @@ export class DashboardService {
     private readonly repo: DashboardRepository,
     private readonly audit: AuditRepository,
     private readonly licence: LicenceService,
+    /** Periodic backups whose latest run failed, in the user's projects (issue 13 §3). */
+    private readonly backupFailures: (user: UserRow) => Promise<BackupFailureView[]> = async () => [],
   ) {}
 
   private measures(grant: Grant, allocated: MeasureValues, used: MeasureValues) {
@@ -32,14 +34,16 @@ export class DashboardService {
   async forUser(user: UserRow) {
     const today = this.licence.today();
     const scope = projectScope(user);
-    const [projectCounts, tenantCounts, audit, endingProjects, endingTenants, usage] = await Promise.all([
-      this.repo.projectStatusCounts(projectOwnerScope(user)),
-      overseesTenants(user) ? this.repo.statusCounts(users, eq(users.isAdmin, false)) : null,
-      this.audit.recent(auditScope(user), RECENT_AUDIT),
-      this.repo.endingProjects(scope, today),
-      overseesTenants(user) ? this.repo.endingTenants(today) : [],
-      this.licence.usageOf(user),
-    ]);
+    const [projectCounts, tenantCounts, audit, endingProjects, endingTenants, usage, backupFailures] =
+      await Promise.all([
+        this.repo.projectStatusCounts(projectOwnerScope(user)),
+        overseesTenants(user) ? this.repo.statusCounts(users, eq(users.isAdmin, false)) : null,
+        this.audit.recent(auditScope(user), RECENT_AUDIT),
+        this.repo.endingProjects(scope, today),
+        overseesTenants(user) ? this.repo.endingTenants(today) : [],
+        this.licence.usageOf(user),
+        this.backupFailures(user),
+      ]);
     const ending = (rows: Ending[]) =>
       rows.flatMap((r) => {
         if (!r.grant) return [];
@@ -58,6 +62,7 @@ export class DashboardService {
         : null,
       expiring: { tenants: ending(endingTenants), projects: ending(endingProjects) },
       audit: audit.map(auditView),
+      backupFailures,
       today,
     };
   }
