@@ -184,9 +184,11 @@ async function writeFiles(
               if (error instanceof FileStoreError && error.problem === 'tooLarge') return stream;
               throw error;
             }
+            const { updateTime } = file;
             const compressed = await compressEntry(file.bytes);
+            // Only the deflated bytes wait for their turn (not the file's own).
             return async () => {
-              await writer.addCompressed(name, compressed, file.updateTime);
+              await writer.addCompressed(name, compressed, updateTime);
               advance(compressed.size);
             };
           })(),

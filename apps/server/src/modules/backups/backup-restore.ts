@@ -300,11 +300,22 @@ export async function applyRestore(
       await inPool(files, EXTRACT_AT_ONCE, async ({ entry, segments }) => {
         await steps.checkpoint();
         await ensureFolder(store, area, segments.slice(0, -1));
-        const chunks = new Readable({ read() {} });
+        // The inflated bytes wait for the disk (a slow disk must not fill the memory with a large file).
+        let resume: (() => void) | undefined;
+        const chunks = new Readable({
+          read() {
+            resume?.();
+          },
+        });
+        chunks.once('close', () => resume?.());
         const writing = store.write(area, segments, chunks, { maxBytes: entry.uncompressedSize, overwrite: true });
         await reader
-          .read(entry, (chunk) => {
-            chunks.push(Buffer.from(chunk));
+          .read(entry, async (chunk) => {
+            if (chunks.push(Buffer.from(chunk)) || chunks.destroyed) return;
+            await new Promise<void>((resolve) => {
+              resume = resolve;
+            });
+            resume = undefined;
           })
           .then(
             () => chunks.push(null),
