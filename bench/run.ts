@@ -10,7 +10,7 @@
  *  - data (bench/data.ts): the data layer's list / get / save at 1,000,000 documents in one project and
  *    1,000 projects, 50 clients, vs the same SQL run directly; a 1 GiB file uploaded and downloaded
  *    through the media library vs cp; the server's peak RSS throughout (goal < 300 MB)
- *  - backup (bench/backup.ts): a ~1 GB project (npm run demo) backed up vs `zip -1 -r` of the same content,
+ *  - backup (bench/backup.ts): a ~1.4 GB project (npm run demo) backed up vs `zip -1 -r` of the same content,
  *    restored (documents/s), server peak RSS, GET setting's latency meanwhile; PGlite and PostgreSQL
  *  - licence (bench/licence.ts): licence verification, machine identity, upload/info/history calls
  *  - lighthouse (bench/lighthouse.ts): Lighthouse mobile on the login page; each route's JS weight
