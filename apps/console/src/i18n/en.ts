@@ -75,6 +75,11 @@ export const en: Record<ConsoleKey, string> = {
   'dashboard.intro': 'This is the administration console of {{product}}.',
   'dashboard.roleAdmin': 'Platform administrator',
   'dashboard.roleTenant': 'Tenant',
+  'dashboard.backupFailures': 'Backup failures',
+  'dashboard.backupFailures.project': 'Project',
+  'dashboard.backupFailures.cycle': 'Cycle',
+  'dashboard.backupFailures.time': 'Time',
+  'dashboard.backupFailures.message': 'Message',
 
   // tenants, table preferences, dashboard, audit
   ...tenantsEn,

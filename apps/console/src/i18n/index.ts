@@ -4,6 +4,7 @@ import { initReactI18next } from 'react-i18next';
 import type { backupPageZh, backupTaskZh } from './backup.zh_Hans';
 import type { dbBackupPageZh } from './dbBackup.zh_Hans';
 import type { ftpPageZh } from './ftp.zh_Hans';
+import type { periodicBackupZh } from './periodicBackup.zh_Hans';
 import type { ConsoleKey } from './zh_Hans';
 import type { translation } from './zh_Hans.bundle';
 
@@ -40,7 +41,8 @@ export type LanguageResources = {
     typeof backupPageZh &
     typeof backupTaskZh &
     typeof ftpPageZh &
-    typeof dbBackupPageZh;
+    typeof dbBackupPageZh &
+    typeof periodicBackupZh;
 };
 
 /**

@@ -74,6 +74,11 @@ export const zh_Hans = {
   'dashboard.intro': '这里是 {{product}} 的管理控制台。',
   'dashboard.roleAdmin': '平台管理员',
   'dashboard.roleTenant': '租户',
+  'dashboard.backupFailures': '备份失败',
+  'dashboard.backupFailures.project': '项目',
+  'dashboard.backupFailures.cycle': '周期',
+  'dashboard.backupFailures.time': '时间',
+  'dashboard.backupFailures.message': '信息',
 
   // tenants, table preferences, dashboard, audit
   ...tenantsZh,

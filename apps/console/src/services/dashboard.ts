@@ -1,4 +1,4 @@
-import type { GrantView } from '@gantry/shared';
+import type { BackupFailureView, GrantView } from '@gantry/shared';
 import { useQuery } from '@tanstack/react-query';
 import type { AuditEntry } from './audit';
 import { request } from './request';
@@ -32,6 +32,8 @@ export interface Dashboard {
   licence: { kind: 'platform' | 'tenant'; grant: GrantView; measures: MeasureUse[] } | null;
   expiring: { tenants: ExpiringGrant[]; projects: ExpiringGrant[] };
   audit: AuditEntry[];
+  /** Periodic backups whose latest run failed (issue 13 §3); absent from an older server. */
+  backupFailures?: BackupFailureView[];
   today?: string;
 }
 

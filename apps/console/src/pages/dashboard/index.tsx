@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useDashboard } from '../../services/dashboard';
 import { useSessionUser } from '../../services/session';
 import { useSettings } from '../../services/settings';
+import { BackupFailures } from './components/BackupFailures';
 import { CountCards } from './components/CountCards';
 import { ExpiringGrants } from './components/ExpiringGrants';
 import { LicenceUse } from './components/LicenceUse';
@@ -31,6 +32,7 @@ export default function DashboardPage() {
       {data ? (
         <>
           <CountCards tenants={data.tenants} projects={data.projects} />
+          <BackupFailures failures={data.backupFailures ?? []} />
           <LicenceUse licence={data.licence} isAdmin={isAdmin} />
           <Row gutter={[16, 16]}>
             <Col xs={24} xl={12}>

@@ -16,6 +16,8 @@ const DumpDialog = lazy(() => dialogs().then((m) => ({ default: m.DumpDialog }))
 const UploadDialog = lazy(() => dialogs().then((m) => ({ default: m.UploadDialog })));
 const RestoreDialog = lazy(() => dialogs().then((m) => ({ default: m.RestoreDialog })));
 const DownloadDialog = lazy(() => dialogs().then((m) => ({ default: m.DownloadDialog })));
+// The periodic backups tab (issue 13 §3) loads when shown.
+const CyclePanel = lazy(() => import('./components/CyclePanel').then((m) => ({ default: m.CyclePanel })));
 
 /** What the project menus open (`?action=`): upload, back up, restore, FTP restore (§2). */
 export type DbBackupAction = 'upload' | 'create' | 'restore' | 'ftpRestore';
@@ -40,6 +42,7 @@ export default function DbBackupPage() {
   const action = params.get('action') as DbBackupAction | null;
   const source: DbBackupSource = params.get('tab') === 'ftp' || action === 'ftpRestore' ? 'ftp' : 'backup';
   const restoring = action === 'restore' || action === 'ftpRestore';
+  const tab = params.get('tab') === 'cycles' && !action ? 'cycles' : source;
   const [dialog, setDialog] = useState<Dialog>(() =>
     action === 'create' || action === 'upload' ? { kind: action } : null,
   );
@@ -90,33 +93,46 @@ export default function DbBackupPage() {
       ) : (
         <>
           <Tabs
-            activeKey={source}
-            onChange={(key) => setParam({ tab: key === 'ftp' ? 'ftp' : null, action: null })}
+            activeKey={tab}
+            onChange={(key) => setParam({ tab: key === 'backup' ? null : key, action: null })}
             items={[
               { key: 'backup', label: <span data-testid="db-tab-backup">{t('dbBackups.tab.backup')}</span> },
               { key: 'ftp', label: <span data-testid="db-tab-ftp">{t('dbBackups.tab.ftp')}</span> },
+              { key: 'cycles', label: <span data-testid="db-tab-cycles">{t('cycles.tab')}</span> },
             ]}
           />
-          <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, marginBottom: 12 }}>
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => setDialog({ kind: 'create' })}
-              {...testId('db-create')}
-            >
-              {t('dbBackups.create')}
-            </Button>
-            <Button icon={<UploadOutlined />} onClick={() => setDialog({ kind: 'upload' })} {...testId('db-upload')}>
-              {t('dbBackups.upload')}
-            </Button>
-          </div>
-          <DbBackupList
-            key={`${projectId}-${source}`}
-            projectId={projectId}
-            source={source}
-            onDownload={(row) => setDialog({ kind: 'download', source, row })}
-            onRestore={(row) => setDialog({ kind: 'restore', source, row })}
-          />
+          {tab === 'cycles' ? (
+            <Suspense fallback={null}>
+              <CyclePanel key={projectId} projectId={projectId} />
+            </Suspense>
+          ) : (
+            <>
+              <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, marginBottom: 12 }}>
+                <Button
+                  type="primary"
+                  icon={<PlusOutlined />}
+                  onClick={() => setDialog({ kind: 'create' })}
+                  {...testId('db-create')}
+                >
+                  {t('dbBackups.create')}
+                </Button>
+                <Button
+                  icon={<UploadOutlined />}
+                  onClick={() => setDialog({ kind: 'upload' })}
+                  {...testId('db-upload')}
+                >
+                  {t('dbBackups.upload')}
+                </Button>
+              </div>
+              <DbBackupList
+                key={`${projectId}-${source}`}
+                projectId={projectId}
+                source={source}
+                onDownload={(row) => setDialog({ kind: 'download', source, row })}
+                onRestore={(row) => setDialog({ kind: 'restore', source, row })}
+              />
+            </>
+          )}
         </>
       )}
       <Suspense fallback={null}>

@@ -1,0 +1,32 @@
+import type { periodicBackupZh } from './periodicBackup.zh_Hans';
+
+/** The English texts of `periodicBackup.zh_Hans.ts` (same keys). */
+export const periodicBackupEn: Record<keyof typeof periodicBackupZh, string> = {
+  'cycles.tab': 'Periodic backups',
+  'cycles.add': 'Add cycle',
+  'cycles.addTitle': 'New backup cycle',
+  'cycles.editTitle': 'Edit backup cycle',
+  'cycles.name': 'Cycle name',
+  'cycles.hours': 'Every (hours)',
+  'cycles.every': 'every {{hours}} h',
+  'cycles.keep': 'Backups kept',
+  'cycles.enabled': 'Enabled',
+  'cycles.nextRun': 'Next run',
+  'cycles.lastResult': 'Last result',
+  'cycles.never': 'not run yet',
+  'cycles.result.running': 'running',
+  'cycles.result.success': 'success',
+  'cycles.result.failed': 'failed',
+  'cycles.actions': 'Actions',
+  'cycles.edit': 'Edit',
+  'cycles.delete': 'Delete',
+  'cycles.deleteConfirm': 'Delete the backup cycle "{{name}}"? The backups it made stay in the backup list.',
+  'cycles.deleted': 'deleted successfully',
+  'cycles.saved': 'Successfully saved',
+  'cycles.nameRequired': 'cycle name required',
+  'cycles.nameTooLong': 'The cycle name is at most {{max}} characters',
+  'cycles.hoursRange': 'The period is a whole number of hours from {{min}} to {{max}}',
+  'cycles.keepRange': 'The number of backups kept is a whole number from {{min}} to {{max}}',
+  'cycles.keepHelp': "Only this cycle's older backups are deleted; manual backups are never touched",
+  'cycles.empty': 'No backup cycles yet',
+};
