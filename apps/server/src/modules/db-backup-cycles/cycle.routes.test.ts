@@ -132,7 +132,10 @@ describe('periodic database backups', () => {
     const badPatch = await call('PATCH', `${CYCLES}/${made.id}`, { body: { hours: -1 } });
     expect(badPatch.statusCode).toBe(400);
 
-    for (let i = 1; i < 20; i++) await create({ name: `c${i}`, hours: 1, enabled: false });
+    // Up to the limit (19 more, written directly: the call's own path is tested above).
+    await w.app.database.db.execute(sql`
+      insert into db_backup_cycles (id, project_id, name, hours, enabled, keep, anchor_at, next_run_at, create_time, update_time)
+      select 'x' || n, ${project}, 'c' || n, 1, false, 7, now(), now(), now(), now() from generate_series(1, 19) n`);
     const tooMany = await call('POST', CYCLES, { body: { name: 'one more', hours: 1 } });
     expect(tooMany.statusCode).toBe(409);
     expect(tooMany.json()).toMatchObject({
@@ -233,7 +236,6 @@ describe('periodic database backups', () => {
   it('two servers on one database run a slot once', async () => {
     const cycle = await create({ name: 'hourly', hours: 1 });
     const at = Date.parse(cycle.nextRunTime ?? '') + 60_000;
-    w.app.advance(at - Date.parse(cycle.nextRunTime ?? '') + HOUR);
     const one = await secondServer(at);
     const two = await secondServer(at);
     try {
@@ -244,8 +246,11 @@ describe('periodic database backups', () => {
         two.services.periodicBackups.tick(),
       ]);
       expect(results.reduce((sum, r) => sum + r.started, 0)).toBe(1);
-      expect(await runsOf(cycle.id)).toHaveLength(1);
+      const runs = await runsOf(cycle.id);
+      expect(runs).toEqual([`pc_${cycle.id}_${Date.parse(cycle.nextRunTime ?? '')}`]);
       const [seen] = await list();
+      expect(seen?.lastResult?.jobId).toBe(runs[0]);
+      expect(Date.parse(seen?.nextRunTime ?? '')).toBe(Date.parse(cycle.nextRunTime ?? '') + HOUR);
       await job(seen?.lastResult?.jobId ?? '');
     } finally {
       await one.app.close();

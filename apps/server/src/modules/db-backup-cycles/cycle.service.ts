@@ -250,14 +250,15 @@ export class CycleService {
       cycle.name,
       await this.deps.language(),
     );
-    const recorded = await this.deps.repo.started(cycle, {
+    // Whoever records it (the same values: the slot's job, the next slot), the cycle moves on once.
+    await this.deps.repo.started(cycle, {
       taskId,
       at: submitted?.startTime ?? now,
       nextRunAt: new Date(slot.getTime() + cycle.hours * HOUR_MS),
     });
     if (submitted)
       this.deps.log.info({ cycle: cycle.id, project: cycle.projectId, task: taskId }, 'periodic backup started');
-    return recorded && submitted !== undefined;
+    return submitted !== undefined;
   }
 
   private async settle(cycle: CycleWithTask): Promise<boolean> {
