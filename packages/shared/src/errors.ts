@@ -1,4 +1,4 @@
-import type { MessageKey } from './messages.js';
+import type { MessageKey } from './all-messages.js';
 
 /**
  * Stable error ids sent as `code` in every error body (spec README, contract 5), with their HTTP

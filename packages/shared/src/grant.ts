@@ -1,5 +1,5 @@
 import type { Grant, GrantView } from './licence.js';
-import { isMessageKey, type MessageKey, translate } from './messages.js';
+import { type CoreMessageKey, isCoreMessageKey, translateCore } from './messages.js';
 import { type Language, LICENCE_COUNT_MAX, LICENCE_TABLE_COUNT_MAX } from './validations.js';
 
 /**
@@ -136,7 +136,7 @@ export function sumMeasures(items: readonly unknown[]): MeasureValues {
 export interface GrantProblem {
   /** Dotted path of the grant field, e.g. 'userCount' or 'startTime'. */
   field: string;
-  key: MessageKey;
+  key: CoreMessageKey;
   params: Record<string, string | number>;
 }
 
@@ -194,7 +194,7 @@ function childrenProblems(grant: Grant, children: ChildrenSpan): GrantProblem[] 
   return problems;
 }
 
-const labelKey = (field: string) => `grant.label.${field}` as MessageKey;
+const labelKey = (field: string) => `grant.label.${field}` as CoreMessageKey;
 
 /**
  * Every way `grant` breaks its parent's limits (console.md §5, licence form): counts within the
@@ -271,6 +271,7 @@ export function grantProblems(grant: Grant, context: ParentContext): GrantProble
 /** A problem's text in a language, its field label translated first. */
 export function grantProblemText(problem: GrantProblem, language: Language): string {
   const params = { ...problem.params };
-  if (typeof params.label === 'string' && isMessageKey(params.label)) params.label = translate(params.label, language);
-  return translate(problem.key, language, params);
+  if (typeof params.label === 'string' && isCoreMessageKey(params.label))
+    params.label = translateCore(params.label, language);
+  return translateCore(problem.key, language, params);
 }

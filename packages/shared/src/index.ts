@@ -1,3 +1,5 @@
+export * from './all-messages.js';
+export * from './backup-messages.js';
 export * from './backups.js';
 export * from './data-modules.js';
 export * from './db-backups.js';
@@ -6,6 +8,7 @@ export * from './errors.js';
 export * from './licence.js';
 export * from './licence-document.js';
 export * from './media.js';
+export * from './media-messages.js';
 export * from './messages.js';
 export * from './password.js';
 export * from './schemas/auth.schema.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import type { MessageKey } from './all-messages.js';
 import { isCalendarDate, VALIDITY_MAX_DAYS } from './grant.js';
-import type { MessageKey } from './messages.js';
 import { LICENCE_COUNT_MAX, LICENCE_TABLE_COUNT_MAX } from './validations.js';
 
 /**

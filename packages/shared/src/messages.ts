@@ -5,7 +5,7 @@ import type { Language } from './validations.js';
  * these into its own i18n resources; the server answers in the language of Accept-Language.
  * Wording named by the spec is kept verbatim.
  */
-export const MESSAGES = {
+export const CORE_MESSAGES = {
   'error.validation': { zh_Hans: '请求参数错误', en: 'Invalid request' },
   'error.invalidField': { zh_Hans: '{{field}}格式不正确', en: '{{field}} is not valid' },
   'error.notFound': { zh_Hans: '请求的资源不存在', en: 'Not found' },
@@ -226,26 +226,6 @@ export const MESSAGES = {
     en: 'The help address must be a path on this server (starting with /) or an http(s) address',
   },
   'settings.saved': { zh_Hans: '保存成功', en: 'Successfully saved' },
-  'ftp.hostRequired': { zh_Hans: '请输入 FTP 服务器地址', en: 'Enter the FTP server address' },
-  'ftp.host': { zh_Hans: 'FTP 服务器地址不正确', en: 'The FTP server address is not valid' },
-  'ftp.port': { zh_Hans: '端口应为 1 到 65535 的整数', en: 'The port must be a whole number from 1 to 65535' },
-  'ftp.userRequired': { zh_Hans: '请输入 FTP 用户名', en: 'Enter the FTP user name' },
-  'ftp.user': {
-    zh_Hans: 'FTP 用户名不正确（最多 128 个字符）',
-    en: 'The FTP user name is not valid (at most 128 characters)',
-  },
-  'ftp.passwordRequired': { zh_Hans: '请输入 FTP 密码', en: 'Enter the FTP password' },
-  'ftp.password': {
-    zh_Hans: 'FTP 密码不正确（最多 256 个字符）',
-    en: 'The FTP password is not valid (at most 256 characters)',
-  },
-  'ftp.remoteFolder': {
-    zh_Hans: '远程目录应以 / 开头，且不能包含 .. 或反斜杠',
-    en: 'The remote folder must start with / and contain no .. or backslash',
-  },
-  'ftp.tls': { zh_Hans: '请选择加密方式', en: 'Choose the encryption' },
-  'ftp.passiveOnly': { zh_Hans: '只支持被动模式', en: 'Only passive mode is supported' },
-
   'upload.notImage': {
     zh_Hans: '只能上传图片文件（PNG、JPEG、GIF、WebP、BMP、ICO）',
     en: 'Only image files can be uploaded (PNG, JPEG, GIF, WebP, BMP, ICO)',
@@ -257,181 +237,6 @@ export const MESSAGES = {
     en: 'The upload is not a complete multipart/form-data form (cut short, or without its boundary)',
   },
 
-  'media.pathInvalid': { zh_Hans: '路径不允许：{{path}}（{{reason}}）', en: 'Path not allowed: {{path}} ({{reason}})' },
-  'media.reason.empty': { zh_Hans: '路径为空', en: 'the path is empty' },
-  'media.reason.tooLong': { zh_Hans: '路径超过 1024 个字符', en: 'the path is longer than 1024 characters' },
-  'media.reason.tooDeep': { zh_Hans: '文件夹层级超过 32 层', en: 'more than 32 folders deep' },
-  'media.reason.absolute': {
-    zh_Hans: '不能使用绝对路径（以 / 或盘符开头）',
-    en: 'absolute paths (starting with / or a drive letter) are not allowed',
-  },
-  'media.reason.backslash': { zh_Hans: '不能包含反斜杠 \\', en: 'backslashes (\\) are not allowed' },
-  'media.reason.emptySegment': { zh_Hans: '名称不能为空（// 或结尾的 /）', en: 'a name is empty (// or a trailing /)' },
-  'media.reason.dotSegment': { zh_Hans: '名称不能是 . 或 ..', en: 'a name may not be . or ..' },
-  'media.reason.control': { zh_Hans: '名称不能包含控制字符', en: 'names may not contain control characters' },
-  'media.reason.forbiddenCharacter': {
-    zh_Hans: '名称不能包含 < > : " | ? *',
-    en: 'names may not contain < > : " | ? *',
-  },
-  'media.reason.trailingDotOrSpace': {
-    zh_Hans: '名称不能以点或空格结尾',
-    en: 'names may not end with a dot or a space',
-  },
-  'media.reason.reservedName': {
-    zh_Hans: '保留名称（如 CON、NUL、COM1、LPT1）不能使用',
-    en: 'reserved names (such as CON, NUL, COM1, LPT1) are not allowed',
-  },
-  'media.reason.nameTooLong': { zh_Hans: '名称超过 255 字节', en: 'a name is longer than 255 bytes' },
-  'media.reason.symlink': {
-    zh_Hans: '路径经过符号链接，不允许访问',
-    en: 'the path goes through a symbolic link, which is never followed',
-  },
-  'media.reason.publicRoot': {
-    zh_Hans: 'public 是公共资源文件夹的保留名称',
-    en: "'public' is the name of the public folder, reserved at the top level",
-  },
-  'media.notFound': { zh_Hans: '文件或文件夹不存在：{{path}}', en: 'No such file or folder: {{path}}' },
-  'media.exists': { zh_Hans: '已存在同名文件或文件夹：{{path}}', en: 'A file or folder of that name exists: {{path}}' },
-  'media.notFolder': { zh_Hans: '不是文件夹：{{path}}', en: 'Not a folder: {{path}}' },
-  'media.notFile': { zh_Hans: '不是文件：{{path}}', en: 'Not a file: {{path}}' },
-  'media.fileTooLarge': {
-    zh_Hans: '文件超过上限 {{max}} 字节',
-    en: 'The file is larger than the limit of {{max}} bytes',
-  },
-  'media.tooManyFiles': { zh_Hans: '一次最多上传 {{max}} 个文件', en: 'At most {{max}} files per upload' },
-  'media.publicDenied': {
-    zh_Hans: '公共资源文件夹不允许此操作（{{feature}}）',
-    en: 'This is not allowed in the public folder ({{feature}})',
-  },
-  'media.moveIntoItself': { zh_Hans: '不能把文件夹移动到它自己里面', en: 'A folder cannot be moved into itself' },
-  'media.crossArea': {
-    zh_Hans: '不能在项目文件夹和公共资源文件夹之间移动',
-    en: 'Files cannot be moved between the project and the public folder',
-  },
-
-  'backup.contentEmpty': { zh_Hans: '备份内容不能为空', en: 'backup content cannot be empty' },
-  'backup.nameRequired': { zh_Hans: '请输入名称', en: 'name required' },
-  'backup.nameTooLong': { zh_Hans: '名称最多 30 个字符', en: 'The name is at most 30 characters' },
-  'backup.modulesRequired': { zh_Hans: '数据内容必填', en: 'data content required' },
-  'backup.ruleRequired': { zh_Hans: '还原规则必填', en: 'restore rule required' },
-  'backup.moduleUnknown': { zh_Hans: '未知的数据模块', en: 'Unknown data module' },
-  'backup.notFound': { zh_Hans: '备份记录不存在', en: 'The backup record does not exist' },
-  'backup.uploadNotZip': {
-    zh_Hans: '上传文件格式错误，请上传压缩文件！',
-    en: 'Upload file format error, please upload compressed file!',
-  },
-  'backup.uploadName': {
-    zh_Hans: '备份文件名不能包含除点和下划线以外的特殊符号',
-    en: 'Backup names allow no special symbols except dot and underscore',
-  },
-  'backup.tooLarge': { zh_Hans: '备份文件超过 {{max}} MB', en: 'The backup file is larger than {{max}} MB' },
-  'backup.passwordRequired': {
-    zh_Hans: '如需添加验证码，请先填写',
-    en: 'if adding a verification code, fill it first',
-  },
-  'backup.passwordWrong': {
-    zh_Hans: '验证码错误，无法打开备份文件',
-    en: 'Wrong verification code: the backup file cannot be opened',
-  },
-  'backup.partMissing': {
-    zh_Hans: '该备份不包含所选内容：{{parts}}',
-    en: 'This backup does not hold the chosen content: {{parts}}',
-  },
-  'backup.archiveInvalid': {
-    zh_Hans: '备份文件无效：{{problem}}',
-    en: 'The backup file is not valid: {{problem}}',
-  },
-  'backup.restoreRunning': {
-    zh_Hans: '该项目正在还原，请等它结束后再试',
-    en: 'A restore of this project is running; try again when it has ended',
-  },
-  'dbBackup.restoring': {
-    zh_Hans: '项目正在还原数据库备份，请在还原结束后再试',
-    en: 'The project is restoring a database backup; try again when the restore has ended',
-  },
-  'dbBackup.notWhole': {
-    zh_Hans: '这不是数据库备份：它只包含部分数据模块，请作为项目备份还原',
-    en: 'This is not a database backup: it holds only some data modules (restore it as a project backup)',
-  },
-  'dbBackup.ftpUnavailable': { zh_Hans: 'FTP 存储未配置', en: 'FTP storage is not configured' },
-  'dbBackup.ftpFailed': { zh_Hans: 'FTP 存储出错：{{reason}}', en: 'FTP storage failed: {{reason}}' },
-  'dbBackup.dumped': { zh_Hans: '备份完成', en: 'backup complete' },
-  'dbBackup.restored': { zh_Hans: '还原成功', en: 'Restore successful' },
-  'dbBackup.paused': { zh_Hans: '任务已暂停', en: 'The job was paused' },
-  'dbBackupCycle.notFound': { zh_Hans: '备份周期不存在', en: 'The backup cycle does not exist' },
-  'dbBackupCycle.tooMany': {
-    zh_Hans: '每个项目最多 {{max}} 个备份周期',
-    en: 'A project has at most {{max}} backup cycles',
-  },
-  'dbBackupCycle.nameRequired': { zh_Hans: '请输入周期名称', en: 'cycle name required' },
-  'dbBackupCycle.nameTooLong': { zh_Hans: '周期名称最多 30 个字符', en: 'The cycle name is at most 30 characters' },
-  'dbBackupCycle.hoursRange': {
-    zh_Hans: '周期（小时）须为 1 到 8760 的整数',
-    en: 'The period is a whole number of hours from 1 to 8760',
-  },
-  'dbBackupCycle.keepRange': {
-    zh_Hans: '保留份数须为 1 到 100 的整数',
-    en: 'The number of backups kept is a whole number from 1 to 100',
-  },
-  'dbBackupCycle.enabledRequired': { zh_Hans: '请选择是否启用', en: 'enabled must be true or false' },
-  'backup.safetyName': { zh_Hans: '还原前备份 {{time}}', en: 'safety {{time}}' },
-  'backup.exported': { zh_Hans: '备份完成', en: 'backup complete' },
-  'backup.restored': { zh_Hans: '还原成功', en: 'Restore successful' },
-  'backup.problem.notZip': { zh_Hans: '不是 zip 文件，或文件已损坏', en: 'not a zip file, or damaged' },
-  'backup.problem.manifestMissing': { zh_Hans: '缺少 manifest.json', en: 'manifest.json is missing' },
-  'backup.problem.manifestInvalid': {
-    zh_Hans: 'manifest.json 格式不正确（{{detail}}）',
-    en: 'manifest.json is not valid ({{detail}})',
-  },
-  'backup.problem.version': {
-    zh_Hans: '不支持的备份格式版本 {{version}}',
-    en: 'unsupported backup format version {{version}}',
-  },
-  'backup.problem.unsafePath': {
-    zh_Hans: '条目路径不安全：{{path}}',
-    en: 'an entry path is not safe: {{path}}',
-  },
-  'backup.problem.symlink': { zh_Hans: '条目是符号链接：{{path}}', en: 'an entry is a symbolic link: {{path}}' },
-  'backup.problem.unlisted': {
-    zh_Hans: '条目不在清单中：{{path}}',
-    en: 'an entry is not in the manifest: {{path}}',
-  },
-  'backup.problem.missing': {
-    zh_Hans: '清单中的条目缺失：{{path}}',
-    en: 'an entry of the manifest is missing: {{path}}',
-  },
-  'backup.problem.size': { zh_Hans: '条目大小不符：{{path}}', en: 'an entry has the wrong size: {{path}}' },
-  'backup.problem.hash': {
-    zh_Hans: '条目内容校验失败（SHA-256）：{{path}}',
-    en: 'an entry fails its SHA-256 check: {{path}}',
-  },
-  'backup.problem.tooManyEntries': {
-    zh_Hans: '条目超过 {{max}} 个',
-    en: 'more than {{max}} entries',
-  },
-  'backup.problem.tooLarge': {
-    zh_Hans: '解压后超过 {{max}} GB',
-    en: 'more than {{max}} GB when expanded',
-  },
-  'backup.problem.ratio': {
-    zh_Hans: '条目压缩比异常（疑似压缩炸弹）：{{path}}',
-    en: 'an entry expands suspiciously far (a zip bomb?): {{path}}',
-  },
-  'backup.problem.unknownModule': { zh_Hans: '未知的数据模块：{{module}}', en: 'an unknown data module: {{module}}' },
-  'backup.problem.badDocument': {
-    zh_Hans: '数据模块 {{module}} 第 {{line}} 行不是有效的文档',
-    en: 'line {{line}} of data module {{module}} is not a valid document',
-  },
-  'backup.problem.duplicate': {
-    zh_Hans: '数据模块 {{module}} 中有重复的文档 id',
-    en: 'data module {{module}} holds the same document id more than once',
-  },
-  'backup.problem.encrypted': {
-    zh_Hans: '文件已加密，请填写验证码',
-    en: 'the file is encrypted: give its verification code',
-  },
-  'backup.problem.truncated': { zh_Hans: '文件不完整或已损坏', en: 'the file is truncated or damaged' },
-
   'unit.d': { zh_Hans: '天', en: 'day(s)' },
   'unit.h': { zh_Hans: '小时', en: 'hour(s)' },
   'unit.m': { zh_Hans: '分钟', en: 'minute(s)' },
@@ -441,15 +246,25 @@ export const MESSAGES = {
   'unit.Y': { zh_Hans: '年', en: 'year(s)' },
 } as const satisfies Record<string, Record<Language, string>>;
 
-export type MessageKey = keyof typeof MESSAGES;
+export type CoreMessageKey = keyof typeof CORE_MESSAGES;
 
-export function isMessageKey(key: string): key is MessageKey {
-  return Object.hasOwn(MESSAGES, key);
+/** The core messages only: for code the console loads on every route (e.g. grant checks). */
+export function isCoreMessageKey(key: string): key is CoreMessageKey {
+  return Object.hasOwn(CORE_MESSAGES, key);
 }
 
-export function translate(key: MessageKey, language: Language, params: Record<string, string | number> = {}): string {
-  const template: string = MESSAGES[key][language];
+/** A message's template with its `{{name}}` parameters filled in. */
+export function fill(template: string, params: Record<string, string | number>): string {
   return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ''));
+}
+
+/** `translate` (all-messages.ts) over the core messages only (see isCoreMessageKey). */
+export function translateCore(
+  key: CoreMessageKey,
+  language: Language,
+  params: Record<string, string | number> = {},
+): string {
+  return fill(CORE_MESSAGES[key][language], params);
 }
 
 /** Accept-Language → one of our languages: 'en…' is English, everything else the default. */
@@ -459,9 +274,12 @@ export function pickLanguage(header: string | undefined | null): Language {
   return first.startsWith('en') ? 'en' : 'zh_Hans';
 }
 
-/** Per-language message tables for i18next resources. */
-export function messagesFor(language: Language): Record<MessageKey, string> {
-  const table = {} as Record<MessageKey, string>;
-  for (const key of Object.keys(MESSAGES) as MessageKey[]) table[key] = MESSAGES[key][language];
+/** Per-language message tables for i18next resources: CORE_MESSAGES, or BACKUP_MESSAGES. */
+export function messagesFor<K extends string>(
+  language: Language,
+  messages: Record<K, Record<Language, string>>,
+): Record<K, string> {
+  const table = {} as Record<K, string>;
+  for (const key of Object.keys(messages) as K[]) table[key] = messages[key][language];
   return table;
 }

@@ -1,4 +1,11 @@
-import { DEFAULT_LANGUAGE, LANGUAGES, type Language, type MessageKey } from '@gantry/shared';
+import {
+  type BackupMessageKey,
+  DEFAULT_LANGUAGE,
+  LANGUAGES,
+  type Language,
+  type MediaMessageKey,
+  type MessageKey,
+} from '@gantry/shared';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { backupPageZh, backupTaskZh } from './backup.zh_Hans';
@@ -42,7 +49,8 @@ export type LanguageResources = {
     typeof backupTaskZh &
     typeof ftpPageZh &
     typeof dbBackupPageZh &
-    typeof periodicBackupZh;
+    typeof periodicBackupZh &
+    Record<BackupMessageKey | MediaMessageKey, string>;
 };
 
 /**

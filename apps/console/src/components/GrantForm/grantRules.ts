@@ -1,4 +1,5 @@
 import {
+  type CoreMessageKey,
   DEFAULT_DASHBOARD_COUNT,
   dateOfDay,
   dayNumber,
@@ -7,12 +8,11 @@ import {
   grantProblems,
   grantProblemText,
   grantSchema,
-  isMessageKey,
+  isCoreMessageKey,
   type Language,
   MEASURES,
   type MeasurePath,
-  type MessageKey,
-  translate,
+  translateCore,
 } from '@gantry/shared';
 import type { UnusedLicence } from '../../services/licence';
 
@@ -53,7 +53,7 @@ export function valueAt(values: unknown, path: string): unknown {
   return value;
 }
 
-const labelKey = (field: string) => `grant.label.${field}` as MessageKey;
+const labelKey = (field: string) => `grant.label.${field}` as CoreMessageKey;
 
 /**
  * The grant as typed so far, for the shared cross-field rules. grantProblems reads each measure
@@ -80,12 +80,12 @@ export function grantFieldMessage(
   const value = valueAt(values, field);
   if (value === undefined || value === null || value === '') {
     if (!REQUIRED_GRANT_FIELDS.includes(field)) return null;
-    return translate('grant.required', language, { label: translate(labelKey(field), language) });
+    return translateCore('grant.required', language, { label: translateCore(labelKey(field), language) });
   }
   const parsed = grantSchema.safeParse(values);
   if (!parsed.success) {
     const issue = parsed.error.issues.find((i) => i.path.map(String).join('.') === field);
-    if (issue) return isMessageKey(issue.message) ? translate(issue.message, language) : issue.message;
+    if (issue) return isCoreMessageKey(issue.message) ? translateCore(issue.message, language) : issue.message;
   }
   const problem = grantProblems(partialGrant(values), {
     parent: context.pool?.parent ?? undefined,

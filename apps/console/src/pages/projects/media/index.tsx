@@ -39,6 +39,7 @@ import {
 import { formatDateTime } from '../../../utils/dateTime';
 import { formatBytes } from '../detail/ProjectData';
 import { projectPath } from '../paths';
+import './texts';
 
 const IMAGE = /\.(png|jpe?g|gif|webp|bmp|ico)$/i;
 const testId = (id: string) => ({ 'data-testid': id }) as ButtonProps;

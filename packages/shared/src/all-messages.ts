@@ -1,0 +1,24 @@
+import { BACKUP_MESSAGES } from './backup-messages.js';
+import { MEDIA_MESSAGES } from './media-messages.js';
+import { CORE_MESSAGES, fill } from './messages.js';
+import type { Language } from './validations.js';
+
+/**
+ * Every message both sides show: the core ones (messages.ts), those of the backup screens
+ * (backup-messages.ts) and of the media library (media-messages.ts). The server translates any of
+ * them; the console loads the core ones with every route and the others with their screens, so it
+ * does not import this module on the way.
+ */
+const MESSAGES = { ...CORE_MESSAGES, ...BACKUP_MESSAGES, ...MEDIA_MESSAGES };
+
+export type MessageKey = keyof typeof MESSAGES;
+export type BackupMessageKey = keyof typeof BACKUP_MESSAGES;
+export type MediaMessageKey = keyof typeof MEDIA_MESSAGES;
+
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(MESSAGES, key);
+}
+
+export function translate(key: MessageKey, language: Language, params: Record<string, string | number> = {}): string {
+  return fill(MESSAGES[key][language], params);
+}
