@@ -235,6 +235,15 @@ describe('creating a backup', () => {
     expect(calls.some((c) => c.url.includes('/export'))).toBe(false);
   });
 
+  it('opens the creation dialog when a menu asks again while the page is open', async () => {
+    server();
+    const { router } = open();
+    await screen.findByTestId('backup-row-b1');
+    expect(screen.queryByTestId('backup-name')).toBeNull();
+    await act(() => router.navigate('/app/backup?projectId=p1&action=create'));
+    expect(await screen.findByTestId('backup-name')).toBeTruthy();
+  });
+
   it('warns above 2048 MB and starts only once confirmed; warns about html', async () => {
     const { calls } = server({ sizes: { fileServer: 2000, html: 100, mongodb: 1 } });
     open('/app/backup?projectId=p1&action=create');

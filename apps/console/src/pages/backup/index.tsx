@@ -2,7 +2,7 @@ import './texts';
 import type { BackupView } from '@gantry/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Card, Empty, Select } from 'antd';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { request } from '../../services/request';
@@ -37,6 +37,10 @@ export default function BackupPage() {
   const [dialog, setDialog] = useState<Dialog>(() =>
     action === 'create' || action === 'upload' ? { kind: action } : null,
   );
+  // A project menu may ask again while the page is open (a new ?action= on the same page).
+  useEffect(() => {
+    if (action === 'create' || action === 'upload') setDialog({ kind: action });
+  }, [action]);
   const projects = useQuery({
     queryKey: ['project-available'],
     queryFn: () => request<Array<{ id: string; name: string }>>('rest/spm/project/available'),

@@ -2,7 +2,7 @@ import './texts';
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, type ButtonProps, Card, Empty, notification, Select, Tabs } from 'antd';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { DbBackupSource } from '../../services/dbBackup';
@@ -46,6 +46,10 @@ export default function DbBackupPage() {
   const [dialog, setDialog] = useState<Dialog>(() =>
     action === 'create' || action === 'upload' ? { kind: action } : null,
   );
+  // A project menu may ask again while the page is open (a new ?action= on the same page).
+  useEffect(() => {
+    if (action === 'create' || action === 'upload') setDialog({ kind: action });
+  }, [action]);
   const [notifications, notificationHolder] = notification.useNotification();
   const watch = useDbJobs(notifications, () => {
     void queryClient.invalidateQueries({ queryKey: ['db-backups', projectId] });
