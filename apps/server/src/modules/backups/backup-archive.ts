@@ -14,6 +14,7 @@ import { type Entry, type FileEntry, Reader, ZipReader, type ZipWriter } from '@
 import { z } from 'zod';
 import { inPool } from '../../lib/in-pool.js';
 import { configureZip } from './zip-codec.js';
+import { type ZipEntry, ZipFileReader, ZipReadError } from './zip-file-reader.js';
 import { type CompressedEntry, type SpooledEntry, ZipFileWriter } from './zip-file-writer.js';
 
 /**
@@ -194,7 +195,7 @@ export class LineSplitter {
   }
 }
 
-/** Reads the archive file by random access (the central directory first, then each entry). */
+/** Reads an archive for zip.js by random access (the central directory first, then each entry). */
 class FileReader extends Reader<FileHandle> {
   constructor(
     private readonly handle: FileHandle,
@@ -214,52 +215,109 @@ class FileReader extends Reader<FileHandle> {
   }
 }
 
-/** An archive opened for reading. */
+/** An entry of an archive, as both readers give it. */
+export type ArchiveEntry = Pick<
+  ZipEntry,
+  'filename' | 'directory' | 'encrypted' | 'symlink' | 'compressedSize' | 'uncompressedSize' | 'lastModDate'
+>;
+
+interface ReaderBackend {
+  read(entry: ArchiveEntry, sink: (chunk: Uint8Array) => void | Promise<void>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * An archive opened for reading: by our own reader (zip-file-reader.ts) when it is plain, by zip.js
+ * when it is opened with a verification code (AES-256).
+ */
 export class ArchiveReader {
   private constructor(
-    private readonly handle: FileHandle,
-    private readonly zip: ZipReader<FileHandle>,
-    readonly entries: Entry[],
+    readonly entries: ArchiveEntry[],
+    private readonly backend: ReaderBackend,
     private readonly password: string | undefined,
   ) {}
 
   static async open(file: string, password?: string): Promise<ArchiveReader> {
-    configureZip();
     const handle = await open(file, 'r');
     try {
-      const { size } = await handle.stat();
-      const zip = new ZipReader(new FileReader(handle, size), { checkSignature: true });
-      let entries: Entry[];
+      if (password) return await ArchiveReader.openEncrypted(handle, password);
+      let zip: ZipFileReader;
       try {
-        entries = await zip.getEntries();
+        zip = await ZipFileReader.open(handle, { maxEntries: BACKUP_LIMITS.entriesMax + 1 });
       } catch (error) {
-        // zip.js refuses unsafe names itself (`..`, absolute paths…): the same refusal as ours.
-        const { filename } = error as { filename?: unknown };
-        if (typeof filename === 'string') throw new ArchiveProblem('unsafePath', { path: filename.slice(0, 200) });
-        throw new ArchiveProblem('notZip');
+        if (error instanceof ZipReadError) throw new ArchiveProblem('notZip');
+        throw error;
       }
-      return new ArchiveReader(handle, zip, entries, password);
+      const backend: ReaderBackend = {
+        read: (entry, sink) => zip.read(entry as ZipEntry, sink),
+        close: () => handle.close(),
+      };
+      return new ArchiveReader(zip.entries, backend, undefined);
     } catch (error) {
       await handle.close();
       throw error;
     }
   }
 
-  /** Streams an entry's bytes to `sink`, chunk by chunk. */
-  async read(entry: FileEntry, sink: (chunk: Uint8Array) => void | Promise<void>): Promise<void> {
+  private static async openEncrypted(handle: FileHandle, password: string): Promise<ArchiveReader> {
+    configureZip();
+    const { size } = await handle.stat();
+    const zip = new ZipReader(new FileReader(handle, size), { checkSignature: true });
+    let found: Entry[];
+    try {
+      found = await zip.getEntries();
+    } catch (error) {
+      // zip.js refuses unsafe names itself (`..`, absolute paths…): the same refusal as ours.
+      const { filename } = error as { filename?: unknown };
+      if (typeof filename === 'string') throw new ArchiveProblem('unsafePath', { path: filename.slice(0, 200) });
+      throw new ArchiveProblem('notZip');
+    }
+    const files = new Map<ArchiveEntry, FileEntry>();
+    const entries = found.map((entry) => {
+      const mapped: ArchiveEntry = {
+        filename: entry.filename,
+        directory: entry.directory,
+        encrypted: entry.encrypted,
+        symlink: Boolean(entry.symlink),
+        compressedSize: entry.compressedSize,
+        uncompressedSize: entry.uncompressedSize,
+        lastModDate: entry.lastModDate,
+      };
+      if (!entry.directory) files.set(mapped, entry);
+      return mapped;
+    });
+    const backend: ReaderBackend = {
+      read: async (entry, sink) => {
+        const file = files.get(entry);
+        if (!file) throw new ArchiveProblem('truncated');
+        try {
+          await file.getData(new WritableStream<Uint8Array>({ write: (chunk) => sink(chunk) }), {
+            password,
+            checkSignature: true,
+          });
+        } catch (error) {
+          if (error instanceof ArchiveProblem) throw error;
+          if (/password/i.test(error instanceof Error ? error.message : '')) throw new WrongPassword();
+          throw new ArchiveProblem('truncated');
+        }
+      },
+      close: async () => {
+        await zip.close().catch(() => {});
+        await handle.close().catch(() => {});
+      },
+    };
+    return new ArchiveReader(entries, backend, password);
+  }
+
+  /** Streams an entry's bytes to `sink`, chunk by chunk (a slow sink slows the reading). */
+  async read(entry: ArchiveEntry, sink: (chunk: Uint8Array) => void | Promise<void>): Promise<void> {
     if (entry.encrypted && !this.password) throw new ArchiveProblem('encrypted');
     try {
-      await entry.getData(
-        new WritableStream<Uint8Array>({
-          write: (chunk) => sink(chunk),
-        }),
-        this.password ? { password: this.password, checkSignature: true } : { checkSignature: true },
-      );
+      await this.backend.read(entry, sink);
     } catch (error) {
-      if (error instanceof ArchiveProblem) throw error;
-      const message = error instanceof Error ? error.message : '';
-      if (/password/i.test(message)) throw new WrongPassword();
-      throw new ArchiveProblem('truncated');
+      if (error instanceof ZipReadError)
+        throw new ArchiveProblem(error.reason === 'unsupported' ? 'notZip' : 'truncated');
+      throw error;
     }
   }
 
@@ -286,8 +344,7 @@ export class ArchiveReader {
   }
 
   async close(): Promise<void> {
-    await this.zip.close().catch(() => {});
-    await this.handle.close().catch(() => {});
+    await this.backend.close().catch(() => {});
   }
 }
 
@@ -392,7 +449,7 @@ export async function verifyArchive(reader: ArchiveReader, options: VerifyOption
   let done = 0;
   const contents = reader.entries.filter((entry) => !entry.directory && entry.filename !== BACKUP_ARCHIVE.manifest);
   // A few entries at once: each is read by random access, and inflating waits on the thread pool.
-  await inPool(contents as FileEntry[], 3, async (entry) => {
+  await inPool(contents, 3, async (entry) => {
     await options.checkpoint?.();
     const declared = listed.get(entry.filename) as ManifestEntry;
     const place = placeEntry(entry.filename) as EntryPlace;

@@ -2,12 +2,12 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { BACKUP_ARCHIVE, BACKUP_LIMITS, MEDIA_LIMITS, type RestorePlan, type RestoreRule } from '@gantry/shared';
-import type { FileEntry } from '@zip.js/zip.js';
 import { type FileStore, FileStoreError } from '../../lib/file-store.js';
 import { inPool } from '../../lib/in-pool.js';
 import { htmlArea, mediaArea } from '../media/media.service.js';
 import type { BackupRepository, BackupRow } from './backup.repository.js';
 import {
+  type ArchiveEntry,
   ArchiveProblem,
   type ArchiveReader,
   LineSplitter,
@@ -290,12 +290,12 @@ export async function applyRestore(
       await store.removeArea(area);
       await ensureFolder(store, area, []);
       // Folders first (in order), then the files, a few at once (each entry is read by random access).
-      const files: Array<{ entry: FileEntry; segments: string[] }> = [];
+      const files: Array<{ entry: ArchiveEntry; segments: string[] }> = [];
       for (const entry of reader.entries) {
         const place = placeEntry(entry.directory ? entry.filename.replace(/\/$/, '') : entry.filename);
         if (place instanceof ArchiveProblem || place.kind === 'manifest' || place.kind !== kind) continue;
         if (entry.directory) await ensureFolder(store, area, place.segments);
-        else files.push({ entry: entry as FileEntry, segments: place.segments });
+        else files.push({ entry, segments: place.segments });
       }
       await inPool(files, EXTRACT_AT_ONCE, async ({ entry, segments }) => {
         await steps.checkpoint();

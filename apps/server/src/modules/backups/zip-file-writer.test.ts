@@ -3,7 +3,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FileEntry } from '@zip.js/zip.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ArchiveReader } from './backup-archive.js';
 import { ZipFileWriter } from './zip-file-writer.js';
@@ -25,7 +24,7 @@ async function contents(file: string): Promise<Map<string, Buffer | 'dir'>> {
         continue;
       }
       const parts: Buffer[] = [];
-      await reader.read(entry as FileEntry, (chunk) => {
+      await reader.read(entry, (chunk) => {
         parts.push(Buffer.from(chunk));
       });
       found.set(entry.filename, Buffer.concat(parts));

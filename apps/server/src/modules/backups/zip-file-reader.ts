@@ -1,0 +1,245 @@
+import { once } from 'node:events';
+import type { FileHandle } from 'node:fs/promises';
+import { crc32, createInflateRaw } from 'node:zlib';
+
+/**
+ * Reads a zip file by random access on Node's own zlib: the central directory (ZIP64 included),
+ * then any entry's bytes, inflated on the thread pool with its CRC-32 and size checked. The
+ * counterpart of zip-file-writer.ts; zip.js still reads the AES-encrypted archives (uploads with a
+ * code). Nothing here trusts a declared size beyond the file: every offset is checked against it.
+ */
+
+const LOCAL_HEADER = 0x04034b50;
+const CENTRAL_HEADER = 0x02014b50;
+const END = 0x06054b50;
+const END64 = 0x06064b50;
+const END64_LOCATOR = 0x07064b50;
+const MAX32 = 0xffffffff;
+const MAX16 = 0xffff;
+const UTF8_NAMES = 0x0800;
+const ENCRYPTED = 0x0001;
+const ZIP64_EXTRA = 0x0001;
+const EXTENDED_TIME = 0x5455;
+const UNICODE_PATH = 0x7075;
+/** A central directory larger than this is refused (about 1.5 million entries). */
+const CENTRAL_MAX = 256 * 1024 * 1024;
+const BLOCK = 1 << 20;
+
+export interface ZipEntry {
+  filename: string;
+  directory: boolean;
+  encrypted: boolean;
+  symlink: boolean;
+  compressedSize: number;
+  uncompressedSize: number;
+  lastModDate: Date;
+  crc: number;
+  method: number;
+  offset: number;
+}
+
+/** Why a file cannot be read as a zip: not one (or its directory is damaged), or an entry's data is. */
+export class ZipReadError extends Error {
+  constructor(readonly reason: 'notZip' | 'damaged' | 'unsupported') {
+    super(`zip ${reason}`);
+  }
+}
+
+async function readAt(handle: FileHandle, at: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const { bytesRead } = await handle.read(buffer, done, length - done, at + done);
+    if (bytesRead === 0) throw new ZipReadError('notZip');
+    done += bytesRead;
+  }
+  return buffer;
+}
+
+function dosDate(date: number, time: number): Date {
+  return new Date(
+    ((date >> 9) & 0x7f) + 1980,
+    ((date >> 5) & 0x0f) - 1,
+    date & 0x1f,
+    (time >> 11) & 0x1f,
+    (time >> 5) & 0x3f,
+    (time & 0x1f) * 2,
+  );
+}
+
+/** The end of central directory: where the directory is, how big, how many entries. */
+async function findDirectory(handle: FileHandle, size: number): Promise<{ at: number; length: number; count: number }> {
+  if (size < 22) throw new ZipReadError('notZip');
+  const tailLength = Math.min(size, 22 + MAX16);
+  const tail = await readAt(handle, size - tailLength, tailLength);
+  let end = -1;
+  for (let i = tailLength - 22; i >= 0; i--) {
+    if (tail.readUInt32LE(i) === END && i + 22 + tail.readUInt16LE(i + 20) === tailLength) {
+      end = i;
+      break;
+    }
+  }
+  if (end < 0) throw new ZipReadError('notZip');
+  let count = tail.readUInt16LE(end + 10);
+  let length = tail.readUInt32LE(end + 12);
+  let at = tail.readUInt32LE(end + 16);
+  if (count === MAX16 || length === MAX32 || at === MAX32) {
+    const endAt = size - tailLength + end;
+    if (endAt < 20) throw new ZipReadError('notZip');
+    const locator = await readAt(handle, endAt - 20, 20);
+    if (locator.readUInt32LE(0) !== END64_LOCATOR) throw new ZipReadError('notZip');
+    const end64At = Number(locator.readBigUInt64LE(8));
+    if (end64At + 56 > size) throw new ZipReadError('notZip');
+    const end64 = await readAt(handle, end64At, 56);
+    if (end64.readUInt32LE(0) !== END64) throw new ZipReadError('notZip');
+    count = Number(end64.readBigUInt64LE(32));
+    length = Number(end64.readBigUInt64LE(40));
+    at = Number(end64.readBigUInt64LE(48));
+  }
+  if (at + length > size || length > CENTRAL_MAX) throw new ZipReadError('notZip');
+  return { at, length, count };
+}
+
+/** Parses the central directory; stops after `maxEntries` + 1 entries (the caller refuses more). */
+function parseDirectory(directory: Buffer, count: number, maxEntries: number, size: number): ZipEntry[] {
+  const entries: ZipEntry[] = [];
+  let p = 0;
+  for (let n = 0; n < count && entries.length <= maxEntries; n++) {
+    if (p + 46 > directory.length || directory.readUInt32LE(p) !== CENTRAL_HEADER) throw new ZipReadError('notZip');
+    const madeBy = directory.readUInt16LE(p + 4);
+    const flags = directory.readUInt16LE(p + 8);
+    const method = directory.readUInt16LE(p + 10);
+    const time = directory.readUInt16LE(p + 12);
+    const date = directory.readUInt16LE(p + 14);
+    const crc = directory.readUInt32LE(p + 16);
+    let compressedSize = directory.readUInt32LE(p + 20);
+    let uncompressedSize = directory.readUInt32LE(p + 24);
+    const nameLength = directory.readUInt16LE(p + 28);
+    const extraLength = directory.readUInt16LE(p + 30);
+    const commentLength = directory.readUInt16LE(p + 32);
+    const external = directory.readUInt32LE(p + 38);
+    let offset = directory.readUInt32LE(p + 42);
+    const nameAt = p + 46;
+    const extraAt = nameAt + nameLength;
+    const next = extraAt + extraLength + commentLength;
+    if (next > directory.length) throw new ZipReadError('notZip');
+    const rawName = directory.subarray(nameAt, extraAt);
+    let filename = flags & UTF8_NAMES ? rawName.toString('utf8') : rawName.toString('latin1');
+    let lastModDate = dosDate(date, time);
+    for (let e = extraAt; e + 4 <= extraAt + extraLength; ) {
+      const id = directory.readUInt16LE(e);
+      const length = directory.readUInt16LE(e + 2);
+      const data = directory.subarray(e + 4, Math.min(e + 4 + length, extraAt + extraLength));
+      if (id === ZIP64_EXTRA) {
+        let d = 0;
+        const wide = () => {
+          if (d + 8 > data.length) throw new ZipReadError('notZip');
+          const value = Number(data.readBigUInt64LE(d));
+          d += 8;
+          return value;
+        };
+        if (uncompressedSize === MAX32) uncompressedSize = wide();
+        if (compressedSize === MAX32) compressedSize = wide();
+        if (offset === MAX32) offset = wide();
+      } else if (id === EXTENDED_TIME && data.length >= 5 && (data[0] ?? 0) & 1) {
+        lastModDate = new Date(data.readUInt32LE(1) * 1000);
+      } else if (id === UNICODE_PATH && data.length > 5 && data[0] === 1 && data.readUInt32LE(1) === crc32(rawName)) {
+        filename = data.subarray(5).toString('utf8');
+      }
+      e += 4 + length;
+    }
+    if (offset + 30 > size) throw new ZipReadError('notZip');
+    const unixMode = madeBy >> 8 === 3 ? (external >>> 16) & 0o170000 : 0;
+    entries.push({
+      filename,
+      directory: filename.endsWith('/'),
+      encrypted: (flags & ENCRYPTED) !== 0,
+      symlink: unixMode === 0o120000,
+      compressedSize,
+      uncompressedSize,
+      lastModDate,
+      crc,
+      method,
+      offset,
+    });
+    p = next;
+  }
+  return entries;
+}
+
+export class ZipFileReader {
+  private constructor(
+    private readonly handle: FileHandle,
+    private readonly size: number,
+    readonly entries: ZipEntry[],
+  ) {}
+
+  /** Reads the directory of the zip in `handle` (the caller closes it). */
+  static async open(handle: FileHandle, options: { maxEntries: number }): Promise<ZipFileReader> {
+    const { size } = await handle.stat();
+    const { at, length, count } = await findDirectory(handle, size);
+    const directory = await readAt(handle, at, length);
+    return new ZipFileReader(handle, size, parseDirectory(directory, count, options.maxEntries, size));
+  }
+
+  /** Streams an entry's bytes to `sink` (awaited: a slow sink slows the reading), checked against its size and CRC-32. */
+  async read(entry: ZipEntry, sink: (chunk: Buffer) => void | Promise<void>): Promise<void> {
+    if (entry.method !== 0 && entry.method !== 8) throw new ZipReadError('unsupported');
+    const local = await readAt(this.handle, entry.offset, 30).catch(() => {
+      throw new ZipReadError('damaged');
+    });
+    if (local.readUInt32LE(0) !== LOCAL_HEADER) throw new ZipReadError('damaged');
+    const start = entry.offset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
+    if (start + entry.compressedSize > this.size) throw new ZipReadError('damaged');
+    let crc = 0;
+    let size = 0;
+    const take = async (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > entry.uncompressedSize) throw new ZipReadError('damaged');
+      crc = crc32(chunk, crc);
+      await sink(chunk);
+    };
+    const blocks = this.blocks(start, entry.compressedSize);
+    if (entry.method === 0) {
+      for await (const block of blocks) await take(block);
+    } else {
+      await inflate(blocks, take);
+    }
+    if (size !== entry.uncompressedSize || crc >>> 0 !== entry.crc >>> 0) throw new ZipReadError('damaged');
+  }
+
+  private async *blocks(start: number, length: number): AsyncGenerator<Buffer> {
+    for (let at = 0; at < length; at += BLOCK) {
+      // A new buffer each time: the inflater may still hold the previous one.
+      yield await readAt(this.handle, start + at, Math.min(BLOCK, length - at)).catch(() => {
+        throw new ZipReadError('damaged');
+      });
+    }
+  }
+}
+
+/** Inflates raw deflate blocks on the thread pool into `sink`, in order, with backpressure both ways. */
+async function inflate(blocks: AsyncIterable<Buffer>, sink: (chunk: Buffer) => Promise<void>): Promise<void> {
+  const inflater = createInflateRaw({ chunkSize: 256 * 1024 });
+  const output = (async () => {
+    for await (const chunk of inflater) await sink(chunk as Buffer);
+  })().catch((error: unknown) => {
+    inflater.destroy(error as Error);
+    throw error;
+  });
+  try {
+    for await (const block of blocks) {
+      if (!inflater.write(block)) await once(inflater, 'drain');
+    }
+    inflater.end();
+    await output;
+  } catch (error) {
+    inflater.destroy();
+    await output.catch(() => {});
+    if (error instanceof ZipReadError) throw error;
+    // zlib's own complaint (invalid distance, unexpected end…): the entry's data is damaged.
+    if ((error as { code?: unknown }).code !== undefined && String((error as { code?: unknown }).code).startsWith('Z_'))
+      throw new ZipReadError('damaged');
+    throw error;
+  }
+}
