@@ -17,13 +17,10 @@ import { countAnswer, LIST_QUERY_DESCRIPTION, listQuerystring } from '../../lib/
 import { multipartError } from '../../lib/read-upload.js';
 import { actorOf } from '../../plugins/auth.js';
 import type { BackupService } from './backup.service.js';
+import { disposition, idParams, PROJECT_HEADER, password, projectHeader, projectOf } from './backup-http.js';
 
 const tags = ['backups'];
-const PROJECT_HEADER = 'x-request-project';
 export const BACKUP_PREFIX = '/proxy/core/backup';
-const projectHeader = z.looseObject({ [PROJECT_HEADER]: z.string().max(64).optional() });
-const idParams = z.object({ id: z.string().min(1).max(64) });
-const password = z.string().max(BACKUP_LIMITS.passwordMax).optional();
 
 /** A query parameter holding JSON (`query=`, `excludedDirs=`): parsed, then checked by `schema`. */
 function jsonQuery<T extends z.ZodType>(schema: T) {
@@ -39,18 +36,6 @@ function jsonQuery<T extends z.ZodType>(schema: T) {
       }
     })
     .pipe(schema);
-}
-
-function projectOf(request: FastifyRequest, fromQuery?: string): string | undefined {
-  const value = request.headers[PROJECT_HEADER];
-  if (typeof value === 'string' && value !== '') return value;
-  return fromQuery || undefined;
-}
-
-/** `attachment` with the name as ASCII (others replaced) and as UTF-8 (RFC 6266, 5987). */
-function disposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
 /**

@@ -1,5 +1,4 @@
 import {
-  BACKUP_LIMITS,
   dbBackupDumpSchema,
   dbBackupExcludedDirsSchema,
   dbBackupJobView,
@@ -16,27 +15,17 @@ import { AppError } from '../../lib/app-error.js';
 import { countAnswer, LIST_QUERY_DESCRIPTION, listQuerystring } from '../../lib/list-response.js';
 import { multipartError } from '../../lib/read-upload.js';
 import { actorOf } from '../../plugins/auth.js';
+import { disposition, idParams, PROJECT_HEADER, password, projectHeader, projectOf } from '../backups/backup-http.js';
 import type { DbBackupService } from './db-backup.service.js';
 
 const tags = ['db-backups'];
-const PROJECT_HEADER = 'x-request-project';
 export const DB_BACKUP_PREFIX = '/db-backup';
-const projectHeader = z.looseObject({ [PROJECT_HEADER]: z.string().max(64).optional() });
-const idParams = z.object({ id: z.string().min(1).max(64) });
-const password = z.string().max(BACKUP_LIMITS.passwordMax).optional();
 const projectQuery = { [PROJECT_HEADER]: z.string().max(64).optional(), projectId: z.string().max(64).optional() };
 
-function projectOf(request: FastifyRequest): string | undefined {
-  const value = request.headers[PROJECT_HEADER];
-  if (typeof value === 'string' && value !== '') return value;
+/** The project of a call: the header, else `x-request-project` or `projectId` in the query. */
+function projectOfCall(request: FastifyRequest): string | undefined {
   const query = request.query as Record<string, string | undefined>;
-  return query[PROJECT_HEADER] || query.projectId || undefined;
-}
-
-/** `attachment` with the name as ASCII (others replaced) and as UTF-8 (RFC 6266, 5987). */
-function disposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  return projectOf(request, query[PROJECT_HEADER] || query.projectId);
 }
 
 function sendZip(reply: FastifyReply, file: { stream: NodeJS.ReadableStream; name: string; size?: number }) {
@@ -57,7 +46,7 @@ function sendZip(reply: FastifyReply, file: { stream: NodeJS.ReadableStream; nam
 export function dbBackupRoutes(service: DbBackupService) {
   return async function routes(app: FastifyInstance): Promise<void> {
     const typed = app.withTypeProvider<ZodTypeProvider>();
-    const context = (request: FastifyRequest) => service.context(actorOf(request).user, projectOf(request));
+    const context = (request: FastifyRequest) => service.context(actorOf(request).user, projectOfCall(request));
 
     typed.get(
       `${DB_BACKUP_PREFIX}/stats`,
