@@ -142,6 +142,8 @@ export interface App {
     ftpStorage: ReturnType<typeof createFtpStorage>;
     /** Periodic database backups (issue 13 §3): `tick()` is the scheduler's look. */
     periodicBackups: CycleService;
+    /** Project backups: `recover()` is what a start does with work a stopped server left. */
+    backups: BackupService;
   };
 }
 
@@ -468,6 +470,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       ftpSettings,
       ftpStorage,
       periodicBackups,
+      backups,
     },
   };
 }

@@ -34,7 +34,8 @@ describe('database backup kill -9 drill', () => {
 
   afterAll(async () => {
     for (const child of started) if (child.exitCode === null) child.kill('SIGKILL');
-    if (dir) await rm(dir, { recursive: true, force: true });
+    // A killed server's engine leaves by itself a moment later, and may still write as it goes.
+    if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
     if (dir) await rm(`${dir}.log`, { force: true });
   });
 

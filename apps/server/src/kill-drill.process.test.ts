@@ -23,7 +23,8 @@ describe('kill -9 drill', () => {
 
   afterAll(async () => {
     for (const child of started) if (child.exitCode === null) child.kill('SIGKILL');
-    if (dir) await rm(dir, { recursive: true, force: true });
+    // A killed server's engine leaves by itself a moment later, and may still write as it goes.
+    if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
   });
 
   it('keeps every confirmed write across kill -9 of the server, and its engine does not outlive it', async () => {
@@ -143,7 +144,7 @@ describe('kill -9 drill', () => {
       // The maintained total agrees with the rows (the trigger ran in the writes' transactions).
       expect(Number(stored.headers.get('count'))).toBe(documents.length);
     } finally {
-      await rm(dataDir, { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
     }
   }, 180_000);
 
@@ -341,7 +342,7 @@ describe('kill -9 drill', () => {
       expect(present.has('slow-1.bin') || present.has('slow-2.bin')).toBe(false);
     } finally {
       for (const upload of slow) upload.cancel();
-      await rm(dataDir, { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
     }
   }, 180_000);
 });

@@ -256,6 +256,35 @@ export class BackupRepository {
     return row !== undefined;
   }
 
+  /**
+   * Restore tasks failed as stopped (`stoppedMessage`) although their restore committed (its record
+   * exists): a kill between the commit and the task's own success. Their type and language.
+   */
+  async committedButStopped(
+    types: string[],
+    stoppedMessage: string,
+  ): Promise<Array<{ id: string; type: string; language: unknown }>> {
+    return this.db
+      .select({ id: tasks.id, type: tasks.type, language: sql<unknown>`${tasks.params}->'language'` })
+      .from(tasks)
+      .where(
+        and(
+          inArray(tasks.type, types),
+          eq(tasks.status, 'failed'),
+          eq(tasks.message, stoppedMessage),
+          sql`exists (select 1 from ${projectBackups} where ${projectBackups.taskId} = ${tasks.id} and ${projectBackups.type} = 'import')`,
+        ),
+      );
+  }
+
+  /** Marks a task succeeded (a restore found committed after a restart). */
+  async markTaskSucceeded(id: string, message: string, now: Date): Promise<void> {
+    await this.db
+      .update(tasks)
+      .set({ status: 'success', progress: 1, message, endTime: now, updatedAt: now })
+      .where(and(eq(tasks.id, id), eq(tasks.status, 'failed')));
+  }
+
   /** Whether a task (a restore, perhaps in another process) is still running. */
   async taskOngoing(id: string): Promise<boolean> {
     const [row] = await this.db.select({ status: tasks.status }).from(tasks).where(eq(tasks.id, id));

@@ -3,9 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { SERVER_STOPPED } from '../tasks/task.engine.js';
 import { ArchiveReader, verifyArchive } from './backup-archive.js';
 
 const BACKUP = `${SPM_URL}/proxy/core/backup`;
@@ -393,6 +395,33 @@ describe('project backups', () => {
     expect(list.headers.count).toBe('1');
     expect(await readdir(path.join(app.dataDir, 'backups', project))).toEqual([`${id}.zip`]);
   }, 60_000);
+
+  it('a restore killed after its commit is reported succeeded by the next start, an uncommitted one stays failed', async () => {
+    await seed();
+    const id = await exportBackup({ name: 'undo', item: ['mongodb'], moduleRules: { rule: 0 } });
+    const done = await call('GET', `${BACKUP}/import?query=${q({ id, item: ['mongodb'], moduleRules: { rule: 2 } })}`);
+    const restoreId = done.json<{ id: string }>().id;
+    expect((await finished(restoreId)).status).toBe('success');
+    // What the task engine does at a start with a task a killed server was running.
+    const stoppedAs = (taskId: string) =>
+      app.database.db.execute(
+        sql`update tasks set status = 'failed', message = ${SERVER_STOPPED} where id = ${taskId}`,
+      );
+    await stoppedAs(restoreId);
+    const orphan = await app.services.tasks.submit({
+      type: 'backup.import',
+      projectId: project,
+      requester: 'acme',
+      params: { backupId: 'gone' },
+    });
+    await expect.poll(async () => (await finished(orphan.id)).status).toBe('failed');
+    await stoppedAs(orphan.id);
+
+    await app.services.backups.recover();
+    const task = (id: string) => call('GET', `${SPM_URL}/proxy/core/taskmanager/${id}`).then((r) => r.json());
+    expect(await task(restoreId)).toMatchObject({ status: 'success', message: 'Restore successful' });
+    expect(await task(orphan.id)).toMatchObject({ status: 'failed', message: SERVER_STOPPED });
+  });
 
   it('a paused backup leaves no record and no partial file', async () => {
     await seed();

@@ -13,6 +13,9 @@ import {
   type BackupKind,
   type BackupSizeView,
   type BackupView,
+  DB_BACKUP_TASK_RESTORE,
+  DEFAULT_LANGUAGE,
+  LANGUAGES,
   type Language,
   type RestorePlan,
   type RestoreRule,
@@ -29,7 +32,7 @@ import { ownsProject } from '../../policy/policy.js';
 import type { DocumentRepository } from '../documents/document.repository.js';
 import { htmlArea, mediaArea } from '../media/media.service.js';
 import type { TaskContext, TaskEngine } from '../tasks/task.engine.js';
-import { TaskError } from '../tasks/task.engine.js';
+import { SERVER_STOPPED, TaskError } from '../tasks/task.engine.js';
 import type { UserRow } from '../users/user.repository.js';
 import { presentBackup } from './backup.presenter.js';
 import { BACKUP_RESOURCE, type BackupRepository, type BackupRow } from './backup.repository.js';
@@ -128,6 +131,16 @@ export class BackupService {
     const everything = this.options.onlyProcess && !this.recovered;
     this.recovered = true;
     const restores = await recoverRestores({ repo: this.repo, store: this.store, journals: this.journals });
+    // A restore killed after its commit, before its task said so: the task says it now.
+    const stopped = await this.repo.committedButStopped([BACKUP_TASK_IMPORT, DB_BACKUP_TASK_RESTORE], SERVER_STOPPED);
+    for (const task of stopped) {
+      const language = LANGUAGES.find((known) => known === task.language) ?? DEFAULT_LANGUAGE;
+      const message = translate(
+        task.type === DB_BACKUP_TASK_RESTORE ? 'dbBackup.restored' : 'backup.restored',
+        language,
+      );
+      await this.repo.markTaskSucceeded(task.id, message, this.clock());
+    }
     let partials = 0;
     const root = this.files.folder('');
     for (const project of await readdir(root).catch(() => [] as string[])) {
