@@ -12,12 +12,18 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error.js';
 import { countAnswer, LIST_QUERY_DESCRIPTION, listQuerystring } from '../../lib/list-response.js';
-import { multipartError } from '../../lib/read-upload.js';
 import { actorOf } from '../../plugins/auth.js';
 import type { BackupService } from './backup.service.js';
-import { disposition, idParams, PROJECT_HEADER, password, projectHeader, projectOf } from './backup-http.js';
+import {
+  disposition,
+  idParams,
+  PROJECT_HEADER,
+  password,
+  projectHeader,
+  projectOf,
+  storeOneUpload,
+} from './backup-http.js';
 
 const tags = ['backups'];
 export const BACKUP_PREFIX = '/proxy/core/backup';
@@ -189,19 +195,9 @@ export function backupRoutes(backups: BackupService) {
       },
       async (request) => {
         const where = await context(request, request.query.projectId);
-        if (!request.isMultipart()) throw new AppError('noFile');
-        let stored: Awaited<ReturnType<BackupService['upload']>> | undefined;
-        try {
-          const parts = request.files({ limits: { files: 1, fileSize: Number.MAX_SAFE_INTEGER, fields: 10 } });
-          for await (const part of parts) {
-            stored = await backups.upload(where, part.filename, part.file, request.query.password || undefined);
-          }
-        } catch (error) {
-          const { code } = error as { code?: string };
-          if (code === 'FST_FILES_LIMIT') throw new AppError('oneFile');
-          throw multipartError(error);
-        }
-        if (!stored) throw new AppError('noFile');
+        const stored = await storeOneUpload(request, (filename, file) =>
+          backups.upload(where, filename, file, request.query.password || undefined),
+        );
         return { ...stored, status: 'OK' as const, recordStatus: stored.status };
       },
     );

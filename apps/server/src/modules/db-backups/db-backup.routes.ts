@@ -11,11 +11,17 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error.js';
 import { countAnswer, LIST_QUERY_DESCRIPTION, listQuerystring } from '../../lib/list-response.js';
-import { multipartError } from '../../lib/read-upload.js';
 import { actorOf } from '../../plugins/auth.js';
-import { disposition, idParams, PROJECT_HEADER, password, projectHeader, projectOf } from '../backups/backup-http.js';
+import {
+  disposition,
+  idParams,
+  PROJECT_HEADER,
+  password,
+  projectHeader,
+  projectOf,
+  storeOneUpload,
+} from '../backups/backup-http.js';
 import type { DbBackupService } from './db-backup.service.js';
 
 const tags = ['db-backups'];
@@ -255,20 +261,9 @@ export function dbBackupRoutes(service: DbBackupService) {
       },
       async (request) => {
         const where = await context(request);
-        if (!request.isMultipart()) throw new AppError('noFile');
-        let stored: Awaited<ReturnType<DbBackupService['upload']>> | undefined;
-        try {
-          const parts = request.files({ limits: { files: 1, fileSize: Number.MAX_SAFE_INTEGER, fields: 10 } });
-          for await (const part of parts) {
-            stored = await service.upload(where, part.filename, part.file, request.query.password || undefined);
-          }
-        } catch (error) {
-          const { code } = error as { code?: string };
-          if (code === 'FST_FILES_LIMIT') throw new AppError('oneFile');
-          throw multipartError(error);
-        }
-        if (!stored) throw new AppError('noFile');
-        return stored;
+        return storeOneUpload(request, (filename, file) =>
+          service.upload(where, filename, file, request.query.password || undefined),
+        );
       },
     );
 
