@@ -4,9 +4,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Card, Empty, Select } from 'antd';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { request } from '../../services/request';
 import { BackupList, type BackupTab } from './components/BackupList';
+import { useQueryParams } from './components/useQueryParams';
 
 // The dialogs load when opened (weight/budgets.ts: the list shows none until asked).
 const CreateBackup = lazy(() => import('./components/CreateBackup').then((m) => ({ default: m.CreateBackup })));
@@ -30,7 +30,7 @@ type Dialog =
 export default function BackupPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
+  const [params, setParam] = useQueryParams();
   const projectId = params.get('projectId') ?? '';
   const action = params.get('action');
   const tab: BackupTab = params.get('tab') === 'reduction' ? 'reduction' : 'backups';
@@ -47,14 +47,6 @@ export default function BackupPage() {
   });
   const project = projects.data?.find((p) => p.id === projectId);
 
-  const setParam = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === null) next.delete(key);
-      else next.set(key, value);
-    }
-    setParams(next, { replace: true });
-  };
   const close = () => {
     setDialog(null);
     if (action) setParam({ action: null });

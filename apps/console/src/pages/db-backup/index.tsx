@@ -4,9 +4,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, type ButtonProps, Card, Empty, notification, Select, Tabs } from 'antd';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import type { DbBackupSource } from '../../services/dbBackup';
 import { request } from '../../services/request';
+import { useQueryParams } from '../backup/components/useQueryParams';
 import { DbBackupList, type DbBackupRow, dbBackupsKey } from './components/DbBackupList';
 import { useDbJobs } from './components/useDbJobs';
 
@@ -37,7 +37,7 @@ const testId = (id: string) => ({ 'data-testid': id }) as ButtonProps;
 export default function DbBackupPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
+  const [params, setParam] = useQueryParams();
   const projectId = params.get('projectId') ?? '';
   const action = params.get('action') as DbBackupAction | null;
   const source: DbBackupSource = params.get('tab') === 'ftp' || action === 'ftpRestore' ? 'ftp' : 'backup';
@@ -60,14 +60,6 @@ export default function DbBackupPage() {
   });
   const project = projects.data?.find((p) => p.id === projectId);
 
-  const setParam = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === null) next.delete(key);
-      else next.set(key, value);
-    }
-    setParams(next, { replace: true });
-  };
   const close = () => {
     setDialog(null);
     if (action === 'create' || action === 'upload') setParam({ action: null });
