@@ -451,3 +451,44 @@ export const dbBackupCycles = pgTable(
     index('db_backup_cycles_failed_idx').on(t.lastEndedAt).where(sql`${t.lastStatus} = 'failed'`),
   ],
 );
+
+/**
+ * Sessions of project sites (issue 15): separate from the console's `sessions`, so a console token
+ * is never a project token nor the reverse. `kind` 'user': `subject` is a document id of the
+ * project's `user` collection; 'owner': `subject` is the console account (the owning tenant or the
+ * administrator) managing the project in its back office.
+ */
+export const siteSessions = pgTable(
+  'site_sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'user' | 'owner'>().notNull(),
+    subject: text('subject').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    ip: text('ip'),
+  },
+  (t) => [
+    index('site_sessions_subject_idx').on(t.projectId, t.kind, t.subject),
+    index('site_sessions_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/** Single sign-on hand-off codes (issue 15): hashed, single use (deleted when taken), short-lived. */
+export const siteSsoCodes = pgTable(
+  'site_sso_codes',
+  {
+    codeHash: text('code_hash').primaryKey(),
+    projectId: text('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('site_sso_codes_expires_idx').on(t.expiresAt)],
+);
