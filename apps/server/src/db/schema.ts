@@ -492,3 +492,46 @@ export const siteSsoCodes = pgTable(
   },
   (t) => [index('site_sso_codes_expires_idx').on(t.expiresAt)],
 );
+
+/**
+ * Solution templates (issue 14; console.md §3 "Template"): a packaged project (a project backup
+ * archive under `templates/<file>`) with its gallery card. `source`: 'builtin' (made by code at
+ * start, no owner), 'platform' (published by the administrator, owner 'admin'), 'tenant' (published
+ * by a tenant for its own use, owner that tenant). A row exists only once its package is complete.
+ */
+export const templates = pgTable(
+  'templates',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    developer: text('developer').notNull(),
+    contact: text('contact').notNull().default(''),
+    industry: text('industry').notNull(),
+    intro: text('intro').notNull().default(''),
+    /** A cover image URL; null: the cover drawn from the name and industry (`templates/{id}/cover.svg`). */
+    cover: text('cover'),
+    description: text('description').notNull().default(''),
+    images: jsonb('images').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    appInfo: jsonb('app_info').$type<Record<string, number>>().notNull(),
+    planDetail: jsonb('plan_detail').$type<Record<string, unknown>>(),
+    /** Documents per collection in the package. */
+    modules: jsonb('modules').$type<Record<string, number>>().notNull(),
+    source: text('source').$type<'builtin' | 'platform' | 'tenant'>().notNull(),
+    ownerId: text('owner_id').references(() => users.id, { onDelete: 'cascade' }),
+    published: boolean('published').notNull().default(true),
+    numInstalled: integer('num_installed').notNull().default(0),
+    /** The package's file name under `<data>/templates/`. */
+    file: text('file').notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    /** Built-in: the hash of the code's description it was built from (rebuilt when it changes). */
+    version: text('version'),
+    sourceProjectId: text('source_project_id'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('templates_gallery_idx').on(t.published, t.industry, t.updatedAt),
+    index('templates_owner_idx').on(t.ownerId),
+    index('templates_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+  ],
+);
