@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Projects: shared rules, server (API through app.inject on a real database), server-process
+ * Projects: shared rules, server (API through app.inject on a real database), server-unit (no
+ * database: run once), server-process
  * (tests that start real processes, run once) and console components (happy-dom). GANTRY_TEST_DATABASE_URL switches the server suite to PostgreSQL.
  */
 /**
@@ -30,7 +31,18 @@ export default defineConfig({
           name: 'server',
           root: 'apps/server',
           include: ['src/**/*.test.ts'],
-          exclude: ['src/**/*.process.test.ts', 'src/**/*.postgres.test.ts'],
+          exclude: ['src/**/*.process.test.ts', 'src/**/*.postgres.test.ts', 'src/**/*.unit.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      // Server tests that touch no database (formats, caches, pure functions): run once, not again
+      // in the PostgreSQL pass of `npm test`.
+      {
+        test: {
+          name: 'server-unit',
+          root: 'apps/server',
+          include: ['src/**/*.unit.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -116,7 +116,7 @@ describe('one line per request', () => {
     expect(rest).toEqual([]);
     expect(missing).toMatchObject({ level: 30, url: '/nowhere', status: 404, msg: 'request' });
     expect(failed).toMatchObject({ level: 50, url: '/boom?password=[REDACTED]', status: 500, msg: 'request failed' });
-    expect(failed?.err).toMatchObject({ message: 'disk on fire', stack: expect.stringContaining('logging.test') });
+    expect(failed?.err).toMatchObject({ message: 'disk on fire', stack: expect.stringContaining('logging.unit.test') });
   });
 
   it('writes nothing per request when the level is above info, but still the failures', async () => {
