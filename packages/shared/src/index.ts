@@ -5,6 +5,8 @@ export * from './data-modules.js';
 export * from './db-backups.js';
 export * from './duration.js';
 export * from './errors.js';
+export * from './fields/index.js';
+export * from './fields-messages.js';
 export * from './licence.js';
 export * from './licence-document.js';
 export * from './media.js';

@@ -1,0 +1,6 @@
+export * from './formats.js';
+export * from './identifier.js';
+export * from './messages.js';
+export * from './record.js';
+export * from './registry.js';
+export * from './table.js';
