@@ -84,6 +84,9 @@ import { TaskEngine } from './modules/tasks/task.engine.js';
 import { TaskRepository } from './modules/tasks/task.repository.js';
 import { taskRoutes } from './modules/tasks/task.routes.js';
 import { TaskService } from './modules/tasks/task.service.js';
+import { TemplateRepository } from './modules/templates/template.repository.js';
+import { templateRoutes } from './modules/templates/template.routes.js';
+import { TemplateService } from './modules/templates/template.service.js';
 import { TenantRepository } from './modules/tenants/tenant.repository.js';
 import { tenantRoutes } from './modules/tenants/tenant.routes.js';
 import { TenantService } from './modules/tenants/tenant.service.js';
@@ -144,6 +147,8 @@ export interface App {
     periodicBackups: CycleService;
     /** Project backups: `recover()` is what a start does with work a stopped server left. */
     backups: BackupService;
+    /** Solution templates (issue 14). */
+    templates: TemplateService;
   };
 }
 
@@ -279,6 +284,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
     safetyKeep: config.safetyBackupsKeep,
     onlyProcess: database.engine === 'pglite',
   });
+  const templates = new TemplateService({
+    repo: new TemplateRepository(db),
+    backupRepo: backupRepository,
+    projectRepo: projectRepository,
+    projects,
+    store: fileStore,
+    storage,
+    tasks: taskEngine,
+    clock,
+    dataDir: config.dataDir,
+  });
   const dbBackupRepository = new DbBackupRepository(db);
   const maintenance = new ProjectMaintenance(dbBackupRepository);
   const dbBackups = new DbBackupService({
@@ -342,6 +358,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
         (recovered.finished || recovered.dropped || recovered.partials) &&
         app.log.warn(recovered, 'finished or dropped backup work a stopped server left'),
       (error: unknown) => app.log.warn({ err: error }, 'backup recovery failed'),
+    );
+    // Projects of template installs a stopped server left half made are removed.
+    await templates.recover().then(
+      (removed) => removed > 0 && app.log.warn({ removed }, 'removed projects of unfinished template installs'),
+      (error: unknown) => app.log.warn({ err: error }, 'template install recovery failed'),
     );
     retention.schedule();
     // Periodic database backups: a look now (a run missed while no server ran), then every 15 s.
@@ -427,6 +448,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(withFiles(dbBackupRoutes(dbBackups)), { prefix: API });
   await app.register(cycleRoutes(periodicBackups), { prefix: API });
   await app.register(retentionRoutes(retention), { prefix: SPM });
+  await app.register(templateRoutes(templates), { prefix: SPM });
   await app.register(ftpSettingsRoutes(ftpSettings), { prefix: API });
   await app.register(taskRoutes({ tasks: taskService, hub: progressHub, auth, projects: documentRepository }), {
     prefix: SPM,
@@ -471,6 +493,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       ftpStorage,
       periodicBackups,
       backups,
+      templates,
     },
   };
 }

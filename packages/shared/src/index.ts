@@ -21,6 +21,8 @@ export * from './schemas/ftp.schema.js';
 export * from './schemas/licence.schema.js';
 export * from './schemas/project.schema.js';
 export * from './schemas/settings.schema.js';
+export * from './schemas/template.schema.js';
 export * from './schemas/tenant.schema.js';
 export * from './sha256.js';
+export * from './template-messages.js';
 export * from './validations.js';

@@ -1,6 +1,6 @@
 import { ADMIN_USER_ID, type ProjectPermissions, RIGHTS, type Right } from '@gantry/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
-import { auditLog, projects, tasks, users } from '../db/schema.js';
+import { auditLog, projects, tasks, templates, users } from '../db/schema.js';
 import type { UserRow } from '../modules/users/user.repository.js';
 
 /**
@@ -42,6 +42,7 @@ export const ACTIONS = [
   'dbBackup.delete',
   'dbBackupCycle.read',
   'dbBackupCycle.write',
+  'template.write',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -85,6 +86,8 @@ const SCOPED: ReadonlySet<Action> = new Set([
   // Periodic backup cycles: a tenant those of its own projects (ownsProject), the administrator all.
   'dbBackupCycle.read',
   'dbBackupCycle.write',
+  // Templates: a tenant publishes, changes and exports its own (mayManageTemplate), the administrator all.
+  'template.write',
 ]);
 
 export function can(user: UserRow | undefined, action: Action): boolean {
@@ -153,6 +156,61 @@ export function mayCreateProjectType(
   return projectType === 'blank' ? permissions.blankProjects : permissions.marketTemplates || permissions.ownTemplates;
 }
 
+/** What the template rules look at. */
+export interface TemplateOwnership {
+  source: 'builtin' | 'platform' | 'tenant';
+  ownerId: string | null;
+  published: boolean;
+}
+
+/** In the market: built-in and administrator-published templates that are published. */
+const inMarket = (template: TemplateOwnership) => template.source !== 'tenant' && template.published;
+
+/**
+ * The templates a caller sees in the gallery (SQL): everyone, signed in or not, the market; a tenant
+ * also its own (published or not); the administrator all of them.
+ */
+export function templateScope(user: UserRow | undefined): SQL | undefined {
+  if (user?.status && user.isAdmin) return undefined;
+  const market = sql`(${templates.source} <> 'tenant' and ${templates.published})`;
+  return user?.status ? sql`(${market} or ${templates.ownerId} = ${user.id})` : market;
+}
+
+/** `templateScope` for one template. */
+export function mayViewTemplate(user: UserRow | undefined, template: TemplateOwnership): boolean {
+  if (user?.status && user.isAdmin) return true;
+  return inMarket(template) || (user?.status === true && template.ownerId === user.id);
+}
+
+/**
+ * Whether `user` may start a project from a template (console.md §3 tenant project permissions): the
+ * administrator any; a tenant its own with 'allow templates I created', the market's with 'allow
+ * market templates'.
+ */
+export function mayUseTemplate(
+  user: UserRow,
+  permissions: ProjectPermissions | undefined,
+  template: TemplateOwnership,
+): boolean {
+  if (user.isAdmin) return true;
+  if (!permissions) return false;
+  if (template.ownerId === user.id) return permissions.ownTemplates;
+  return inMarket(template) && permissions.marketTemplates;
+}
+
+/**
+ * Whether `user` may change, unpublish, export or delete a template (and get its package): its owner;
+ * the administrator any (built-in ones included: they are the platform's).
+ */
+export function mayManageTemplate(user: UserRow, template: TemplateOwnership): boolean {
+  return user.isAdmin || (template.ownerId !== null && template.ownerId === user.id);
+}
+
+/** Whether `user` may publish a template (the administrator to the market, a tenant for itself). */
+export function templatePublisher(user: UserRow): { source: 'platform' | 'tenant'; ownerId: string } {
+  return user.isAdmin ? { source: 'platform', ownerId: user.id } : { source: 'tenant', ownerId: user.id };
+}
+
 /**
  * Whether `user` may change user record `id`: tenant fields are the administrator's (on tenants);
  * table preferences anyone's own, and the administrator's on any record.
@@ -207,7 +265,7 @@ export type PublicMediaFeature = 'mkDir' | 'upload' | 'modify' | 'delete';
  * the settings and the project both turn it on, and may do what both allow.
  */
 export function publicMediaAccess(
-  user: UserRow,
+  user: Pick<UserRow, 'isAdmin'>,
   platform: { publicDirEnable: boolean; publicDirFeature: readonly PublicMediaFeature[] },
   project: { mediaLibraryPublicDirEnable: boolean; mediaLibraryPublicDirFeature: readonly PublicMediaFeature[] },
 ): { visible: boolean; features: PublicMediaFeature[] } {

@@ -1,0 +1,330 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { TemplateView } from '@gantry/shared';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projects, templates } from '../../db/schema.js';
+import { adminWithLicence, createTenant, projectBody, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { ZipFileWriter } from '../backups/zip-file-writer.js';
+
+const TEMPLATES = `${SPM_URL}/templates`;
+const CORE = '/portal/rest/core';
+
+// One app for the file: the built-in packages are written once (each test names its own projects).
+let app: TestApp;
+let admin: string;
+let acme: string;
+let marketOnly: string;
+let blankOnly: string;
+
+beforeAll(async () => {
+  app = await createTestApp();
+  admin = await adminWithLicence(app);
+  await createTenant(app, admin, 'acme');
+  await createTenant(app, admin, 'market', {
+    permissions: { ownTemplates: false, marketTemplates: true, blankProjects: false },
+  });
+  await createTenant(app, admin, 'blank', {
+    permissions: { ownTemplates: true, marketTemplates: false, blankProjects: true },
+  });
+  acme = await app.login('acme', TENANT_PASSWORD);
+  marketOnly = await app.login('market', TENANT_PASSWORD);
+  blankOnly = await app.login('blank', TENANT_PASSWORD);
+  await app.app.ready();
+});
+afterAll(() => app?.close());
+
+function get(url: string, token?: string, language = 'en') {
+  return app.app.inject({
+    method: 'GET',
+    url,
+    headers: { 'accept-language': language, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
+}
+
+async function finished(taskId: string, token: string) {
+  let task = { status: 'ongoing', message: null as string | null, progress: 0 };
+  await expect
+    .poll(
+      async () => {
+        task = (await app.call('GET', `${SPM_URL}/proxy/core/taskmanager/${taskId}`, token)).json();
+        return task.status;
+      },
+      { timeout: 30_000, interval: 100 },
+    )
+    .not.toBe('ongoing');
+  return task;
+}
+
+function install(token: string, body: Record<string, unknown>) {
+  return app.app.inject({
+    method: 'POST',
+    url: `${SPM_URL}/project/_template`,
+    headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' },
+    payload: { ...projectBody(app, { projectType: 'template' }), ...body },
+  });
+}
+
+async function documents(token: string, projectId: string, collection: string) {
+  const response = await app.app.inject({
+    method: 'GET',
+    url: `${CORE}/${collection}?query=${encodeURIComponent(JSON.stringify({ limit: 2000 }))}`,
+    headers: { authorization: `Bearer ${token}`, 'x-request-project': projectId },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<Array<Record<string, unknown>>>();
+}
+
+describe('gallery and preview', () => {
+  it('lists the built-in templates without a token, searched by name (either language) and industry', async () => {
+    const all = await get(TEMPLATES);
+    expect(all.statusCode, all.body).toBe(200);
+    const items = all.json<TemplateView[]>();
+    expect(items.map((t) => t.id).sort()).toEqual(['heating-station', 'oilfield-wells', 'street-lighting']);
+    expect(all.headers.count).toBe('3');
+    for (const item of items) {
+      expect(item.type).toBe('project template');
+      expect(item.schemaId).toBe(item.id);
+      expect(item.app_info.views).toBeGreaterThan(0);
+      expect(item.app_info.models).toBeGreaterThan(0);
+      expect(item.app_info.reports).toBe(1);
+      // Public: no package, no use without a session.
+      expect(item.download_url).toBeNull();
+      expect(item.usable).toBe(false);
+    }
+    const heating = await get(`${TEMPLATES}?name_contains=${encodeURIComponent('heating STATION')}`);
+    expect(heating.json<TemplateView[]>().map((t) => t.id)).toEqual(['heating-station']);
+    const chinese = await get(`${TEMPLATES}?name_contains=${encodeURIComponent('路灯')}`, undefined, 'zh');
+    expect(chinese.json<TemplateView[]>().map((t) => [t.id, t.name])).toEqual([['street-lighting', '智慧路灯']]);
+    const oil = await get(`${TEMPLATES}?industry=oilfield`);
+    expect(oil.json<TemplateView[]>().map((t) => t.id)).toEqual(['oilfield-wells']);
+    const none = await get(`${TEMPLATES}?industry=coal&name_contains=%25`);
+    expect(none.json()).toEqual([]);
+    expect((await get(`${TEMPLATES}?industry=mining`)).statusCode).toBe(400);
+  });
+
+  it('previews one template with the schemepreview fields; its pictures are SVG drawn by code', async () => {
+    const response = await get(`${TEMPLATES}/oilfield-wells`);
+    expect(response.statusCode).toBe(200);
+    const view = response.json<TemplateView>();
+    expect(view.name).toBe('Oilfield well monitoring');
+    expect(view.template_description).toMatch(/well register/);
+    expect(view.contact).toContain('@');
+    expect(view.app_info.nodes).toBe(30);
+    expect(view.images).toHaveLength(1);
+    expect(Date.parse(view.publish_time)).not.toBeNaN();
+    const cover = await get(view.card_display.cover);
+    expect(cover.statusCode).toBe(200);
+    expect(cover.headers['content-type']).toMatch(/image\/svg\+xml/);
+    expect(cover.body).toContain('Oilfield well monitoring');
+    const image = await get(view.images[0] as string);
+    expect(image.body).toContain('<polyline');
+    expect((await get(`${TEMPLATES}/nope`)).statusCode).toBe(404);
+  });
+
+  it('gives the package to its owner only', async () => {
+    const asAdmin = (await get(`${TEMPLATES}/heating-station`, admin)).json<TemplateView>();
+    expect(asAdmin.download_url).toBeTruthy();
+    const asTenant = (await get(`${TEMPLATES}/heating-station`, acme)).json<TemplateView>();
+    expect(asTenant.download_url).toBeNull();
+    expect(asTenant.usable).toBe(true);
+    const url = asAdmin.download_url as string;
+    expect((await get(url)).statusCode).toBe(401);
+    expect((await get(url, acme)).statusCode).toBe(404);
+    const download = await get(url, admin);
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload.subarray(0, 2).toString('latin1')).toBe('PK');
+  });
+});
+
+describe('installing', () => {
+  it('creates the project and installs the template as a task; the project holds its documents and files', async () => {
+    const response = await install(acme, { projectId: 'heat1', name: 'Heat 1', type: 'heating-station' });
+    expect(response.statusCode, response.body).toBe(200);
+    const created = response.json<{ id: string; projectType: string; type: string; task: { id: string } }>();
+    expect(created).toMatchObject({ id: 'heat1', projectType: 'template', type: 'heating-station' });
+    const task = await finished(created.task.id, acme);
+    expect(task.status, task.message ?? '').toBe('success');
+    expect(task.progress).toBe(1);
+    const records = await documents(acme, 'heat1', 'table_record');
+    expect(records).toHaveLength(12 + 12 * 48);
+    expect(records.some((r) => r.tableId === 'station_reading' && typeof r.supplyTemp === 'number')).toBe(true);
+    expect((await documents(acme, 'heat1', 'dashboard')).map((d) => d.id ?? d._id)).toHaveLength(2);
+    expect(await documents(acme, 'heat1', 'rule')).toHaveLength(2);
+    expect(await documents(acme, 'heat1', 'report')).toHaveLength(1);
+    // The files of the package: the media library's template pictures.
+    const media = await readdir(path.join(app.dataDir, 'projects', 'heat1', 'fileServer', 'template'));
+    expect(media.sort()).toEqual(['cover.svg', 'overview.svg']);
+    const view = (await get(`${TEMPLATES}/heating-station`)).json<TemplateView>();
+    expect(view.num_installed).toBe(1);
+  });
+
+  it('installs only the chosen parts (and what no part names, like rules)', async () => {
+    const response = await install(acme, {
+      projectId: 'lights1',
+      type: 'street-lighting',
+      collections: ['dashboard'],
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const task = await finished(response.json<{ task: { id: string } }>().task.id, acme);
+    expect(task.status, task.message ?? '').toBe('success');
+    expect(await documents(acme, 'lights1', 'dashboard')).toHaveLength(1);
+    expect(await documents(acme, 'lights1', 'table_record')).toHaveLength(0);
+    expect(await documents(acme, 'lights1', 'rule')).toHaveLength(2);
+  });
+
+  it('refuses what the form refuses: no template, an unknown one, a blank type body of another shape', async () => {
+    const missing = await install(acme, { projectId: 'x1', type: '' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().fields.type).toBeTruthy();
+    const unknown = await install(acme, { projectId: 'x2', type: 'no-such-template' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().fields.type).toBeTruthy();
+    const badPart = await install(acme, { projectId: 'x3', type: 'heating-station', collections: ['everything'] });
+    expect(badPart.statusCode).toBe(400);
+    const rows = await app.database.db.select({ id: projects.id }).from(projects).where(eq(projects.id, 'x2'));
+    expect(rows).toEqual([]);
+  });
+
+  it('keeps within the grant: a project over the tenant pool is refused and nothing is made', async () => {
+    const response = await install(acme, {
+      projectId: 'huge',
+      type: 'heating-station',
+      grant: { ...projectBody(app).grant, userCount: 100_000 },
+    });
+    expect(response.statusCode).toBeGreaterThanOrEqual(400);
+    const rows = await app.database.db.select({ id: projects.id }).from(projects).where(eq(projects.id, 'huge'));
+    expect(rows).toEqual([]);
+  });
+});
+
+describe('tenant project permissions', () => {
+  it('market only: may install market templates, no blank projects', async () => {
+    const view = (await get(`${TEMPLATES}/oilfield-wells`, marketOnly)).json<TemplateView>();
+    expect(view.usable).toBe(true);
+    const response = await install(marketOnly, { projectId: 'oil1', type: 'oilfield-wells' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect((await finished(response.json<{ task: { id: string } }>().task.id, marketOnly)).status).toBe('success');
+    const blank = await app.call('POST', `${SPM_URL}/project`, marketOnly, projectBody(app, { id: 'blank1' }));
+    expect(blank.statusCode).toBe(403);
+    expect(blank.json().code).toBe('projectTypeNotAllowed');
+  });
+
+  it('without market templates: the market is shown, not usable, and an install is refused', async () => {
+    const view = (await get(`${TEMPLATES}/oilfield-wells`, blankOnly)).json<TemplateView>();
+    expect(view.usable).toBe(false);
+    const response = await install(blankOnly, { projectId: 'oil2', type: 'oilfield-wells' });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().code).toBe('projectTypeNotAllowed');
+    const rows = await app.database.db.select({ id: projects.id }).from(projects).where(eq(projects.id, 'oil2'));
+    expect(rows).toEqual([]);
+  });
+
+  it("a tenant's own template: only it sees and uses it (with 'allow templates I created')", async () => {
+    const heating = await app.database.db.select().from(templates).where(eq(templates.id, 'heating-station'));
+    const source = heating[0];
+    if (!source) throw new Error('no built-in');
+    await app.database.db.insert(templates).values({
+      ...source,
+      id: 'blank-own',
+      name: 'Own heating',
+      source: 'tenant',
+      ownerId: 'blank',
+      version: null,
+      numInstalled: 0,
+    });
+    const own = await get(`${TEMPLATES}/blank-own`, blankOnly);
+    expect(own.statusCode).toBe(200);
+    expect(own.json<TemplateView>()).toMatchObject({ mine: true, usable: true });
+    expect((await get(`${TEMPLATES}/blank-own`, acme)).statusCode).toBe(404);
+    expect((await get(`${TEMPLATES}/blank-own`)).statusCode).toBe(404);
+    expect((await get(TEMPLATES)).json<TemplateView[]>().map((t) => t.id)).not.toContain('blank-own');
+    expect((await get(TEMPLATES, blankOnly)).json<TemplateView[]>().map((t) => t.id)).toContain('blank-own');
+    // Another tenant cannot install it (not found for it), its owner can.
+    expect((await install(acme, { projectId: 'steal', type: 'blank-own' })).statusCode).toBe(400);
+    const response = await install(blankOnly, { projectId: 'own1', type: 'blank-own' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect((await finished(response.json<{ task: { id: string } }>().task.id, blankOnly)).status).toBe('success');
+  });
+});
+
+describe('bad packages', () => {
+  /** A template row whose package file is `bytes` (copied from the heating template otherwise). */
+  async function badTemplate(id: string, bytes: Buffer) {
+    const [source] = await app.database.db.select().from(templates).where(eq(templates.id, 'heating-station'));
+    if (!source) throw new Error('no built-in');
+    const file = `${id}.zip`;
+    await writeFile(path.join(app.dataDir, 'templates', file), bytes);
+    await app.database.db
+      .insert(templates)
+      .values({ ...source, id, name: id, source: 'platform', ownerId: 'admin', file, version: null, numInstalled: 0 });
+    return source;
+  }
+
+  async function zipOf(entries: Array<[string, string]>): Promise<Buffer> {
+    const file = path.join(app.dataDir, `zip-${Date.now()}-${Math.random()}.zip`);
+    const zip = await ZipFileWriter.create(file);
+    for (const [name, text] of entries) {
+      await zip.add(
+        name,
+        (async function* () {
+          yield Buffer.from(text);
+        })(),
+      );
+    }
+    await zip.finish();
+    return readFile(file);
+  }
+
+  const manifestFor = (entry: string) =>
+    JSON.stringify({
+      format: 'gantry-project-backup',
+      version: 1,
+      project: { id: 'evil', name: 'evil' },
+      createTime: new Date().toISOString(),
+      appVersion: '0.1.0',
+      item: { fileServer: true, html: false, mongodb: false },
+      excludedDirs: [],
+      modules: {},
+      dirs: [],
+      entries: [{ path: entry, size: 1, sha256: '2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881' }],
+    });
+
+  it('refuses each, says why, leaves no project and counts no install', async () => {
+    const [heating] = await app.database.db.select().from(templates).where(eq(templates.id, 'heating-station'));
+    const good = await readFile(path.join(app.dataDir, 'templates', heating?.file ?? ''));
+    // A byte inside the entries changed (their CRC and hash no longer match).
+    const tampered = Buffer.from(good);
+    tampered[2000] = (tampered[2000] ?? 0) ^ 0xff;
+    const corpus: Array<[string, Buffer, RegExp]> = [
+      ['notzip', Buffer.from('this is not a zip file at all, just text'), /zip|archive/i],
+      ['truncated', good.subarray(0, Math.floor(good.length / 2)), /archive|zip|truncated/i],
+      [
+        'slip',
+        await zipOf([
+          ['fileServer/../evil.txt', 'x'],
+          ['manifest.json', manifestFor('fileServer/../evil.txt')],
+        ]),
+        /path/i,
+      ],
+      ['nomanifest', await zipOf([['mongodb/rule.jsonl', '{}\n']]), /manifest/i],
+      ['tampered', tampered, /damaged|truncated|hash|SHA|size|invalid/i],
+    ];
+    for (const [id, bytes, why] of corpus) {
+      await badTemplate(id, bytes);
+      const response = await install(admin, { projectId: `bad${id}`, type: id });
+      expect(response.statusCode, response.body).toBe(200);
+      const task = await finished(response.json<{ task: { id: string } }>().task.id, admin);
+      expect(task.status, id).toBe('failed');
+      expect(task.message ?? '', id).toMatch(why);
+      const rows = await app.database.db
+        .select()
+        .from(projects)
+        .where(eq(projects.id, `bad${id}`));
+      expect(rows, id).toEqual([]);
+      const [row] = await app.database.db.select().from(templates).where(eq(templates.id, id));
+      expect(row?.numInstalled, id).toBe(0);
+    }
+  });
+});

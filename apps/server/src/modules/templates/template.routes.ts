@@ -1,0 +1,119 @@
+import { LANGUAGES, projectFromTemplateBody, projectView, templateListQuery, templateView } from '@gantry/shared';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { actorOf, sessionOf } from '../../plugins/auth.js';
+import { disposition } from '../backups/backup-http.js';
+import type { TemplateService } from './template.service.js';
+
+const idParams = z.object({ id: z.string().min(1).max(128) });
+const pictureQuery = z.object({ v: z.string().max(32).optional(), lang: z.enum(LANGUAGES).optional() });
+
+/**
+ * Template calls of console.md §7: the gallery and one template (public: the spec sends no token; a
+ * token, when sent, adds the caller's own templates and whether it may use each), their pictures,
+ * the package (its owner), and `POST project/_template`.
+ */
+export function templateRoutes(templates: TemplateService) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    const tags = ['templates'];
+
+    app.get(
+      '/templates',
+      {
+        config: { action: 'public' },
+        schema: {
+          tags,
+          description:
+            'The template gallery: `name_contains` (part of the name, either language, case-insensitive), ' +
+            '`industry`; `skip`/`limit` page it (the total in the `count` header). Without a token: the market ' +
+            '(built-in and administrator-published templates); with one, also the caller’s own.',
+          querystring: templateListQuery,
+          response: { 200: z.array(templateView) },
+        },
+      },
+      async (request, reply) => {
+        const { items, total } = await templates.list(request.auth?.user, request.query, request.language);
+        void reply.header('count', String(total));
+        return items;
+      },
+    );
+
+    app.get(
+      '/templates/:id',
+      {
+        config: { action: 'public' },
+        schema: { tags, params: idParams, response: { 200: templateView } },
+      },
+      async (request) => templates.get(request.auth?.user, request.params.id, request.language),
+    );
+
+    const picture =
+      (kind: 'cover' | 'overview') =>
+      async (request: {
+        params: { id: string };
+        query: z.infer<typeof pictureQuery>;
+        language: (typeof LANGUAGES)[number];
+      }) =>
+        templates.picture(request.params.id, kind, request.query.lang ?? request.language);
+
+    app.get(
+      '/templates/:id/cover.svg',
+      { config: { action: 'public' }, schema: { tags, params: idParams, querystring: pictureQuery } },
+      async (request, reply) => {
+        const svg = await picture('cover')(request);
+        return reply.type('image/svg+xml').header('cache-control', 'public, max-age=3600').send(svg);
+      },
+    );
+
+    app.get(
+      '/templates/:id/images/1.svg',
+      { config: { action: 'public' }, schema: { tags, params: idParams, querystring: pictureQuery } },
+      async (request, reply) => {
+        const svg = await picture('overview')(request);
+        return reply.type('image/svg+xml').header('cache-control', 'public, max-age=3600').send(svg);
+      },
+    );
+
+    app.get(
+      '/templates/:id/package',
+      {
+        config: { action: 'template.write', tokenInQuery: true },
+        schema: {
+          tags,
+          description: 'The template package (a project backup archive), to its owner only.',
+          params: idParams,
+          querystring: z.object({ token: z.string().max(256).optional() }),
+        },
+      },
+      async (request, reply) => {
+        const file = await templates.download(sessionOf(request).user, request.params.id);
+        return reply
+          .type('application/zip')
+          .header('content-disposition', disposition(file.name))
+          .header('content-length', String(file.size))
+          .send(file.stream);
+      },
+    );
+
+    app.post(
+      '/project/_template',
+      {
+        config: { action: 'project.write' },
+        schema: {
+          tags: ['projects', ...tags],
+          description:
+            'A project from a template: the project body plus `projectId`, `collections` (parts to install: ' +
+            'model, node, report, table, dashboard; all when absent) and `url` (informative: the server installs ' +
+            'its own stored package). The project is created at once; its content comes as a task (`task`).',
+          body: projectFromTemplateBody,
+          response: {
+            200: projectView.extend({ task: z.object({ id: z.string(), requestId: z.string() }) }),
+          },
+        },
+      },
+      async (request) => templates.createProject(actorOf(request), request.body, request.language),
+    );
+  };
+}

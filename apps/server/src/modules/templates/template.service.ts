@@ -1,0 +1,381 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import {
+  appInfoOf,
+  type Language,
+  type ProjectCreateBody,
+  type ProjectFromTemplateBody,
+  type ProjectView,
+  TEMPLATE_TASK_INSTALL,
+  type TemplateListQuery,
+  type TemplateView,
+  templateModules,
+  templateText,
+  translate,
+} from '@gantry/shared';
+import { AppError } from '../../lib/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+import type { FileStore } from '../../lib/file-store.js';
+import type { Storage } from '../../lib/storage.js';
+import { mayUseTemplate, mayViewTemplate } from '../../policy/policy.js';
+import type { Actor } from '../audit/audit.service.js';
+import type { BackupRepository } from '../backups/backup.repository.js';
+import { ArchiveProblem, ArchiveReader, type Manifest, verifyArchive } from '../backups/backup-archive.js';
+import { applyRestore, RestoreJournals } from '../backups/backup-restore.js';
+import type { ProjectRepository } from '../projects/project.repository.js';
+import { PROJECTS_AREA, type ProjectService } from '../projects/project.service.js';
+import type { TaskContext, TaskEngine } from '../tasks/task.engine.js';
+import { TaskError, TaskPaused } from '../tasks/task.engine.js';
+import type { UserRow } from '../users/user.repository.js';
+import { presentTemplate, type Viewer } from './template.presenter.js';
+import type { TemplateRepository, TemplateRow } from './template.repository.js';
+import { BUILTIN_TEMPLATES, type BuiltinTemplate, builtinContent, builtinVersion } from './template-builtins.js';
+import { coverSvg, industryLook, overviewSvg } from './template-images.js';
+import { TemplateFiles, writePackage } from './template-package.js';
+
+export interface TemplateDeps {
+  repo: TemplateRepository;
+  backupRepo: BackupRepository;
+  projectRepo: Pick<ProjectRepository, 'permissionsOf'>;
+  projects: ProjectService;
+  store: FileStore;
+  storage: Storage;
+  tasks: TaskEngine;
+  clock: Clock;
+  dataDir: string;
+}
+
+interface InstallParams {
+  projectId: string;
+  templateId: string;
+  modules: string[];
+  language: Language;
+}
+
+const BUILTINS = new Map(BUILTIN_TEMPLATES.map((template) => [template.id, template]));
+
+/**
+ * Solution templates (issue 14): the gallery and preview (`GET templates`, `GET templates/{id}`,
+ * public), the built-in starter templates (made from code on first use), and new projects made from a
+ * template (`POST project/_template`): the project is created within the grant, then the template's
+ * package (a project backup archive) is verified and installed by the restore's code as a task.
+ */
+export class TemplateService {
+  private readonly files: TemplateFiles;
+  private readonly journals: RestoreJournals;
+  private builtins: Promise<void> | undefined;
+
+  constructor(private readonly deps: TemplateDeps) {
+    this.files = new TemplateFiles(deps.dataDir);
+    this.journals = new RestoreJournals(deps.dataDir);
+    deps.tasks.register(TEMPLATE_TASK_INSTALL, (context) => this.runInstall(context));
+  }
+
+  /**
+   * The built-in templates, written once per process (on first use): a row and package per template
+   * of the code, rebuilt when the code's description changed (its version), installs kept.
+   */
+  ensureBuiltins(): Promise<void> {
+    this.builtins ??= this.writeBuiltins().catch((error: unknown) => {
+      this.builtins = undefined;
+      throw error;
+    });
+    return this.builtins;
+  }
+
+  private async writeBuiltins(): Promise<void> {
+    const { repo, clock } = this.deps;
+    for (const template of BUILTIN_TEMPLATES) {
+      const content = builtinContent(template);
+      const version = builtinVersion(template, content);
+      const current = await repo.find(template.id);
+      const file = `builtin-${template.id}-${version}.zip`;
+      if (current?.version === version && (await exists(this.files.file(current.file)))) continue;
+      const at = clock();
+      const written = await writePackage(
+        this.files,
+        file,
+        content,
+        { id: template.id, name: template.name.zh_Hans },
+        new Date(Date.UTC(2026, 0, 1)),
+      );
+      await repo.upsertBuiltin({
+        id: template.id,
+        // Both languages, so that a search in either finds it; answers show the caller's.
+        name: `${template.name.zh_Hans} · ${template.name.en}`,
+        developer: template.developer.en,
+        contact: template.contact,
+        industry: template.industry,
+        intro: template.intro.en,
+        description: template.description.en,
+        images: [],
+        appInfo: appInfoOf(written.modules),
+        modules: written.modules,
+        source: 'builtin',
+        ownerId: null,
+        published: true,
+        file,
+        bytes: written.bytes,
+        version,
+        createdAt: at,
+        updatedAt: at,
+      });
+      if (current && current.file !== file) await rm(this.files.file(current.file), { force: true });
+    }
+  }
+
+  private async viewer(user: UserRow | undefined, language: Language): Promise<Viewer> {
+    const permissions = user && !user.isAdmin ? await this.deps.projectRepo.permissionsOf(user.id) : undefined;
+    return { user, permissions, language };
+  }
+
+  async list(
+    user: UserRow | undefined,
+    query: TemplateListQuery,
+    language: Language,
+  ): Promise<{ items: TemplateView[]; total: number }> {
+    await this.ensureBuiltins();
+    const [{ rows, total }, viewer] = await Promise.all([
+      this.deps.repo.list(user, { nameContains: query.name_contains, industry: query.industry }, query),
+      this.viewer(user, language),
+    ]);
+    return { items: rows.map((row) => presentTemplate(row, viewer, BUILTINS.get(row.id))), total };
+  }
+
+  /** A template the caller may see; any other is 'not found' (no probing). */
+  private async visible(user: UserRow | undefined, id: string): Promise<TemplateRow> {
+    await this.ensureBuiltins();
+    const row = await this.deps.repo.find(id);
+    if (!row || !mayViewTemplate(user, row)) throw new AppError('notFound');
+    return row;
+  }
+
+  async get(user: UserRow | undefined, id: string, language: Language): Promise<TemplateView> {
+    const row = await this.visible(user, id);
+    return presentTemplate(row, await this.viewer(user, language), BUILTINS.get(row.id));
+  }
+
+  /**
+   * A template's cover when it has none of its own (drawn from its name and industry), and the
+   * built-ins' description pictures. Public: they show a name and colours, nothing of the package.
+   */
+  async picture(id: string, kind: 'cover' | 'overview', language: Language): Promise<string> {
+    await this.ensureBuiltins();
+    const builtin = BUILTINS.get(id);
+    if (builtin) {
+      if (kind === 'cover') return coverSvg(builtin, language);
+      const readings = builtinContent(builtin).documents.filter(
+        (document) => document.collection === 'table_record' && document.doc.tableId === builtin.tables[1]?.id,
+      );
+      const field = builtin.tables[1]?.fields.find((f) => f.type === 'number')?.name ?? '';
+      return overviewSvg(
+        builtin,
+        readings.slice(0, 48).map((document) => Number(document.doc[field] ?? 0)),
+        language,
+      );
+    }
+    const row = await this.deps.repo.find(id);
+    if (!row || kind !== 'cover') throw new AppError('notFound');
+    return coverSvg({ name: row.name, ...industryLook(row.industry) }, language);
+  }
+
+  /** The package file, to its owner only (the administrator for built-in and platform templates). */
+  async download(user: UserRow, id: string): Promise<{ stream: Readable; name: string; size: number }> {
+    const row = await this.visible(user, id);
+    if (!presentTemplate(row, { user, permissions: undefined, language: 'en' }).mine) throw new AppError('notFound');
+    const file = this.files.file(row.file);
+    const { size } = await stat(file).catch(() => {
+      throw new AppError('notFound');
+    });
+    return { stream: createReadStream(file), name: `${row.id}.zip`, size };
+  }
+
+  /**
+   * `POST project/_template`: checks the template (seen, and allowed by the caller's project
+   * permissions), creates the project through the project service (grant, owner, licence, audit),
+   * then installs the template's content as a task. Answers the project and the task.
+   */
+  async createProject(
+    actor: Actor,
+    body: ProjectFromTemplateBody,
+    language: Language,
+  ): Promise<ProjectView & { task: { id: string; requestId: string } }> {
+    const { user } = actor;
+    const template = await this.visible(user, body.type).catch((error: unknown) => {
+      throw error instanceof AppError && error.code === 'notFound'
+        ? new AppError('validation', { fields: { type: 'error.notFound' } })
+        : error;
+    });
+    const permissions = user.isAdmin ? undefined : await this.deps.projectRepo.permissionsOf(user.id);
+    if (!mayUseTemplate(user, permissions, template)) {
+      throw new AppError('projectTypeNotAllowed', { fields: { projectType: 'project.typeNotAllowed' } });
+    }
+    const { projectId, collections, url: _url, id, ...rest } = body;
+    const projectBody: ProjectCreateBody = {
+      ...rest,
+      projectType: 'template',
+      type: template.id,
+      ...(projectId || id ? { id: projectId ?? id } : {}),
+    };
+    const project = await this.deps.projects.create(actor, projectBody);
+    const params: InstallParams = {
+      projectId: project.id,
+      templateId: template.id,
+      modules: templateModules(Object.keys(template.modules), collections),
+      language,
+    };
+    try {
+      // A platform task (no project): its record and message outlive a project removed when it fails.
+      const task = await this.deps.tasks.submit({
+        type: TEMPLATE_TASK_INSTALL,
+        projectId: null,
+        requester: user.id,
+        params: { ...params },
+      });
+      return { ...project, task: { id: task.id, requestId: task.requestId } };
+    } catch (error) {
+      await this.removeProject(project.id, '');
+      throw error;
+    }
+  }
+
+  private async runInstall(context: TaskContext): Promise<string> {
+    const { task } = context;
+    const params = task.params as unknown as InstallParams;
+    try {
+      const template = await this.deps.repo.find(params.templateId);
+      if (!template) throw new TaskError(templateText('template.gone', params.language));
+      const reader = await ArchiveReader.open(this.files.file(template.file)).catch((error: unknown) => {
+        if (error instanceof ArchiveProblem) throw new TaskError(problemText(error, params.language));
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+          throw new TaskError(templateText('template.gone', params.language));
+        throw error;
+      });
+      try {
+        let manifest: Manifest;
+        try {
+          // A package is untrusted input: verified whole, as an uploaded backup is.
+          manifest = await verifyArchive(reader, {
+            onProgress: (fraction) => context.progress(0.4 * fraction),
+            checkpoint: () => context.checkpoint(),
+          });
+        } catch (error) {
+          if (error instanceof ArchiveProblem) throw new TaskError(problemText(error, params.language));
+          throw error;
+        }
+        const modules = params.modules.filter((module) => module in manifest.modules);
+        const kinds = (['fileServer', 'html'] as const).filter((kind) => manifest.item[kind]);
+        const now = this.deps.clock();
+        const written = await applyRestore(
+          reader,
+          manifest,
+          {
+            id: task.id,
+            projectId: params.projectId,
+            rules: Object.fromEntries(modules.map((module) => [module, 2 as const])),
+            kinds: [...kinds],
+            record: {
+              id: task.id,
+              projectId: params.projectId,
+              name: templateText('template.installRecord', params.language, { name: template.name }).slice(0, 64),
+              type: 'import',
+              status: 'succeed',
+              item: {
+                fileServer: kinds.includes('fileServer'),
+                html: kinds.includes('html'),
+                mongodb: modules.length > 0,
+              },
+              moduleRules: Object.fromEntries(modules.map((module) => [module, 2])),
+              excludedDirs: [],
+              documents: {},
+              bytes: template.bytes,
+              file: null,
+              restoreFile: null,
+              sourceProjectId: manifest.project.id,
+              safety: false,
+              taskId: task.id,
+              createTime: now,
+              updateTime: now,
+            },
+          },
+          { repo: this.deps.backupRepo, store: this.deps.store, journals: this.journals },
+          {
+            progress: (fraction) => context.progress(0.4 + 0.6 * fraction),
+            checkpoint: () => context.checkpoint(),
+            log: (line) => context.log(line),
+          },
+        ).catch((error: unknown) => {
+          if (error instanceof ArchiveProblem) throw new TaskError(problemText(error, params.language));
+          throw error;
+        });
+        await this.deps.repo.countInstall(template.id);
+        const documents = Object.values(written).reduce((sum, n) => sum + n, 0);
+        context.log(`${documents} documents installed into ${params.projectId}`);
+        return templateText('template.installed', params.language, { name: template.name });
+      } finally {
+        await reader.close();
+      }
+    } catch (error) {
+      // Paused: the same work runs again when resumed. Anything else: the half project goes.
+      if (!(error instanceof TaskPaused && error.reason === 'pause'))
+        await this.removeProject(params.projectId, task.id);
+      throw error;
+    }
+  }
+
+  /** Removes a project whose install did not commit, with its files. */
+  private async removeProject(projectId: string, taskId: string): Promise<void> {
+    if (await this.deps.repo.removeUninstalled(projectId, taskId)) {
+      await this.deps.storage.remove(PROJECTS_AREA, projectId);
+      await this.deps.storage.remove('backups', projectId);
+    }
+  }
+
+  /**
+   * After a restart: projects of installs that failed (a stopped server fails its running tasks)
+   * and never committed are removed; leftover partial packages go.
+   */
+  async recover(): Promise<number> {
+    let removed = 0;
+    for (const { taskId, projectId } of await this.deps.repo.failedInstalls(TEMPLATE_TASK_INSTALL)) {
+      const before = await this.deps.repo.removeUninstalled(projectId, taskId);
+      if (before) {
+        await this.deps.storage.remove(PROJECTS_AREA, projectId);
+        await this.deps.storage.remove('backups', projectId);
+        removed++;
+      }
+    }
+    const names = await readdir(this.files.folder()).catch(() => [] as string[]);
+    const kept = names.length > 0 ? await this.deps.repo.files() : new Set<string>();
+    for (const name of names) {
+      const changed = (await stat(this.files.file(name)).catch(() => undefined))?.mtimeMs ?? 0;
+      if (!kept.has(name) && changed < this.deps.clock().getTime() - 60 * 60 * 1000) {
+        await rm(this.files.file(name), { force: true, recursive: true });
+      }
+    }
+    return removed;
+  }
+
+  /** For tests and the bench: a new id no template has. */
+  static newId(): string {
+    return `tpl${randomBytes(8).toString('hex')}`;
+  }
+
+  builtin(id: string): BuiltinTemplate | undefined {
+    return BUILTINS.get(id);
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+const problemText = (problem: ArchiveProblem, language: Language) =>
+  translate('backup.archiveInvalid', language, {
+    problem: translate(problem.messageKey, language, problem.params),
+  });
