@@ -1,0 +1,220 @@
+import { createHash } from 'node:crypto';
+import { BACKUP_LIMITS } from '@gantry/shared';
+import { z } from 'zod';
+import { inPool } from '../../lib/in-pool.js';
+import { type ArchiveEntry, ArchiveProblem, type ArchiveReader, LineSplitter } from '../backups/backup-archive.js';
+
+/**
+ * The whole-platform archive (issue 13 §4): a zip with `tables/<table>.jsonl` (one row per line, as
+ * PostgreSQL's `row_to_json` writes it), `files/<area>/…` (the data directory's file areas) and
+ * `manifest.json`, written last, listing every entry with its size and SHA-256. Verified whole
+ * before anything changes, with the project backups' reader and refusals.
+ */
+export const PLATFORM_ARCHIVE = {
+  manifest: 'manifest.json',
+  format: 'gantry-platform-backup',
+  version: 1,
+  tablesDir: 'tables',
+  filesDir: 'files',
+} as const;
+
+export const PLATFORM_LIMITS = {
+  /** Entries one platform archive may hold (every file of every project, and the tables). */
+  entriesMax: 2_000_000,
+  /** One row, in bytes (a document is ≤ 1 MiB; its JSON escapes can double it). */
+  lineBytesMax: 4 * 1024 * 1024,
+  /** One entry's path. */
+  pathMax: 1024,
+} as const;
+
+const TABLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+const manifestSchema = z.object({
+  format: z.literal(PLATFORM_ARCHIVE.format),
+  version: z.literal(PLATFORM_ARCHIVE.version),
+  createTime: z.iso.datetime(),
+  appVersion: z.string().max(64),
+  engine: z.enum(['pglite', 'postgres']),
+  /** How many schema migrations the writing server had applied: a restore needs the same. */
+  schema: z.object({ migrations: z.number().int().nonnegative() }),
+  tables: z.record(z.string().regex(TABLE_NAME), z.object({ rows: z.number().int().nonnegative() })),
+  entries: z
+    .array(
+      z.object({
+        path: z.string().max(PLATFORM_LIMITS.pathMax),
+        size: z.number().int().nonnegative(),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      }),
+    )
+    .max(PLATFORM_LIMITS.entriesMax),
+});
+export type PlatformManifest = z.infer<typeof manifestSchema>;
+
+export type PlatformEntryPlace =
+  | { kind: 'table'; table: string }
+  | { kind: 'file'; path: string }
+  | { kind: 'manifest' };
+
+/** A relative path with no way out: no empty, `.` or `..` segment, no backslash, drive or NUL. */
+export function isSafeRelativePath(path: string): boolean {
+  if (path === '' || path.length > PLATFORM_LIMITS.pathMax) return false;
+  if (path.startsWith('/') || /^[a-z]:/i.test(path) || path.includes('\\') || path.includes('\0')) return false;
+  return path.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
+}
+
+/** Places an entry name, or answers why it is not safe (zip-slip). */
+export function placePlatformEntry(name: string): PlatformEntryPlace | ArchiveProblem {
+  if (name === PLATFORM_ARCHIVE.manifest) return { kind: 'manifest' };
+  const tables = `${PLATFORM_ARCHIVE.tablesDir}/`;
+  const files = `${PLATFORM_ARCHIVE.filesDir}/`;
+  if (name.startsWith(tables)) {
+    const match = /^([a-z_][a-z0-9_]*)\.jsonl$/.exec(name.slice(tables.length));
+    if (!match || !TABLE_NAME.test(match[1] as string)) return new ArchiveProblem('unsafePath', { path: name });
+    return { kind: 'table', table: match[1] as string };
+  }
+  if (name.startsWith(files) && isSafeRelativePath(name.slice(files.length))) {
+    return { kind: 'file', path: name.slice(files.length) };
+  }
+  return new ArchiveProblem('unsafePath', { path: name.slice(0, 200) });
+}
+
+/** One table row as archived: a JSON object on one line. */
+export function isRowLine(line: string): boolean {
+  try {
+    const value: unknown = JSON.parse(line);
+    return value !== null && typeof value === 'object' && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+async function readManifestEntry(reader: ArchiveReader, entry: ArchiveEntry): Promise<unknown> {
+  const limit = 512 * 1024 * 1024;
+  if (entry.uncompressedSize > limit) throw new ArchiveProblem('manifestInvalid', { detail: 'size' });
+  const parts: Buffer[] = [];
+  let bytes = 0;
+  await reader.read(entry, (chunk) => {
+    bytes += chunk.byteLength;
+    if (bytes > limit) throw new ArchiveProblem('manifestInvalid', { detail: 'size' });
+    parts.push(Buffer.from(chunk));
+  });
+  try {
+    return JSON.parse(Buffer.concat(parts).toString('utf8'));
+  } catch {
+    throw new ArchiveProblem('manifestInvalid', { detail: 'JSON' });
+  }
+}
+
+export interface PlatformVerifyOptions {
+  /** The tables this server has: an archive naming another is refused. */
+  knownTables: ReadonlySet<string>;
+  onProgress?: (fraction: number) => void;
+}
+
+export interface VerifiedPlatformArchive {
+  manifest: PlatformManifest;
+  /** Bytes the files expand to (the disk space a restore needs). */
+  fileBytes: number;
+}
+
+/**
+ * Verifies the whole archive: the manifest (present, known format and version, valid), every entry's
+ * name (confined, no links, no directories), declared size, compression ratio and the expanded
+ * total, then every entry's bytes against its size and SHA-256 and every table line (a JSON object;
+ * as many as the manifest says).
+ */
+export async function verifyPlatformArchive(
+  reader: ArchiveReader,
+  options: PlatformVerifyOptions,
+): Promise<VerifiedPlatformArchive> {
+  const { entries } = reader;
+  if (entries.length > PLATFORM_LIMITS.entriesMax + 1) {
+    throw new ArchiveProblem('tooManyEntries', { max: PLATFORM_LIMITS.entriesMax });
+  }
+  const manifestEntry = entries.find((entry) => entry.filename === PLATFORM_ARCHIVE.manifest);
+  if (!manifestEntry || manifestEntry.directory) throw new ArchiveProblem('manifestMissing');
+  const raw = await readManifestEntry(reader, manifestEntry);
+  const head = raw as { format?: unknown; version?: unknown } | null;
+  if (head?.format !== PLATFORM_ARCHIVE.format) throw new ArchiveProblem('manifestInvalid', { detail: 'format' });
+  if (head.version !== PLATFORM_ARCHIVE.version) throw new ArchiveProblem('version', { version: String(head.version) });
+  const parsed = manifestSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ArchiveProblem('manifestInvalid', { detail: parsed.error.issues[0]?.path.join('.') || 'shape' });
+  }
+  const manifest = parsed.data;
+  for (const table of Object.keys(manifest.tables)) {
+    if (!options.knownTables.has(table)) throw new ArchiveProblem('unknownModule', { module: table });
+  }
+
+  const listed = new Map(manifest.entries.map((entry) => [entry.path, entry]));
+  const seen = new Set<string>();
+  let totalBytes = 0;
+  let fileBytes = 0;
+  const contents: Array<{ entry: ArchiveEntry; place: PlatformEntryPlace }> = [];
+  for (const entry of entries) {
+    const name = entry.filename;
+    if (entry === manifestEntry) continue;
+    if (seen.has(name)) throw new ArchiveProblem('unsafePath', { path: name.slice(0, 200) });
+    seen.add(name);
+    if (entry.symlink) throw new ArchiveProblem('symlink', { path: name.slice(0, 200) });
+    const place = placePlatformEntry(name);
+    if (place instanceof ArchiveProblem) throw place;
+    if (entry.directory || place.kind === 'manifest')
+      throw new ArchiveProblem('unlisted', { path: name.slice(0, 200) });
+    if (place.kind === 'table' && !manifest.tables[place.table]) throw new ArchiveProblem('unlisted', { path: name });
+    const declared = listed.get(name);
+    if (!declared) throw new ArchiveProblem('unlisted', { path: name.slice(0, 200) });
+    if (entry.uncompressedSize !== declared.size) throw new ArchiveProblem('size', { path: name });
+    if (
+      entry.uncompressedSize > 1024 * 1024 &&
+      entry.uncompressedSize / Math.max(1, entry.compressedSize) > BACKUP_LIMITS.ratioMax
+    ) {
+      throw new ArchiveProblem('ratio', { path: name });
+    }
+    totalBytes += entry.uncompressedSize;
+    if (place.kind === 'file') fileBytes += entry.uncompressedSize;
+    contents.push({ entry, place });
+  }
+  for (const entry of manifest.entries)
+    if (!seen.has(entry.path)) throw new ArchiveProblem('missing', { path: entry.path });
+  for (const table of Object.keys(manifest.tables)) {
+    const path = `${PLATFORM_ARCHIVE.tablesDir}/${table}.jsonl`;
+    if (!seen.has(path)) throw new ArchiveProblem('missing', { path });
+  }
+
+  let done = 0;
+  await inPool(contents, 3, async ({ entry, place }) => {
+    const declared = listed.get(entry.filename) as { size: number; sha256: string };
+    const hash = createHash('sha256');
+    let size = 0;
+    let rows = 0;
+    const lines =
+      place.kind === 'table'
+        ? new LineSplitter(
+            PLATFORM_LIMITS.lineBytesMax,
+            (line, number) => {
+              if (!isRowLine(line)) throw new ArchiveProblem('badDocument', { module: place.table, line: number });
+              rows++;
+            },
+            (number) => {
+              throw new ArchiveProblem('badDocument', { module: place.table, line: number });
+            },
+          )
+        : undefined;
+    await reader.read(entry, (chunk) => {
+      size += chunk.byteLength;
+      if (size > declared.size) throw new ArchiveProblem('size', { path: entry.filename });
+      hash.update(chunk);
+      lines?.push(chunk);
+      done += chunk.byteLength;
+      options.onProgress?.(totalBytes === 0 ? 1 : done / totalBytes);
+    });
+    lines?.end();
+    if (size !== declared.size) throw new ArchiveProblem('size', { path: entry.filename });
+    if (hash.digest('hex') !== declared.sha256) throw new ArchiveProblem('hash', { path: entry.filename });
+    if (place.kind === 'table' && rows !== manifest.tables[place.table]?.rows) {
+      throw new ArchiveProblem('badDocument', { module: place.table, line: rows + 1 });
+    }
+  });
+  return { manifest, fileBytes };
+}

@@ -1,0 +1,140 @@
+import { sql } from 'drizzle-orm';
+import { type Database, queryRows } from '../../db/database.js';
+
+/**
+ * Tables a platform backup leaves out: what is of one running machine (sessions, sign-in counters,
+ * captchas, tasks and their staging, project-site sessions) and what triggers derive from other
+ * tables (the per-owner project counts, the per-collection totals), rebuilt as the rows go back in.
+ * A restore empties them too.
+ */
+export const NOT_ARCHIVED = new Set([
+  'sessions',
+  'login_attempts',
+  'captchas',
+  'tasks',
+  'restore_staging',
+  'site_sessions',
+  'site_sso_codes',
+  'project_counts',
+  'project_collection_stats',
+]);
+
+/** Rows fetched at a time from a table's cursor. */
+const FETCH_ROWS = 1000;
+
+/** All SQL of the platform backup and restore: generic over the schema's tables, so new tables come along. */
+export class PlatformBackupRepository {
+  /** Every table of the schema (the `public` one), by name. */
+  async tables(db: Database): Promise<string[]> {
+    const rows = await queryRows<{ name: string }>(
+      db,
+      sql`SELECT table_name AS name FROM information_schema.tables
+          WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+    );
+    return rows.map((row) => row.name);
+  }
+
+  /** How many schema migrations this database has applied. */
+  async schemaMigrations(db: Database): Promise<number> {
+    const [row] = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`);
+    return row?.n ?? 0;
+  }
+
+  /** `tables` ordered so that every table comes after the tables its foreign keys point to. */
+  async insertOrder(db: Database, tables: string[]): Promise<string[]> {
+    const edges = await queryRows<{ child: string; parent: string }>(
+      db,
+      sql`SELECT c.relname AS child, p.relname AS parent
+          FROM pg_constraint k
+          JOIN pg_class c ON c.oid = k.conrelid
+          JOIN pg_class p ON p.oid = k.confrelid
+          JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE k.contype = 'f' AND n.nspname = 'public'`,
+    );
+    const wanted = new Set(tables);
+    const parents = new Map<string, Set<string>>(tables.map((table) => [table, new Set()]));
+    for (const { child, parent } of edges) {
+      if (child !== parent && wanted.has(child) && wanted.has(parent)) parents.get(child)?.add(parent);
+    }
+    const ordered: string[] = [];
+    const placed = new Set<string>();
+    while (ordered.length < tables.length) {
+      const ready = tables.filter(
+        (table) => !placed.has(table) && [...(parents.get(table) ?? [])].every((p) => placed.has(p)),
+      );
+      if (ready.length === 0) throw new Error('the tables’ foreign keys form a cycle');
+      for (const table of ready) {
+        ordered.push(table);
+        placed.add(table);
+      }
+    }
+    return ordered;
+  }
+
+  /**
+   * Every row of `table` as a JSON line, a thousand at a time, from a cursor of the transaction `tx`
+   * (a snapshot: call it inside one REPEATABLE READ transaction for every table).
+   */
+  async *rowLines(tx: Database, table: string): AsyncGenerator<Buffer> {
+    const cursor = sql.identifier(`platform_${table}`);
+    await tx.execute(
+      sql`DECLARE ${cursor} NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS line FROM ${sql.identifier(table)} t`,
+    );
+    try {
+      for (;;) {
+        const rows = await queryRows<{ line: string }>(tx, sql`FETCH ${sql.raw(String(FETCH_ROWS))} FROM ${cursor}`);
+        if (rows.length === 0) return;
+        yield Buffer.from(`${rows.map((row) => row.line).join('\n')}\n`, 'utf8');
+      }
+    } finally {
+      await tx.execute(sql`CLOSE ${cursor}`);
+    }
+  }
+
+  async count(tx: Database, table: string): Promise<number> {
+    const [row] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`);
+    return row?.n ?? 0;
+  }
+
+  /** Empties every table at once (and restarts their sequences). */
+  async truncateAll(tx: Database, tables: string[]): Promise<void> {
+    if (tables.length === 0) return;
+    await tx.execute(
+      sql`TRUNCATE ${sql.join(
+        tables.map((table) => sql.identifier(table)),
+        sql`, `,
+      )} RESTART IDENTITY CASCADE`,
+    );
+  }
+
+  /** Inserts rows given as one JSON array of objects (the database parses it once). */
+  async insertRows(tx: Database, table: string, jsonArray: string): Promise<void> {
+    const name = sql.identifier(table);
+    await tx.execute(sql`INSERT INTO ${name} SELECT * FROM json_populate_recordset(NULL::${name}, ${jsonArray}::json)`);
+  }
+
+  /** Moves every serial column's sequence past the largest value restored. */
+  async resetSequences(tx: Database): Promise<void> {
+    const serials = await queryRows<{ tableName: string; columnName: string; sequence: string }>(
+      tx,
+      sql`SELECT table_name AS "tableName", column_name AS "columnName",
+                 pg_get_serial_sequence(quote_ident(table_name), column_name) AS sequence
+          FROM information_schema.columns
+          WHERE table_schema = 'public' AND column_default LIKE 'nextval(%'`,
+    );
+    for (const { tableName, columnName, sequence } of serials) {
+      await tx.execute(
+        sql`SELECT setval(${sequence}, COALESCE((SELECT max(${sql.identifier(columnName)}) FROM ${sql.identifier(tableName)}), 0) + 1, false)`,
+      );
+    }
+  }
+
+  /** Whether the restore `restoreId` committed (its audit entry is written in its transaction). */
+  async restoreCommitted(db: Database, restoreId: string): Promise<boolean> {
+    const rows = await queryRows<{ id: number }>(
+      db,
+      sql`SELECT id FROM audit_log WHERE action = 'platform.restore' AND detail->>'restoreId' = ${restoreId} LIMIT 1`,
+    );
+    return rows.length > 0;
+  }
+}

@@ -1,0 +1,331 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, stat, statfs } from 'node:fs/promises';
+import path from 'node:path';
+import { MEDIA_TEMP_PREFIX } from '@gantry/shared';
+import type { Database } from '../../db/database.js';
+import { auditLog } from '../../db/schema.js';
+import { ArchiveProblem, ArchiveReader, LineSplitter } from '../backups/backup-archive.js';
+import { APP_VERSION } from '../backups/backup-export.js';
+import { elapsed } from '../backups/backup-restore.js';
+import { ZipFileWriter } from '../backups/zip-file-writer.js';
+import { PLATFORM_ARCHIVE, PLATFORM_LIMITS, type PlatformManifest, verifyPlatformArchive } from './platform-archive.js';
+import { NOT_ARCHIVED, type PlatformBackupRepository } from './platform-backup.repository.js';
+
+/**
+ * Entries of the data directory a platform backup leaves out and a restore leaves in place: the
+ * embedded engine's files (the database goes as tables), this machine's secret key, restore
+ * journals, and the platform backups themselves (a backup never holds the backups).
+ */
+export const KEPT_AREAS = new Set(['pglite', 'pglite.lock', 'secret.key', 'restore-journals', 'platform-backups']);
+/** The restore's journal: present from before its commit until its files are in place. */
+const JOURNAL = '.platform-restore.json';
+/** Rows sent to the database in one statement, by bytes of JSON. */
+const INSERT_RUN_BYTES = 4 * 1024 * 1024;
+
+export class PlatformRestoreRefused extends Error {}
+
+export interface PlatformBackupDeps {
+  db: Database;
+  dataDir: string;
+  engine: 'pglite' | 'postgres';
+  repo: PlatformBackupRepository;
+  log: (line: string) => void;
+}
+
+export interface PlatformBackupSummary {
+  bytes: number;
+  tables: Record<string, { rows: number }>;
+  files: number;
+}
+
+interface Journal {
+  id: string;
+  staging: string;
+  /** Set once every area the restore replaces has been moved aside. */
+  movedAside: boolean;
+}
+
+/** A data directory's top-level areas (what a platform backup holds and a restore replaces). */
+async function areasOf(dataDir: string): Promise<string[]> {
+  const entries = await readdir(dataDir, { withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((entry) => !KEPT_AREAS.has(entry.name) && !entry.name.startsWith('.'))
+    .filter((entry) => entry.isDirectory() || entry.isFile())
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/** Regular files under `root`, relative, leaving out temporary files of uploads and backups in progress. */
+async function* filesUnder(root: string, relative = ''): AsyncGenerator<string> {
+  const folder = path.join(root, relative);
+  const info = await stat(folder);
+  if (info.isFile()) {
+    yield relative;
+    return;
+  }
+  const entries = await readdir(folder, { withFileTypes: true });
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  for (const entry of entries) {
+    if (entry.name.startsWith(MEDIA_TEMP_PREFIX) || entry.name.startsWith('.partial-')) continue;
+    const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
+    if (entry.isDirectory()) yield* filesUnder(root, child);
+    else if (entry.isFile()) yield child;
+  }
+}
+
+/**
+ * Writes the whole platform to `file`: every table (one REPEATABLE READ snapshot) and every file area
+ * of the data directory. `file` must not exist; it is removed when the backup fails.
+ */
+export async function writePlatformBackup(deps: PlatformBackupDeps, file: string): Promise<PlatformBackupSummary> {
+  const began = Date.now();
+  const zip = await ZipFileWriter.create(file);
+  try {
+    const entries: PlatformManifest['entries'] = [];
+    const tables: PlatformManifest['tables'] = {};
+    const archived = (await deps.repo.tables(deps.db)).filter((table) => !NOT_ARCHIVED.has(table));
+    const migrations = await deps.repo.schemaMigrations(deps.db);
+    await deps.db.transaction(
+      async (tx) => {
+        for (const table of archived) {
+          const rows = await deps.repo.count(tx, table);
+          entries.push(await zip.add(`${PLATFORM_ARCHIVE.tablesDir}/${table}.jsonl`, deps.repo.rowLines(tx, table)));
+          tables[table] = { rows };
+        }
+      },
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    );
+    deps.log(`tables: ${archived.length} in ${elapsed(began)}`);
+
+    const filesBegan = Date.now();
+    let files = 0;
+    for (const area of await areasOf(deps.dataDir)) {
+      const root = path.join(deps.dataDir, area);
+      for await (const relative of filesUnder(root)) {
+        const source = relative === '' ? root : path.join(root, relative);
+        const name = relative === '' ? area : `${area}/${relative}`;
+        if (`${PLATFORM_ARCHIVE.filesDir}/${name}`.length > PLATFORM_LIMITS.pathMax) {
+          deps.log(`left out (path too long): ${name}`);
+          continue;
+        }
+        const { size, mtime } = await stat(source);
+        entries.push(
+          await zip.add(`${PLATFORM_ARCHIVE.filesDir}/${name}`, createReadStream(source), {
+            lastModified: mtime,
+            expectedSize: size,
+          }),
+        );
+        files++;
+      }
+    }
+    deps.log(`files: ${files} in ${elapsed(filesBegan)}`);
+
+    const manifest: PlatformManifest = {
+      format: PLATFORM_ARCHIVE.format,
+      version: PLATFORM_ARCHIVE.version,
+      createTime: new Date().toISOString(),
+      appVersion: APP_VERSION,
+      engine: deps.engine,
+      schema: { migrations },
+      tables,
+      entries,
+    };
+    const text = Buffer.from(JSON.stringify(manifest));
+    await zip.add(PLATFORM_ARCHIVE.manifest, [text], { expectedSize: text.length });
+    const bytes = await zip.finish();
+    deps.log(`archive: ${bytes} bytes in ${elapsed(began)}`);
+    return { bytes, tables, files };
+  } catch (error) {
+    await zip.abort().catch(() => {});
+    await rm(file, { force: true });
+    throw error;
+  }
+}
+
+async function writeJournal(dataDir: string, journal: Journal): Promise<void> {
+  const file = path.join(dataDir, JOURNAL);
+  const temporary = `${file}.tmp`;
+  const handle = await open(temporary, 'w', 0o600);
+  try {
+    await handle.writeFile(JSON.stringify(journal));
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temporary, file);
+}
+
+/**
+ * Puts the staged areas in place: every current area is moved aside (once, recorded in the journal),
+ * then every staged one moved in, then what was moved aside removed. Safe to run again after a crash.
+ */
+async function swapAreas(dataDir: string, journal: Journal): Promise<void> {
+  const aside = `${journal.staging}.old`;
+  if (!journal.movedAside) {
+    await mkdir(aside, { recursive: true });
+    for (const area of await areasOf(dataDir)) await rename(path.join(dataDir, area), path.join(aside, area));
+    journal.movedAside = true;
+    await writeJournal(dataDir, journal);
+  }
+  const staged = await readdir(journal.staging).catch(() => []);
+  for (const area of staged) await rename(path.join(journal.staging, area), path.join(dataDir, area));
+  await rm(aside, { recursive: true, force: true });
+  await rm(journal.staging, { recursive: true, force: true });
+  await rm(path.join(dataDir, JOURNAL), { force: true });
+}
+
+/**
+ * A restore a stopped process left: its files put in place when its data committed, else its staged
+ * files removed. Answers what was done.
+ */
+export async function recoverPlatformRestore(
+  deps: Pick<PlatformBackupDeps, 'db' | 'dataDir' | 'repo'>,
+): Promise<'none' | 'finished' | 'dropped'> {
+  let journal: Journal;
+  try {
+    journal = JSON.parse(await readFile(path.join(deps.dataDir, JOURNAL), 'utf8')) as Journal;
+  } catch {
+    return 'none';
+  }
+  if (await deps.repo.restoreCommitted(deps.db, journal.id)) {
+    await swapAreas(deps.dataDir, journal);
+    return 'finished';
+  }
+  await rm(journal.staging, { recursive: true, force: true });
+  await rm(`${journal.staging}.old`, { recursive: true, force: true });
+  await rm(path.join(deps.dataDir, JOURNAL), { force: true });
+  return 'dropped';
+}
+
+/** Inserts one table's lines, a run of about INSERT_RUN_BYTES at a time. */
+async function insertTable(
+  deps: PlatformBackupDeps,
+  tx: Database,
+  reader: ArchiveReader,
+  table: string,
+): Promise<void> {
+  const entry = reader.entries.find(
+    (candidate) => candidate.filename === `${PLATFORM_ARCHIVE.tablesDir}/${table}.jsonl`,
+  );
+  if (!entry) throw new ArchiveProblem('missing', { path: `${PLATFORM_ARCHIVE.tablesDir}/${table}.jsonl` });
+  let run: string[] = [];
+  let runBytes = 0;
+  const pending: string[][] = [];
+  const lines = new LineSplitter(
+    PLATFORM_LIMITS.lineBytesMax,
+    (line) => {
+      run.push(line);
+      runBytes += line.length;
+      if (runBytes >= INSERT_RUN_BYTES) {
+        pending.push(run);
+        run = [];
+        runBytes = 0;
+      }
+    },
+    (number) => {
+      throw new ArchiveProblem('badDocument', { module: table, line: number });
+    },
+  );
+  await reader.read(entry, async (chunk) => {
+    lines.push(chunk);
+    while (pending.length > 0) await deps.repo.insertRows(tx, table, `[${(pending.shift() as string[]).join(',')}]`);
+  });
+  lines.end();
+  for (const batch of [...pending, run])
+    if (batch.length > 0) await deps.repo.insertRows(tx, table, `[${batch.join(',')}]`);
+}
+
+/**
+ * Replaces the whole platform with the archive `file`: verified whole first; the files staged in the
+ * data directory; one transaction empties every table and puts the archive's rows back (and writes
+ * the audit entry that marks the commit); then the file areas are swapped in, with a journal that
+ * a crash leaves for `recoverPlatformRestore`.
+ */
+export async function restorePlatformBackup(
+  deps: PlatformBackupDeps,
+  file: string,
+  actor: { id: string; name: string },
+): Promise<PlatformManifest> {
+  const began = Date.now();
+  const recovered = await recoverPlatformRestore(deps);
+  if (recovered !== 'none') deps.log(`an earlier restore a stopped process left: ${recovered}`);
+  const reader = await ArchiveReader.open(file);
+  try {
+    const tables = await deps.repo.tables(deps.db);
+    const migrations = await deps.repo.schemaMigrations(deps.db);
+    const { manifest, fileBytes } = await verifyPlatformArchive(reader, { knownTables: new Set(tables) });
+    if (manifest.schema.migrations !== migrations) {
+      throw new PlatformRestoreRefused(
+        `The archive was made by a Gantry whose database has ${manifest.schema.migrations} schema migrations; this one has ${migrations}. Restore it with the version that made it, then upgrade.`,
+      );
+    }
+    deps.log(`archive verified (${reader.entries.length} entries) in ${elapsed(began)}`);
+    const free = await statfs(deps.dataDir);
+    if (free.bavail * free.bsize < fileBytes + 64 * 1024 * 1024) {
+      throw new PlatformRestoreRefused(
+        `The data directory needs ${Math.ceil(fileBytes / 1024 ** 2)} MB free for the archive's files; it has ${Math.floor((free.bavail * free.bsize) / 1024 ** 2)} MB.`,
+      );
+    }
+
+    const id = randomUUID();
+    const staging = path.join(deps.dataDir, `.platform-restore-${id}`);
+    const stagingBegan = Date.now();
+    await mkdir(staging, { recursive: true });
+    const prefix = `${PLATFORM_ARCHIVE.filesDir}/`;
+    for (const entry of reader.entries) {
+      if (!entry.filename.startsWith(prefix)) continue;
+      const target = path.join(staging, ...entry.filename.slice(prefix.length).split('/'));
+      await mkdir(path.dirname(target), { recursive: true });
+      const handle = await open(target, 'wx', 0o600);
+      try {
+        await reader.read(entry, async (chunk) => {
+          await handle.write(chunk);
+        });
+      } finally {
+        await handle.close();
+      }
+    }
+    deps.log(`files staged (${Math.ceil(fileBytes / 1024 ** 2)} MB) in ${elapsed(stagingBegan)}`);
+    const journal: Journal = { id, staging, movedAside: false };
+    await writeJournal(deps.dataDir, journal);
+
+    const dataBegan = Date.now();
+    const order = await deps.repo.insertOrder(
+      deps.db,
+      tables.filter((table) => manifest.tables[table]),
+    );
+    try {
+      await deps.db.transaction(async (tx) => {
+        await deps.repo.truncateAll(tx, tables);
+        for (const table of order) await insertTable(deps, tx, reader, table);
+        await deps.repo.resetSequences(tx);
+        await tx.insert(auditLog).values({
+          actorId: actor.id,
+          actorName: actor.name,
+          action: 'platform.restore',
+          objectType: 'platform',
+          detail: { restoreId: id, archiveCreateTime: manifest.createTime, engine: manifest.engine },
+        });
+      });
+    } catch (error) {
+      await rm(staging, { recursive: true, force: true });
+      await rm(path.join(deps.dataDir, JOURNAL), { force: true });
+      throw error;
+    }
+    deps.log(`data restored (${order.length} tables) in ${elapsed(dataBegan)}`);
+    await swapAreas(deps.dataDir, journal);
+    deps.log(`restored in ${elapsed(began)}`);
+    return manifest;
+  } finally {
+    await reader.close();
+  }
+}
+
+/** Writes a platform backup beside the others in `<data>/platform-backups/`, named by its time. */
+export async function safetyBackupFile(dataDir: string, label: string, at = new Date()): Promise<string> {
+  const folder = path.join(dataDir, 'platform-backups');
+  await mkdir(folder, { recursive: true });
+  const stamp = at.toISOString().replace(/[:.]/g, '-');
+  return path.join(folder, `${label}-${stamp}.zip`);
+}
