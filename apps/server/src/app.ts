@@ -6,6 +6,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifyWebsocket from '@fastify/websocket';
+import { TEMPLATE_COLLECTIONS } from '@gantry/shared';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -434,7 +435,18 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(settingsRoutes(settings), { prefix: SPM });
   await app.register(withFiles(uploadRoutes(new ImageService(storage), SPM)), { prefix: SPM });
   await app.register(tenantRoutes(tenants, config.loginRatePerMinute), { prefix: SPM });
-  await app.register(withFiles(projectRoutes(projects)), { prefix: SPM });
+  await app.register(
+    withFiles(
+      projectRoutes(projects, (actor, body, language) =>
+        templates.createProject(
+          actor,
+          { ...body, type: body.type ?? '', collections: [...TEMPLATE_COLLECTIONS] },
+          language,
+        ),
+      ),
+    ),
+    { prefix: SPM },
+  );
   await app.register(withFiles(licenceRoutes(licence, platformLicence)), { prefix: API });
   await app.register(machineInfoRoutes(new LicenceHistoryService(licenceHistory)), { prefix: API });
   await app.register(dashboardRoutes(dashboard), { prefix: SPM });

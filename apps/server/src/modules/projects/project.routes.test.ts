@@ -211,8 +211,13 @@ describe('projects', () => {
     const blank = await post(tenant, small());
     expect(blank.statusCode).toBe(403);
     expect(blank.json().code).toBe('projectTypeNotAllowed');
-    expect((await post(tenant, { ...small(), projectType: 'template', type: 'tpl1' })).statusCode).toBe(200);
-    const foreignOwner = await post(tenant, { ...small(), projectType: 'template', type: 'tpl1', user: 'admin' });
+    expect((await post(tenant, { ...small(), projectType: 'template', type: 'heating-station' })).statusCode).toBe(200);
+    const foreignOwner = await post(tenant, {
+      ...small(),
+      projectType: 'template',
+      type: 'heating-station',
+      user: 'admin',
+    });
     expect(foreignOwner.statusCode).toBe(403);
   });
 

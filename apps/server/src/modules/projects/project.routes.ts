@@ -1,5 +1,8 @@
 import {
   certificateFilesProblem,
+  type Language,
+  type ProjectCreateBody,
+  type ProjectView,
   projectCreateBody,
   projectUpdateBody,
   projectView,
@@ -76,8 +79,19 @@ const PROJECT_TOTALS =
   `header \`${COUNT_ESTIMATED_HEADER}: true\`. Totals other than one owner's are kept up to 3 s (refreshed in ` +
   "the background; this server's own writes clear them at once).";
 
-/** Project calls of console.md §7 (templates and backups come with their issues). */
-export function projectRoutes(projects: ProjectService) {
+/** Makes a project from a template and starts installing it (the templates module's `project/_template`). */
+export type FromTemplate = (
+  actor: ReturnType<typeof actorOf>,
+  body: ProjectCreateBody,
+  language: Language,
+) => Promise<ProjectView>;
+
+/**
+ * Project calls of console.md §7 (backups come with their issue). A POST project of a template
+ * (projectType 'template', type the template id: the spec's form) is `fromTemplate`'s, so that it
+ * gets the template's content and its checks too.
+ */
+export function projectRoutes(projects: ProjectService, fromTemplate?: FromTemplate) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const tags = ['projects'];
@@ -114,7 +128,10 @@ export function projectRoutes(projects: ProjectService) {
         config: { action: 'project.write' },
         schema: { tags, body: projectCreateBody, response: { 200: projectView } },
       },
-      async (request) => projects.create(actorOf(request), request.body),
+      async (request) =>
+        request.body.projectType === 'template' && fromTemplate
+          ? fromTemplate(actorOf(request), request.body, request.language)
+          : projects.create(actorOf(request), request.body),
     );
 
     app.put(

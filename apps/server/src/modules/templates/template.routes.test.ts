@@ -160,6 +160,22 @@ describe('installing', () => {
     expect(view.num_installed).toBe(1);
   });
 
+  it('POST project with a template (the form of the spec) installs it the same way', async () => {
+    const response = await app.call(
+      'POST',
+      `${SPM_URL}/project`,
+      acme,
+      projectBody(app, { id: 'oilform', projectType: 'template', type: 'oilfield-wells' }),
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ id: 'oilform', projectType: 'template', type: 'oilfield-wells' });
+    await expect
+      .poll(async () => (await documents(acme, 'oilform', 'driver_instance')).length, {
+        timeout: 30_000,
+      })
+      .toBe(30);
+  });
+
   it('installs only the chosen parts (and what no part names, like rules)', async () => {
     const response = await install(acme, {
       projectId: 'lights1',
