@@ -6,6 +6,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifyWebsocket from '@fastify/websocket';
+import { effectiveFeatures } from '@gantry/shared';
 import { TEMPLATE_COLLECTIONS } from '@gantry/shared';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import {
@@ -79,7 +80,9 @@ import { RetentionService } from './modules/retention/retention.service.js';
 import { SettingsRepository } from './modules/settings/settings.repository.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { SettingsService } from './modules/settings/settings.service.js';
-import { unpublishedSiteRoutes } from './modules/sites/unpublished.routes.js';
+import { SiteRepository } from './modules/sites/site.repository.js';
+import { siteRoutes } from './modules/sites/site.routes.js';
+import { SiteService } from './modules/sites/site.service.js';
 import { ProgressHub } from './modules/tasks/progress-hub.js';
 import { TaskEngine } from './modules/tasks/task.engine.js';
 import { TaskRepository } from './modules/tasks/task.repository.js';
@@ -195,13 +198,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const settings = new SettingsService(new SettingsRepository(db, invalidation), app.log, invalidation);
   const captcha = new CaptchaService(new CaptchaRepository(db), clock);
+  const hasher = new PasswordHasher(config.hashConcurrency, config.hashQueue);
   const auth = new AuthService({
     users: new UserRepository(db),
     sessions: new SessionRepository(db),
     attempts: new LoginAttemptRepository(db),
     captcha,
     settings,
-    hasher: new PasswordHasher(config.hashConcurrency, config.hashQueue),
+    hasher,
     clock,
     bus: invalidation,
     sessionCache: new SessionCache(5_000, 10_000),
@@ -268,6 +272,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const documents = new DocumentService(documentRepository, clock);
   const fileStore = new DiskFileStore(config.dataDir);
   const media = new MediaService(fileStore, new MediaRepository(db), settings, config.mediaFileMaxBytes);
+  // Project sites (issue 15): front sites, back offices and their own sessions.
+  const sites = new SiteService({
+    db,
+    repo: new SiteRepository(db),
+    attempts: new LoginAttemptRepository(db),
+    captcha,
+    settings,
+    hasher,
+    clock,
+    ssoAllowed: async (project) => effectiveFeatures(project.grant?.features).has('Oauth'),
+  });
   const taskRepository = new TaskRepository(db);
   const taskEngine = new TaskEngine(taskRepository, clock, {
     concurrency: TASK_CONCURRENCY,
@@ -339,6 +354,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   rejectNulCharacters(app);
   const cleanUp = setInterval(() => {
     auth.cleanUp().catch((error: unknown) => app.log.warn({ err: error }, 'clean-up failed'));
+    sites.cleanUp().catch((error: unknown) => app.log.warn({ err: error }, 'site clean-up failed'));
     if (database.engine === 'pglite') {
       vacuumChangedTables(database.background).catch((error: unknown) => app.log.warn({ err: error }, 'vacuum failed'));
     }
@@ -423,7 +439,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   await app.register(healthRoutes(database));
   await app.register(guideRoutes(settings));
-  await app.register(unpublishedSiteRoutes());
+  await app.register(siteRoutes({ sites, settings, media, store: fileStore }));
   await app.register(
     authRoutes(auth, config.loginRatePerMinute, async (user) => ({
       ...(await platformLicence.holding(user)),

@@ -93,6 +93,21 @@ export const ERRORS = {
   /** Periodic database backups (issue 13 §3). */
   dbBackupCycleNotFound: { status: 404, message: 'dbBackupCycle.notFound' },
   dbBackupCycleTooMany: { status: 409, message: 'dbBackupCycle.tooMany' },
+  /** Project sites (issue 15). */
+  siteProjectDisabled: { status: 403, message: 'site.projectDisabled' },
+  siteTenantDisabled: { status: 403, message: 'site.tenantDisabled' },
+  siteGrantNotStarted: { status: 403, message: 'site.grantNotStarted', licence: true },
+  siteGrantEnded: { status: 403, message: 'site.grantEnded', licence: true },
+  siteGrantMissing: { status: 403, message: 'site.grantMissing', licence: true },
+  siteUserLimit: { status: 409, message: 'site.userLimit', licence: true },
+  siteUsernameTaken: { status: 409, message: 'site.usernameTaken' },
+  siteRoleUnknown: { status: 400, message: 'site.roleUnknown' },
+  siteRoleInUse: { status: 409, message: 'site.roleInUse' },
+  siteOwnerOnly: { status: 403, message: 'site.ownerOnly' },
+  siteSsoOff: { status: 400, message: 'site.ssoOff' },
+  siteSsoCodeInvalid: { status: 401, message: 'site.ssoCodeInvalid' },
+  sitePortInUse: { status: 409, message: 'site.portInUse' },
+  sitePortUnavailable: { status: 409, message: 'site.portUnavailable' },
 } as const satisfies Record<string, { status: number; message: MessageKey; licence?: true }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -1,0 +1,334 @@
+import { mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projects } from '../../db/schema.js';
+import {
+  adminWithLicence,
+  createProject,
+  createTenant,
+  day,
+  grant,
+  SPM_URL,
+  TENANT_PASSWORD,
+} from '../../test/fixtures.js';
+import { createTestApp, ENGINE, type TestApp, wire } from '../../test/test-app.js';
+
+let t: TestApp;
+let admin: string;
+let acme: string;
+
+const htmlDir = (id: string) => path.join(t.dataDir, 'projects', id, 'html');
+const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+const api = (
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  project: string,
+  url: string,
+  token?: string,
+  payload?: unknown,
+) =>
+  t.app.inject({
+    method,
+    url: `/admin/_p_${project}/api${url}`,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+
+async function signIn(project: string, username: string, password: string, owner = false): Promise<string> {
+  const response = await api('POST', project, '/login', undefined, { username, password: wire(password), owner });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ token: string }>().token;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await adminWithLicence(t);
+  await createTenant(t, admin, 'acme');
+  await createTenant(t, admin, 'other');
+  await createTenant(t, admin, 'third');
+  acme = await t.login('acme', TENANT_PASSWORD);
+  const other = await t.login('other', TENANT_PASSWORD);
+  const third = await t.login('third', TENANT_PASSWORD);
+  await createProject(t, acme, { id: 'plant1', name: 'Plant One' });
+  await createProject(t, other, { id: 'plant2', name: 'Plant Two' });
+  await createProject(t, acme, { id: 'plant3' });
+  await createProject(t, acme, {
+    id: 'plant4',
+    grant: grant(t, {
+      startTime: day(t, 3),
+      validityPeriod: 90,
+      userCount: 2,
+      flow: { tableCount: 2 },
+      dataGathering: { point: 100 },
+    }),
+  });
+  await createProject(t, acme, { id: 'plant5' });
+  await createProject(t, third, { id: 'plant6' });
+  await t.call('PATCH', `${SPM_URL}/setting`, admin, { captcha: 'off' });
+}, 60_000);
+afterAll(() => t.close());
+
+describe(`front site (${ENGINE})`, () => {
+  it('without a package: a page with the name, the project logo and background, a link to the back office', async () => {
+    const set = await t.call('PATCH', `${SPM_URL}/setting`, admin, {
+      project_logo: 'https://cdn.example.com/logo.png',
+      project_backgroundImage: 'https://cdn.example.com/bg.jpg',
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const response = await get('/_p_plant1/', { 'accept-language': 'en' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.body).toContain('Welcome to Plant One');
+    expect(response.body).toContain('src="https://cdn.example.com/logo.png"');
+    expect(response.body).toContain('class="background" src="https://cdn.example.com/bg.jpg"');
+    expect(response.body).toContain('href="/admin/_p_plant1/"');
+    expect(response.body).not.toMatch(/<script|\sstyle=/i);
+    expect((await get('/_p_plant1')).headers.location).toBe('/_p_plant1/');
+  });
+
+  it('serves the html package: types, caching headers, ETag / Last-Modified revalidation, SPA fallback', async () => {
+    await mkdir(path.join(htmlDir('plant1'), 'assets'), { recursive: true });
+    await mkdir(path.join(htmlDir('plant1'), 'docs'), { recursive: true });
+    await writeFile(path.join(htmlDir('plant1'), 'index.html'), '<!doctype html><title>Plant app</title>');
+    await writeFile(path.join(htmlDir('plant1'), 'assets', 'app-3f9a1c2b.js'), 'console.log(1)');
+    await writeFile(path.join(htmlDir('plant1'), 'style.css'), 'body{color:red}');
+    await writeFile(path.join(htmlDir('plant1'), 'docs', 'index.html'), 'docs page');
+    const stamp = new Date('2026-01-02T03:04:05Z');
+    await utimes(path.join(htmlDir('plant1'), 'style.css'), stamp, stamp);
+
+    const index = await get('/_p_plant1/');
+    expect(index.statusCode).toBe(200);
+    expect(index.body).toBe('<!doctype html><title>Plant app</title>');
+    expect(index.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(index.headers['cache-control']).toBe('no-cache');
+    // On the console's origin the package runs sandboxed (it cannot read the console's tokens).
+    expect(index.headers['content-security-policy']).toMatch(/^sandbox allow-scripts/);
+    expect(index.headers['content-security-policy']).not.toContain('allow-same-origin');
+
+    const script = await get('/_p_plant1/assets/app-3f9a1c2b.js');
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+
+    const css = await get('/_p_plant1/style.css');
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(css.headers['cache-control']).toBe('public, max-age=300');
+    expect(css.headers['last-modified']).toBe(stamp.toUTCString());
+    const etag = css.headers.etag as string;
+    expect(etag).toMatch(/^W\/"/);
+    const again = await get('/_p_plant1/style.css', { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect((await get('/_p_plant1/style.css', { 'if-modified-since': stamp.toUTCString() })).statusCode).toBe(304);
+    expect((await get('/_p_plant1/style.css', { 'if-none-match': 'W/"other"' })).statusCode).toBe(200);
+
+    // A page address of the app (no extension) falls back to index.html; a missing file is a 404.
+    const route = await get('/_p_plant1/orders/42?tab=1');
+    expect(route.statusCode).toBe(200);
+    expect(route.body).toContain('Plant app');
+    expect((await get('/_p_plant1/assets/missing.js')).statusCode).toBe(404);
+    // A folder gives its index.html, never a listing.
+    expect((await get('/_p_plant1/docs/')).body).toBe('docs page');
+    expect((await get('/_p_plant1/assets/')).body).toContain('Plant app');
+  });
+
+  it('never leaves the package: traversal and symbolic links refused', async () => {
+    await mkdir(htmlDir('plant2'), { recursive: true });
+    await writeFile(path.join(htmlDir('plant2'), 'secret.txt'), 'plant2 secret');
+    await writeFile(path.join(t.dataDir, 'outside.txt'), 'outside secret');
+    await symlink(path.join(t.dataDir, 'outside.txt'), path.join(htmlDir('plant1'), 'link.txt'));
+    for (const url of [
+      '/_p_plant1/..%2f..%2fplant2%2fhtml%2fsecret.txt',
+      '/_p_plant1/%2e%2e/%2e%2e/plant2/html/secret.txt',
+      '/_p_plant1/..%5c..%5cplant2%5chtml%5csecret.txt',
+      '/_p_plant1/%2e%2e%2f%2e%2e%2f%2e%2e%2foutside.txt',
+      '/_p_plant1/link.txt',
+      '/_p_plant1/%00.txt',
+    ]) {
+      const response = await get(url);
+      // 404 (no such file in the package), 400 for a NUL character (refused before routing).
+      expect([400, 404], url).toContain(response.statusCode);
+      expect(response.body, url).not.toContain('secret');
+    }
+  });
+
+  it('a project that does not exist: a 404 page', async () => {
+    const response = await get('/_p_nothing/');
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toContain('项目不存在');
+  });
+});
+
+describe(`states that close both sites (${ENGINE})`, () => {
+  it('a disabled project, a disabled tenant, a grant not started, a grant ended: a page saying so, calls refused', async () => {
+    expect((await t.call('PATCH', `${SPM_URL}/project/plant3/status`, acme, { status: false })).statusCode).toBe(200);
+    expect((await t.call('PATCH', `${SPM_URL}/user/third/disable`, admin)).statusCode).toBe(200);
+    const ended = { ...grant(t, { startTime: day(t, -30), validityPeriod: 10 }), features: [] };
+    await t.database.db.update(projects).set({ grant: ended }).where(eq(projects.id, 'plant5'));
+    const cases = [
+      ['plant3', 'siteProjectDisabled', 'This project is disabled'],
+      ['plant6', 'siteTenantDisabled', 'The tenant owning this project is disabled'],
+      ['plant4', 'siteGrantNotStarted', `has not started yet (it starts on ${day(t, 3)})`],
+      ['plant5', 'siteGrantEnded', `ended on ${day(t, -21)}`],
+    ] as const;
+    for (const [id, code, text] of cases) {
+      for (const url of [`/_p_${id}/`, `/admin/_p_${id}/`]) {
+        const page = await get(url, { 'accept-language': 'en' });
+        expect(page.statusCode, url).toBe(403);
+        expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(page.body, url).toContain(text);
+        expect(page.body).toContain(`data-reason="${code}"`);
+      }
+      const login = await api('POST', id, '/login', undefined, {
+        username: 'acme',
+        password: wire(TENANT_PASSWORD),
+        owner: true,
+      });
+      expect(login.statusCode, id).toBe(403);
+      expect(login.json().code).toBe(code);
+    }
+  });
+
+  it('a session opened before the project was disabled is refused after', async () => {
+    const token = await signIn('plant1', 'acme', TENANT_PASSWORD, true);
+    expect((await api('GET', 'plant1', '/me', token)).statusCode).toBe(200);
+    await t.call('PATCH', `${SPM_URL}/project/plant1/status`, acme, { status: false });
+    const refused = await api('GET', 'plant1', '/me', token);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('siteProjectDisabled');
+    await t.call('PATCH', `${SPM_URL}/project/plant1/status`, acme, { status: true });
+    expect((await api('GET', 'plant1', '/me', token)).statusCode).toBe(200);
+  });
+});
+
+describe(`back office (${ENGINE})`, () => {
+  let owner: string;
+  let user1: string;
+
+  it('serves its page (a script file, no inline script)', async () => {
+    const page = await get('/admin/_p_plant1/');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<script type="module" src="/_site/back-office.js"></script>');
+    expect(page.body).toContain('data-name="Plant One"');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    const script = await get('/_site/back-office.js');
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.body).toContain('function sha256');
+  });
+
+  it('the project administrator signs in with the console account and manages users within userCount', async () => {
+    owner = await signIn('plant1', 'acme', TENANT_PASSWORD, true);
+    const me = await api('GET', 'plant1', '/me', owner);
+    expect(me.json()).toMatchObject({
+      kind: 'owner',
+      manager: true,
+      project: { id: 'plant1', name: 'Plant One', grant: { userCount: 2, validityPeriod: 100 } },
+    });
+    const role = await api('POST', 'plant1', '/roles', owner, { name: 'Operators' });
+    expect(role.statusCode, role.body).toBe(200);
+    const roleId = role.json().id as string;
+    const create = (username: string, status = true) =>
+      api('POST', 'plant1', '/users', owner, { username, password: wire('Passw0rd'), status, roles: [roleId] });
+    expect((await create('u1')).statusCode).toBe(200);
+    expect((await create('u2')).statusCode).toBe(200);
+    const third = await create('u3');
+    expect(third.statusCode).toBe(409);
+    expect(third.json()).toMatchObject({ code: 'siteUserLimit', license: expect.stringContaining('2') });
+    const off = await create('u3', false);
+    expect(off.statusCode).toBe(200);
+    const enable = await api('PATCH', 'plant1', `/users/${off.json().id}`, owner, { status: true });
+    expect(enable.json().code).toBe('siteUserLimit');
+    expect((await create('u1', false)).json().code).toBe('siteUsernameTaken');
+    const users = (await api('GET', 'plant1', '/users', owner)).json() as Array<Record<string, unknown>>;
+    expect(users.map((u) => [u.username, u.status]).sort()).toEqual([
+      ['u1', true],
+      ['u2', true],
+      ['u3', false],
+    ]);
+    expect(JSON.stringify(users)).not.toContain('argon2');
+    expect((await api('DELETE', 'plant1', `/roles/${roleId}`, owner)).json().code).toBe('siteRoleInUse');
+  });
+
+  it('a project user signs in, sees the project and grant, uses the media library, manages no users', async () => {
+    user1 = await signIn('plant1', 'u1', 'Passw0rd');
+    const me = (await api('GET', 'plant1', '/me', user1)).json();
+    expect(me).toMatchObject({ kind: 'user', username: 'u1', manager: false, project: { name: 'Plant One' } });
+    expect(me.project.grant.endTime).toBe(day(t, 100));
+    expect((await api('GET', 'plant1', '/users', user1)).json().code).toBe('siteOwnerOnly');
+    expect((await api('POST', 'plant1', '/roles', user1, { name: 'x' })).statusCode).toBe(403);
+    expect((await api('POST', 'plant1', '/media/dir', user1, { path: 'docs' })).statusCode).toBe(200);
+    const tree = (await api('GET', 'plant1', '/media/tree', user1)).json() as Array<{ name: string }>;
+    expect(tree.map((n) => n.name)).toEqual(['docs']);
+    expect((await api('POST', 'plant1', '/media/dir', user1, { path: 'public/x' })).statusCode).toBe(404);
+  });
+
+  it('wrong passwords: the console message, then the lockout of the settings', async () => {
+    await t.call('PATCH', `${SPM_URL}/setting`, admin, { errorLogin: { count: 2, duration: { count: 1, unit: 'm' } } });
+    const wrong = () => api('POST', 'plant1', '/login', undefined, { username: 'u2', password: wire('Wrong000') });
+    const first = await wrong();
+    expect(first.statusCode).toBe(400);
+    expect(first.json().code).toBe('badCredentials');
+    expect((await wrong()).json().code).toBe('accountFrozen');
+    const right = await api('POST', 'plant1', '/login', undefined, { username: 'u2', password: wire('Passw0rd') });
+    expect(right.json().code).toBe('accountFrozen');
+    t.advance(61_000);
+    expect(
+      (await api('POST', 'plant1', '/login', undefined, { username: 'u2', password: wire('Passw0rd') })).statusCode,
+    ).toBe(200);
+    await t.call('PATCH', `${SPM_URL}/setting`, admin, { errorLogin: { count: 0, duration: { count: 1, unit: 'm' } } });
+  });
+
+  it('sessions are separate: a console token is not a project token, nor the reverse, nor one project’s another’s', async () => {
+    expect((await api('GET', 'plant1', '/me', acme)).statusCode).toBe(401);
+    expect((await api('GET', 'plant1', '/me', admin)).statusCode).toBe(401);
+    expect((await t.call('GET', `${SPM_URL}/login/current/user`, user1)).statusCode).toBe(401);
+    expect((await t.call('GET', `${SPM_URL}/login/current/user`, owner)).statusCode).toBe(401);
+    expect((await api('GET', 'plant2', '/me', user1)).statusCode).toBe(401);
+    expect((await api('GET', 'plant2', '/media/tree', owner)).statusCode).toBe(401);
+    // acme is not plant2's administrator, and u1 is not one of plant2's users.
+    const asOwner = await api('POST', 'plant2', '/login', undefined, {
+      username: 'acme',
+      password: wire(TENANT_PASSWORD),
+      owner: true,
+    });
+    expect(asOwner.json().code).toBe('badCredentials');
+    const asUser = await api('POST', 'plant2', '/login', undefined, { username: 'u1', password: wire('Passw0rd') });
+    expect(asUser.json().code).toBe('badCredentials');
+  });
+
+  it('a disabled user’s sessions end; signing out ends the token', async () => {
+    const users = (await api('GET', 'plant1', '/users', owner)).json() as Array<{ id: string; username: string }>;
+    const u2 = users.find((u) => u.username === 'u2');
+    const token = await signIn('plant1', 'u2', 'Passw0rd');
+    await api('PATCH', 'plant1', `/users/${u2?.id}`, owner, { status: false });
+    expect((await api('GET', 'plant1', '/me', token)).statusCode).toBe(401);
+    const login = await api('POST', 'plant1', '/login', undefined, { username: 'u2', password: wire('Passw0rd') });
+    expect(login.json().code).toBe('accountDisabled');
+    expect((await api('POST', 'plant1', '/logout', user1)).statusCode).toBe(200);
+    expect((await api('GET', 'plant1', '/me', user1)).statusCode).toBe(401);
+  });
+
+  it('single sign-on: a one-time, short-lived code from the console, for its own project only', async () => {
+    const sso = () => t.call('POST', `${SPM_URL}/project/plant1/sso`, acme);
+    expect((await sso()).json().code).toBe('siteSsoOff');
+    const [row] = await t.database.db.select({ grant: projects.grant }).from(projects).where(eq(projects.id, 'plant1'));
+    const withOauth = { ...(row?.grant ?? grant(t)), features: ['Oauth'] };
+    await t.database.db.update(projects).set({ hasSso: true, grant: withOauth }).where(eq(projects.id, 'plant1'));
+    expect(
+      (await t.call('POST', `${SPM_URL}/project/plant1/sso`, await t.login('other', TENANT_PASSWORD))).statusCode,
+    ).toBe(404);
+    const { code } = (await sso()).json() as { code: string };
+    const exchanged = await api('POST', 'plant1', '/sso', undefined, { code });
+    expect(exchanged.statusCode, exchanged.body).toBe(200);
+    const token = exchanged.json().token as string;
+    expect(token).not.toBe(acme);
+    expect((await api('GET', 'plant1', '/me', token)).json()).toMatchObject({ kind: 'owner', username: 'acme' });
+    expect((await api('POST', 'plant1', '/sso', undefined, { code })).json().code).toBe('siteSsoCodeInvalid');
+    const other = (await sso()).json().code as string;
+    expect((await api('POST', 'plant2', '/sso', undefined, { code: other })).statusCode).toBe(401);
+    expect((await api('POST', 'plant1', '/sso', undefined, { code: other })).statusCode).toBe(401);
+    const late = (await sso()).json().code as string;
+    t.advance(61_000);
+    expect((await api('POST', 'plant1', '/sso', undefined, { code: late })).json().code).toBe('siteSsoCodeInvalid');
+  });
+});

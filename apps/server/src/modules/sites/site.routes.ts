@@ -1,0 +1,426 @@
+import type { IncomingMessage } from 'node:http';
+import fastifyMultipart from '@fastify/multipart';
+import {
+  captchaResponse,
+  dateOfDay,
+  grantEndDay,
+  type Language,
+  localDate,
+  MEDIA_LIMITS,
+  pickLanguage,
+  remainingDays,
+  wirePassword,
+} from '@gantry/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error.js';
+import type { FileStore } from '../../lib/file-store.js';
+import { multipartError } from '../../lib/read-upload.js';
+import { actorOf } from '../../plugins/auth.js';
+import type { MediaService, UploadedFile } from '../media/media.service.js';
+import type { SettingsService } from '../settings/settings.service.js';
+import { BACK_OFFICE_SCRIPT } from './back-office-script.js';
+import { packageSegments, serveFromPackage } from './front-site.js';
+import type { SiteProject } from './site.repository.js';
+import { type SiteCaller, type SiteService, siteProblem } from './site.service.js';
+import { BACK_OFFICE_JS, backOfficePage, defaultFrontPage, problemPage, SITE_CSS, SITE_STYLES } from './site-pages.js';
+
+/**
+ * Requests that reached a site on its own origin (its port, or its domain): the project's own
+ * content may then run unsandboxed, since it cannot reach the console's storage.
+ */
+export const ownOrigin = new WeakSet<IncomingMessage>();
+
+/**
+ * The front site's CSP on the console's origin (`/_p_{id}/`): the package runs sandboxed in an
+ * opaque origin, so its scripts cannot read the console's stored tokens nor call the console's
+ * API as its visitor. On the project's own port or domain: no sandbox, only framing by itself.
+ */
+const SANDBOXED_CSP =
+  "sandbox allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-modals allow-downloads; frame-ancestors 'self'";
+const OWN_ORIGIN_CSP = "frame-ancestors 'self'";
+/** The back office's own pages and API: as strict as the console's. */
+const BACK_OFFICE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https: http:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+const mediaPath = z.string().max(MEDIA_LIMITS.pathMax * 2);
+const idParams = z.object({ id: z.string().min(1).max(64) });
+const itemParams = z.object({ id: z.string().min(1).max(64), item: z.string().min(1).max(64) });
+const roleIds = z.array(z.string().min(1).max(64)).max(100);
+
+export interface SiteRouteDeps {
+  sites: SiteService;
+  settings: SettingsService;
+  media: MediaService;
+  store: FileStore;
+}
+
+function languageOf(request: FastifyRequest): Language {
+  return pickLanguage(request.headers['accept-language']);
+}
+
+function tokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization?.trim();
+  return header ? header.replace(/^Bearer\s+/i, '') || undefined : undefined;
+}
+
+function html(reply: FastifyReply, status: number, body: string, csp: string) {
+  return reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-cache')
+    .header('content-security-policy', csp)
+    .header('vary', 'Accept-Language')
+    .send(body);
+}
+
+/** What a back-office caller sees of its project: the name and the grant (with its end and remaining days). */
+function projectSummary(project: SiteProject, now: Date) {
+  const grant = project.grant;
+  return {
+    id: project.id,
+    name: project.name,
+    grant: grant
+      ? {
+          ...grant,
+          endTime: dateOfDay(grantEndDay(grant)),
+          remainingTime: remainingDays(grant, localDate(now)),
+        }
+      : null,
+  };
+}
+
+/**
+ * The project sites (issue 15): `/_p_{id}/…` the front site (the html package, or a default page),
+ * `/admin/_p_{id}/…` the back office (a page, its script, and its calls under `/admin/_p_{id}/api/`).
+ * A project that cannot be used now answers a page saying why, and its calls are refused (403).
+ */
+export function siteRoutes(deps: SiteRouteDeps) {
+  const { sites, settings, media, store } = deps;
+  return async (app: FastifyInstance) => {
+    app.get(SITE_CSS, { schema: { hide: true } }, async (_request, reply) =>
+      reply
+        .header('content-type', 'text/css; charset=utf-8')
+        .header('cache-control', 'public, max-age=300')
+        .send(SITE_STYLES),
+    );
+    app.get(BACK_OFFICE_JS, { schema: { hide: true } }, async (_request, reply) =>
+      reply
+        .header('content-type', 'text/javascript; charset=utf-8')
+        .header('cache-control', 'public, max-age=300')
+        .send(BACK_OFFICE_SCRIPT),
+    );
+
+    // The front site.
+    const front = async (request: FastifyRequest, reply: FastifyReply) => {
+      const { id } = request.params as { id: string };
+      const language = languageOf(request);
+      const project = await sites.cachedProject(id);
+      const problem = siteProblem(project, sites.now());
+      const own = ownOrigin.has(request.raw);
+      if (problem || !project) {
+        return html(
+          reply,
+          problem?.code === 'notFound' ? 404 : 403,
+          problemPage(id, problem ?? { code: 'notFound', message: 'site.projectMissing', params: {} }, language),
+          BACK_OFFICE_CSP,
+        );
+      }
+      const rest = (request.params as { '*'?: string })['*'] ?? '';
+      const segments = packageSegments(rest);
+      if (!segments) throw new AppError('notFound');
+      if (!own && rest === '' && !request.url.split('?')[0]?.endsWith('/')) {
+        // `/_p_x` → `/_p_x/`: the package's relative addresses resolve inside the site.
+        return reply.redirect(`/_p_${encodeURIComponent(id)}/`);
+      }
+      reply.header('content-security-policy', own ? OWN_ORIGIN_CSP : SANDBOXED_CSP);
+      const served = await serveFromPackage(store, id, segments, request, reply);
+      if (served === 'served') return reply;
+      if (served === 'notFound') throw new AppError('notFound');
+      const s = await settings.get();
+      const backOffice = own ? '/admin/' : `/admin/_p_${encodeURIComponent(id)}/`;
+      return html(
+        reply,
+        200,
+        defaultFrontPage(
+          project,
+          { logo: s.project_logo, background: s.project_backgroundImage },
+          backOffice,
+          language,
+        ),
+        BACK_OFFICE_CSP,
+      );
+    };
+    app.get('/_p_:id', { schema: { hide: true } }, front);
+    app.get('/_p_:id/*', { schema: { hide: true } }, front);
+
+    // The back office's page.
+    const backOffice = async (request: FastifyRequest, reply: FastifyReply) => {
+      const { id } = request.params as { id: string };
+      const language = languageOf(request);
+      const project = await sites.project(id);
+      const problem = siteProblem(project, sites.now());
+      if (problem || !project) {
+        return html(
+          reply,
+          problem?.code === 'notFound' ? 404 : 403,
+          problemPage(id, problem ?? { code: 'notFound', message: 'site.projectMissing', params: {} }, language),
+          BACK_OFFICE_CSP,
+        );
+      }
+      const own = ownOrigin.has(request.raw);
+      const s = await settings.get();
+      return html(
+        reply,
+        200,
+        backOfficePage(
+          project,
+          own ? '/admin' : `/admin/_p_${encodeURIComponent(id)}`,
+          s.project_logo || s.logo,
+          language,
+        ),
+        BACK_OFFICE_CSP,
+      );
+    };
+    app.get('/admin/_p_:id', { schema: { hide: true } }, backOffice);
+    app.get('/admin/_p_:id/*', { schema: { hide: true } }, backOffice);
+
+    // The back office's calls.
+    await app.register(async (api) => {
+      await api.register(fastifyMultipart);
+      const typed = api.withTypeProvider<ZodTypeProvider>();
+      api.addHook('onSend', async (_request, reply, payload) => {
+        reply.header('cache-control', 'no-store');
+        return payload;
+      });
+
+      /** The signed-in caller of this project's back office (the project usable now); else 403 / 401. */
+      const callerOf = async (request: FastifyRequest): Promise<{ caller: SiteCaller; project: SiteProject }> => {
+        const { id } = request.params as { id: string };
+        const project = await sites.usable(id);
+        const token = tokenOf(request);
+        const caller = token ? await sites.authenticate(id, token) : undefined;
+        if (!caller) throw new AppError('unauthorized');
+        return { caller, project };
+      };
+
+      typed.get('/admin/_p_:id/api/state', { schema: { hide: true, params: idParams } }, async (request) => {
+        const project = await sites.usable(request.params.id);
+        return { project: { id: project.id, name: project.name }, captcha: (await settings.get()).captcha };
+      });
+
+      typed.get(
+        '/admin/_p_:id/api/captcha',
+        {
+          exposeHeadRoute: false,
+          config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+          schema: {
+            hide: true,
+            params: idParams,
+            querystring: z.object({
+              username: z.string().max(64).default(''),
+              owner: z.enum(['true', 'false']).optional(),
+            }),
+            response: { 200: captchaResponse },
+          },
+        },
+        async (request) =>
+          sites.captchaFor(request.params.id, request.query.username, request.query.owner === 'true', request.ip),
+      );
+
+      const session = z.object({ token: z.string(), expiresAt: z.string() });
+      typed.post(
+        '/admin/_p_:id/api/login',
+        {
+          schema: {
+            hide: true,
+            params: idParams,
+            body: z.object({
+              username: z.string().trim().min(1).max(64),
+              password: wirePassword,
+              code: z.string().max(16).optional(),
+              codeId: z.string().max(64).optional(),
+              owner: z.boolean().optional(),
+            }),
+            response: { 200: session },
+          },
+        },
+        async (request) => {
+          const opened = await sites.login(request.params.id, request.body, request.ip, request.language);
+          return { token: opened.token, expiresAt: opened.expiresAt.toISOString() };
+        },
+      );
+
+      typed.post(
+        '/admin/_p_:id/api/sso',
+        {
+          schema: {
+            hide: true,
+            params: idParams,
+            body: z.object({ code: z.string().min(1).max(128) }),
+            response: { 200: session },
+          },
+        },
+        async (request) => {
+          const opened = await sites.exchangeSsoCode(request.params.id, request.body.code, request.ip);
+          return { token: opened.token, expiresAt: opened.expiresAt.toISOString() };
+        },
+      );
+
+      typed.post('/admin/_p_:id/api/logout', { schema: { hide: true, params: idParams } }, async (request) => {
+        const { caller } = await callerOf(request);
+        await sites.logout(caller);
+        return { ok: true };
+      });
+
+      typed.get('/admin/_p_:id/api/me', { schema: { hide: true, params: idParams } }, async (request) => {
+        const { caller, project } = await callerOf(request);
+        return {
+          kind: caller.kind,
+          username: caller.username,
+          name: caller.name,
+          roles: caller.roles,
+          manager: caller.kind === 'owner',
+          project: projectSummary(project, sites.now()),
+        };
+      });
+
+      // Project users and roles (the project administrator).
+      const userBody = z.object({
+        username: z.string().trim().min(1).max(64),
+        name: z.string().trim().max(100).optional(),
+        password: wirePassword,
+        status: z.boolean().optional(),
+        roles: roleIds.optional(),
+      });
+      typed.get('/admin/_p_:id/api/users', { schema: { hide: true, params: idParams } }, async (request) =>
+        sites.listUsers((await callerOf(request)).caller),
+      );
+      typed.post(
+        '/admin/_p_:id/api/users',
+        { schema: { hide: true, params: idParams, body: userBody } },
+        async (request) => sites.createUser((await callerOf(request)).caller, request.body),
+      );
+      typed.patch(
+        '/admin/_p_:id/api/users/:item',
+        {
+          schema: {
+            hide: true,
+            params: itemParams,
+            body: z.object({
+              name: z.string().trim().max(100).optional(),
+              password: wirePassword.optional(),
+              status: z.boolean().optional(),
+              roles: roleIds.optional(),
+            }),
+          },
+        },
+        async (request) => sites.updateUser((await callerOf(request)).caller, request.params.item, request.body),
+      );
+      typed.delete('/admin/_p_:id/api/users/:item', { schema: { hide: true, params: itemParams } }, async (request) => {
+        await sites.deleteUser((await callerOf(request)).caller, request.params.item);
+        return { ok: true };
+      });
+      const roleBody = z.object({ name: z.string().trim().min(1).max(100), remarks: z.string().max(500).optional() });
+      typed.get('/admin/_p_:id/api/roles', { schema: { hide: true, params: idParams } }, async (request) =>
+        sites.listRoles((await callerOf(request)).caller),
+      );
+      typed.post(
+        '/admin/_p_:id/api/roles',
+        { schema: { hide: true, params: idParams, body: roleBody } },
+        async (request) => sites.createRole((await callerOf(request)).caller, request.body),
+      );
+      typed.patch(
+        '/admin/_p_:id/api/roles/:item',
+        { schema: { hide: true, params: itemParams, body: roleBody.partial() } },
+        async (request) => sites.updateRole((await callerOf(request)).caller, request.params.item, request.body),
+      );
+      typed.delete('/admin/_p_:id/api/roles/:item', { schema: { hide: true, params: itemParams } }, async (request) => {
+        await sites.deleteRole((await callerOf(request)).caller, request.params.item);
+        return { ok: true };
+      });
+
+      // The media library, with the public folder's permissions for project users.
+      const mediaOf = async (request: FastifyRequest) => {
+        const { caller, project } = await callerOf(request);
+        return sites.mediaContext(caller, project);
+      };
+      typed.get(
+        '/admin/_p_:id/api/media/tree',
+        { schema: { hide: true, params: idParams, querystring: z.object({ path: mediaPath.optional() }) } },
+        async (request, reply) => {
+          const answer = await media.tree(await mediaOf(request), request.query.path ?? '', true);
+          if (answer.truncated) reply.header('x-tree-truncated', 'true');
+          return answer.nodes;
+        },
+      );
+      typed.post(
+        '/admin/_p_:id/api/media/dir',
+        { schema: { hide: true, params: idParams, body: z.object({ path: mediaPath }) } },
+        async (request) => media.mkdir(await mediaOf(request), request.body.path),
+      );
+      typed.post(
+        '/admin/_p_:id/api/media/rename',
+        {
+          schema: {
+            hide: true,
+            params: idParams,
+            body: z.object({ path: mediaPath, name: z.string().max(MEDIA_LIMITS.nameBytesMax * 2) }),
+          },
+        },
+        async (request) => media.rename(await mediaOf(request), request.body.path, request.body.name),
+      );
+      typed.delete(
+        '/admin/_p_:id/api/media',
+        { schema: { hide: true, params: idParams, querystring: z.object({ path: mediaPath }) } },
+        async (request) => {
+          await media.remove(await mediaOf(request), request.query.path);
+          return { path: request.query.path };
+        },
+      );
+      typed.post(
+        '/admin/_p_:id/api/media/upload',
+        {
+          schema: {
+            hide: true,
+            params: idParams,
+            querystring: z.object({ path: mediaPath.optional(), overwrite: z.enum(['true', 'false']).optional() }),
+          },
+        },
+        async (request) => {
+          const where = await mediaOf(request);
+          const folder = media.uploadFolder(where, request.query.path ?? '');
+          if (!request.isMultipart()) throw new AppError('noFile');
+          const stored: UploadedFile[] = [];
+          try {
+            const parts = request.files({
+              limits: { files: MEDIA_LIMITS.filesPerUpload, fileSize: media.maxFileBytes + 1, fields: 20 },
+              throwFileSizeLimit: false,
+              preservePath: true,
+            });
+            for await (const part of parts) {
+              stored.push(
+                await media.upload(where, folder, part.filename, part.file, request.query.overwrite === 'true'),
+              );
+            }
+          } catch (error) {
+            if ((error as { code?: string }).code === 'FST_FILES_LIMIT') {
+              throw new AppError('mediaTooManyFiles', { params: { max: MEDIA_LIMITS.filesPerUpload } });
+            }
+            throw multipartError(error);
+          }
+          if (stored.length === 0) throw new AppError('noFile');
+          return stored;
+        },
+      );
+    });
+
+    // The console side of single sign-on: the project's owner asks for a one-time code.
+    app.post(
+      '/portal/rest/spm/project/:id/sso',
+      { config: { action: 'project.write' }, schema: { hide: true, params: idParams } },
+      async (request) => sites.issueSsoCode(actorOf(request).user, (request.params as { id: string }).id),
+    );
+  };
+}
