@@ -83,6 +83,9 @@ import { SettingsService } from './modules/settings/settings.service.js';
 import { SiteRepository } from './modules/sites/site.repository.js';
 import { siteRoutes } from './modules/sites/site.routes.js';
 import { SiteService } from './modules/sites/site.service.js';
+import { TableRepository } from './modules/tables/table.repository.js';
+import { tableRoutes } from './modules/tables/table.routes.js';
+import { TableService } from './modules/tables/table.service.js';
 import { ProgressHub } from './modules/tasks/progress-hub.js';
 import { TaskEngine } from './modules/tasks/task.engine.js';
 import { TaskRepository } from './modules/tasks/task.repository.js';
@@ -270,6 +273,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   );
   const documentRepository = new DocumentRepository(db);
   const documents = new DocumentService(documentRepository, clock);
+  const tables = new TableService(new TableRepository(db), documents, clock);
   const fileStore = new DiskFileStore(config.dataDir);
   const media = new MediaService(fileStore, new MediaRepository(db), settings, config.mediaFileMaxBytes);
   // Project sites (issue 15): front sites, back offices and their own sessions.
@@ -471,6 +475,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     documentRoutes(documents, (projectId) => media.projectFileBytes(projectId)),
     { prefix: API },
   );
+  await app.register(tableRoutes(tables), { prefix: SPM });
   await app.register(withFiles(mediaRoutes(media)), { prefix: SPM });
   await app.register(withFiles(backupRoutes(backups)), { prefix: SPM });
   await app.register(withFiles(dbBackupRoutes(dbBackups)), { prefix: API });

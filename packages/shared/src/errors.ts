@@ -108,6 +108,17 @@ export const ERRORS = {
   siteSsoCodeInvalid: { status: 401, message: 'site.ssoCodeInvalid' },
   sitePortInUse: { status: 409, message: 'site.portInUse' },
   sitePortUnavailable: { status: 409, message: 'site.portUnavailable' },
+  /** Tables and records (issue 16). */
+  tableNotFound: { status: 404, message: 'table.notFound' },
+  tableNameTaken: { status: 409, message: 'table.nameTaken' },
+  tableLimit: { status: 409, message: 'table.limit', licence: true },
+  tableInvalid: { status: 400, message: 'table.formInvalid' },
+  tablePublishFailed: { status: 400, message: 'table.publishFailed' },
+  tableNotPublished: { status: 409, message: 'table.notPublished' },
+  tableDraftChanged: { status: 409, message: 'table.draftChanged' },
+  tableUseDesigner: { status: 409, message: 'table.useDesigner' },
+  recordNotFound: { status: 404, message: 'table.recordNotFound' },
+  recordInvalid: { status: 400, message: 'table.formInvalid' },
 } as const satisfies Record<string, { status: number; message: MessageKey; licence?: true }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -50,6 +50,7 @@ export const FIELD_MESSAGES = {
     zh_Hans: '公式引用了不存在的字段 {{name}}',
     en: 'The formula names a field that does not exist: {{name}}',
   },
+  'table.ruleHint': { zh_Hans: '{{content}}', en: '{{content}}' },
   'table.ruleIncomplete': {
     zh_Hans: '字段规则需要填写触发方式、提示方式、字段和内容',
     en: 'Field rules and error hints need a trigger, a hint method, and field and content items all filled',

@@ -1,0 +1,578 @@
+import { randomBytes } from 'node:crypto';
+import {
+  brokenRules,
+  checkValues,
+  FIELD_REGISTRY,
+  type Field,
+  type FieldMessageKey,
+  type FieldOptions,
+  type MessageKey,
+  type RecordValues,
+  type TableDefinition,
+  tableDefinition,
+  tableName,
+  type ValueProblem,
+  type WriteMode,
+} from '@gantry/shared';
+import type { SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../../db/database.js';
+import { projectDocuments } from '../../db/schema.js';
+import { AppError, type FieldMessage } from '../../lib/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+import type { ListTotal } from '../../lib/list-count.js';
+import {
+  type FieldDef,
+  mapQueryError,
+  parseCountFilter,
+  parseListQuery,
+  type ResourceDef,
+} from '../../lib/list-query/list-query.js';
+import type { DocumentService, Target } from '../documents/document.service.js';
+import type { UserRow } from '../users/user.repository.js';
+import { type CompiledFormula, compileFormula, FormulaError, FormulaField, formulaValue } from './formula.js';
+import {
+  dataField,
+  type RecordDoc,
+  type RecordRow,
+  type TableDoc,
+  type TableRepository,
+  type TableRow,
+} from './table.repository.js';
+import { diffDefinitions, type FieldChange, migrateData, type TableDiff } from './table-diff.js';
+
+/** Records read per statement while a publish converts existing values. */
+const PUBLISH_BATCH = 500;
+const IDENTIFIER = /^[A-Za-z][^\s.$@%^&*()=+{}[\]:;'"`<>,?/|\\]{0,63}$/;
+
+export const tableBody = z.object({ name: tableName, title: z.string().trim().max(100).optional() });
+export const renameBody = z.object({ name: tableName.optional(), title: z.string().trim().max(100).optional() });
+
+export interface PublishPreview extends TableDiff {
+  draftVersion: number;
+  version: number;
+  records: number;
+}
+
+/** Who writes: the platform user (administrator or the owning tenant). */
+export interface Writer {
+  id: string;
+}
+
+function problemsError(problems: ValueProblem[]): AppError {
+  const fields: Record<string, MessageKey | FieldMessage> = {};
+  for (const problem of problems) {
+    if (fields[problem.path]) continue;
+    fields[problem.path] = problem.params ? { key: problem.message, params: problem.params } : problem.message;
+  }
+  return new AppError('recordInvalid', { fields });
+}
+
+function definitionError(issues: z.core.$ZodIssue[]): AppError {
+  const fields: Record<string, MessageKey> = {};
+  for (const issue of issues) {
+    const path = issue.path.map(String).join('.') || '_';
+    if (fields[path]) continue;
+    fields[path] = (issue.message.includes('.') ? issue.message : 'field.options') as FieldMessageKey;
+  }
+  return new AppError('tableInvalid', { fields });
+}
+
+/**
+ * A project's tables (backups-data-designer.md §2, §4a, §5): create, rename, delete, save draft,
+ * publish with the difference shown first, and their records, every write checked against the
+ * published definition (the registry's value schemas, required, no duplicates, field rules, related
+ * records), auto-numbers given under the table's row lock, formulas and lookups computed on write.
+ */
+export class TableService {
+  private readonly formulas = new Map<string, Map<string, CompiledFormula>>();
+
+  constructor(
+    private readonly repo: TableRepository,
+    private readonly documents: DocumentService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The project, checked for the caller as the data layer checks it (another tenant's: 404). */
+  target(user: UserRow, projectId: string | undefined, write: boolean): Promise<Target> {
+    return this.documents.target(user, projectId, 'table', write);
+  }
+
+  // ---- tables ----------------------------------------------------------------------------------
+
+  listTables(target: Target): Promise<TableRow[]> {
+    return this.repo.listTables(target.projectId);
+  }
+
+  async getTable(target: Target, id: string): Promise<TableRow> {
+    const row = await this.repo.getTable(target.projectId, id);
+    if (!row) throw new AppError('tableNotFound');
+    return row;
+  }
+
+  /** A new table (an empty draft); no more tables than the project's grant allows (`flow.tableCount`). */
+  async createTable(target: Target, body: z.infer<typeof tableBody>, writer: Writer): Promise<TableRow> {
+    return this.repo.transaction(async (tx) => {
+      const limit = await this.repo.lockProjectTableLimit(target.projectId, tx);
+      if ((await this.repo.countTables(target.projectId, tx)) >= limit)
+        throw new AppError('tableLimit', { params: { max: limit } });
+      if (await this.repo.tableNamed(target.projectId, body.name, undefined, tx)) throw new AppError('tableNameTaken');
+      const doc: TableDoc = {
+        name: body.name,
+        ...(body.title ? { title: body.title } : {}),
+        draft: tableDefinition.parse({}),
+        draftVersion: 1,
+        published: null,
+        version: 0,
+        counters: {},
+        createdBy: writer.id,
+      };
+      return this.repo.insertTable(target.projectId, randomBytes(12).toString('hex'), doc, this.clock(), tx);
+    });
+  }
+
+  async renameTable(target: Target, id: string, body: z.infer<typeof renameBody>): Promise<TableRow> {
+    return this.repo.transaction(async (tx) => {
+      const row = await this.lockTable(target, id, tx);
+      if (body.name !== undefined && (await this.repo.tableNamed(target.projectId, body.name, id, tx)))
+        throw new AppError('tableNameTaken');
+      const doc = { ...row.doc, ...(body.name !== undefined ? { name: body.name } : {}) };
+      if (body.title !== undefined) doc.title = body.title;
+      return this.repo.saveTable(target.projectId, id, doc, this.clock(), tx);
+    });
+  }
+
+  /** Deletes the table and all its records. */
+  async deleteTable(target: Target, id: string): Promise<void> {
+    const deleted = await this.repo.transaction((tx) => this.repo.deleteTable(target.projectId, id, tx));
+    if (!deleted) throw new AppError('tableNotFound');
+    this.formulas.delete(`${target.projectId}/${id}`);
+  }
+
+  /** Save draft: the definition checked by the designer's rules (§5); records are untouched. */
+  async saveDraft(target: Target, id: string, body: unknown): Promise<TableRow> {
+    const parsed = tableDefinition.safeParse(body);
+    if (!parsed.success) throw definitionError(parsed.error.issues);
+    return this.repo.transaction(async (tx) => {
+      const row = await this.lockTable(target, id, tx);
+      const doc: TableDoc = { ...row.doc, draft: parsed.data, draftVersion: row.doc.draftVersion + 1 };
+      return this.repo.saveTable(target.projectId, id, doc, this.clock(), tx);
+    });
+  }
+
+  /** What publishing the draft would change, with the counts of values dropped or converted. */
+  async publishPreview(target: Target, id: string): Promise<PublishPreview> {
+    return this.repo.transaction(async (tx) => {
+      const row = await this.repo.getTable(target.projectId, id, tx);
+      if (!row) throw new AppError('tableNotFound');
+      return this.migrate(target, row, tx, false);
+    });
+  }
+
+  /**
+   * Publish / update publish: the draft becomes the published definition and existing records
+   * follow it (removed fields dropped, changed ones converted or dropped, formulas recomputed), all in
+   * one transaction. `draftVersion`, when given, must be the draft the caller was shown.
+   */
+  async publish(
+    target: Target,
+    id: string,
+    draftVersion: number | undefined,
+  ): Promise<{ table: TableRow; diff: PublishPreview }> {
+    return this.repo.transaction(async (tx) => {
+      const row = await this.lockTable(target, id, tx);
+      if (draftVersion !== undefined && draftVersion !== row.doc.draftVersion) throw new AppError('tableDraftChanged');
+      await this.checkReferences(target, row.doc.draft, tx);
+      const diff = await this.migrate(target, row, tx, true);
+      const doc: TableDoc = {
+        ...row.doc,
+        published: row.doc.draft,
+        version: row.doc.version + 1,
+        publishedAt: this.clock().toISOString(),
+      };
+      this.formulas.delete(`${target.projectId}/${id}`);
+      return { table: await this.repo.saveTable(target.projectId, id, doc, this.clock(), tx), diff };
+    });
+  }
+
+  /** The references a draft makes that only the database can check; 'publish failed' names the first broken. */
+  private async checkReferences(target: Target, draft: TableDefinition, tx: Database): Promise<void> {
+    const fail = (reason: MessageKey, params: Record<string, string> = {}) =>
+      new AppError('tablePublishFailed', { params: { reason, ...params } });
+    const names = new Set(draft.fields.map((field) => field.name));
+    const relations = draft.fields.flatMap((field) => (field.type === 'relation' ? [field] : []));
+    const related = new Map(
+      (await this.repo.tablesByIds(target.projectId, [...new Set(relations.map((f) => f.options.table))], tx)).map(
+        (table) => [table.id, table],
+      ),
+    );
+    for (const field of relations) {
+      if (!related.has(field.options.table)) throw fail('table.relationTable');
+    }
+    for (const field of draft.fields) {
+      if (field.type === 'lookup') {
+        const relation = draft.fields.find((f) => f.name === field.options.relation);
+        const other = relation?.type === 'relation' ? related.get(relation.options.table) : undefined;
+        const otherFields = other?.doc.published?.fields ?? [];
+        if (!otherFields.some((f) => f.name === field.options.field)) throw fail('table.unknownField');
+      }
+      if (field.type === 'formula') {
+        try {
+          compileFormula(field.options.expression, names);
+        } catch (error) {
+          if (error instanceof FormulaField) throw fail('table.formulaField', { name: error.field });
+          if (error instanceof FormulaError) throw fail('table.formula', { reason: error.message.slice(0, 200) });
+          throw error;
+        }
+      }
+    }
+  }
+
+  /** Walks the table's records under the draft; writes them when `write`. */
+  private async migrate(target: Target, row: TableRow, tx: Database, write: boolean): Promise<PublishPreview> {
+    const draft = row.doc.draft;
+    const diff = diffDefinitions(row.doc.published, draft);
+    const touched = diff.changes.filter((change) => change.change !== 'added').map((change) => change.field);
+    const formulaChanged = diff.changes.some(
+      (change) => change.to === 'formula' || (change.from === 'formula' && change.change !== 'removed'),
+    );
+    let formulas: Map<string, CompiledFormula> | undefined;
+    if (formulaChanged && write) formulas = this.compileAll(draft);
+    const fields = formulaChanged ? [] : touched;
+    let records = 0;
+    if (fields.length > 0 || formulaChanged) {
+      let after = '';
+      for (;;) {
+        const page = await this.repo.recordsWithValues(target.projectId, row.id, fields, after, PUBLISH_BATCH, tx);
+        for (const record of page) {
+          records += 1;
+          let data = migrateData(record.data, diff.changes, draft);
+          if (formulas) data = this.computeFormulas(draft, formulas, data);
+          if (write && JSON.stringify(data) !== JSON.stringify(record.data))
+            await this.repo.setRecordData(target.projectId, record.id, data, tx);
+        }
+        if (page.length < PUBLISH_BATCH) break;
+        after = page[page.length - 1]?.id ?? after;
+      }
+    }
+    return { ...diff, draftVersion: row.doc.draftVersion, version: row.doc.version, records };
+  }
+
+  private async lockTable(target: Target, id: string, tx: Database): Promise<TableRow> {
+    const row = await this.repo.getTable(target.projectId, id, tx, true);
+    if (!row) throw new AppError('tableNotFound');
+    return row;
+  }
+
+  // ---- records ---------------------------------------------------------------------------------
+
+  private published(row: TableRow): TableDefinition {
+    if (!row.doc.published) throw new AppError('tableNotPublished');
+    return row.doc.published;
+  }
+
+  /** The list query language over a table's records: the id, the times, and its published fields by name. */
+  private resource(definition: TableDefinition): ResourceDef {
+    const filterable = new Map(
+      definition.fields
+        .filter((field) => field.type !== 'subTable')
+        .map((field) => [field.name, { sql: dataField(field.name), type: 'document', sort: true } satisfies FieldDef]),
+    );
+    return {
+      name: 'record',
+      id: 'id',
+      fields: {
+        id: { sql: projectDocuments.id, type: 'string', sort: true },
+        createTime: { sql: projectDocuments.createTime, type: 'date', sort: true },
+        updateTime: { sql: projectDocuments.updateTime, type: 'date', sort: true },
+      },
+      resolve: (name) => (IDENTIFIER.test(name) || name === 'id' ? filterable.get(name) : undefined),
+      defaultSort: { createTime: -1 },
+      defaultLimit: definition.list.pageSize,
+      maxLimit: 1000,
+    };
+  }
+
+  async listRecords(target: Target, tableId: string, rawQuery: string | undefined) {
+    const table = await this.getTable(target, tableId);
+    const query = parseListQuery(rawQuery, this.resource(this.published(table)));
+    const scope: SQL | undefined = undefined;
+    try {
+      const [rows, total] = await Promise.all([
+        this.repo.listRecords(target.projectId, tableId, query, scope),
+        query.withCount ? this.repo.totalRecords(target.projectId, tableId, query.where, scope) : undefined,
+      ]);
+      return { rows, total, fields: query.fields };
+    } catch (error) {
+      throw mapQueryError(error);
+    }
+  }
+
+  async countRecords(target: Target, tableId: string, rawQuery: string | undefined): Promise<ListTotal> {
+    const table = await this.getTable(target, tableId);
+    const { where } = parseCountFilter(rawQuery, this.resource(this.published(table)));
+    try {
+      return await this.repo.totalRecords(target.projectId, tableId, where, undefined);
+    } catch (error) {
+      throw mapQueryError(error);
+    }
+  }
+
+  async getRecord(target: Target, tableId: string, id: string): Promise<RecordRow> {
+    await this.getTable(target, tableId);
+    const row = await this.repo.getRecord(target.projectId, tableId, id, undefined);
+    if (!row) throw new AppError('recordNotFound');
+    return row;
+  }
+
+  async createRecord(target: Target, tableId: string, body: unknown, writer: Writer): Promise<RecordRow> {
+    return this.repo.transaction(async (tx) => {
+      // The table's row lock orders the writes of one table: auto-numbers and no-duplicate checks.
+      const table = await this.lockTable(target, tableId, tx);
+      const definition = this.published(table);
+      const { values, problems } = checkValues(definition.fields, body, 'create', undefined);
+      if (problems.length > 0) throw problemsError(problems);
+      const now = this.clock();
+      const data = await this.complete(target, table, definition, values, 'create', writer, now, tx);
+      await this.checkRecord(target, tableId, definition, data, 'create', undefined, tx);
+      await this.giveNumbers(target, table, definition, data, now, tx);
+      return this.repo.insertRecord(
+        target.projectId,
+        randomBytes(12).toString('hex'),
+        { table: tableId, data, createdBy: writer.id, updatedBy: writer.id },
+        now,
+        tx,
+      );
+    });
+  }
+
+  /** PATCH (the given values) or PUT (the whole record: values not given are cleared). */
+  async updateRecord(
+    target: Target,
+    tableId: string,
+    id: string,
+    body: unknown,
+    writer: Writer,
+    whole: boolean,
+  ): Promise<RecordRow> {
+    return this.repo.transaction(async (tx) => {
+      const table = await this.lockTable(target, tableId, tx);
+      return this.updateOne(target, table, id, body, writer, whole, tx);
+    });
+  }
+
+  /** Batch edit: the same values written to every record named, all or none. */
+  async batchUpdate(target: Target, tableId: string, ids: string[], values: unknown, writer: Writer): Promise<number> {
+    return this.repo.transaction(async (tx) => {
+      const table = await this.lockTable(target, tableId, tx);
+      const definition = this.published(table);
+      if (values && typeof values === 'object') {
+        const notBatch = Object.keys(values).filter(
+          (name) => !definition.fields.find((field) => field.name === name)?.batchEdit,
+        );
+        if (notBatch.length > 0)
+          throw problemsError(notBatch.map((name) => ({ path: name, message: 'value.readOnly' as const })));
+      }
+      for (const id of new Set(ids)) await this.updateOne(target, table, id, values, writer, false, tx);
+      return new Set(ids).size;
+    });
+  }
+
+  private async updateOne(
+    target: Target,
+    table: TableRow,
+    id: string,
+    body: unknown,
+    writer: Writer,
+    whole: boolean,
+    tx: Database,
+  ): Promise<RecordRow> {
+    const definition = this.published(table);
+    const existing = await this.repo.getRecord(target.projectId, table.id, id, undefined, tx);
+    if (!existing) throw new AppError('recordNotFound');
+    let input = body;
+    if (whole && body && typeof body === 'object' && !Array.isArray(body)) {
+      // PUT: every input field not given is cleared.
+      const cleared = Object.fromEntries(
+        definition.fields.filter((field) => !FIELD_REGISTRY[field.type].computed).map((field) => [field.name, null]),
+      );
+      input = { ...cleared, ...body };
+    }
+    const { values, problems } = checkValues(definition.fields, input, 'update', existing.doc.data);
+    if (problems.length > 0) throw problemsError(problems);
+    const merged = { ...existing.doc.data, ...values };
+    for (const [name, value] of Object.entries(values)) if (value === null) delete merged[name];
+    const now = this.clock();
+    const data = await this.complete(target, table, definition, merged, 'update', writer, now, tx);
+    await this.checkRecord(target, table.id, definition, data, 'update', id, tx);
+    const saved = await this.repo.saveRecord(
+      target.projectId,
+      table.id,
+      id,
+      { ...existing.doc, data, updatedBy: writer.id } satisfies RecordDoc,
+      now,
+      tx,
+    );
+    if (!saved) throw new AppError('recordNotFound');
+    return saved;
+  }
+
+  async deleteRecord(target: Target, tableId: string, id: string): Promise<void> {
+    await this.getTable(target, tableId);
+    if (!(await this.repo.deleteRecord(target.projectId, tableId, id, undefined))) throw new AppError('recordNotFound');
+  }
+
+  /** Related records checked, lookups resolved, user fields and formulas set. */
+  private async complete(
+    target: Target,
+    table: TableRow,
+    definition: TableDefinition,
+    values: RecordValues,
+    mode: WriteMode,
+    writer: Writer,
+    _now: Date,
+    tx: Database,
+  ): Promise<RecordValues> {
+    const data: RecordValues = { ...values };
+    const problems: ValueProblem[] = [];
+    const relatedData = new Map<string, Map<string, RecordValues>>();
+    for (const field of definition.fields) {
+      if (field.type !== 'relation') continue;
+      const value = data[field.name];
+      if (value === undefined || value === null) continue;
+      const ids = Array.isArray(value) ? value.map(String) : [String(value)];
+      const found = await this.repo.existingRecords(target.projectId, field.options.table, ids, tx);
+      if (found.length !== new Set(ids).size) problems.push({ path: field.name, message: 'value.relation' });
+      relatedData.set(field.name, new Map(found.map((record) => [record.id, record.doc.data])));
+    }
+    if (problems.length > 0) throw problemsError(problems);
+    for (const field of definition.fields) {
+      if (field.type === 'lookup') {
+        const relation = definition.fields.find((f) => f.name === field.options.relation);
+        const value = data[field.options.relation];
+        const records = relatedData.get(field.options.relation);
+        if (relation?.type !== 'relation' || value === undefined || value === null || !records) {
+          delete data[field.name];
+          continue;
+        }
+        const looked = (Array.isArray(value) ? value : [value]).map(
+          (rid) => records.get(String(rid))?.[field.options.field] ?? null,
+        );
+        data[field.name] = relation.options.multiple ? looked : (looked[0] ?? null);
+      } else if (field.type === 'user') {
+        if (field.options.mode === 'modifier' || mode === 'create') data[field.name] = writer.id;
+      }
+    }
+    return this.computeFormulas(definition, this.formulasOf(target, table, definition), data);
+  }
+
+  private formulasOf(target: Target, table: TableRow, definition: TableDefinition): Map<string, CompiledFormula> {
+    const key = `${target.projectId}/${table.id}`;
+    let compiled = this.formulas.get(key);
+    if (!compiled) {
+      compiled = this.compileAll(definition);
+      if (this.formulas.size >= 500) this.formulas.delete(this.formulas.keys().next().value ?? '');
+      this.formulas.set(key, compiled);
+    }
+    return compiled;
+  }
+
+  private compileAll(definition: TableDefinition): Map<string, CompiledFormula> {
+    const names = new Set(definition.fields.map((field) => field.name));
+    const compiled = new Map<string, CompiledFormula>();
+    for (const field of definition.fields) {
+      if (field.type !== 'formula') continue;
+      try {
+        compiled.set(field.name, compileFormula(field.options.expression, names));
+      } catch {
+        // Checked at publish; a formula that cannot compile yields no value.
+      }
+    }
+    return compiled;
+  }
+
+  /** Formulas in field order, each seeing the values before it (a formula may use an earlier one). */
+  private computeFormulas(definition: TableDefinition, formulas: Map<string, CompiledFormula>, data: RecordValues) {
+    const next = { ...data };
+    for (const field of definition.fields) {
+      if (field.type !== 'formula') continue;
+      const formula = formulas.get(field.name);
+      const value = formula ? formulaValue(formula, field.options, next) : null;
+      if (value === null) delete next[field.name];
+      else next[field.name] = value;
+    }
+    return next;
+  }
+
+  /** No duplicates (per field and the selected fields together) and the field rules. */
+  private async checkRecord(
+    target: Target,
+    tableId: string,
+    definition: TableDefinition,
+    data: RecordValues,
+    mode: WriteMode,
+    exceptId: string | undefined,
+    tx: Database,
+  ): Promise<void> {
+    const problems: ValueProblem[] = [];
+    for (const field of definition.fields) {
+      const value = data[field.name];
+      if (!field.unique || value === undefined || value === null) continue;
+      if (await this.repo.valuesTaken(target.projectId, tableId, { [field.name]: value }, exceptId, tx))
+        problems.push({ path: field.name, message: 'value.duplicate' });
+    }
+    const together = definition.uniqueTogether;
+    if (together.length > 0 && together.every((name) => data[name] !== undefined && data[name] !== null)) {
+      const values = Object.fromEntries(together.map((name) => [name, data[name]]));
+      if (await this.repo.valuesTaken(target.projectId, tableId, values, exceptId, tx))
+        problems.push({ path: together[0] ?? '_', message: 'table.uniqueTogether' });
+    }
+    if (problems.length > 0) throw problemsError(problems);
+    const broken = brokenRules(definition, data, mode);
+    if (broken.length > 0) {
+      const fields: Record<string, FieldMessage> = {};
+      for (const rule of broken) fields[rule.field] ??= { key: 'table.ruleHint', params: { content: rule.content } };
+      throw new AppError('recordInvalid', { fields, messageFromFields: true });
+    }
+  }
+
+  /** Auto-numbers: the table's counters (its row is locked by the caller), no gaps, no repeats. */
+  private async giveNumbers(
+    target: Target,
+    table: TableRow,
+    definition: TableDefinition,
+    data: RecordValues,
+    now: Date,
+    tx: Database,
+  ): Promise<void> {
+    const numbered = definition.fields.filter((field) => field.type === 'autoNumber');
+    if (numbered.length === 0) return;
+    const counters = { ...(table.doc.counters ?? {}) };
+    for (const field of numbered) {
+      const options = field.options as FieldOptions<'autoNumber'>;
+      const last = counters[field.name];
+      const next = last === undefined ? options.start : last + options.step;
+      counters[field.name] = next;
+      data[field.name] = autoNumberText(options, next, now);
+    }
+    table.doc.counters = counters;
+    await this.repo.saveTable(target.projectId, table.id, table.doc, table.updateTime, tx);
+  }
+}
+
+/** The text of an auto-number: fixed content, the creation date (UTC), the counter (padded to its digits). */
+export function autoNumberText(options: FieldOptions<'autoNumber'>, value: number, created: Date): string {
+  const iso = created.toISOString();
+  const date =
+    options.datePart === 'YYYY'
+      ? iso.slice(0, 4)
+      : options.datePart === 'YYYYMM'
+        ? iso.slice(0, 7).replace('-', '')
+        : options.datePart === 'YYYYMMDD'
+          ? iso.slice(0, 10).replaceAll('-', '')
+          : '';
+  const digits = String(value);
+  return `${options.prefix}${date}${options.padding ? digits.padStart(options.digits, '0') : digits}`;
+}
+
+export type { Field, FieldChange };
