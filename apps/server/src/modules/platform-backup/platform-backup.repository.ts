@@ -91,6 +91,72 @@ export class PlatformBackupRepository {
     }
   }
 
+  /**
+   * Every row of `table` as JSON lines, a thousand at a time in primary-key order, each page its own
+   * statement: the embedded engine's one session is never held for the whole table (other calls run
+   * between pages). Rows written meanwhile may or may not be included; `insertRows` leaves out rows
+   * whose parent did not make it into the archive.
+   */
+  async *rowLinesByKey(db: Database, table: string): AsyncGenerator<Buffer> {
+    const keys = await queryRows<{ name: string; type: string }>(
+      db,
+      sql`SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type
+          FROM pg_index i
+          JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey)
+          WHERE i.indrelid = ${table}::regclass AND i.indisprimary
+          ORDER BY array_position(i.indkey::int2[], a.attnum)`,
+    );
+    const name = sql.identifier(table);
+    if (keys.length === 0) {
+      const rows = await queryRows<{ line: string }>(db, sql`SELECT row_to_json(t)::text AS line FROM ${name} t`);
+      if (rows.length > 0) yield Buffer.from(`${rows.map((row) => row.line).join('\n')}\n`, 'utf8');
+      return;
+    }
+    const columns = sql.join(
+      keys.map((key) => sql`t.${sql.identifier(key.name)}`),
+      sql`, `,
+    );
+    const keyText = sql.join(
+      keys.map((key, index) => sql`t.${sql.identifier(key.name)}::text AS ${sql.identifier(`k${index}`)}`),
+      sql`, `,
+    );
+    let last: string[] | undefined;
+    for (;;) {
+      const after = last
+        ? sql`WHERE (${columns}) > (${sql.join(
+            keys.map((key, index) => sql`${last?.[index]}::${sql.raw(key.type)}`),
+            sql`, `,
+          )})`
+        : sql``;
+      const rows = await queryRows<Record<string, string>>(
+        db,
+        sql`SELECT row_to_json(t)::text AS line, ${keyText} FROM ${name} t ${after}
+            ORDER BY ${columns} LIMIT ${sql.raw(String(FETCH_ROWS))}`,
+      );
+      if (rows.length === 0) return;
+      yield Buffer.from(`${rows.map((row) => row.line).join('\n')}\n`, 'utf8');
+      const tail = rows[rows.length - 1] as Record<string, string>;
+      last = keys.map((_, index) => tail[`k${index}`] as string);
+      if (rows.length < FETCH_ROWS) return;
+    }
+  }
+
+  /** Single-column foreign keys of `table`: column → parent table and column. */
+  async foreignKeys(
+    db: Database,
+    table: string,
+  ): Promise<Array<{ column: string; parent: string; parentColumn: string }>> {
+    return queryRows(
+      db,
+      sql`SELECT a.attname AS column, p.relname AS parent, pa.attname AS "parentColumn"
+          FROM pg_constraint k
+          JOIN pg_class p ON p.oid = k.confrelid
+          JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = k.conkey[1]
+          JOIN pg_attribute pa ON pa.attrelid = k.confrelid AND pa.attnum = k.confkey[1]
+          WHERE k.contype = 'f' AND k.conrelid = ${table}::regclass AND cardinality(k.conkey) = 1`,
+    );
+  }
+
   async count(tx: Database, table: string): Promise<number> {
     const [row] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM ${sql.identifier(table)}`);
     return row?.n ?? 0;
@@ -107,10 +173,27 @@ export class PlatformBackupRepository {
     );
   }
 
-  /** Inserts rows given as one JSON array of objects (the database parses it once). */
-  async insertRows(tx: Database, table: string, jsonArray: string): Promise<void> {
+  /**
+   * Inserts rows given as one JSON array of objects (the database parses it once), leaving out rows
+   * whose parent row (a single-column foreign key) is not there: a row written while a backup read
+   * the tables page by page may name a project or user it did not read. Answers the rows inserted.
+   */
+  async insertRows(
+    tx: Database,
+    table: string,
+    jsonArray: string,
+    parents: Array<{ column: string; parent: string; parentColumn: string }>,
+  ): Promise<number> {
     const name = sql.identifier(table);
-    await tx.execute(sql`INSERT INTO ${name} SELECT * FROM json_populate_recordset(NULL::${name}, ${jsonArray}::json)`);
+    const checks = parents.map(
+      ({ column, parent, parentColumn }) =>
+        sql`(r.${sql.identifier(column)} IS NULL OR EXISTS (SELECT 1 FROM ${sql.identifier(parent)} p WHERE p.${sql.identifier(parentColumn)} = r.${sql.identifier(column)}))`,
+    );
+    const where = checks.length > 0 ? sql`WHERE ${sql.join(checks, sql` AND `)}` : sql``;
+    const result = (await tx.execute(
+      sql`INSERT INTO ${name} SELECT r.* FROM json_populate_recordset(NULL::${name}, ${jsonArray}::json) r ${where}`,
+    )) as unknown as { rowCount?: number | null };
+    return result.rowCount ?? 0;
   }
 
   /** Moves every serial column's sequence past the largest value restored. */

@@ -79,7 +79,7 @@ async function leftovers(w: World): Promise<string[]> {
 async function rewrite(
   from: string,
   edit: (entries: Map<string, Buffer>) => void | Promise<void>,
-  manifest?: (value: Record<string, unknown>) => void,
+  manifest?: (value: Record<string, unknown>, entries?: Map<string, Buffer>) => void,
 ): Promise<string> {
   const reader = await ArchiveReader.open(from);
   const entries = new Map<string, Buffer>();
@@ -97,7 +97,7 @@ async function rewrite(
       string,
       unknown
     >;
-    manifest(value);
+    manifest(value, entries);
     entries.set(PLATFORM_ARCHIVE.manifest, Buffer.from(JSON.stringify(value)));
   }
   const file = archivePath();
@@ -105,6 +105,25 @@ async function rewrite(
   for (const [name, bytes] of entries) await zip.add(name, [bytes], { expectedSize: bytes.length });
   await zip.finish();
   return file;
+}
+
+/** Makes the manifest match the entries again (sizes, hashes, row counts): a consistent archive. */
+function resign(manifest: Record<string, unknown>, entries?: Map<string, Buffer>) {
+  if (!entries) return;
+  const listed = manifest.entries as Array<{ path: string; size: number; sha256: string }>;
+  for (const entry of listed) {
+    const bytes = entries.get(entry.path) as Buffer;
+    entry.size = bytes.length;
+    entry.sha256 = createHash('sha256').update(bytes).digest('hex');
+    const table = /^tables\/(.+)\.jsonl$/.exec(entry.path)?.[1];
+    if (table) {
+      const rows = bytes
+        .toString('utf8')
+        .split('\n')
+        .filter((line) => line !== '').length;
+      (manifest.tables as Record<string, { rows: number }>)[table] = { rows };
+    }
+  }
 }
 
 afterEach(closeWorlds);
@@ -266,6 +285,35 @@ describe('whole-platform backup and restore (issue 13 §4)', () => {
     );
     expect(await platformState(w)).toEqual(state);
     expect(await leftovers(w)).toEqual([]);
+  });
+
+  it('leaves out rows whose parent is not in the archive (written while a backup read the tables page by page)', async () => {
+    const w = await openWorld();
+    worlds.current = w;
+    await seed(w);
+    const good = archivePath();
+    await writePlatformBackup(deps(w), good);
+    // As if plant1 had been deleted after its documents were read but before the projects were.
+    const orphaned = await rewrite(
+      good,
+      (entries) => {
+        const projects = (entries.get('tables/projects.jsonl') as Buffer).toString('utf8').split('\n');
+        const kept = projects.filter((line) => !line.includes(`"id":"${project}"`));
+        expect(kept.length).toBe(projects.length - 1);
+        entries.set('tables/projects.jsonl', Buffer.from(kept.join('\n')));
+      },
+      resign,
+    );
+    const log: string[] = [];
+    await restorePlatformBackup(deps(w, log), orphaned, { id: 'cli', name: 'test' });
+    const [left] = await queryRows<{ n: number }>(
+      w.app.database.db,
+      sql`SELECT count(*)::int AS n FROM project_documents WHERE project_id = ${project}`,
+    );
+    expect(left?.n).toBe(0);
+    expect(log.some((line) => /^project_documents: \d+ rows left out/.test(line))).toBe(true);
+    const [others] = await queryRows<{ n: number }>(w.app.database.db, sql`SELECT count(*)::int AS n FROM projects`);
+    expect(others?.n).toBe(2);
   });
 
   it('after a crash, finishes a restore whose data committed and drops one whose data did not', async () => {
