@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -6,18 +6,28 @@ let app: TestApp;
 let acme: string;
 let other: string;
 let project: string;
+let projects = 0;
 
-beforeEach(async () => {
+// One app for the file (tenants are slow to make); each test has a project of its own, deleted after
+// it so that the tenant's grant pool is free again.
+beforeAll(async () => {
   app = await createTestApp();
   const admin = await adminWithLicence(app);
   await createTenant(app, admin, 'acme');
   await createTenant(app, admin, 'other');
   acme = await app.login('acme', TENANT_PASSWORD);
   other = await app.login('other', TENANT_PASSWORD);
-  project = (await createProject(app, acme, { id: 'plant1' })).id;
   await createProject(app, other, { id: 'plant2' });
 });
-afterEach(() => app.close());
+afterAll(() => app.close());
+beforeEach(async () => {
+  projects += 1;
+  project = (await createProject(app, acme, { id: `plant${projects}x` })).id;
+});
+afterEach(async () => {
+  const deleted = await app.call('DELETE', `${SPM_URL}/project/${project}`, acme);
+  if (deleted.statusCode !== 200) throw new Error(`delete project: ${deleted.body}`);
+});
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const q = (query: unknown) => encodeURIComponent(JSON.stringify(query));
