@@ -52,6 +52,12 @@ export const PAGES = {
     title: 'media.page.title',
     load: () => import('./pages/projects/media'),
   },
+  templates: { path: '/app/templates', title: 'menu.templates', load: () => import('./pages/templates') },
+  schemePreview: {
+    path: '/app/schemepreview',
+    title: 'menu.schemePreview',
+    load: () => import('./pages/templates'),
+  },
   backup: { path: '/app/backup', title: 'project.backup', load: () => import('./pages/backup') },
   dbBackup: { path: '/app/db-backup', title: 'project.dbBackup', load: () => import('./pages/db-backup') },
   tenants: {
@@ -158,6 +164,7 @@ export interface MenuEntry {
 /** The administrator's sidebar. */
 export const ADMIN_MENU: MenuEntry[] = [
   { key: 'projects', title: 'menu.projects', icon: 'project', page: 'projects', common: true },
+  { key: 'templates', title: 'menu.templates', icon: 'project', page: 'templates' },
   { key: 'tenants', title: 'menu.tenants', icon: 'team', page: 'tenants' },
   { key: 'audit', title: 'menu.audit', icon: 'audit', page: 'audit' },
   { key: 'licence', title: 'menu.licence', icon: 'licence', page: 'licence' },
@@ -179,6 +186,7 @@ export const ADMIN_MENU: MenuEntry[] = [
 /** The tenant's top bar (logout is added by the layout). */
 export const TENANT_MENU: MenuEntry[] = [
   { key: 'projects', title: 'menu.myProjects', icon: 'project', page: 'projects', common: true },
+  { key: 'templates', title: 'menu.templates', icon: 'project', page: 'templates' },
   { key: 'change-password', title: 'menu.changePassword', icon: 'lock', page: 'changePassword' },
   { key: 'user-center', title: 'menu.userCenter', icon: 'user', page: 'userCenter', common: true },
 ];

@@ -40,10 +40,12 @@ export const ROUTE_BUDGETS: readonly RouteBudget[] = [
   { route: '/regest', modules: ['src/pages/regest/index.tsx'], kib: 290 },
   page('/app/dashboard', 'dashboard/index.tsx', 440),
   page('/app/dashboard/expiring', 'dashboard/expiring.tsx', 430),
-  page('/app/model/Project/list', 'projects/index.tsx', 350),
+  // 351: +1 KiB when the template gallery came (issue 14): antd's chunks re-split by route set, no code of the list (docs/DECISIONS.md, issue 14).
+  page('/app/model/Project/list', 'projects/index.tsx', 351),
   page('/app/model/Project/add', 'projects/form/index.tsx', 530),
   page('/app/model/Project/:id/detail', 'projects/detail/index.tsx', 440),
   page('/app/model/Project/:id/media', 'projects/media/index.tsx', 450),
+  page('/app/templates', 'templates/index.tsx', 405),
   page('/app/backup', 'backup/index.tsx', 480),
   page('/app/db-backup', 'db-backup/index.tsx', 480),
   page('/app/model/User/list', 'tenants/index.tsx', 520),

@@ -60,6 +60,8 @@ export const en: Record<ConsoleKey, string> = {
   'menu.settingsBasic': 'Basic settings',
   'menu.settingsProject': 'Project extension',
   'menu.crossRequest': 'Cross-origin',
+  'menu.templates': 'Solution templates',
+  'menu.schemePreview': 'Solution preview',
   'menu.retention': 'Retention policy',
   'menu.ftpStorage': 'FTP storage',
   'menu.help': 'Help docs',

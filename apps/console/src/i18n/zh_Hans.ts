@@ -59,6 +59,8 @@ export const zh_Hans = {
   'menu.settingsBasic': '基础设置',
   'menu.settingsProject': '项目扩展',
   'menu.crossRequest': '跨域设置',
+  'menu.templates': '解决方案模板',
+  'menu.schemePreview': '方案预览',
   'menu.retention': '时序存储策略',
   'menu.ftpStorage': 'FTP 存储',
   'menu.help': '帮助文档',

@@ -50,7 +50,7 @@ export type TemplateSource = (typeof TEMPLATE_SOURCES)[number];
 export const TEMPLATE_LIMITS = { nameMax: 64, textMax: 256, descriptionMax: 20_000, imagesMax: 12, listMax: 1000 };
 
 /** `GET templates?name_contains=&industry=` (plus paging: skip, limit). */
-export const templateListQuery = z.object({
+export const templateListQuery = /* @__PURE__ */ z.object({
   name_contains: z.string().trim().max(TEMPLATE_LIMITS.nameMax).optional(),
   industry: z.union([z.enum(INDUSTRIES), z.literal('')]).optional(),
   skip: z.coerce.number().int().min(0).max(1_000_000).default(0),
@@ -59,7 +59,7 @@ export const templateListQuery = z.object({
 export type TemplateListQuery = z.infer<typeof templateListQuery>;
 
 /** A template as the gallery and the preview show it (console.md §3 "Template"). */
-export const templateView = z.object({
+export const templateView = /* @__PURE__ */ z.object({
   id: z.string(),
   schemaId: z.string(),
   name: z.string(),
@@ -102,7 +102,7 @@ export type TemplateView = z.infer<typeof templateView>;
  * `id` works too), collections (which parts to install; all when absent) and url (the template's
  * download_url as the client saw it; the server installs from its own stored package, never from a URL).
  */
-const templateBodyObject = projectCreateBody.safeExtend({
+const templateBodyObject = /* @__PURE__ */ projectCreateBody.safeExtend({
   type: z.string().trim().min(1, { error: 'project.templateRequired' }).max(128),
   projectId: z.preprocess((id) => (id === '' ? undefined : id), projectIdSchema.optional()),
   collections: z
@@ -112,7 +112,7 @@ const templateBodyObject = projectCreateBody.safeExtend({
   url: z.string().max(2048).nullish(),
 });
 /** projectType, when absent, is 'template' (the server makes a template project whatever it says). */
-export const projectFromTemplateBody = z.preprocess(
+export const projectFromTemplateBody = /* @__PURE__ */ z.preprocess(
   (body) =>
     body !== null && typeof body === 'object' && !('projectType' in body) ? { ...body, projectType: 'template' } : body,
   templateBodyObject,

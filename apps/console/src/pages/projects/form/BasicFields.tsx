@@ -1,5 +1,6 @@
 import { PROJECT_NAME_MAX, projectIdSchema } from '@gantry/shared';
 import { Form, Input, Radio, Select } from 'antd';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { translateMessage } from '../../../i18n';
 import { industryOptions } from '../options';
@@ -17,11 +18,15 @@ export interface BasicFieldsProps {
   ownersLoading: boolean;
 }
 
+// Loaded when a template is chosen, not with the form (weight/budgets.ts).
+const ChosenTemplate = lazy(() => import('./TemplateInstall').then((module) => ({ default: module.ChosenTemplate })));
+
 /** Id (add only), name, industry, owner (administrator), blank or template project. */
 export function BasicFields({ isAdd, owners, ownersLoading }: BasicFieldsProps) {
   const { t } = useTranslation();
   const form = Form.useFormInstance();
   const template = Form.useWatch('projectType', form) === 'template';
+  const templateId = Form.useWatch('type', form) as string | null | undefined;
   return (
     <>
       {isAdd ? (
@@ -87,7 +92,15 @@ export function BasicFields({ isAdd, owners, ownersLoading }: BasicFieldsProps) 
         <Form.Item
           name="type"
           label={t('project.template')}
-          extra={t('project.templateHelp')}
+          extra={
+            templateId ? (
+              <Suspense fallback={t('project.templateHelp')}>
+                <ChosenTemplate id={templateId} />
+              </Suspense>
+            ) : (
+              t('project.templateHelp')
+            )
+          }
           rules={[{ required: true, whitespace: true, message: t('project.templateRequired') }]}
         >
           <Input data-testid="project-type" maxLength={128} />

@@ -1,7 +1,7 @@
 import type { ProjectView } from '@gantry/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Form, type FormInstance, Space } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import GrantForm from '../../../components/GrantForm';
@@ -9,6 +9,7 @@ import { toast } from '../../../services/feedback';
 import { useUnusedLicence } from '../../../services/licence';
 import { createProject, updateProject, uploadCertificates } from '../../../services/project';
 import { isRequestError, reportError } from '../../../services/request';
+import { createProjectFromTemplate, type TaskState } from '../../../services/templates';
 import { useOwnerOptions } from '../options';
 import { PROJECT_LIST_PATH, projectPath } from '../paths';
 import { PROJECTS_KEY } from '../useProjectLists';
@@ -17,6 +18,11 @@ import { newCertificates } from './certificates';
 import { MoreFields } from './MoreFields';
 import { buildCreateBody, buildUpdateBody, CODE_FIELDS, mapFieldErrors, type ProjectFormValues } from './projectForm';
 import { SiteFields } from './SiteFields';
+
+// Loaded when a template install starts, not with the form (weight/budgets.ts).
+const TemplateInstallProgress = lazy(() =>
+  import('./TemplateInstall').then((module) => ({ default: module.TemplateInstallProgress })),
+);
 
 export interface ProjectFormProps {
   isAdmin: boolean;
@@ -32,6 +38,8 @@ export function ProjectForm({ isAdmin, initialValues, loaded }: ProjectFormProps
   const queryClient = useQueryClient();
   const [form] = Form.useForm<ProjectFormValues>();
   const [saving, setSaving] = useState(false);
+  /** The template install running for the project just created. */
+  const [installing, setInstalling] = useState<string | null>(null);
   const isAdd = !loaded;
   const owner = Form.useWatch('user', form) ?? initialValues.user;
   const owners = useOwnerOptions(t, isAdmin);
@@ -60,8 +68,13 @@ export function ProjectForm({ isAdmin, initialValues, loaded }: ProjectFormProps
     }
     setSaving(true);
     let saved: ProjectView;
+    let installTask: string | null = null;
     try {
-      saved = loaded ? await updateProject(loaded.id, built.body) : await createProject(built.body);
+      if (!loaded && built.body.projectType === 'template') {
+        const created = await createProjectFromTemplate(built.body);
+        saved = created;
+        installTask = created.task.id;
+      } else saved = loaded ? await updateProject(loaded.id, built.body) : await createProject(built.body);
     } catch (error) {
       showFailure(error);
       setSaving(false);
@@ -84,8 +97,24 @@ export function ProjectForm({ isAdmin, initialValues, loaded }: ProjectFormProps
       }
     }
     setSaving(false);
-    void navigate(PROJECT_LIST_PATH);
+    if (installTask) setInstalling(installTask);
+    else void navigate(PROJECT_LIST_PATH);
   };
+
+  const installEnded = useCallback(
+    (task: TaskState) => {
+      setInstalling(null);
+      void queryClient.invalidateQueries({ queryKey: [PROJECTS_KEY] });
+      if (task.status === 'success') {
+        toast.success(t('templates.installed'));
+        void navigate(PROJECT_LIST_PATH);
+      } else {
+        // The server removed the half-made project: the form stays, to try again.
+        toast.error(t('templates.installFailed', { message: task.message ?? '' }));
+      }
+    },
+    [navigate, queryClient, t],
+  );
 
   return (
     <Form<ProjectFormValues>
@@ -124,6 +153,11 @@ export function ProjectForm({ isAdmin, initialValues, loaded }: ProjectFormProps
       <Card title={t('project.sectionMore')} style={{ marginBottom: 16 }}>
         <MoreFields isAdd={isAdd} />
       </Card>
+      {installing ? (
+        <Suspense fallback={null}>
+          <TemplateInstallProgress taskId={installing} onEnd={installEnded} />
+        </Suspense>
+      ) : null}
       <Space>
         <Button type="primary" htmlType="submit" loading={saving} data-testid="project-save">
           {t('common.submit')}

@@ -147,6 +147,43 @@ describe('project form: add', () => {
     expect(saved(calls)).toMatchObject({ projectType: 'blank', type: null });
   });
 
+  it('creates a project from the chosen template through project/_template and shows the install until it ends', async () => {
+    let polls = 0;
+    const { calls } = mockFetch((call) => {
+      const path = call.url.split('?')[0] ?? '';
+      if (path === '/portal/rest/spm/login/current/user') return { body: currentUser({ features: ['gis'] }) };
+      if (path === '/portal/rest/spm/login/current/unUse/license') return { body: POOL };
+      if (path === '/portal/rest/spm/user') return { body: [{ id: 'acme', name: 'Acme' }] };
+      if (path === '/portal/rest/spm/templates/heating-station') {
+        return { body: { id: 'heating-station', name: 'Heating station monitoring', developer: 'Gantry' } };
+      }
+      if (path === '/portal/rest/spm/project/_template' && call.method === 'POST') {
+        return { body: { ...project('heat9'), task: { id: 'task9', requestId: 'r9' } } };
+      }
+      if (path === '/portal/rest/spm/proxy/core/taskmanager/task9') {
+        polls++;
+        return {
+          body: {
+            id: 'task9',
+            status: polls < 2 ? 'ongoing' : 'success',
+            progress: polls < 2 ? 0.5 : 1,
+            message: null,
+          },
+        };
+      }
+      return undefined;
+    });
+    await renderAdd('/app/model/Project/add?type=heating-station');
+    expect((await screen.findByTestId('project-template-chosen')).textContent).toContain('Heating station monitoring');
+    await fillRequired();
+    fireEvent.click(screen.getByTestId('project-save'));
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/app/model/Project/list'));
+    const post = calls.find((c) => c.url.startsWith('/portal/rest/spm/project/_template'));
+    expect(post?.body).toMatchObject({ projectType: 'template', type: 'heating-station', name: 'Boiler house' });
+    expect(polls).toBeGreaterThanOrEqual(2);
+    expect(calls.some((c) => c.method === 'POST' && c.url === '/portal/rest/spm/project')).toBe(false);
+  });
+
   it('preselects the template of ?type=', async () => {
     server();
     await renderAdd('/app/model/Project/add?type=tpl-oil');

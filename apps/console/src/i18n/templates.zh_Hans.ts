@@ -1,0 +1,38 @@
+/**
+ * The template gallery's and preview's own texts: added to i18next by pages/templates/texts.ts when
+ * those screens load (weight/budgets.ts); typed with the rest (i18n/index.ts LanguageResources).
+ */
+export const templatesPageZh = {
+  'templates.title': '解决方案模板',
+  'templates.searchName': '按名称搜索',
+  'templates.industry': '行业',
+  'templates.allIndustries': '全部行业',
+  'templates.empty': '没有符合条件的模板',
+  'templates.preview': '预览',
+  'templates.use': '使用',
+  'templates.useTemplate': '使用此模板',
+  'templates.notUsable': '您的项目权限不允许使用此模板',
+  'templates.installs': '下载次数',
+  'templates.type': '类型',
+  'templates.typeProject': '项目模板',
+  'templates.developer': '开发者',
+  'templates.contact': '开发者联系方式',
+  'templates.publishTime': '发布时间',
+  'templates.updatedAt': '更新时间',
+  'templates.description': '方案介绍',
+  'templates.appInfo': '应用信息',
+  'templates.app.models': '模型',
+  'templates.app.nodes': '节点',
+  'templates.app.views': '视图',
+  'templates.app.worksheets': '工作表',
+  'templates.app.reports': '报表',
+  'templates.app.flows': '流程',
+  'templates.source.builtin': '内置',
+  'templates.source.platform': '平台发布',
+  'templates.source.tenant': '我的模板',
+  'templates.unpublished': '未发布',
+  'templates.notFound': '模板不存在',
+  'templates.installing': '正在安装模板…',
+  'templates.installed': '模板安装完成',
+  'templates.installFailed': '模板安装失败：{{message}}',
+} as const;

@@ -1,0 +1,132 @@
+import './texts';
+import { INDUSTRIES, type Industry, type TemplateView } from '@gantry/shared';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Col, Empty, Input, Row, Select, Space, Spin, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { listTemplates } from '../../services/templates';
+import { industryLabel } from '../projects/options';
+import { templateUsePath } from './paths';
+import SchemePreview from './SchemePreview';
+import { TemplatePreviewModal } from './TemplatePreview';
+
+const CARD_STYLE = `
+.gantry-template-card .gantry-template-actions { opacity: 0; transition: opacity .2s; }
+.gantry-template-card:hover .gantry-template-actions,
+.gantry-template-card:focus-within .gantry-template-actions { opacity: 1; }
+`;
+
+/**
+ * /app/templates: the solution template gallery (console.md §2). Searched by name and by industry;
+ * each card shows its cover, developer and intro, and on hover Preview (a full-screen modal with the
+ * schemepreview fields) and Use (the create-project form with the template chosen).
+ */
+export default function TemplatesPage() {
+  // /app/schemepreview is the same module (one chunk set for both routes: weight/budgets.ts).
+  return useLocation().pathname.endsWith('/schemepreview') ? <SchemePreview /> : <Gallery />;
+}
+
+function Gallery() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [name, setName] = useState('');
+  const [industry, setIndustry] = useState<Industry | ''>('');
+  const [previewed, setPreviewed] = useState<TemplateView | null>(null);
+  const templates = useQuery({
+    queryKey: ['templates', name, industry],
+    queryFn: ({ signal }) => listTemplates({ name, industry }, signal),
+    placeholderData: (previous) => previous,
+  });
+  const use = (template: TemplateView) => void navigate(templateUsePath(template.id));
+
+  return (
+    <Card title={t('templates.title')}>
+      <style>{CARD_STYLE}</style>
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Input.Search
+          allowClear
+          placeholder={t('templates.searchName')}
+          onSearch={(value) => setName(value)}
+          style={{ width: 280 }}
+          data-testid="templates-search"
+        />
+        <Select<Industry | ''>
+          value={industry}
+          onChange={setIndustry}
+          style={{ width: 200 }}
+          data-testid="templates-industry"
+          options={[
+            { value: '', label: t('templates.allIndustries') },
+            ...INDUSTRIES.map((value) => ({ value, label: industryLabel(t, value) })),
+          ]}
+        />
+      </Space>
+      <Spin spinning={templates.isFetching}>
+        {templates.data && templates.data.length === 0 ? (
+          <Empty description={t('templates.empty')} />
+        ) : (
+          <Row gutter={[16, 16]} data-testid="templates-grid">
+            {(templates.data ?? []).map((template) => (
+              <Col key={template.id} xs={24} sm={12} md={8} xl={6} xxl={4}>
+                <Card
+                  className="gantry-template-card"
+                  data-testid={`template-card-${template.id}`}
+                  cover={
+                    <div style={{ position: 'relative' }}>
+                      <img
+                        src={template.card_display.cover}
+                        alt=""
+                        style={{ width: '100%', aspectRatio: '16 / 9', objectFit: 'cover', display: 'block' }}
+                      />
+                      <Space
+                        className="gantry-template-actions"
+                        style={{
+                          position: 'absolute',
+                          inset: 0,
+                          justifyContent: 'center',
+                          background: 'rgba(0,0,0,.45)',
+                        }}
+                      >
+                        <Button onClick={() => setPreviewed(template)} data-testid={`template-preview-${template.id}`}>
+                          {t('templates.preview')}
+                        </Button>
+                        <Button
+                          type="primary"
+                          disabled={!template.usable}
+                          onClick={() => use(template)}
+                          data-testid={`template-use-${template.id}`}
+                        >
+                          {t('templates.use')}
+                        </Button>
+                      </Space>
+                    </div>
+                  }
+                >
+                  <Card.Meta
+                    title={template.name}
+                    description={
+                      <>
+                        <Typography.Text type="secondary">{template.developer}</Typography.Text>
+                        <Typography.Paragraph ellipsis={{ rows: 2 }} style={{ margin: '8px 0 0' }}>
+                          {template.card_display.intro}
+                        </Typography.Paragraph>
+                        <Space size={4} wrap>
+                          <Tag>{industryLabel(t, template.industry)}</Tag>
+                          <Tag color={template.source === 'builtin' ? 'blue' : 'green'}>
+                            {t(`templates.source.${template.source}`)}
+                          </Tag>
+                        </Space>
+                      </>
+                    }
+                  />
+                </Card>
+              </Col>
+            ))}
+          </Row>
+        )}
+      </Spin>
+      {previewed ? <TemplatePreviewModal template={previewed} onUse={use} onClose={() => setPreviewed(null)} /> : null}
+    </Card>
+  );
+}

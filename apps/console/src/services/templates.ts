@@ -1,0 +1,40 @@
+import type { Industry, ProjectCreateBody, ProjectView, TemplateView } from '@gantry/shared';
+import { request, requestWithHeaders } from './request';
+
+const TEMPLATES = 'rest/spm/templates';
+
+export interface TemplateSearch {
+  name?: string;
+  industry?: Industry | '';
+}
+
+/** The gallery (console.md §7 `GET templates?name_contains&industry`), most installed first. */
+export async function listTemplates(search: TemplateSearch, signal?: AbortSignal): Promise<TemplateView[]> {
+  const query: Record<string, string> = { limit: '1000' };
+  if (search.name?.trim()) query.name_contains = search.name.trim();
+  if (search.industry) query.industry = search.industry;
+  const { data } = await requestWithHeaders<TemplateView[]>(TEMPLATES, { query, signal });
+  return Array.isArray(data) ? data : [];
+}
+
+export function getTemplate(id: string, options: { noMessage?: boolean } = {}): Promise<TemplateView> {
+  return request(`${TEMPLATES}/${encodeURIComponent(id)}`, { noMessage: options.noMessage });
+}
+
+export type ProjectFromTemplate = ProjectView & { task: { id: string; requestId: string } };
+
+/** `POST project/_template`: the project now, its content as a task. Failures are reported by the form. */
+export function createProjectFromTemplate(body: ProjectCreateBody): Promise<ProjectFromTemplate> {
+  return request('rest/spm/project/_template', { method: 'POST', body, noMessage: true });
+}
+
+export interface TaskState {
+  id: string;
+  status: 'ongoing' | 'pause' | 'success' | 'failed';
+  progress: number;
+  message: string | null;
+}
+
+export function getTask(id: string): Promise<TaskState> {
+  return request(`rest/spm/proxy/core/taskmanager/${encodeURIComponent(id)}`, { noMessage: true });
+}
