@@ -46,6 +46,10 @@ import { cycleRoutes } from './modules/db-backup-cycles/cycle.routes.js';
 import { CycleService } from './modules/db-backup-cycles/cycle.service.js';
 import { DbBackupRepository, DumpSource } from './modules/db-backups/db-backup.repository.js';
 import { dbBackupRoutes } from './modules/db-backups/db-backup.routes.js';
+import { PlatformBackupRepository } from './modules/platform-backup/platform-backup.repository.js';
+import { platformBackupRoutes, registerPlatformRestoreGuard } from './modules/platform-backup/platform-backup.routes.js';
+import { PlatformBackupService } from './modules/platform-backup/platform-backup.service.js';
+import { recoverPlatformRestore } from './modules/platform-backup/platform-backup-io.js';
 import { DbBackupService } from './modules/db-backups/db-backup.service.js';
 import { ProjectMaintenance, registerMaintenanceGuard } from './modules/db-backups/maintenance.js';
 import { DocumentRepository } from './modules/documents/document.repository.js';
@@ -366,6 +370,20 @@ export async function buildApp(options: AppOptions): Promise<App> {
   cleanUp.unref();
   app.addHook('onClose', async () => clearInterval(cleanUp));
   if (!options.database || options.closeDatabase) app.addHook('onClose', () => database.close());
+  const platformRepository = new PlatformBackupRepository();
+  const platformBackups = new PlatformBackupService({
+    db: database.background,
+    dataDir: config.dataDir,
+    engine: database.engine,
+    repo: platformRepository,
+    tasks: taskEngine,
+    bus: invalidation,
+    audit,
+    clock,
+    users: new UserRepository(db),
+    verifyPassword: (userId, password) => auth.verifyPassword(userId, password),
+    log: app.log,
+  });
   // onClose hooks run last-registered first: the tasks stop (and record why) before the database closes.
   app.addHook('onReady', async () => {
     await taskEngine.start();
@@ -378,6 +396,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       (recovered) =>
         (recovered.finished || recovered.dropped || recovered.partials) &&
         app.log.warn(recovered, 'finished or dropped backup work a stopped server left'),
+  // While a platform restore replaces the database, every API call but its status waits it out (503).
+  registerPlatformRestoreGuard(app, platformBackups, API);
       (error: unknown) => app.log.warn({ err: error }, 'backup recovery failed'),
     );
     // Projects of template installs a stopped server left half made are removed.
@@ -394,6 +414,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
       (error: unknown) => app.log.warn({ err: error }, 'sweeping temporary upload files failed'),
     );
   });
+    // A platform restore a stopped process left: its files put in place if its data committed, else dropped.
+    await recoverPlatformRestore({ db: database.background, dataDir: config.dataDir, repo: platformRepository }).then(
+      (done) => done !== 'none' && app.log.warn({ done }, 'a platform restore a stopped server left'),
+      (error: unknown) => app.log.warn({ err: error }, 'platform restore recovery failed'),
+    );
   // A restore whose data committed while its files were being swapped in, in a process that then died:
   // finished here (on PostgreSQL once that process's task is failed as stale).
   const restoreRecovery = setInterval(() => {
@@ -510,6 +535,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     });
   }
 
+  await app.register(withFiles(platformBackupRoutes(platformBackups)), { prefix: API });
   return {
     app,
     database,

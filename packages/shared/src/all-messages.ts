@@ -2,6 +2,7 @@ import { BACKUP_MESSAGES } from './backup-messages.js';
 import { FIELD_MESSAGES } from './fields-messages.js';
 import { MEDIA_MESSAGES } from './media-messages.js';
 import { CORE_MESSAGES, fill } from './messages.js';
+import { PLATFORM_MESSAGES } from './platform-messages.js';
 import { SITE_MESSAGES } from './site-messages.js';
 import type { Language } from './validations.js';
 
@@ -11,7 +12,14 @@ import type { Language } from './validations.js';
  * them; the console loads the core ones with every route and the others with their screens, so it
  * does not import this module on the way.
  */
-const MESSAGES = { ...CORE_MESSAGES, ...BACKUP_MESSAGES, ...MEDIA_MESSAGES, ...SITE_MESSAGES, ...FIELD_MESSAGES };
+const MESSAGES = {
+  ...CORE_MESSAGES,
+  ...PLATFORM_MESSAGES,
+  ...BACKUP_MESSAGES,
+  ...MEDIA_MESSAGES,
+  ...SITE_MESSAGES,
+  ...FIELD_MESSAGES,
+};
 
 export type MessageKey = keyof typeof MESSAGES;
 export type BackupMessageKey = keyof typeof BACKUP_MESSAGES;

@@ -93,6 +93,10 @@ export const ERRORS = {
   /** Periodic database backups (issue 13 §3). */
   dbBackupCycleNotFound: { status: 404, message: 'dbBackupCycle.notFound' },
   dbBackupCycleTooMany: { status: 409, message: 'dbBackupCycle.tooMany' },
+  /** Whole-platform backups (issue 13 §4): every API call waits out a platform restore (503). */
+  platformRestoring: { status: 503, message: 'platform.restoring' },
+  platformBackupNotFound: { status: 404, message: 'platform.notFound' },
+  platformTasksRunning: { status: 409, message: 'platform.tasksRunning' },
   /** Project sites (issue 15). */
   siteProjectDisabled: { status: 403, message: 'site.projectDisabled' },
   siteTenantDisabled: { status: 403, message: 'site.tenantDisabled' },

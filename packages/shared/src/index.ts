@@ -19,6 +19,7 @@ export * from './schemas/db-backup.schema.js';
 export * from './schemas/db-backup-cycle.schema.js';
 export * from './schemas/ftp.schema.js';
 export * from './schemas/licence.schema.js';
+export * from './schemas/platform-backup.schema.js';
 export * from './schemas/project.schema.js';
 export * from './schemas/settings.schema.js';
 export * from './schemas/template.schema.js';

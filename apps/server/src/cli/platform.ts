@@ -12,7 +12,7 @@ import {
   restorePlatformBackup,
   safetyBackupFile,
   writePlatformBackup,
-} from '../modules/platform-backup/platform-backup.service.js';
+} from '../modules/platform-backup/platform-backup-io.js';
 import { openConfiguredDatabase } from '../open-database.js';
 
 const USAGE = `Backs up or restores the whole platform: settings, users, tenants, projects, the licence, the

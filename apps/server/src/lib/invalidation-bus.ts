@@ -2,8 +2,9 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../db/database.js';
 
 /**
- * A change that makes cached copies wrong. `all` is never published: it is what a bus delivers
- * when it may have missed changes (its connection to PostgreSQL was lost), so every cache empties.
+ * A change that makes cached copies wrong. `all` empties every cache: what a bus delivers when it
+ * may have missed changes (its connection to PostgreSQL was lost), and what a platform restore
+ * publishes (every row changed).
  */
 export type Invalidation =
   | { kind: 'session'; tokenHash: string }
@@ -12,7 +13,7 @@ export type Invalidation =
   | { kind: 'settings' }
   | { kind: 'all' };
 
-export type Published = Exclude<Invalidation, { kind: 'all' }>;
+export type Published = Invalidation;
 
 /**
  * Tells every server process sharing the database that something changed, so that their caches

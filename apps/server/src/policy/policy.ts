@@ -42,6 +42,8 @@ export const ACTIONS = [
   'dbBackup.delete',
   'dbBackupCycle.read',
   'dbBackupCycle.write',
+  'platformBackup.read',
+  'platformBackup.write',
   'template.write',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
@@ -59,6 +61,8 @@ const ADMIN_ONLY: ReadonlySet<Action> = new Set([
   'audit.read',
   'ftpSettings.read',
   'ftpSettings.write',
+  'platformBackup.read',
+  'platformBackup.write',
 ]);
 /** Actions granted by a named right (console.md §3: the licence history's log.view / log.export). */
 const NEEDS_RIGHT: Partial<Record<Action, Right>> = { 'licence.history': 'log.view', 'licence.export': 'log.export' };

@@ -15,7 +15,7 @@ export interface Actor {
 
 export interface AuditEvent {
   action: string;
-  objectType: 'tenant' | 'project' | 'licence' | 'settings';
+  objectType: 'tenant' | 'project' | 'licence' | 'settings' | 'platform';
   objectId?: string | undefined;
   /** The tenant the object belongs to, so the tenant sees the entry too. */
   tenantId?: string | null | undefined;

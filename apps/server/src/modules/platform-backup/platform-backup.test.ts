@@ -19,7 +19,7 @@ import {
   recoverPlatformRestore,
   restorePlatformBackup,
   writePlatformBackup,
-} from './platform-backup.service.js';
+} from './platform-backup-io.js';
 
 const repo = new PlatformBackupRepository();
 const scratch = await mkdtemp(path.join(tmpdir(), 'gantry-platform-'));

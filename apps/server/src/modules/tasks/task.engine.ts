@@ -161,6 +161,20 @@ export class TaskEngine {
     await Promise.all([...this.finished]);
   }
 
+  /**
+   * Claims nothing more until `resume` (a platform restore replaces the tasks table under the engine):
+   * answers once no task runs here. The caller makes sure none was running.
+   */
+  async quiesce(): Promise<void> {
+    await this.stop();
+  }
+
+  /** Claims tasks again after `quiesce`. */
+  async resume(): Promise<void> {
+    this.stopping = false;
+    await this.start();
+  }
+
   /** Looks for waiting tasks now (once more after the current look, if one is under way). */
   private kick(): void {
     if (this.stopping) return;
