@@ -53,6 +53,7 @@ export default defineConfig({
     { name: 'project-data', testMatch: 'project-data.spec.ts' },
     { name: 'backups', testMatch: 'backups.spec.ts' },
     { name: 'db-backups', testMatch: 'db-backups.spec.ts' },
+    { name: 'templates', testMatch: 'templates.spec.ts' },
   ],
   webServer: {
     command: `rm -rf "${DATA}" && node --import tsx apps/server/src/main.ts`,

@@ -1,0 +1,93 @@
+import type { Locator, Page } from '@playwright/test';
+import { API, apiLogin, expect, expectRoute, fillLogin, test } from './helpers';
+import { ensureAdmin, ensureLicence, ensureTenant } from './seed';
+
+/**
+ * Issue 14 in the browser: a tenant finds a solution template in the gallery (search by name and
+ * industry), previews it full-screen, uses it; the project form has the template chosen, the install
+ * shows its progress, and the new project opens with the template's content (its media library holds
+ * the template's pictures; its data layer the template's devices and records).
+ */
+
+const TENANT = 'tplco';
+const TENANT_PASSWORD = 'Tenant1234';
+const PROJECT = 'wells1';
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+function input(page: Page, testId: string): Locator {
+  return page.getByTestId(testId).locator('xpath=self::input|self::textarea|.//input').first();
+}
+
+test.beforeAll(async ({ request }) => {
+  const admin = await ensureAdmin(request);
+  await ensureLicence(request, admin);
+  await ensureTenant(request, admin, { id: TENANT, name: 'Template Co', password: TENANT_PASSWORD, userCount: 5 });
+  // A project left by an earlier run on this server goes, so the install is seen again.
+  const token = await apiLogin(request, TENANT, TENANT_PASSWORD);
+  await request.delete(`${API}/project/${PROJECT}`, { headers: bearer(token) });
+});
+
+test('search, preview, use: the new project opens with the template data', async ({ page, request }) => {
+  await page.goto('/portal/#/login');
+  await fillLogin(page, TENANT, TENANT_PASSWORD);
+  await expectRoute(page, '/app/dashboard');
+  await page.goto('/portal/#/app/templates');
+  await expect(page.getByTestId('template-card-heating-station')).toBeVisible();
+  await expect(page.getByTestId('template-card-street-lighting')).toBeVisible();
+  await expect(page.getByTestId('template-card-oilfield-wells').locator('img')).toHaveJSProperty('complete', true);
+
+  // By name (server-side search), then by industry.
+  await input(page, 'templates-search').fill('油井');
+  await input(page, 'templates-search').press('Enter');
+  await expect(page.getByTestId('template-card-heating-station')).toHaveCount(0);
+  await expect(page.getByTestId('template-card-oilfield-wells')).toBeVisible();
+  await input(page, 'templates-search').fill('');
+  await input(page, 'templates-search').press('Enter');
+  await expect(page.getByTestId('template-card-heating-station')).toBeVisible();
+  await page.getByTestId('templates-industry').click();
+  await page.getByTitle('油田').click();
+  await expect(page.getByTestId('template-card-heating-station')).toHaveCount(0);
+  const card = page.getByTestId('template-card-oilfield-wells');
+  await expect(card).toBeVisible();
+
+  // Preview on hover: a full-screen modal with the schemepreview fields.
+  await card.hover();
+  await page.getByTestId('template-preview-oilfield-wells').click();
+  const preview = page.getByTestId('template-preview');
+  await expect(preview.getByTestId('template-preview-name')).toHaveText('油井生产监控');
+  await expect(preview.getByTestId('template-preview-contact')).toHaveText('solutions@gantry.example');
+  await expect(preview).toContainText('项目模板');
+  await expect(preview.getByTestId('template-preview-appinfo')).toContainText('30');
+  await page.screenshot({ path: 'artifacts/screenshots/template-preview.png' });
+  await preview.getByTestId('template-preview-use').click();
+
+  // Use: the project form with the template chosen.
+  await expectRoute(page, '/app/model/Project/add');
+  await expect(page.getByTestId('project-template-chosen')).toContainText('油井生产监控');
+  await input(page, 'project-id').fill(PROJECT);
+  await input(page, 'project-name').fill('Wells of block A');
+  await page.getByTestId('project-industry').click();
+  await page.keyboard.press('Enter');
+  await input(page, 'grant-validityPeriod').fill('30');
+  await input(page, 'grant-userCount').fill('1');
+  await input(page, 'grant-flow-tableCount').fill('1');
+  await input(page, 'grant-dataGathering-point').fill('10');
+  await page.getByTestId('project-save').click();
+  // The install runs as a task (its progress shown meanwhile); its end is said, then the list.
+  await expect(page.getByText('模板安装完成')).toBeVisible();
+  await expectRoute(page, '/app/model/Project/list');
+  await expect(page.getByTestId(`project-card-${PROJECT}`)).toBeVisible();
+
+  // The project opens with the template's content: its media library has the template's pictures.
+  await page.goto(`/portal/#/app/model/Project/${PROJECT}/media`);
+  await expect(page.getByTestId('media-tree')).toContainText('template');
+  const token = await apiLogin(request, TENANT, TENANT_PASSWORD);
+  const devices = await request.get(`/portal/rest/core/driver_instance?query=${encodeURIComponent('{"limit":100}')}`, {
+    headers: { ...bearer(token), 'x-request-project': PROJECT },
+  });
+  expect(devices.status()).toBe(200);
+  expect(await devices.json()).toHaveLength(30);
+  const view = await request.get(`${API}/templates/oilfield-wells`);
+  expect((await view.json()).num_installed).toBeGreaterThanOrEqual(1);
+});
