@@ -98,28 +98,27 @@ export const fieldRule = z.strictObject({
 });
 export type FieldRule = z.output<typeof fieldRule>;
 
-/** §4a record permission scopes. */
-export const PERMISSION_SCOPES = [
-  'all',
-  'users',
-  'departments',
-  'roles',
-  'self',
-  'department',
-  'departmentTree',
-  'role',
-] as const;
+/**
+ * §4a record permissions. A configuration says whom it applies to (everybody, specific users,
+ * departments or roles) and which records they reach (all, their own, their department's, their
+ * department's and its sub-departments', their role's, or none). A table's view, add and manage lists
+ * are evaluated top to bottom: the first configuration that applies to a user decides; none: no access.
+ * Manage is limited by view.
+ */
+export const PERMISSION_SUBJECTS = ['all', 'users', 'departments', 'roles'] as const;
+export const PERMISSION_SCOPES = ['all', 'self', 'department', 'departmentTree', 'role', 'none'] as const;
 export type PermissionScope = (typeof PERMISSION_SCOPES)[number];
 export const permissionRule = z.strictObject({
-  scope: z.enum(PERMISSION_SCOPES),
-  /** The users, departments or roles of the `users` / `departments` / `roles` scopes. */
+  who: z.enum(PERMISSION_SUBJECTS).default('all'),
+  /** The users, departments or roles the configuration applies to (`who` other than all). */
   ids: z.array(z.string().min(1).max(128)).max(500).default([]),
+  records: z.enum(PERMISSION_SCOPES).default('all'),
 });
 export type PermissionRule = z.output<typeof permissionRule>;
 const permissionList = z
   .array(permissionRule)
   .max(TABLE_LIMITS.permissions)
-  .default([{ scope: 'all', ids: [] }]);
+  .default([{ who: 'all', ids: [], records: 'all' }]);
 
 export const tableDefinition = z
   .strictObject({

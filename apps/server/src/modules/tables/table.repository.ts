@@ -35,6 +35,9 @@ export interface RecordDoc {
   data: Record<string, unknown>;
   createdBy?: string;
   updatedBy?: string;
+  /** The creator's department and roles when a project user created it (record permissions). */
+  createdDept?: string;
+  createdRoles?: string[];
 }
 
 export interface TableRow {
@@ -186,6 +189,36 @@ export class TableRepository {
     if (deleted.length === 0) return false;
     await tx.delete(projectDocuments).where(this.recordsOf(projectId, id));
     return true;
+  }
+
+  /** A project user's department and roles (the project's `user` document); undefined when there is none. */
+  async projectUser(projectId: string, id: string): Promise<{ department?: string; roles: string[] } | undefined> {
+    const [row] = await this.db
+      .select({ doc: projectDocuments.doc })
+      .from(projectDocuments)
+      .where(
+        and(
+          eq(projectDocuments.projectId, projectId),
+          eq(projectDocuments.collection, 'user'),
+          eq(projectDocuments.id, id),
+        ),
+      );
+    if (!row) return undefined;
+    const { dept, roles } = row.doc;
+    return {
+      ...(typeof dept === 'string' && dept !== '' ? { department: dept } : {}),
+      roles: Array.isArray(roles) ? roles.filter((role): role is string => typeof role === 'string') : [],
+    };
+  }
+
+  /** The project's departments (`dept` documents) as id → parent id. */
+  async departments(projectId: string): Promise<Map<string, string | undefined>> {
+    const rows = await this.db
+      .select({ id: projectDocuments.id, parent: sql<string | null>`${projectDocuments.doc} ->> 'parent'` })
+      .from(projectDocuments)
+      .where(and(eq(projectDocuments.projectId, projectId), eq(projectDocuments.collection, 'dept')))
+      .limit(100_000);
+    return new Map(rows.map((row) => [row.id, row.parent ?? undefined]));
   }
 
   // ---- records ---------------------------------------------------------------------------------

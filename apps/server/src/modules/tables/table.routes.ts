@@ -19,10 +19,14 @@ const tableParams = z.object({ id: z.string().min(1).max(128) });
 const recordParams = tableParams.extend({ recordId: z.string().min(1).max(128) });
 const anyBody = z.record(z.string(), z.unknown());
 
-function projectOf(request: FastifyRequest): string | undefined {
-  const value = request.headers[PROJECT_HEADER];
+const VIEW_AS_HEADER = 'x-view-as';
+const recordHeaders = projectHeader.extend({ [VIEW_AS_HEADER]: z.string().min(1).max(128).optional() });
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
+const projectOf = (request: FastifyRequest) => header(request, PROJECT_HEADER);
 
 /**
  * The table designer's calls (the spec names none; docs/API.md lists them) under `rest/spm/tables`,
@@ -35,6 +39,11 @@ export function tableRoutes(tables: TableService) {
     const target = (request: FastifyRequest, write: boolean) =>
       tables.target(actorOf(request).user, projectOf(request), write);
     const writer = (request: FastifyRequest) => ({ id: actorOf(request).user.id });
+    /** The project and the caller of a record call (`x-view-as`: as that project user). */
+    const caller = async (request: FastifyRequest, write: boolean) => {
+      const project = await target(request, write);
+      return { project, as: await tables.writer(project, actorOf(request).user, header(request, VIEW_AS_HEADER)) };
+    };
     const read = { config: { action: 'project.data.read' as const } };
     const write = { config: { action: 'project.data.write' as const } };
 
@@ -140,38 +149,34 @@ export function tableRoutes(tables: TableService) {
         ...read,
         schema: {
           tags,
-          headers: projectHeader,
+          headers: recordHeaders,
           params: tableParams,
           querystring: listQuerystring,
           description: `${LIST_QUERY_DESCRIPTION} Fields are named by their identifiers. ${cappedTotalDescription('records')}`,
         },
       },
       async (request, reply) => {
-        const { rows, total, fields } = await tables.listRecords(
-          await target(request, false),
-          request.params.id,
-          request.query.query,
-        );
+        const { project, as } = await caller(request, false);
+        const { rows, total, fields } = await tables.listRecords(project, request.params.id, request.query.query, as);
         if (total) countAnswer(reply, total);
         return rows.map((row) => presentRecord(row, fields));
       },
     );
     typed.get(
       '/tables/:id/records/count',
-      { ...read, schema: { tags, headers: projectHeader, params: tableParams, querystring: listQuerystring } },
-      async (request, reply) =>
-        countAnswer(
-          reply,
-          await tables.countRecords(await target(request, false), request.params.id, request.query.query),
-        ),
+      { ...read, schema: { tags, headers: recordHeaders, params: tableParams, querystring: listQuerystring } },
+      async (request, reply) => {
+        const { project, as } = await caller(request, false);
+        return countAnswer(reply, await tables.countRecords(project, request.params.id, request.query.query, as));
+      },
     );
     typed.post(
       '/tables/:id/records',
-      { ...write, schema: { tags, headers: projectHeader, params: tableParams, body: anyBody } },
-      async (request) =>
-        presentRecord(
-          await tables.createRecord(await target(request, true), request.params.id, request.body, writer(request)),
-        ),
+      { ...write, schema: { tags, headers: recordHeaders, params: tableParams, body: anyBody } },
+      async (request) => {
+        const { project, as } = await caller(request, true);
+        return presentRecord(await tables.createRecord(project, request.params.id, request.body, as));
+      },
     );
     typed.patch(
       '/tables/:id/records',
@@ -179,27 +184,26 @@ export function tableRoutes(tables: TableService) {
         ...write,
         schema: {
           tags,
-          headers: projectHeader,
+          headers: recordHeaders,
           params: tableParams,
           body: z.object({ ids: z.array(z.string().min(1).max(128)).min(1).max(1000), values: anyBody }),
           description: 'Batch edit: the same values (batch-edit fields only) to every record named, all or none.',
         },
       },
-      async (request) => ({
-        updated: await tables.batchUpdate(
-          await target(request, true),
-          request.params.id,
-          request.body.ids,
-          request.body.values,
-          writer(request),
-        ),
-      }),
+      async (request) => {
+        const { project, as } = await caller(request, true);
+        return {
+          updated: await tables.batchUpdate(project, request.params.id, request.body.ids, request.body.values, as),
+        };
+      },
     );
     typed.get(
       '/tables/:id/records/:recordId',
-      { ...read, schema: { tags, headers: projectHeader, params: recordParams } },
-      async (request) =>
-        presentRecord(await tables.getRecord(await target(request, false), request.params.id, request.params.recordId)),
+      { ...read, schema: { tags, headers: recordHeaders, params: recordParams } },
+      async (request) => {
+        const { project, as } = await caller(request, false);
+        return presentRecord(await tables.getRecord(project, request.params.id, request.params.recordId, as));
+      },
     );
     for (const [method, whole] of [
       ['put', true],
@@ -207,25 +211,21 @@ export function tableRoutes(tables: TableService) {
     ] as const) {
       typed[method](
         '/tables/:id/records/:recordId',
-        { ...write, schema: { tags, headers: projectHeader, params: recordParams, body: anyBody } },
-        async (request) =>
-          presentRecord(
-            await tables.updateRecord(
-              await target(request, true),
-              request.params.id,
-              request.params.recordId,
-              request.body,
-              writer(request),
-              whole,
-            ),
-          ),
+        { ...write, schema: { tags, headers: recordHeaders, params: recordParams, body: anyBody } },
+        async (request) => {
+          const { project, as } = await caller(request, true);
+          return presentRecord(
+            await tables.updateRecord(project, request.params.id, request.params.recordId, request.body, as, whole),
+          );
+        },
       );
     }
     typed.delete(
       '/tables/:id/records/:recordId',
-      { ...write, schema: { tags, headers: projectHeader, params: recordParams } },
+      { ...write, schema: { tags, headers: recordHeaders, params: recordParams } },
       async (request) => {
-        await tables.deleteRecord(await target(request, true), request.params.id, request.params.recordId);
+        const { project, as } = await caller(request, true);
+        await tables.deleteRecord(project, request.params.id, request.params.recordId, as);
         return { id: request.params.recordId, message: translate('table.recordDeleted', request.language) };
       },
     );

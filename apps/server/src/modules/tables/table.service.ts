@@ -7,14 +7,17 @@ import {
   type FieldMessageKey,
   type FieldOptions,
   type MessageKey,
+  type PermissionScope,
+  type PermissionSubject,
   type RecordValues,
+  scopeFor,
   type TableDefinition,
   tableDefinition,
   tableName,
   type ValueProblem,
   type WriteMode,
 } from '@gantry/shared';
-import type { SQL } from 'drizzle-orm';
+import { and, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../db/database.js';
 import { projectDocuments } from '../../db/schema.js';
@@ -54,9 +57,46 @@ export interface PublishPreview extends TableDiff {
   records: number;
 }
 
-/** Who writes: the platform user (administrator or the owning tenant). */
+/**
+ * Who calls: the platform user (the administrator or the owning tenant: every record), or, with
+ * `member`, a project user whom the table's record permissions (§4a) bound.
+ */
 export interface Writer {
   id: string;
+  member?: Member;
+}
+export interface Member {
+  subject: PermissionSubject;
+  /** The user's department and every department under it. */
+  departmentTree: readonly string[];
+}
+
+/** A record permission scope as SQL over the record documents; undefined: every record. */
+export function scopeSql(scope: PermissionScope, member: Member | undefined): SQL | undefined {
+  if (!member) return undefined;
+  const doc = projectDocuments.doc;
+  const { subject, departmentTree } = member;
+  const anyOf = (values: readonly string[]) =>
+    sql.join(
+      values.map((value) => sql`${value}`),
+      sql`, `,
+    );
+  switch (scope) {
+    case 'all':
+      return undefined;
+    case 'none':
+      return sql`false`;
+    case 'self':
+      return sql`${doc} ->> 'createdBy' = ${subject.userId}`;
+    case 'department':
+      return subject.department === undefined ? sql`false` : sql`${doc} ->> 'createdDept' = ${subject.department}`;
+    case 'departmentTree':
+      return departmentTree.length === 0 ? sql`false` : sql`${doc} ->> 'createdDept' in (${anyOf(departmentTree)})`;
+    case 'role':
+      return subject.roles.length === 0
+        ? sql`false`
+        : sql`coalesce(${doc} -> 'createdRoles', '[]'::jsonb) ?| array[${anyOf(subject.roles)}]::text[]`;
+  }
 }
 
 function problemsError(problems: ValueProblem[]): AppError {
@@ -92,6 +132,39 @@ export class TableService {
     private readonly documents: DocumentService,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * The caller as a project user (`x-view-as`: the owner sees and works as that user, under the
+   * table's record permissions), or the owner themself.
+   */
+  async writer(target: Target, user: UserRow, viewAs: string | undefined): Promise<Writer> {
+    if (viewAs === undefined) return { id: user.id };
+    const member = await this.repo.projectUser(target.projectId, viewAs);
+    if (!member) throw new AppError('notFound');
+    const parents =
+      member.department === undefined
+        ? new Map<string, string | undefined>()
+        : await this.repo.departments(target.projectId);
+    const tree: string[] = [];
+    if (member.department !== undefined) {
+      const children = new Map<string, string[]>();
+      for (const [id, parent] of parents)
+        if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), id]);
+      const seen = new Set<string>();
+      const queue = [member.department];
+      while (queue.length > 0) {
+        const next = queue.shift() as string;
+        if (seen.has(next)) continue;
+        seen.add(next);
+        tree.push(next);
+        queue.push(...(children.get(next) ?? []));
+      }
+    }
+    return {
+      id: viewAs,
+      member: { subject: { userId: viewAs, department: member.department, roles: member.roles }, departmentTree: tree },
+    };
+  }
 
   /** The project, checked for the caller as the data layer checks it (another tenant's: 404). */
   target(user: UserRow, projectId: string | undefined, write: boolean): Promise<Target> {
@@ -293,10 +366,25 @@ export class TableService {
     };
   }
 
-  async listRecords(target: Target, tableId: string, rawQuery: string | undefined) {
+  /** The records the caller may see (view), as SQL. */
+  private viewScope(definition: TableDefinition, writer: Writer): SQL | undefined {
+    const member = writer.member;
+    return member && scopeSql(scopeFor(definition.permissions.view, member.subject), member);
+  }
+
+  /** The records the caller may change or delete: manage, limited by view. */
+  private manageScope(definition: TableDefinition, writer: Writer): SQL | undefined {
+    const member = writer.member;
+    if (!member) return undefined;
+    const manage = scopeSql(scopeFor(definition.permissions.manage, member.subject), member);
+    return and(manage, this.viewScope(definition, writer));
+  }
+
+  async listRecords(target: Target, tableId: string, rawQuery: string | undefined, writer: Writer) {
     const table = await this.getTable(target, tableId);
-    const query = parseListQuery(rawQuery, this.resource(this.published(table)));
-    const scope: SQL | undefined = undefined;
+    const definition = this.published(table);
+    const query = parseListQuery(rawQuery, this.resource(definition));
+    const scope = this.viewScope(definition, writer);
     try {
       const [rows, total] = await Promise.all([
         this.repo.listRecords(target.projectId, tableId, query, scope),
@@ -308,19 +396,26 @@ export class TableService {
     }
   }
 
-  async countRecords(target: Target, tableId: string, rawQuery: string | undefined): Promise<ListTotal> {
+  async countRecords(
+    target: Target,
+    tableId: string,
+    rawQuery: string | undefined,
+    writer: Writer,
+  ): Promise<ListTotal> {
     const table = await this.getTable(target, tableId);
-    const { where } = parseCountFilter(rawQuery, this.resource(this.published(table)));
+    const definition = this.published(table);
+    const { where } = parseCountFilter(rawQuery, this.resource(definition));
     try {
-      return await this.repo.totalRecords(target.projectId, tableId, where, undefined);
+      return await this.repo.totalRecords(target.projectId, tableId, where, this.viewScope(definition, writer));
     } catch (error) {
       throw mapQueryError(error);
     }
   }
 
-  async getRecord(target: Target, tableId: string, id: string): Promise<RecordRow> {
-    await this.getTable(target, tableId);
-    const row = await this.repo.getRecord(target.projectId, tableId, id, undefined);
+  async getRecord(target: Target, tableId: string, id: string, writer: Writer): Promise<RecordRow> {
+    const table = await this.getTable(target, tableId);
+    const definition = this.published(table);
+    const row = await this.repo.getRecord(target.projectId, tableId, id, this.viewScope(definition, writer));
     if (!row) throw new AppError('recordNotFound');
     return row;
   }
@@ -330,6 +425,8 @@ export class TableService {
       // The table's row lock orders the writes of one table: auto-numbers and no-duplicate checks.
       const table = await this.lockTable(target, tableId, tx);
       const definition = this.published(table);
+      if (writer.member && scopeFor(definition.permissions.add, writer.member.subject) === 'none')
+        throw new AppError('forbidden');
       const { values, problems } = checkValues(definition.fields, body, 'create', undefined);
       if (problems.length > 0) throw problemsError(problems);
       const now = this.clock();
@@ -339,7 +436,14 @@ export class TableService {
       return this.repo.insertRecord(
         target.projectId,
         randomBytes(12).toString('hex'),
-        { table: tableId, data, createdBy: writer.id, updatedBy: writer.id },
+        {
+          table: tableId,
+          data,
+          createdBy: writer.id,
+          updatedBy: writer.id,
+          ...(writer.member?.subject.department !== undefined ? { createdDept: writer.member.subject.department } : {}),
+          ...(writer.member ? { createdRoles: [...writer.member.subject.roles] } : {}),
+        },
         now,
         tx,
       );
@@ -388,8 +492,7 @@ export class TableService {
     tx: Database,
   ): Promise<RecordRow> {
     const definition = this.published(table);
-    const existing = await this.repo.getRecord(target.projectId, table.id, id, undefined, tx);
-    if (!existing) throw new AppError('recordNotFound');
+    const existing = await this.manageable(target, table.id, definition, id, writer, tx);
     let input = body;
     if (whole && body && typeof body === 'object' && !Array.isArray(body)) {
       // PUT: every input field not given is cleared.
@@ -417,9 +520,28 @@ export class TableService {
     return saved;
   }
 
-  async deleteRecord(target: Target, tableId: string, id: string): Promise<void> {
-    await this.getTable(target, tableId);
-    if (!(await this.repo.deleteRecord(target.projectId, tableId, id, undefined))) throw new AppError('recordNotFound');
+  async deleteRecord(target: Target, tableId: string, id: string, writer: Writer): Promise<void> {
+    await this.repo.transaction(async (tx) => {
+      const table = await this.lockTable(target, tableId, tx);
+      await this.manageable(target, tableId, this.published(table), id, writer, tx);
+      if (!(await this.repo.deleteRecord(target.projectId, tableId, id, undefined, tx)))
+        throw new AppError('recordNotFound');
+    });
+  }
+
+  /** The record if the caller may manage it; one they cannot see is not found, one they only see is forbidden. */
+  private async manageable(
+    target: Target,
+    tableId: string,
+    definition: TableDefinition,
+    id: string,
+    writer: Writer,
+    tx: Database,
+  ): Promise<RecordRow> {
+    const row = await this.repo.getRecord(target.projectId, tableId, id, this.manageScope(definition, writer), tx);
+    if (row) return row;
+    const seen = await this.repo.getRecord(target.projectId, tableId, id, this.viewScope(definition, writer), tx);
+    throw new AppError(seen ? 'forbidden' : 'recordNotFound');
   }
 
   /** Related records checked, lookups resolved, user fields and formulas set. */
