@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
@@ -6,8 +7,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifyWebsocket from '@fastify/websocket';
-import { effectiveFeatures } from '@gantry/shared';
-import { TEMPLATE_COLLECTIONS } from '@gantry/shared';
+import { effectiveFeatures, TEMPLATE_COLLECTIONS } from '@gantry/shared';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -46,10 +46,6 @@ import { cycleRoutes } from './modules/db-backup-cycles/cycle.routes.js';
 import { CycleService } from './modules/db-backup-cycles/cycle.service.js';
 import { DbBackupRepository, DumpSource } from './modules/db-backups/db-backup.repository.js';
 import { dbBackupRoutes } from './modules/db-backups/db-backup.routes.js';
-import { PlatformBackupRepository } from './modules/platform-backup/platform-backup.repository.js';
-import { platformBackupRoutes, registerPlatformRestoreGuard } from './modules/platform-backup/platform-backup.routes.js';
-import { PlatformBackupService } from './modules/platform-backup/platform-backup.service.js';
-import { recoverPlatformRestore } from './modules/platform-backup/platform-backup-io.js';
 import { DbBackupService } from './modules/db-backups/db-backup.service.js';
 import { ProjectMaintenance, registerMaintenanceGuard } from './modules/db-backups/maintenance.js';
 import { DocumentRepository } from './modules/documents/document.repository.js';
@@ -75,6 +71,10 @@ import { trustedKeys } from './modules/licence/trusted-keys.js';
 import { MediaRepository } from './modules/media/media.repository.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { MediaService } from './modules/media/media.service.js';
+import { PlatformBackupRepository } from './modules/platform-backup/platform-backup.repository.js';
+import { platformBackupRoutes, registerPlatformRestoreGuard } from './modules/platform-backup/platform-backup.routes.js';
+import { PlatformBackupService } from './modules/platform-backup/platform-backup.service.js';
+import { recoverPlatformRestore } from './modules/platform-backup/platform-backup-io.js';
 import { ProjectRepository } from './modules/projects/project.repository.js';
 import { projectRoutes } from './modules/projects/project.routes.js';
 import { ProjectService } from './modules/projects/project.service.js';
@@ -84,9 +84,11 @@ import { RetentionService } from './modules/retention/retention.service.js';
 import { SettingsRepository } from './modules/settings/settings.repository.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { SettingsService } from './modules/settings/settings.service.js';
+import { checkCertificatePair } from './modules/sites/certificates.js';
 import { SiteRepository } from './modules/sites/site.repository.js';
-import { siteRoutes } from './modules/sites/site.routes.js';
+import { ownOrigin, siteRoutes } from './modules/sites/site.routes.js';
 import { SiteService } from './modules/sites/site.service.js';
+import { SiteListeners, siteAddress } from './modules/sites/site-listeners.js';
 import { TableRepository } from './modules/tables/table.repository.js';
 import { tableRoutes } from './modules/tables/table.routes.js';
 import { TableService } from './modules/tables/table.service.js';
@@ -180,6 +182,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const clock = options.clock ?? systemClock;
   // The database opens before the logger exists; its later messages (restarts) go to the log.
   let databaseLog = (message: string) => console.warn(message);
+  // Project sites served by their domain (issue 15 §2): the Host header picks the project (set below).
+  let hostRewrite = (request: IncomingMessage): string => request.url ?? '/';
   const database = options.database ?? (await openConfiguredDatabase(config, (message) => databaseLog(message)));
   const { db } = database;
 
@@ -192,6 +196,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     logController: new RequestLog(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    rewriteUrl: (request) => hostRewrite(request),
   });
   databaseLog = (message) => app.log.warn(message);
   // Cached sessions, licence and settings hear of changes made by any server process on this database.
@@ -262,6 +267,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
     auth,
     clock,
   });
+  // Project sites (issue 15): each project's own port, its domain on the main port.
+  const siteRepository = new SiteRepository(db);
+  const siteListeners = new SiteListeners(app, config.host, siteRepository, app.log);
+  hostRewrite = (request) => {
+    const projectId = siteListeners.projectOfHost(request.headers.host);
+    if (!projectId) return request.url ?? '/';
+    ownOrigin.add(request);
+    return siteAddress(projectId, request.url ?? '/');
+  };
   const projects = new ProjectService({
     db,
     repo: projectRepository,
@@ -271,6 +285,18 @@ export async function buildApp(options: AppOptions): Promise<App> {
     storage,
     clock,
     pagesInDatabase: database.engine === 'postgres',
+    sites: {
+      claimPort: (projectId, port) => siteListeners.claimPort(projectId, port),
+      changed: async (projectId) => {
+        sites.forget(projectId);
+        await siteListeners
+          .changed(projectId)
+          .catch((error: unknown) => app.log.warn({ err: error, projectId }, 'project site listeners not updated'));
+      },
+      checkCertificate: (key, pem) => {
+        checkCertificatePair(key, pem, clock());
+      },
+    },
   });
   const dashboard = new DashboardService(new DashboardRepository(db), auditRepository, licence, (user) =>
     periodicBackups.failures(user),
@@ -283,7 +309,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Project sites (issue 15): front sites, back offices and their own sessions.
   const sites = new SiteService({
     db,
-    repo: new SiteRepository(db),
+    repo: siteRepository,
     attempts: new LoginAttemptRepository(db),
     captcha,
     settings,
@@ -406,6 +432,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       (error: unknown) => app.log.warn({ err: error }, 'template install recovery failed'),
     );
     retention.schedule();
+    // Projects with a port are listened on; a port that cannot be is logged, never fatal.
+    await siteListeners.start().catch((error: unknown) => app.log.warn({ err: error }, 'project site listeners failed'));
     // Periodic database backups: a look now (a run missed while no server ran), then every 15 s.
     periodicBackups.schedule();
     // Temporary files of uploads a killed server left behind: removed in the background.
@@ -428,6 +456,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   restoreRecovery.unref();
   app.addHook('onClose', async () => {
     clearInterval(restoreRecovery);
+    await siteListeners.close();
     progressHub.close();
     retention.stop();
     periodicBackups.stop();

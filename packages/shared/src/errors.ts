@@ -112,6 +112,10 @@ export const ERRORS = {
   siteSsoCodeInvalid: { status: 401, message: 'site.ssoCodeInvalid' },
   sitePortInUse: { status: 409, message: 'site.portInUse' },
   sitePortUnavailable: { status: 409, message: 'site.portUnavailable' },
+  siteCertificateInvalid: { status: 400, message: 'site.certificateInvalid' },
+  siteCertificateMismatch: { status: 400, message: 'site.certificateMismatch' },
+  siteCertificateExpired: { status: 400, message: 'site.certificateExpired' },
+  siteCertificateNotYetValid: { status: 400, message: 'site.certificateNotYetValid' },
   /** Tables and records (issue 16). */
   tableNotFound: { status: 404, message: 'table.notFound' },
   tableNameTaken: { status: 409, message: 'table.nameTaken' },

@@ -58,4 +58,17 @@ export const SITE_MESSAGES = {
     zh_Hans: '无法在端口 {{port}} 上监听：{{reason}}',
     en: 'Cannot listen on port {{port}}: {{reason}}',
   },
+  'site.certificateInvalid': {
+    zh_Hans: '证书文件无法读取（{{file}}）：请上传 PEM 格式的证书和私钥',
+    en: 'The certificate file cannot be read ({{file}}): upload a PEM certificate and its private key',
+  },
+  'site.certificateMismatch': {
+    zh_Hans: '私钥与证书不匹配',
+    en: 'The private key does not belong to the certificate',
+  },
+  'site.certificateExpired': { zh_Hans: '证书已于 {{date}} 过期', en: 'The certificate expired on {{date}}' },
+  'site.certificateNotYetValid': {
+    zh_Hans: '证书要到 {{date}} 才生效',
+    en: 'The certificate is not valid before {{date}}',
+  },
 } as const;

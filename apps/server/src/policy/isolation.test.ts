@@ -19,6 +19,7 @@ import {
   SPM_URL,
   TENANT_PASSWORD,
 } from '../test/fixtures.js';
+import { selfSigned } from '../test/self-signed.js';
 import { ADMIN_PASSWORD, createTestApp, multipartFile, type TestApp, wire } from '../test/test-app.js';
 import { readWorld, type World, worldBesides } from '../test/world.js';
 import {
@@ -56,8 +57,10 @@ const SECRETS: Record<Who, string[]> = {
 };
 const own = (who: Who): Owner => (who === 'admin' ? 'platform' : who);
 
-const KEY = '-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n';
-const PEM = '-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n';
+// Uploads are checked (a matching, current pair): a real self-signed one.
+const PAIR = selfSigned('plant.example.com');
+const KEY = PAIR.key.toString();
+const PEM = PAIR.pem.toString();
 function certificateForm(id: string) {
   const boundary = '----gantryisolation';
   const part = (name: string, value: string, file?: string) =>

@@ -4,6 +4,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/database.js';
 import { adminWithLicence, createProject, createTenant, grant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
+import { selfSigned } from '../../test/self-signed.js';
 import { ADMIN_PASSWORD, createTestApp, type TestApp, wire } from '../../test/test-app.js';
 
 /**
@@ -46,11 +47,13 @@ async function entries(action: string, objectId: string): Promise<number> {
   return row?.n ?? -1;
 }
 
+// Uploads are checked (a matching, current pair): real self-signed ones.
+const PAIRS = [selfSigned('one.example.com'), selfSigned('two.example.com')];
 function certificateForm(id: string, key: string) {
   const boundary = '----gantryatomic';
   const part = (name: string, body: string, file?: string) =>
     `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${file}"` : ''}\r\n\r\n${body}\r\n`;
-  const pem = '-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n';
+  const pem = (PAIRS.find((pair) => pair.key.toString() === key) ?? PAIRS[0])?.pem.toString() ?? '';
   return {
     method: 'POST' as const,
     url: `${SPM_URL}/project/cert`,
@@ -64,12 +67,12 @@ function certificateForm(id: string, key: string) {
 describe('audit entries commit with their action', () => {
   it('certificate upload: a refused entry leaves the previous pair, row and files', async () => {
     const { id } = await createProject(app, tenant, { grant: grant(app, { userCount: 1, features: [] }) });
-    const keyV1 = '-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n';
+    const keyV1 = PAIRS[0]?.key.toString() ?? '';
     expect((await app.app.inject(certificateForm(id, keyV1))).statusCode).toBe(200);
     const keyFile = path.join(app.dataDir, 'projects', id, 'cert', `${id}.key`);
 
     await refuseAudit('project.certificate');
-    const keyV2 = '-----BEGIN PRIVATE KEY-----\nMIIBSECOND\n-----END PRIVATE KEY-----\n';
+    const keyV2 = PAIRS[1]?.key.toString() ?? '';
     const refused = await app.app.inject({ ...certificateForm(id, keyV2) });
     expect(refused.statusCode).toBe(500);
     expect(readFileSync(keyFile, 'utf8')).toBe(keyV1);
@@ -84,7 +87,7 @@ describe('audit entries commit with their action', () => {
   it('certificate upload: nothing stored when the first pair’s entry is refused', async () => {
     const { id } = await createProject(app, tenant, { grant: grant(app, { userCount: 1, features: [] }) });
     await refuseAudit('project.certificate');
-    const key = '-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n';
+    const key = PAIRS[0]?.key.toString() ?? '';
     expect((await app.app.inject(certificateForm(id, key))).statusCode).toBe(500);
     expect((await app.call('GET', `${SPM_URL}/project/${id}/cert`, tenant)).statusCode).toBe(404);
     expect(existsSync(path.join(app.dataDir, 'projects', id, 'cert'))).toBe(false);

@@ -10,6 +10,7 @@ import {
   SPM_URL,
   TENANT_PASSWORD,
 } from '../../test/fixtures.js';
+import { selfSigned } from '../../test/self-signed.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 let app: TestApp;
@@ -46,8 +47,10 @@ function multipart(fields: Record<string, string>, files: Array<{ field: string;
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
 }
-const KEY = '-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n';
-const PEM = '-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n';
+// Uploads are checked (a matching, current pair): a real self-signed one.
+const PAIR = selfSigned('plant.example.com');
+const KEY = PAIR.key.toString();
+const PEM = PAIR.pem.toString();
 
 describe('projects', () => {
   it('creates platform and tenant projects; each caller lists what it may see, with count and projection', async () => {

@@ -44,6 +44,17 @@ export interface ProjectDeps {
   clock: Clock;
   /** Whether list pages are built as JSON by the database (PostgreSQL) or shaped here (PGlite). */
   pagesInDatabase: boolean;
+  /** The project sites (issue 15): ports claimed before a save commits, listeners following every change. */
+  sites?: ProjectSiteHooks;
+}
+
+export interface ProjectSiteHooks {
+  /** Inside a save's transaction: the new port must be one this server can listen on (else the save fails). */
+  claimPort(projectId: string, port: number | null): Promise<void>;
+  /** After a change, committed or not: the sites follow the stored row. Never throws. */
+  changed(projectId: string): Promise<void>;
+  /** A certificate pair about to be stored: refused when it is not a matching, valid pair. */
+  checkCertificate(key: Buffer, pem: Buffer): void;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -155,6 +166,7 @@ export class ProjectService {
         if (ownerId !== ADMIN_USER_ID && !(await repo.ownerStatus(tx, ownerId))) throw new AppError('tenantDisabled');
         const at = clock();
         await repo.insert(tx, { id, userId: ownerId, ...this.columns(body), createdAt: at, updatedAt: at });
+        await this.deps.sites?.claimPort(id, body.port ?? null);
         await audit.record(
           actor,
           { action: 'project.create', objectType: 'project', objectId: id, tenantId: tenantOf(ownerId) },
@@ -163,6 +175,8 @@ export class ProjectService {
       });
     } catch (error) {
       throw uniqueViolation(error) ?? error;
+    } finally {
+      await this.deps.sites?.changed(id);
     }
     return this.get(actor.user, id);
   }
@@ -186,6 +200,7 @@ export class ProjectService {
         const moved = ownerId !== current.userId && ownerId !== ADMIN_USER_ID;
         if (moved && current.status && !(await repo.ownerStatus(tx, ownerId))) throw new AppError('tenantDisabled');
         await repo.update(tx, id, { ...this.columns(body), userId: ownerId, updatedAt: clock() });
+        await this.deps.sites?.claimPort(id, body.port ?? null);
         await audit.record(
           actor,
           { action: 'project.update', objectType: 'project', objectId: id, tenantId: tenantOf(ownerId) },
@@ -194,6 +209,8 @@ export class ProjectService {
       });
     } catch (error) {
       throw uniqueViolation(error) ?? error;
+    } finally {
+      await this.deps.sites?.changed(id);
     }
     return this.get(actor.user, id);
   }
@@ -218,6 +235,7 @@ export class ProjectService {
         tx,
       );
     });
+    await this.deps.sites?.changed(id);
     return this.get(actor.user, id);
   }
 
@@ -239,6 +257,7 @@ export class ProjectService {
         tx,
       );
     });
+    await this.deps.sites?.changed(id);
     await storage.remove(PROJECTS_AREA, id);
     // Its backup files: their records went with the project (ON DELETE CASCADE).
     await storage.remove('backups', id);
@@ -255,6 +274,7 @@ export class ProjectService {
     files: { key: { name: string; data: Buffer }; pem: { name: string; data: Buffer } },
   ) {
     const { db, repo, audit, storage, clock } = this.deps;
+    this.deps.sites?.checkCertificate(files.key.data, files.pem.data);
     await db.transaction(async (tx) => {
       const project = await this.visible(actor.user, id, tx, true);
       await repo.updateUnlisted(tx, id, { certKey: files.key.name, certPem: files.pem.name, updatedAt: clock() });
@@ -268,6 +288,7 @@ export class ProjectService {
       await storage.write(PROJECTS_AREA, `${folder}/${files.key.name}`, files.key.data);
       await storage.write(PROJECTS_AREA, `${folder}/${files.pem.name}`, files.pem.data);
     });
+    await this.deps.sites?.changed(id);
     return { key: files.key.name, pem: files.pem.name };
   }
 

@@ -1,4 +1,5 @@
 import { mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import {
   createTenant,
   day,
   grant,
+  projectBody,
   SPM_URL,
   TENANT_PASSWORD,
 } from '../../test/fixtures.js';
@@ -330,5 +332,110 @@ describe(`back office (${ENGINE})`, () => {
     const late = (await sso()).json().code as string;
     t.advance(61_000);
     expect((await api('POST', 'plant1', '/sso', undefined, { code: late })).json().code).toBe('siteSsoCodeInvalid');
+  });
+});
+
+/** A port nobody listens on now (≥ 5001, the project port range). */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    if (port >= 5001) return port;
+  }
+}
+
+/** A plain HTTP GET on loopback: status, headers and body, or the connection error's code. */
+function fetchLoopback(port: number, urlPath: string, host?: string) {
+  return fetch(`http://127.0.0.1:${port}${urlPath}`, host ? { headers: { host } } : {}).then(
+    async (response) => ({ status: response.status, headers: response.headers, body: await response.text() }),
+    (error: Error & { cause?: { code?: string } }) => ({
+      status: 0,
+      headers: new Headers(),
+      body: error.cause?.code ?? '',
+    }),
+  );
+}
+
+describe(`ports and domains (${ENGINE})`, () => {
+  // The administrator's own project (the platform's grant has room for every save).
+  const save = (overrides: Record<string, unknown>) =>
+    t.call('PUT', `${SPM_URL}/project/plant7`, admin, projectBody(t, { name: 'Plant Seven', ...overrides }));
+  beforeAll(async () => {
+    await createProject(t, admin, { id: 'plant7', name: 'Plant Seven' });
+    await mkdir(htmlDir('plant7'), { recursive: true });
+    await writeFile(path.join(htmlDir('plant7'), 'index.html'), '<!doctype html><title>Plant app</title>');
+  });
+
+  it('a port binds on save, moves, and unbinds when removed, without a restart', async () => {
+    const [first, second] = [await freePort(), await freePort()];
+    const saved = await save({ port: first });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const front = await fetchLoopback(first, '/');
+    expect(front.status).toBe(200);
+    expect(front.body).toContain('Plant app');
+    // Its own origin: the package is not sandboxed there.
+    expect(front.headers.get('content-security-policy')).toBe("frame-ancestors 'self'");
+    expect((await fetchLoopback(first, '/orders/1')).body).toContain('Plant app');
+    const office = await fetchLoopback(first, '/admin');
+    expect(office.status).toBe(200);
+    expect(office.body).toContain('data-base="/admin"');
+    const state = await fetchLoopback(first, '/admin/api/state');
+    expect(JSON.parse(state.body)).toMatchObject({ project: { id: 'plant7', name: 'Plant Seven' } });
+    expect((await fetchLoopback(first, '/_site/back-office.js')).status).toBe(200);
+    // The console is not on a project's port.
+    expect((await fetchLoopback(first, '/portal/rest/spm/setting')).body).not.toContain('"name"');
+
+    expect((await save({ port: second })).statusCode).toBe(200);
+    expect((await fetchLoopback(first, '/')).status).toBe(0);
+    expect((await fetchLoopback(second, '/')).status).toBe(200);
+
+    expect((await save({ port: null })).statusCode).toBe(200);
+    expect((await fetchLoopback(second, '/')).status).toBe(0);
+  });
+
+  it('a port another program holds: a clear error on save, nothing changed, the server still up', async () => {
+    const port = await freePort();
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+    try {
+      const refused = await save({ port });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({
+        code: 'sitePortInUse',
+        message: `端口 ${port} 已被其他程序占用`,
+        fields: { port: `端口 ${port} 已被其他程序占用` },
+      });
+      const project = await t.call('GET', `${SPM_URL}/project/plant7`, admin);
+      expect(project.json().port ?? null).toBeNull();
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+    expect((await get('/_p_plant7/')).statusCode).toBe(200);
+  });
+
+  it('a disabled project on its port: the page saying so', async () => {
+    const port = await freePort();
+    expect((await save({ port })).statusCode).toBe(200);
+    await t.call('PATCH', `${SPM_URL}/project/plant7/status`, admin, { status: false });
+    const page = await fetchLoopback(port, '/admin');
+    expect(page.status).toBe(403);
+    expect(page.body).toContain('siteProjectDisabled');
+    await t.call('PATCH', `${SPM_URL}/project/plant7/status`, admin, { status: true });
+    expect((await save({ port: null })).statusCode).toBe(200);
+  });
+
+  it('a domain routes by Host on the main port, updated on save', async () => {
+    const saved = await save({ domain: 'plant7.example.com', isUseDomain: true });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const front = await get('/', { host: 'Plant7.Example.com' });
+    expect(front.statusCode).toBe(200);
+    expect(front.body).toContain('Plant app');
+    expect((await get('/admin', { host: 'plant7.example.com:8080' })).body).toContain('data-base="/admin"');
+    // Other hosts still reach the console.
+    expect((await get('/', { host: 'localhost' })).headers.location).toBe('/portal/');
+    expect((await save({ domain: 'plant7.example.com', isUseDomain: false })).statusCode).toBe(200);
+    expect((await get('/', { host: 'plant7.example.com' })).headers.location).toBe('/portal/');
   });
 });

@@ -1,0 +1,191 @@
+import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { AppError } from '../../lib/app-error.js';
+import type { SiteRepository } from './site.repository.js';
+import { ownOrigin } from './site.routes.js';
+
+interface Listener {
+  port: number;
+  server: Server;
+}
+
+/**
+ * A request that reached a project on its own origin (its port, or its domain): `/admin…` is its
+ * back office, the sites' own files (`/_site/…`) stay where they are, anything else is its front
+ * site. Answers the address inside this server (`/_p_{id}/…`, `/admin/_p_{id}/…`).
+ */
+export function siteAddress(projectId: string, url: string): string {
+  const id = encodeURIComponent(projectId);
+  if (url.startsWith('/_site/')) return url;
+  if (url === '/admin' || url.startsWith('/admin/') || url.startsWith('/admin?'))
+    return `/admin/_p_${id}${url.slice(6)}`;
+  return `/_p_${id}${url.startsWith('/') ? url : `/${url}`}`;
+}
+
+/** The host name of a project's domain setting (`http://Plant.example.com:8080/x` → `plant.example.com`). */
+export function domainHost(domain: string): string {
+  return domain
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\//, '')
+    .split(/[/:?#]/)[0] as string;
+}
+
+/**
+ * The projects' own listeners (issue 15 §2): a project with a port is served on that port of the
+ * server's HOST, its front site at `/` and its back office at `/admin`, through the same routes
+ * as `/_p_{id}/`. A save claims the new port before its transaction commits (a port another
+ * program holds is the save's error, nothing changes); after every change the listeners follow the
+ * stored row. Also the Host map: a project with `isUseDomain` is served by its domain on the main
+ * port.
+ */
+export class SiteListeners {
+  private readonly bound = new Map<string, Listener>();
+  /** Ports claimed by saves not settled yet (their transaction may still roll back). */
+  private readonly claimed = new Map<string, Listener>();
+  private domains = new Map<string, string>();
+  private closed = false;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly host: string,
+    private readonly repo: SiteRepository,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** The project a Host header names (its domain), if any. */
+  projectOfHost(host: string | undefined): string | undefined {
+    if (!host || this.domains.size === 0) return undefined;
+    return this.domains.get(domainHost(host));
+  }
+
+  /** The port a project is listened on now (tests, the bench). */
+  portOf(projectId: string): number | undefined {
+    return this.bound.get(projectId)?.port;
+  }
+
+  get listening(): number {
+    return this.bound.size;
+  }
+
+  private dispatch(projectId: string, request: IncomingMessage, response: ServerResponse): void {
+    ownOrigin.add(request);
+    request.url = siteAddress(projectId, request.url ?? '/');
+    this.app.routing(request, response);
+  }
+
+  private listen(projectId: string, port: number): Promise<Server> {
+    return new Promise((resolve, reject) => {
+      const server = http.createServer((request, response) => this.dispatch(projectId, request, response));
+      server.keepAliveTimeout = 5_000;
+      server.once('error', (error: NodeJS.ErrnoException) => {
+        server.close();
+        if (error.code === 'EADDRINUSE') {
+          reject(
+            new AppError('sitePortInUse', {
+              params: { port },
+              fields: { port: { key: 'site.portInUse', params: { port } } },
+            }),
+          );
+        } else {
+          const reason = error.code ?? error.message;
+          reject(
+            new AppError('sitePortUnavailable', {
+              params: { port, reason },
+              fields: { port: { key: 'site.portUnavailable', params: { port, reason } } },
+            }),
+          );
+        }
+      });
+      server.listen({ port, host: this.host }, () => {
+        server.removeAllListeners('error');
+        server.on('error', (error) => this.log.warn({ err: error, port, projectId }, 'project site listener failed'));
+        resolve(server);
+      });
+    });
+  }
+
+  private async stop(listener: Listener | undefined): Promise<void> {
+    if (!listener) return;
+    await new Promise<void>((resolve) => {
+      listener.server.close(() => resolve());
+      listener.server.closeAllConnections();
+    });
+  }
+
+  /**
+   * Before a save of `projectId` commits: its new port must be ours to listen on. Binds it now (kept
+   * as claimed until `changed`); a port held by another program → 409 with the port's message.
+   */
+  async claimPort(projectId: string, port: number | null): Promise<void> {
+    if (this.closed || port === null || this.bound.get(projectId)?.port === port) return;
+    for (const [id, listener] of this.bound) {
+      if (id !== projectId && listener.port === port) {
+        throw new AppError('portTaken', { fields: { port: 'project.portTaken' } });
+      }
+    }
+    const previous = this.claimed.get(projectId);
+    if (previous?.port === port) return;
+    this.claimed.delete(projectId);
+    await this.stop(previous);
+    this.claimed.set(projectId, { port, server: await this.listen(projectId, port) });
+  }
+
+  /** After a change of `projectId` (saved, rolled back, status, deleted): listeners and the Host map follow the row. */
+  async changed(projectId: string): Promise<void> {
+    const project = await this.repo.project(projectId);
+    this.setDomain(projectId, project?.isUseDomain && project.domainKey ? project.domainKey : undefined);
+    const want = project?.port ?? null;
+    const candidates = [this.bound.get(projectId), this.claimed.get(projectId)];
+    this.claimed.delete(projectId);
+    const keep = candidates.find((listener) => listener && listener.port === want);
+    for (const listener of candidates) if (listener && listener !== keep) await this.stop(listener);
+    if (keep) {
+      this.bound.set(projectId, keep);
+      return;
+    }
+    this.bound.delete(projectId);
+    if (want !== null && !this.closed) await this.bind(projectId, want);
+  }
+
+  private async bind(projectId: string, port: number): Promise<void> {
+    try {
+      this.bound.set(projectId, { port, server: await this.listen(projectId, port) });
+    } catch (error) {
+      this.log.warn({ err: error, port, projectId }, 'could not listen on the port of a project');
+    }
+  }
+
+  private setDomain(projectId: string, domainKey: string | undefined): void {
+    const next = new Map([...this.domains].filter(([, id]) => id !== projectId));
+    if (domainKey) next.set(domainHost(domainKey), projectId);
+    this.domains = next;
+  }
+
+  /** At start: every project with a port listened on (a port that cannot be is logged, not fatal), the Host map filled. */
+  async start(): Promise<void> {
+    const projects = await this.repo.served();
+    const domains = new Map<string, string>();
+    for (const project of projects) {
+      if (project.isUseDomain && project.domainKey) domains.set(domainHost(project.domainKey), project.id);
+    }
+    this.domains = domains;
+    const withPorts = projects.filter((project) => project.port !== null);
+    // A few at a time: 1,000 projects start in well under a second.
+    for (let i = 0; i < withPorts.length; i += 64) {
+      await Promise.all(
+        withPorts
+          .slice(i, i + 64)
+          .map((project) => (this.closed ? undefined : this.bind(project.id, project.port as number))),
+      );
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.bound.values(), ...this.claimed.values()];
+    this.bound.clear();
+    this.claimed.clear();
+    await Promise.all(all.map((listener) => this.stop(listener)));
+  }
+}
