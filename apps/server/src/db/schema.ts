@@ -287,6 +287,10 @@ export const projectDocuments = pgTable(
     index('project_documents_created_idx').on(t.projectId, t.collection, t.createTime, t.id),
     // Time-series retention deletes the oldest data records of every project (modules/retention).
     index('project_documents_records_time_idx').on(t.createTime).where(sql`${t.collection} = 'data_record'`),
+    // The records of one designer table (modules/tables: `doc.table`), in their default list order.
+    index('project_documents_table_records_idx')
+      .on(t.projectId, sql`(${t.doc} ->> 'table')`, t.createTime, t.id)
+      .where(sql`${t.collection} = 'table_record'`),
   ],
 );
 

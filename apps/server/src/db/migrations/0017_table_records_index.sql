@@ -1,0 +1,1 @@
+CREATE INDEX "project_documents_table_records_idx" ON "project_documents" USING btree ("project_id",("doc" ->> 'table'),"create_time","id") WHERE "project_documents"."collection" = 'table_record';
