@@ -130,6 +130,12 @@ export const PAGES = {
     load: () => import('./pages/ftp-settings'),
     access: 'admin',
   },
+  platformBackup: {
+    path: '/app/settings/platform-backup',
+    title: 'menu.platformBackup',
+    load: () => import('./pages/platform-backup'),
+    access: 'admin',
+  },
   crossRequest: {
     path: '/app/crossRequest',
     title: 'menu.crossRequest',
@@ -178,6 +184,7 @@ export const ADMIN_MENU: MenuEntry[] = [
       { key: 'cross-request', title: 'menu.crossRequest', page: 'crossRequest' },
       { key: 'retention', title: 'menu.retention', page: 'retention' },
       { key: 'ftp-storage', title: 'menu.ftpStorage', page: 'ftpSettings' },
+      { key: 'platform-backup', title: 'menu.platformBackup', page: 'platformBackup' },
     ],
   },
   { key: 'help', title: 'menu.help', icon: 'help', href: HELP_URL },

@@ -2,7 +2,6 @@ import { BACKUP_MESSAGES } from './backup-messages.js';
 import { FIELD_MESSAGES } from './fields-messages.js';
 import { MEDIA_MESSAGES } from './media-messages.js';
 import { CORE_MESSAGES, fill } from './messages.js';
-import { PLATFORM_MESSAGES } from './platform-messages.js';
 import { SITE_MESSAGES } from './site-messages.js';
 import type { Language } from './validations.js';
 
@@ -14,7 +13,6 @@ import type { Language } from './validations.js';
  */
 const MESSAGES = {
   ...CORE_MESSAGES,
-  ...PLATFORM_MESSAGES,
   ...BACKUP_MESSAGES,
   ...MEDIA_MESSAGES,
   ...SITE_MESSAGES,

@@ -244,6 +244,16 @@ export const CORE_MESSAGES = {
   'unit.w': { zh_Hans: '周', en: 'week(s)' },
   'unit.M': { zh_Hans: '月', en: 'month(s)' },
   'unit.Y': { zh_Hans: '年', en: 'year(s)' },
+  /** Whole-platform backups (issue 13 §4): any screen may meet the restore's 503. */
+  'platform.restoring': {
+    zh_Hans: '平台正在从备份还原，请在还原结束后再试',
+    en: 'The platform is being restored from a backup; try again when the restore has ended',
+  },
+  'platform.notFound': { zh_Hans: '平台备份不存在', en: 'No such platform backup' },
+  'platform.tasksRunning': {
+    zh_Hans: '有 {{count}} 个任务正在运行：请等它们结束或暂停后再还原',
+    en: '{{count}} tasks are running: wait for them to end, or pause them, then restore',
+  },
 } as const satisfies Record<string, Record<Language, string>>;
 
 export type CoreMessageKey = keyof typeof CORE_MESSAGES;

@@ -64,6 +64,7 @@ export const en: Record<ConsoleKey, string> = {
   'menu.schemePreview': 'Solution preview',
   'menu.retention': 'Retention policy',
   'menu.ftpStorage': 'FTP storage',
+  'menu.platformBackup': 'Platform backup',
   'menu.help': 'Help docs',
   'menu.changePassword': 'Change password',
   'menu.userCenter': 'Personal centre',

@@ -12,6 +12,7 @@ import type { backupPageZh, backupTaskZh } from './backup.zh_Hans';
 import type { dbBackupPageZh } from './dbBackup.zh_Hans';
 import type { ftpPageZh } from './ftp.zh_Hans';
 import type { periodicBackupZh } from './periodicBackup.zh_Hans';
+import type { platformBackupZh } from './platformBackup.zh_Hans';
 import type { templatesPageZh } from './templates.zh_Hans';
 import type { ConsoleKey } from './zh_Hans';
 import type { translation } from './zh_Hans.bundle';
@@ -51,6 +52,7 @@ export type LanguageResources = {
     typeof ftpPageZh &
     typeof dbBackupPageZh &
     typeof periodicBackupZh &
+    typeof platformBackupZh &
     typeof templatesPageZh &
     Record<BackupMessageKey | MediaMessageKey, string>;
 };

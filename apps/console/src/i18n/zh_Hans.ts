@@ -63,6 +63,7 @@ export const zh_Hans = {
   'menu.schemePreview': '方案预览',
   'menu.retention': '时序存储策略',
   'menu.ftpStorage': 'FTP 存储',
+  'menu.platformBackup': '平台备份',
   'menu.help': '帮助文档',
   'menu.changePassword': '修改密码',
   'menu.userCenter': '个人中心',

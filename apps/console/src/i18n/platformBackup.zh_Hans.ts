@@ -1,0 +1,31 @@
+/** The platform backup page's texts (loaded with the page: weight/budgets.ts). */
+export const platformBackupZh = {
+  'platform.title': '平台备份与还原',
+  'platform.intro':
+    '平台备份包含整个平台：系统设置、管理员与租户、项目、许可证、审计日志，以及每个项目的数据和文件。可用它在另一台机器上重建平台，或从内置数据库迁移到 PostgreSQL。',
+  'platform.backupNow': '立即备份',
+  'platform.upload': '上传备份',
+  'platform.uploading': '正在上传并校验 {{percent}}%',
+  'platform.uploaded': '备份已上传并通过校验',
+  'platform.running': '正在备份平台…',
+  'platform.done': '平台备份完成',
+  'platform.name': '文件名',
+  'platform.size': '大小',
+  'platform.time': '时间',
+  'platform.actions': '操作',
+  'platform.download': '下载',
+  'platform.restore': '还原',
+  'platform.delete': '删除',
+  'platform.deleteConfirm': '删除备份文件“{{name}}”？',
+  'platform.deleted': '已删除',
+  'platform.empty': '还没有平台备份',
+  'platform.restoreTitle': '用“{{name}}”还原整个平台',
+  'platform.restoreWarning':
+    '还原会用备份替换全部设置、账号、项目、许可证、审计日志和文件。还原期间平台暂停服务；完成后所有人（包括您）需要重新登录。',
+  'platform.passwordLabel': '输入您的管理员密码以确认',
+  'platform.passwordRequired': '请输入密码',
+  'platform.restoringNow': '正在还原平台，请勿关闭此页面…',
+  'platform.restored': '平台已还原，请重新登录。',
+  'platform.restoreFailed': '还原失败，平台未作任何改动：{{reason}}',
+  'platform.signInAgain': '重新登录',
+} as const;
