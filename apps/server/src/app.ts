@@ -410,8 +410,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
     verifyPassword: (userId, password) => auth.verifyPassword(userId, password),
     log: app.log,
   });
+  // While a platform restore replaces the database, every API call but its status waits it out (503).
+  registerPlatformRestoreGuard(app, platformBackups, API);
   // onClose hooks run last-registered first: the tasks stop (and record why) before the database closes.
   app.addHook('onReady', async () => {
+    // A platform restore a stopped process left: its files put in place if its data committed, else dropped.
+    await recoverPlatformRestore({ db: database.background, dataDir: config.dataDir, repo: platformRepository }).then(
+      (done) => done !== 'none' && app.log.warn({ done }, 'a platform restore a stopped server left'),
+      (error: unknown) => app.log.warn({ err: error }, 'platform restore recovery failed'),
+    );
     await taskEngine.start();
     // Restores a stopped server left are finished or dropped (after the engine failed its orphans).
     await dbBackups.recover().then(
@@ -422,8 +429,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
       (recovered) =>
         (recovered.finished || recovered.dropped || recovered.partials) &&
         app.log.warn(recovered, 'finished or dropped backup work a stopped server left'),
-  // While a platform restore replaces the database, every API call but its status waits it out (503).
-  registerPlatformRestoreGuard(app, platformBackups, API);
       (error: unknown) => app.log.warn({ err: error }, 'backup recovery failed'),
     );
     // Projects of template installs a stopped server left half made are removed.
@@ -442,11 +447,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
       (error: unknown) => app.log.warn({ err: error }, 'sweeping temporary upload files failed'),
     );
   });
-    // A platform restore a stopped process left: its files put in place if its data committed, else dropped.
-    await recoverPlatformRestore({ db: database.background, dataDir: config.dataDir, repo: platformRepository }).then(
-      (done) => done !== 'none' && app.log.warn({ done }, 'a platform restore a stopped server left'),
-      (error: unknown) => app.log.warn({ err: error }, 'platform restore recovery failed'),
-    );
   // A restore whose data committed while its files were being swapped in, in a process that then died:
   // finished here (on PostgreSQL once that process's task is failed as stale).
   const restoreRecovery = setInterval(() => {
