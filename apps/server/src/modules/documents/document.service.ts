@@ -76,6 +76,7 @@ export class DocumentService {
   /** POST: a new document; its id is the body's `id` or `_id`, or a new one. */
   async create(target: Target, body: unknown): Promise<DocumentBody> {
     const doc = checkedDocument(body);
+    await this.assertNotDesigner(target, undefined, doc);
     const id = idOf(doc) ?? randomBytes(12).toString('hex');
     const row = this.row(target, id, doc);
     const saved = await this.repo.insert(row);
@@ -87,6 +88,7 @@ export class DocumentService {
   async replace(target: Target, id: string, body: unknown): Promise<DocumentBody> {
     const doc = checkedDocument(body);
     assertSameId(doc, id);
+    await this.assertNotDesigner(target, id, doc);
     return presentDocument(await this.repo.put(this.row(target, id, doc)));
   }
 
@@ -94,12 +96,14 @@ export class DocumentService {
   async merge(target: Target, id: string, body: unknown): Promise<DocumentBody> {
     const patch = checkedDocument(body);
     assertSameId(patch, id);
+    await this.assertNotDesigner(target, id, patch);
     const saved = await this.repo.merge(target.projectId, target.collection, id, patch, this.clock());
     if (!saved) throw new AppError('notFound');
     return presentDocument(saved);
   }
 
   async delete(target: Target, id: string): Promise<void> {
+    await this.assertNotDesigner(target, id, undefined);
     if (!(await this.repo.delete(target.projectId, target.collection, id))) throw new AppError('notFound');
   }
 
@@ -110,10 +114,29 @@ export class DocumentService {
     return this.repo.stats(projectId);
   }
 
+  /**
+   * The table designer's tables and records change only through its calls (modules/tables), which
+   * check every record write against the table's definition; the data layer still reads them, and
+   * other documents of these collections stay plain documents.
+   */
+  private async assertNotDesigner(target: Target, id: string | undefined, doc: Record<string, unknown> | undefined) {
+    if (target.collection !== 'table' && target.collection !== 'table_record') return;
+    if (designerOwned(target.collection, doc)) throw new AppError('tableUseDesigner');
+    if (id === undefined) return;
+    const existing = await this.repo.get(target.projectId, target.collection, id);
+    if (designerOwned(target.collection, existing?.doc)) throw new AppError('tableUseDesigner');
+  }
+
   private row(target: Target, id: string, doc: Record<string, unknown>): DocumentRow {
     const now = this.clock();
     return { projectId: target.projectId, collection: target.collection, id, doc, createTime: now, updateTime: now };
   }
+}
+
+/** A table of the designer (it has a draft or a published definition), or one of its records (it names its table). */
+function designerOwned(collection: 'table' | 'table_record', doc: Record<string, unknown> | undefined): boolean {
+  if (!doc) return false;
+  return collection === 'table' ? 'draft' in doc || 'published' in doc : typeof doc.table === 'string';
 }
 
 function invalid(reason: string): AppError {

@@ -121,6 +121,37 @@ describe('tables', () => {
   });
 });
 
+describe('the generic data layer', () => {
+  it("reads the designer's tables and records but leaves their writes to the designer calls", async () => {
+    const id = await publishedTable('wells', [field('depth', 'number', { options: { min: 0 } })]);
+    const record = await ok<{ id: string }>('POST', `/tables/${id}/records`, { depth: 5 });
+    const core = (method: Method, url: string, payload?: unknown) =>
+      app.app.inject({
+        method,
+        url: `/portal/rest/core${url}`,
+        headers: { authorization: acme, 'x-request-project': project, 'accept-language': 'en' },
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      });
+    expect((await core('GET', `/table_record/${record.id}`)).json()).toMatchObject({ table: id, data: { depth: 5 } });
+    for (const [method, url, payload] of [
+      ['POST', '/table_record', { table: id, data: { depth: -1 } }],
+      ['PATCH', `/table_record/${record.id}`, { data: { depth: -1 } }],
+      ['PUT', `/table_record/${record.id}`, { note: 'x' }],
+      ['DELETE', `/table_record/${record.id}`, undefined],
+      ['PATCH', `/table/${id}`, { name: 'renamed' }],
+      ['POST', '/table', { draft: {}, name: 'sneaky' }],
+      ['DELETE', `/table/${id}`, undefined],
+    ] as const) {
+      const response = await core(method, url, payload);
+      expect(response.statusCode, `${method} ${url}`).toBe(409);
+      expect(response.json().message).toBe('Tables and records are changed through the table designer calls only');
+    }
+    expect((await ok<{ data: unknown }>('GET', `/tables/${id}/records/${record.id}`)).data).toEqual({ depth: 5 });
+    // Plain documents of these collections are still the data layer's.
+    expect((await core('POST', '/table_record', { tableId: 'legacy', value: 1 })).statusCode).toBe(200);
+  });
+});
+
 describe('draft and publish', () => {
   it('checks the draft with the designer rules and names each problem', async () => {
     const { id } = await ok<{ id: string }>('POST', '/tables', { name: 'wells' });
