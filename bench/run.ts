@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- all | foundation | start | projects | data | licence | lighthouse]: one run on this machine, printed as
+ * npm run bench [-- all | foundation | start | projects | data | licence | templates | lighthouse]: one run on this machine, printed as
  * tables, each saying what its figures include, then one line of goals met and missed.
  *  - foundation (bench/foundation.ts): cheap calls on the real server (npm start) vs a bare Fastify
  *    hello-world in the same run; sign-in, a login flood, the console's login route size
@@ -13,6 +13,8 @@
  *  - backup (bench/backup.ts): a ~1.4 GB project (npm run demo) backed up vs `zip -1 -r` of the same content,
  *    restored (documents/s), server peak RSS, GET setting's latency meanwhile; PGlite and PostgreSQL
  *  - licence (bench/licence.ts): licence verification, machine identity, upload/info/history calls
+ *  - templates (bench/templates.ts): the template gallery's search at 1,000 templates, 50 clients; install time
+ *    of the largest built-in template
  *  - lighthouse (bench/lighthouse.ts): Lighthouse mobile on the login page; each route's JS weight
  */
 import { execFileSync } from 'node:child_process';
@@ -24,8 +26,19 @@ import { licenceBench } from './licence.js';
 import { lighthouseBench } from './lighthouse.js';
 import { projectsBench } from './projects.js';
 import { startBench } from './start.js';
+import { templatesBench } from './templates.js';
 
-const SECTIONS = ['all', 'foundation', 'start', 'projects', 'backup', 'data', 'licence', 'lighthouse'] as const;
+const SECTIONS = [
+  'all',
+  'foundation',
+  'start',
+  'projects',
+  'backup',
+  'data',
+  'licence',
+  'templates',
+  'lighthouse',
+] as const;
 type Section = (typeof SECTIONS)[number];
 const section = (process.argv[2] ?? 'all') as Section;
 if (!SECTIONS.includes(section)) {
@@ -53,6 +66,7 @@ await run('projects', projectsBench);
 await run('data', dataBench);
 await run('backup', backupBench);
 await run('licence', licenceBench);
+await run('templates', templatesBench);
 await run('lighthouse', lighthouseBench);
 
 const missed = goals.filter((g) => !g.met);

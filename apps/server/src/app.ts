@@ -339,6 +339,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     backupRepo: backupRepository,
     projectRepo: projectRepository,
     projects,
+    backups,
     store: fileStore,
     storage,
     tasks: taskEngine,
@@ -535,7 +536,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(withFiles(dbBackupRoutes(dbBackups)), { prefix: API });
   await app.register(cycleRoutes(periodicBackups), { prefix: API });
   await app.register(retentionRoutes(retention), { prefix: SPM });
-  await app.register(templateRoutes(templates), { prefix: SPM });
+  await app.register(withFiles(templateRoutes(templates)), { prefix: SPM });
   await app.register(ftpSettingsRoutes(ftpSettings), { prefix: API });
   await app.register(taskRoutes({ tasks: taskService, hub: progressHub, auth, projects: documentRepository }), {
     prefix: SPM,

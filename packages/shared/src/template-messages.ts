@@ -9,6 +9,7 @@ export const TEMPLATE_MESSAGES = {
   'template.installed': { zh_Hans: '模板“{{name}}”安装完成', en: 'Template "{{name}}" installed' },
   'template.installRecord': { zh_Hans: '从模板安装：{{name}}', en: 'Installed from template: {{name}}' },
   'template.gone': { zh_Hans: '模板不存在或其安装包已删除', en: 'The template or its package no longer exists' },
+  'template.projectGone': { zh_Hans: '项目不存在', en: 'The project no longer exists' },
   'template.published': { zh_Hans: '模板“{{name}}”已发布', en: 'Template "{{name}}" published' },
 } as const satisfies Record<string, Record<Language, string>>;
 

@@ -123,3 +123,49 @@ export type ProjectFromTemplateBody = z.infer<typeof projectFromTemplateBody>;
 export const TEMPLATE_TASK_INSTALL = 'template.install';
 /** The task that publishes a project as a template. */
 export const TEMPLATE_TASK_PUBLISH = 'template.publish';
+
+/** Collections a template never carries: the project's accounts, sessions, messages and app keys. */
+export const TEMPLATE_LEFT_OUT = ['user', 'safezone', 'oauth_app', 'message'] as const;
+
+const cardFields = {
+  name: z.string().trim().min(1).max(TEMPLATE_LIMITS.nameMax),
+  industry: z.enum(INDUSTRIES),
+  developer: z.string().trim().min(1).max(TEMPLATE_LIMITS.textMax),
+  contact: z.string().trim().max(TEMPLATE_LIMITS.textMax),
+  intro: z.string().trim().max(TEMPLATE_LIMITS.textMax),
+  description: z.string().max(TEMPLATE_LIMITS.descriptionMax),
+  /** The cover's URL (an uploaded image); empty: drawn from the name and industry. */
+  cover: z.string().max(1024).nullish(),
+  images: z.array(z.string().max(1024)).max(TEMPLATE_LIMITS.imagesMax),
+  plan_detail: z.record(z.string(), z.unknown()).nullish(),
+};
+
+/**
+ * `POST templates`: publish a project as a template (a task). `modules`: the collections to carry
+ * (linked ones follow, as in a backup; the accounts never); `fileServer`/`html`: the project's files.
+ */
+export const templatePublishBody = /* @__PURE__ */ z
+  .object({
+    projectId: z.string().min(1).max(64),
+    ...cardFields,
+    contact: cardFields.contact.default(''),
+    intro: cardFields.intro.default(''),
+    description: cardFields.description.default(''),
+    images: cardFields.images.default([]),
+    modules: z
+      .array(z.string().max(64))
+      .max(64)
+      .default(['dashboard', 'table', 'table_record', 'rule', 'report', 'flow']),
+    fileServer: z.boolean().default(true),
+    html: z.boolean().default(true),
+    requestId: z.string().max(64).optional(),
+  })
+  .strict();
+export type TemplatePublishBody = z.infer<typeof templatePublishBody>;
+
+/** `PATCH templates/{id}`: the card, and published (unpublish / publish again). */
+export const templatePatchBody = /* @__PURE__ */ z
+  .object({ ...cardFields, published: z.boolean() })
+  .partial()
+  .strict();
+export type TemplatePatchBody = z.infer<typeof templatePatchBody>;

@@ -24,6 +24,8 @@ export interface ExportRequest {
   excludedDirs: string[];
   safety: boolean;
   requester: string;
+  /** Collections never written, even when linked to a chosen one (a template leaves out the project's accounts). */
+  leaveOut?: readonly string[];
 }
 
 export interface ExportProgress {
@@ -87,7 +89,7 @@ async function spoolModules(
   modules: string[],
   spool: string,
   deps: {
-    repo: BackupRepository;
+    repo: Pick<BackupRepository, 'documentLinesAfter'>;
     stats: Map<string, { documents: number; bytes: number }>;
     progress: ExportProgress;
     advance: (bytes: number) => void;
@@ -211,11 +213,18 @@ async function writeFiles(
  */
 export async function writeBackup(
   request: ExportRequest,
-  deps: { repo: BackupRepository; store: FileStore; files: BackupFiles; now: () => Date },
+  deps: {
+    repo: Pick<BackupRepository, 'collectionStats' | 'documentLinesAfter' | 'insert'>;
+    store: FileStore;
+    files: BackupFiles;
+    now: () => Date;
+  },
   progress: ExportProgress,
 ): Promise<BackupRow> {
   const { repo, store, files } = deps;
-  const modules = request.item.mongodb ? linkModules(request.modules) : [];
+  const modules = (request.item.mongodb ? linkModules(request.modules) : []).filter(
+    (module) => !request.leaveOut?.includes(module),
+  );
   const skip = request.excludedDirs.map((dir) => dir.split('/').filter(Boolean));
   const stats = new Map((await repo.collectionStats(request.projectId)).map((row) => [row.collection, row]));
   const areas: Array<{ kind: 'fileServer' | 'html'; area: string; skip: string[][] }> = [];

@@ -344,3 +344,107 @@ describe('bad packages', () => {
     }
   });
 });
+
+describe('publishing, editing, export and import', () => {
+  async function publish(token: string, body: Record<string, unknown>) {
+    return app.app.inject({
+      method: 'POST',
+      url: TEMPLATES,
+      headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' },
+      payload: body,
+    });
+  }
+
+  it('a tenant publishes its project as its own template (a task), edits, unpublishes and deletes it', async () => {
+    // A project with content: installed from the heating template, plus a project user (never carried).
+    const made = await install(acme, { projectId: 'pubsrc', type: 'heating-station' });
+    expect((await finished(made.json<{ task: { id: string } }>().task.id, acme)).status).toBe('success');
+    const user = await app.app.inject({
+      method: 'POST',
+      url: `${CORE}/user`,
+      headers: { authorization: `Bearer ${acme}`, 'x-request-project': 'pubsrc' },
+      payload: { id: 'op1', username: 'operator1', password: 'secret-hash' },
+    });
+    expect(user.statusCode, user.body).toBe(200);
+    expect(
+      (await publish(acme, { projectId: 'rival-none', name: 'X', industry: 'heating', developer: 'Acme' })).statusCode,
+    ).toBe(404);
+    const started = await publish(acme, {
+      projectId: 'pubsrc',
+      name: 'Acme heating',
+      industry: 'heating',
+      developer: 'Acme Ltd',
+      contact: 'ops@acme.example',
+      intro: 'Our substations',
+      modules: ['dashboard', 'table', 'table_record', 'rule'],
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const { id: taskId, templateId } = started.json<{ id: string; templateId: string }>();
+    const task = await finished(taskId, acme);
+    expect(task.status, task.message ?? '').toBe('success');
+    const view = (await get(`${TEMPLATES}/${templateId}`, acme)).json<TemplateView>();
+    expect(view).toMatchObject({ name: 'Acme heating', source: 'tenant', mine: true, usable: true, published: true });
+    expect(view.app_info.views).toBe(2);
+    // Not in the market: others do not see it.
+    expect((await get(`${TEMPLATES}/${templateId}`)).statusCode).toBe(404);
+    expect((await get(`${TEMPLATES}/${templateId}`, marketOnly)).statusCode).toBe(404);
+    // The package carries no project accounts.
+    const pkg = await get(view.download_url as string, acme);
+    expect(pkg.statusCode).toBe(200);
+    expect(pkg.rawPayload.includes(Buffer.from('mongodb/user.jsonl'))).toBe(false);
+    expect(pkg.rawPayload.includes(Buffer.from('mongodb/dashboard.jsonl'))).toBe(true);
+
+    // Installing it gives its content back.
+    const again = await install(acme, { projectId: 'pubcopy', type: templateId });
+    expect((await finished(again.json<{ task: { id: string } }>().task.id, acme)).status).toBe('success');
+    expect(await documents(acme, 'pubcopy', 'table_record')).toHaveLength(12 + 12 * 48);
+    expect(await documents(acme, 'pubcopy', 'user')).toHaveLength(0);
+
+    // Edit, unpublish: only the owner.
+    const edit = (token: string, body: object) => app.call('PATCH', `${TEMPLATES}/${templateId}`, token, body);
+    expect((await edit(marketOnly, { name: 'Stolen' })).statusCode).toBe(404);
+    const edited = await edit(acme, { name: 'Acme heating v2', published: false });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json<TemplateView>()).toMatchObject({ name: 'Acme heating v2', published: false });
+    // The administrator manages every template, built-ins only (un)published.
+    expect((await app.call('PATCH', `${TEMPLATES}/street-lighting`, admin, { name: 'x' })).statusCode).toBe(403);
+    const hidden = await app.call('PATCH', `${TEMPLATES}/street-lighting`, admin, { published: false });
+    expect(hidden.statusCode).toBe(200);
+    expect((await get(TEMPLATES)).json<TemplateView[]>().map((t) => t.id)).not.toContain('street-lighting');
+    await app.call('PATCH', `${TEMPLATES}/street-lighting`, admin, { published: true });
+    expect((await app.call('DELETE', `${TEMPLATES}/street-lighting`, admin)).statusCode).toBe(403);
+    expect((await app.call('DELETE', `${TEMPLATES}/heating-station`, acme)).statusCode).toBe(403);
+
+    // Export then import: the same package becomes a new template of the importer.
+    const boundary = '----tpl';
+    const imported = await app.app.inject({
+      method: 'POST',
+      url: `${TEMPLATES}/import?name=${encodeURIComponent('Imported heating')}&industry=heating`,
+      headers: { authorization: `Bearer ${admin}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="acme_heating.zip"\r\nContent-Type: application/zip\r\n\r\n`,
+        ),
+        pkg.rawPayload,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+    });
+    expect(imported.statusCode, imported.body).toBe(200);
+    expect(imported.json<TemplateView>()).toMatchObject({ name: 'Imported heating', source: 'platform' });
+    const notZip = await app.app.inject({
+      method: 'POST',
+      url: `${TEMPLATES}/import`,
+      headers: { authorization: `Bearer ${admin}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.zip"\r\n\r\n`),
+        Buffer.from('PK but not really a zip archive at all'),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+    });
+    expect(notZip.statusCode).toBe(400);
+
+    const removed = await app.call('DELETE', `${TEMPLATES}/${templateId}`, acme);
+    expect(removed.statusCode).toBe(200);
+    expect((await get(`${TEMPLATES}/${templateId}`, acme)).statusCode).toBe(404);
+  });
+});

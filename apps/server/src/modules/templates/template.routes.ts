@@ -1,9 +1,19 @@
-import { LANGUAGES, projectFromTemplateBody, projectView, templateListQuery, templateView } from '@gantry/shared';
+import {
+  INDUSTRIES,
+  LANGUAGES,
+  projectFromTemplateBody,
+  projectView,
+  TEMPLATE_LIMITS,
+  templateListQuery,
+  templatePatchBody,
+  templatePublishBody,
+  templateView,
+} from '@gantry/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { actorOf, sessionOf } from '../../plugins/auth.js';
-import { disposition } from '../backups/backup-http.js';
+import { disposition, storeOneUpload } from '../backups/backup-http.js';
 import type { TemplateService } from './template.service.js';
 
 const idParams = z.object({ id: z.string().min(1).max(128) });
@@ -94,6 +104,67 @@ export function templateRoutes(templates: TemplateService) {
           .header('content-disposition', disposition(file.name))
           .header('content-length', String(file.size))
           .send(file.stream);
+      },
+    );
+
+    app.post(
+      '/templates',
+      {
+        config: { action: 'template.write' },
+        schema: {
+          tags,
+          description:
+            'Publishes a project the caller owns as a template (a task: `historycomputed` progress of the ' +
+            'project): the administrator to the market, a tenant for its own use. The project’s accounts ' +
+            '(user, safezone, oauth_app, message) are never carried.',
+          body: templatePublishBody,
+          response: { 200: z.object({ id: z.string(), requestId: z.string(), templateId: z.string() }) },
+        },
+      },
+      async (request) => templates.publish(sessionOf(request).user, request.body, request.language),
+    );
+
+    app.post(
+      '/templates/import',
+      {
+        config: { action: 'template.write' },
+        schema: {
+          tags,
+          description:
+            'Multipart `file`: a template package (a project backup archive, `.zip`), verified whole as an ' +
+            'uploaded backup is; listed as the caller’s template (`name`, `industry` in the query).',
+          consumes: ['multipart/form-data'],
+          querystring: z.object({
+            name: z.string().trim().max(TEMPLATE_LIMITS.nameMax).optional(),
+            industry: z.enum(INDUSTRIES).optional(),
+          }),
+          response: { 200: templateView },
+        },
+      },
+      async (request) =>
+        storeOneUpload(request, (filename, file) =>
+          templates.import(sessionOf(request).user, filename, file, request.query, request.language),
+        ),
+    );
+
+    app.patch(
+      '/templates/:id',
+      {
+        config: { action: 'template.write' },
+        schema: { tags, params: idParams, body: templatePatchBody, response: { 200: templateView } },
+      },
+      async (request) => templates.patch(sessionOf(request).user, request.params.id, request.body, request.language),
+    );
+
+    app.delete(
+      '/templates/:id',
+      {
+        config: { action: 'template.write' },
+        schema: { tags, params: idParams, response: { 200: z.object({ id: z.string() }) } },
+      },
+      async (request) => {
+        await templates.remove(sessionOf(request).user, request.params.id);
+        return { id: request.params.id };
       },
     );
 

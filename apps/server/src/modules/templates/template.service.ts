@@ -8,8 +8,12 @@ import {
   type ProjectCreateBody,
   type ProjectFromTemplateBody,
   type ProjectView,
+  TEMPLATE_LEFT_OUT,
   TEMPLATE_TASK_INSTALL,
+  TEMPLATE_TASK_PUBLISH,
   type TemplateListQuery,
+  type TemplatePatchBody,
+  type TemplatePublishBody,
   type TemplateView,
   templateModules,
   templateText,
@@ -19,10 +23,12 @@ import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { FileStore } from '../../lib/file-store.js';
 import type { Storage } from '../../lib/storage.js';
-import { mayUseTemplate, mayViewTemplate } from '../../policy/policy.js';
+import { mayManageTemplate, mayUseTemplate, mayViewTemplate, templatePublisher } from '../../policy/policy.js';
 import type { Actor } from '../audit/audit.service.js';
 import type { BackupRepository } from '../backups/backup.repository.js';
+import type { BackupService } from '../backups/backup.service.js';
 import { ArchiveProblem, ArchiveReader, type Manifest, verifyArchive } from '../backups/backup-archive.js';
+import { BackupFiles, writeBackup } from '../backups/backup-export.js';
 import { applyRestore, RestoreJournals } from '../backups/backup-restore.js';
 import type { ProjectRepository } from '../projects/project.repository.js';
 import { PROJECTS_AREA, type ProjectService } from '../projects/project.service.js';
@@ -38,13 +44,33 @@ import { TemplateFiles, writePackage } from './template-package.js';
 export interface TemplateDeps {
   repo: TemplateRepository;
   backupRepo: BackupRepository;
-  projectRepo: Pick<ProjectRepository, 'permissionsOf'>;
+  projectRepo: Pick<ProjectRepository, 'permissionsOf' | 'find'>;
   projects: ProjectService;
+  /** Receives and verifies an uploaded package (the backup upload's own checks). */
+  backups: Pick<BackupService, 'receiveArchive'>;
   store: FileStore;
   storage: Storage;
   tasks: TaskEngine;
   clock: Clock;
   dataDir: string;
+}
+
+interface PublishParams {
+  templateId: string;
+  body: Omit<TemplatePublishBody, 'requestId'>;
+  source: 'platform' | 'tenant';
+  ownerId: string;
+  language: Language;
+}
+
+/** Backup archives written into the templates folder (a template package is one). */
+class PackageFiles extends BackupFiles {
+  constructor(private readonly templates: TemplateFiles) {
+    super('');
+  }
+  override folder(): string {
+    return this.templates.folder();
+  }
 }
 
 interface InstallParams {
@@ -71,6 +97,178 @@ export class TemplateService {
     this.files = new TemplateFiles(deps.dataDir);
     this.journals = new RestoreJournals(deps.dataDir);
     deps.tasks.register(TEMPLATE_TASK_INSTALL, (context) => this.runInstall(context));
+    deps.tasks.register(TEMPLATE_TASK_PUBLISH, (context) => this.runPublish(context));
+  }
+
+  /**
+   * `POST templates`: publishes a project the caller owns as a template (a task with progress): the
+   * administrator to the market, a tenant for its own use. Answers the task.
+   */
+  async publish(user: UserRow, body: TemplatePublishBody, language: Language) {
+    await this.deps.projects.visible(user, body.projectId);
+    const { requestId, ...card } = body;
+    const publisher = templatePublisher(user);
+    const params: PublishParams = {
+      templateId: TemplateService.newId(),
+      body: card,
+      source: publisher.source,
+      ownerId: publisher.ownerId,
+      language,
+    };
+    const task = await this.deps.tasks.submit({
+      type: TEMPLATE_TASK_PUBLISH,
+      projectId: body.projectId,
+      requester: user.id,
+      requestId,
+      params: { ...params },
+    });
+    return { id: task.id, requestId: task.requestId, templateId: params.templateId };
+  }
+
+  private async runPublish(context: TaskContext): Promise<string> {
+    const { task } = context;
+    const params = task.params as unknown as PublishParams;
+    const { body } = params;
+    const project = await this.deps.projectRepo.find(body.projectId);
+    if (!project) throw new TaskError(templateText('template.projectGone', params.language));
+    const backupRepo = this.deps.backupRepo;
+    const row = await writeBackup(
+      {
+        id: params.templateId,
+        projectId: body.projectId,
+        projectName: project.name,
+        name: body.name,
+        item: { mongodb: body.modules.length > 0, fileServer: body.fileServer, html: body.html },
+        modules: body.modules,
+        excludedDirs: [],
+        safety: false,
+        requester: task.requester,
+        leaveOut: TEMPLATE_LEFT_OUT,
+      },
+      {
+        // The package is no backup of the project: no record in its backup list.
+        repo: {
+          collectionStats: (id) => backupRepo.collectionStats(id),
+          documentLinesAfter: (...args) => backupRepo.documentLinesAfter(...args),
+          insert: async () => {},
+        },
+        store: this.deps.store,
+        files: new PackageFiles(this.files),
+        now: this.deps.clock,
+      },
+      context,
+    );
+    const at = this.deps.clock();
+    try {
+      await this.deps.repo.insert({
+        id: params.templateId,
+        name: body.name,
+        developer: body.developer,
+        contact: body.contact,
+        industry: body.industry,
+        intro: body.intro,
+        cover: body.cover || null,
+        description: body.description,
+        images: body.images,
+        appInfo: appInfoOf(row.documents),
+        planDetail: body.plan_detail ?? null,
+        modules: row.documents,
+        source: params.source,
+        ownerId: params.ownerId,
+        published: true,
+        file: row.file ?? `${params.templateId}.zip`,
+        bytes: row.bytes,
+        version: null,
+        sourceProjectId: body.projectId,
+        createdAt: at,
+        updatedAt: at,
+      });
+    } catch (error) {
+      await rm(this.files.file(`${params.templateId}.zip`), { force: true });
+      throw error;
+    }
+    return templateText('template.published', params.language, { name: body.name });
+  }
+
+  /** The template if `user` may manage it (else 404 for the unseen, 403 for the seen). */
+  private async managed(user: UserRow, id: string): Promise<TemplateRow> {
+    const row = await this.visible(user, id);
+    if (!mayManageTemplate(user, row)) throw new AppError('forbidden');
+    return row;
+  }
+
+  /** `PATCH templates/{id}`: the card or published, by its owner; a built-in only (un)published. */
+  async patch(user: UserRow, id: string, body: TemplatePatchBody, language: Language): Promise<TemplateView> {
+    const row = await this.managed(user, id);
+    const { plan_detail, cover, ...rest } = body;
+    if (row.source === 'builtin' && Object.keys(body).some((key) => key !== 'published')) {
+      throw new AppError('forbidden');
+    }
+    const updated = await this.deps.repo.update(id, {
+      ...rest,
+      ...(cover !== undefined ? { cover: cover || null } : {}),
+      ...(plan_detail !== undefined ? { planDetail: plan_detail ?? null } : {}),
+      updatedAt: this.deps.clock(),
+    });
+    if (!updated) throw new AppError('notFound');
+    return presentTemplate(updated, await this.viewer(user, language), BUILTINS.get(id));
+  }
+
+  /** `DELETE templates/{id}`: by its owner, with its package; built-ins are unpublished instead. */
+  async remove(user: UserRow, id: string): Promise<void> {
+    const row = await this.managed(user, id);
+    if (row.source === 'builtin') throw new AppError('forbidden');
+    await this.deps.repo.remove(id);
+    await rm(this.files.file(row.file), { force: true });
+  }
+
+  /**
+   * `POST templates/import`: a package file (a project backup archive, e.g. one exported from
+   * another server) verified whole like an uploaded backup, then listed as the caller's template.
+   */
+  async import(
+    user: UserRow,
+    filename: string,
+    source: Readable,
+    card: { name?: string | undefined; industry?: string | undefined },
+    language: Language,
+  ): Promise<TemplateView> {
+    await this.ensureBuiltins();
+    const received = await this.deps.backups.receiveArchive(
+      filename,
+      source,
+      undefined,
+      new PackageFiles(this.files),
+      '',
+    );
+    const publisher = templatePublisher(user);
+    const id = TemplateService.newId();
+    const modules = Object.fromEntries(
+      Object.entries(received.manifest.modules).map(([module, m]) => [module, m.documents]),
+    );
+    const at = this.deps.clock();
+    try {
+      await this.deps.repo.insert({
+        id,
+        name: card.name || received.manifest.project.name || received.base,
+        developer: user.name,
+        industry: card.industry ?? 'other',
+        appInfo: appInfoOf(modules),
+        modules,
+        source: publisher.source,
+        ownerId: publisher.ownerId,
+        published: true,
+        file: received.file,
+        bytes: received.size,
+        sourceProjectId: received.manifest.project.id,
+        createdAt: at,
+        updatedAt: at,
+      });
+    } catch (error) {
+      await rm(this.files.file(received.file), { force: true });
+      throw error;
+    }
+    return this.get(user, id, language);
   }
 
   /**
