@@ -77,7 +77,7 @@ import { PlatformBackupService } from './modules/platform-backup/platform-backup
 import { recoverPlatformRestore } from './modules/platform-backup/platform-backup-io.js';
 import { ProjectRepository } from './modules/projects/project.repository.js';
 import { projectRoutes } from './modules/projects/project.routes.js';
-import { ProjectService } from './modules/projects/project.service.js';
+import { PROJECTS_AREA, ProjectService } from './modules/projects/project.service.js';
 import { RetentionRepository } from './modules/retention/retention.repository.js';
 import { retentionRoutes } from './modules/retention/retention.routes.js';
 import { RetentionService } from './modules/retention/retention.service.js';
@@ -269,7 +269,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   // Project sites (issue 15): each project's own port, its domain on the main port.
   const siteRepository = new SiteRepository(db);
-  const siteListeners = new SiteListeners(app, config.host, siteRepository, app.log);
+  const siteListeners = new SiteListeners(app, config.host, siteRepository, app.log, {
+    httpsPort: config.sitesHttpsPort,
+    readCertificate: (projectId, name) => storage.read(PROJECTS_AREA, `${projectId}/cert/${name}`),
+  });
   hostRewrite = (request) => {
     const projectId = siteListeners.projectOfHost(request.headers.host);
     if (!projectId) return request.url ?? '/';

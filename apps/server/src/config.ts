@@ -10,6 +10,8 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
+  /** Project sites over HTTPS (issue 15 §2): the one TLS port (SNI) of isUseHttps domains; unset: none. */
+  GANTRY_SITES_HTTPS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   GANTRY_DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()
@@ -69,6 +71,8 @@ export interface Config {
   env: 'development' | 'production' | 'test';
   port: number;
   host: string;
+  /** The TLS port of project domains with isUseHttps (one listener, a certificate per domain by SNI). */
+  sitesHttpsPort: number | undefined;
   /** Files (uploads and the embedded database); null keeps the database in memory (tests). */
   dataDir: string;
   databaseUrl: string | undefined;
@@ -128,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
+    sitesHttpsPort: e.GANTRY_SITES_HTTPS_PORT,
     dataDir: path.resolve(e.GANTRY_DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     persistDatabase: true,

@@ -1,6 +1,9 @@
 import { createPrivateKey, createPublicKey, type KeyObject, X509Certificate } from 'node:crypto';
 import { AppError } from '../../lib/app-error.js';
 
+/** How far ahead of this server's clock a certificate may start. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
 /**
  * An uploaded certificate pair (.key and .pem), checked before it is stored (issue 15 §2): both
  * must parse, the key must be the certificate's, and the certificate must be valid now. Returns
@@ -30,7 +33,8 @@ export function checkCertificatePair(key: Buffer, pem: Buffer, now: Date): { nam
   if (validTo.getTime() <= now.getTime()) {
     throw new AppError('siteCertificateExpired', { params: { date: validTo.toISOString().slice(0, 10) } });
   }
-  if (validFrom.getTime() > now.getTime()) {
+  // A few minutes of clock difference with the machine that made it are allowed.
+  if (validFrom.getTime() > now.getTime() + CLOCK_SKEW_MS) {
     throw new AppError('siteCertificateNotYetValid', { params: { date: validFrom.toISOString().slice(0, 10) } });
   }
   const names = new Set<string>();

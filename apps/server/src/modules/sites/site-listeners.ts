@@ -1,12 +1,21 @@
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import { createSecureContext, type SecureContext } from 'node:tls';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.js';
-import type { SiteRepository } from './site.repository.js';
+import type { SiteProject, SiteRepository } from './site.repository.js';
 import { ownOrigin } from './site.routes.js';
 
 interface Listener {
   port: number;
-  server: Server;
+  server: Server | https.Server;
+}
+
+export interface SiteListenerOptions {
+  /** The one TLS port of isUseHttps domains (SNI); undefined: no HTTPS listener. */
+  httpsPort?: number | undefined;
+  /** A stored certificate file of a project (`name` as uploaded). */
+  readCertificate: (projectId: string, name: string) => Promise<Buffer | undefined>;
 }
 
 /**
@@ -44,6 +53,11 @@ export class SiteListeners {
   /** Ports claimed by saves not settled yet (their transaction may still roll back). */
   private readonly claimed = new Map<string, Listener>();
   private domains = new Map<string, string>();
+  /** Domains served over TLS (isUseHttps with both certificate files) → project. */
+  private secureDomains = new Map<string, string>();
+  /** Each HTTPS project's TLS context, made on first use, dropped when the project changes. */
+  private readonly contexts = new Map<string, Promise<SecureContext>>();
+  private secure: https.Server | undefined;
   private closed = false;
 
   constructor(
@@ -51,7 +65,74 @@ export class SiteListeners {
     private readonly host: string,
     private readonly repo: SiteRepository,
     private readonly log: FastifyBaseLogger,
+    private readonly options: SiteListenerOptions = { readCertificate: async () => undefined },
   ) {}
+
+  /** The port of the HTTPS listener, once listening. */
+  get httpsPort(): number | undefined {
+    const address = this.secure?.address();
+    return address && typeof address === 'object' ? address.port : undefined;
+  }
+
+  private context(projectId: string): Promise<SecureContext> {
+    let context = this.contexts.get(projectId);
+    if (!context) {
+      context = (async () => {
+        const project = await this.repo.project(projectId);
+        if (!project?.certKey || !project.certPem) throw new Error('no certificate');
+        const [key, cert] = await Promise.all([
+          this.options.readCertificate(projectId, project.certKey),
+          this.options.readCertificate(projectId, project.certPem),
+        ]);
+        if (!key || !cert) throw new Error('certificate files missing');
+        return createSecureContext({ key, cert });
+      })();
+      context.catch(() => this.contexts.delete(projectId));
+      this.contexts.set(projectId, context);
+    }
+    return context;
+  }
+
+  /** The TLS listener: the certificate of the domain the client names (SNI); unknown names get no handshake. */
+  private async listenSecure(port: number): Promise<void> {
+    const server = https.createServer(
+      {
+        SNICallback: (servername, callback) => {
+          const projectId = this.secureDomains.get(servername.toLowerCase());
+          if (!projectId) return callback(new Error(`no site for ${servername}`));
+          this.context(projectId).then(
+            (context) => callback(null, context),
+            (error: Error) => callback(error),
+          );
+        },
+      },
+      (request, response) => {
+        const projectId = this.secureDomains.get(domainHost(request.headers.host ?? ''));
+        if (!projectId) {
+          response.writeHead(421).end();
+          return;
+        }
+        this.dispatch(projectId, request, response);
+      },
+    );
+    server.keepAliveTimeout = 5_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ port, host: this.host }, () => {
+        server.removeAllListeners('error');
+        server.on('error', (error) => this.log.warn({ err: error, port }, 'project HTTPS listener failed'));
+        resolve();
+      });
+    });
+    this.secure = server;
+  }
+
+  private setSecure(projectId: string, project: SiteProject | undefined): void {
+    this.contexts.delete(projectId);
+    const next = new Map([...this.secureDomains].filter(([, id]) => id !== projectId));
+    if (project && servesSecurely(project)) next.set(domainHost(project.domainKey as string), projectId);
+    this.secureDomains = next;
+  }
 
   /** The project a Host header names (its domain), if any. */
   projectOfHost(host: string | undefined): string | undefined {
@@ -135,6 +216,7 @@ export class SiteListeners {
   async changed(projectId: string): Promise<void> {
     const project = await this.repo.project(projectId);
     this.setDomain(projectId, project?.isUseDomain && project.domainKey ? project.domainKey : undefined);
+    this.setSecure(projectId, project);
     const want = project?.port ?? null;
     const candidates = [this.bound.get(projectId), this.claimed.get(projectId)];
     this.claimed.delete(projectId);
@@ -170,6 +252,17 @@ export class SiteListeners {
       if (project.isUseDomain && project.domainKey) domains.set(domainHost(project.domainKey), project.id);
     }
     this.domains = domains;
+    this.secureDomains = new Map(
+      projects.filter(servesSecurely).map((project) => [domainHost(project.domainKey as string), project.id]),
+    );
+    if (this.options.httpsPort !== undefined && !this.closed) {
+      await this.listenSecure(this.options.httpsPort).catch((error: unknown) =>
+        this.log.warn(
+          { err: error, port: this.options.httpsPort },
+          'could not listen on the HTTPS port of project sites',
+        ),
+      );
+    }
     const withPorts = projects.filter((project) => project.port !== null);
     // A few at a time: 1,000 projects start in well under a second.
     for (let i = 0; i < withPorts.length; i += 64) {
@@ -184,8 +277,15 @@ export class SiteListeners {
   async close(): Promise<void> {
     this.closed = true;
     const all = [...this.bound.values(), ...this.claimed.values()];
+    if (this.secure) all.push({ port: 0, server: this.secure });
+    this.secure = undefined;
     this.bound.clear();
     this.claimed.clear();
     await Promise.all(all.map((listener) => this.stop(listener)));
   }
+}
+
+/** A project served over TLS: its domain in use, HTTPS on, both certificate files uploaded. */
+function servesSecurely(project: SiteProject): boolean {
+  return Boolean(project.isUseDomain && project.isUseHttps && project.domainKey && project.certKey && project.certPem);
 }

@@ -1,4 +1,5 @@
 import { mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
+import https from 'node:https';
 import net from 'node:net';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -14,11 +15,14 @@ import {
   SPM_URL,
   TENANT_PASSWORD,
 } from '../../test/fixtures.js';
+import { selfSigned } from '../../test/self-signed.js';
 import { createTestApp, ENGINE, type TestApp, wire } from '../../test/test-app.js';
 
 let t: TestApp;
 let admin: string;
 let acme: string;
+/** The TLS port of isUseHttps domains (SNI). */
+let httpsPort: number;
 
 const htmlDir = (id: string) => path.join(t.dataDir, 'projects', id, 'html');
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
@@ -43,7 +47,8 @@ async function signIn(project: string, username: string, password: string, owner
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  httpsPort = await freePort();
+  t = await createTestApp({ GANTRY_SITES_HTTPS_PORT: String(httpsPort) });
   admin = await adminWithLicence(t);
   await createTenant(t, admin, 'acme');
   await createTenant(t, admin, 'other');
@@ -437,5 +442,84 @@ describe(`ports and domains (${ENGINE})`, () => {
     expect((await get('/', { host: 'localhost' })).headers.location).toBe('/portal/');
     expect((await save({ domain: 'plant7.example.com', isUseDomain: false })).statusCode).toBe(200);
     expect((await get('/', { host: 'plant7.example.com' })).headers.location).toBe('/portal/');
+  });
+});
+
+/** An HTTPS GET on loopback naming `servername` (SNI and Host), trusting `ca`: status, body and the certificate served. */
+function fetchSecure(port: number, servername: string, ca: Buffer) {
+  return new Promise<{ status: number; body: string; fingerprint: string } | { error: string }>((resolve) => {
+    const request = https.get(
+      { host: '127.0.0.1', port, servername, headers: { host: servername }, path: '/', ca, agent: false },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        response.on('end', () => {
+          const socket = response.socket as import('node:tls').TLSSocket;
+          resolve({
+            status: response.statusCode ?? 0,
+            body,
+            fingerprint: socket.getPeerCertificate().fingerprint256 ?? '',
+          });
+        });
+      },
+    );
+    request.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+  });
+}
+
+const certificateUpload = (id: string, pair: { key: Buffer; pem: Buffer }) => {
+  const boundary = '----gantrysites';
+  const part = (name: string, body: Buffer | string, file?: string) =>
+    Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${file}"` : ''}\r\n\r\n`,
+      ),
+      Buffer.from(body),
+      Buffer.from('\r\n'),
+    ]);
+  return t.app.inject({
+    method: 'POST',
+    url: `${SPM_URL}/project/cert`,
+    headers: { authorization: admin, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload: Buffer.concat([
+      part('id', id),
+      part('domain', 'secure.example.com'),
+      part('certKey', pair.key, 'site.key'),
+      part('certPem', pair.pem, 'site.pem'),
+      Buffer.from(`--${boundary}--\r\n`),
+    ]),
+  });
+};
+
+describe(`HTTPS by SNI (${ENGINE})`, () => {
+  it('serves a domain over TLS with its uploaded certificate, reloaded when replaced; a bad pair is refused on upload', async () => {
+    await createProject(t, admin, { id: 'plant8', name: 'Secure plant' });
+    const first = selfSigned('secure.example.com');
+    const second = selfSigned('secure.example.com');
+    const mismatched = await certificateUpload('plant8', { key: second.key, pem: first.pem });
+    expect(mismatched.statusCode).toBe(400);
+    expect(mismatched.json()).toMatchObject({ code: 'siteCertificateMismatch', message: '私钥与证书不匹配' });
+    expect((await certificateUpload('plant8', first)).statusCode).toBe(200);
+    const saved = await t.call(
+      'PUT',
+      `${SPM_URL}/project/plant8`,
+      admin,
+      projectBody(t, { name: 'Secure plant', domain: 'secure.example.com', isUseDomain: true, isUseHttps: true }),
+    );
+    expect(saved.statusCode, saved.body).toBe(200);
+    const port = httpsPort;
+    const served = await fetchSecure(port, 'secure.example.com', first.pem);
+    expect(served).toMatchObject({ status: 200 });
+    expect('body' in served && served.body).toContain('欢迎访问 Secure plant');
+    // Another name: no certificate, no handshake.
+    expect(await fetchSecure(port, 'unknown.example.com', first.pem)).toHaveProperty('error');
+    // A new pair replaces the old at once.
+    expect((await certificateUpload('plant8', second)).statusCode).toBe(200);
+    expect(await fetchSecure(port, 'secure.example.com', first.pem)).toHaveProperty('error');
+    const renewed = await fetchSecure(port, 'secure.example.com', second.pem);
+    expect(renewed).toMatchObject({ status: 200 });
   });
 });
