@@ -54,6 +54,9 @@ export default defineConfig({
     { name: 'backups', testMatch: 'backups.spec.ts' },
     { name: 'db-backups', testMatch: 'db-backups.spec.ts' },
     { name: 'templates', testMatch: 'templates.spec.ts' },
+    { name: 'sites', testMatch: 'sites.spec.ts' },
+    // Last: its restore ends every session (and puts the platform back as it was).
+    { name: 'platform-backup', testMatch: 'platform-backup.spec.ts' },
   ],
   webServer: {
     command: `rm -rf "${DATA}" && node --import tsx apps/server/src/main.ts`,

@@ -116,6 +116,8 @@ describe(`front site (${ENGINE})`, () => {
     expect(script.statusCode).toBe(200);
     expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // Loadable by the sandboxed (opaque-origin) page itself.
+    expect(script.headers['cross-origin-resource-policy']).toBe('cross-origin');
 
     const css = await get('/_p_plant1/style.css');
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');

@@ -135,6 +135,8 @@ export function siteRoutes(deps: SiteRouteDeps) {
         return reply.redirect(`/_p_${encodeURIComponent(id)}/`);
       }
       reply.header('content-security-policy', own ? OWN_ORIGIN_CSP : SANDBOXED_CSP);
+      // The sandboxed page has an opaque origin: its own files must be loadable by it.
+      reply.header('cross-origin-resource-policy', 'cross-origin');
       const served = await serveFromPackage(store, id, segments, request, reply);
       if (served === 'served') return reply;
       if (served === 'notFound') throw new AppError('notFound');
