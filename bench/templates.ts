@@ -97,7 +97,13 @@ export async function templatesBench(): Promise<void> {
           industry: largest.industry,
           projectType: 'template',
           type: largest.id,
-          grant: { validityPeriod: 30, startTime: localDate(new Date()), userCount: 1, flow: { tableCount: 1 } },
+          grant: {
+            validityPeriod: 30,
+            startTime: localDate(new Date()),
+            userCount: 1,
+            flow: { tableCount: 1, flowCount: 1 },
+            visual: { dashboardCount: 10 },
+          },
         },
         auth,
       );

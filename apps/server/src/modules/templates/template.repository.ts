@@ -26,17 +26,18 @@ export class TemplateRepository {
       filter.nameContains ? sql`${templates.name} ilike ${`%${literalLike(filter.nameContains)}%`}` : undefined,
       filter.industry ? eq(templates.industry, filter.industry) : undefined,
     );
-    const [rows, counted] = await Promise.all([
-      this.db
-        .select()
-        .from(templates)
-        .where(where)
-        .orderBy(desc(templates.numInstalled), desc(templates.updatedAt), templates.id)
-        .limit(page.limit)
-        .offset(page.skip),
-      this.db.select({ n: sql<number>`count(*)::int` }).from(templates).where(where),
-    ]);
-    return { rows, total: counted[0]?.n ?? 0 };
+    // One statement: the page and the total beside each row (a count of its own only for a page past the end).
+    const page_ = await this.db
+      .select({ row: templates, total: sql<number>`(count(*) over ())::int` })
+      .from(templates)
+      .where(where)
+      .orderBy(desc(templates.numInstalled), desc(templates.updatedAt), templates.id)
+      .limit(page.limit)
+      .offset(page.skip);
+    const rows = page_.map((entry) => entry.row);
+    if (page_.length > 0 || page.skip === 0) return { rows, total: page_[0]?.total ?? 0 };
+    const [counted] = await this.db.select({ n: sql<number>`count(*)::int` }).from(templates).where(where);
+    return { rows, total: counted?.n ?? 0 };
   }
 
   async find(id: string): Promise<TemplateRow | undefined> {

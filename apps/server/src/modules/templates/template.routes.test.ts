@@ -83,6 +83,12 @@ describe('gallery and preview', () => {
     const items = all.json<TemplateView[]>();
     expect(items.map((t) => t.id).sort()).toEqual(['heating-station', 'oilfield-wells', 'street-lighting']);
     expect(all.headers.count).toBe('3');
+    const paged = await get(`${TEMPLATES}?limit=1&skip=1`);
+    expect(paged.json<TemplateView[]>()).toHaveLength(1);
+    expect(paged.headers.count).toBe('3');
+    const past = await get(`${TEMPLATES}?skip=10`);
+    expect(past.json()).toEqual([]);
+    expect(past.headers.count).toBe('3');
     for (const item of items) {
       expect(item.type).toBe('project template');
       expect(item.schemaId).toBe(item.id);
