@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projects, templates } from '../../db/schema.js';
 import { adminWithLicence, createTenant, projectBody, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { ArchiveReader } from '../backups/backup-archive.js';
 import { ZipFileWriter } from '../backups/zip-file-writer.js';
 
 const TEMPLATES = `${SPM_URL}/templates`;
@@ -452,5 +453,86 @@ describe('publishing, editing, export and import', () => {
     const removed = await app.call('DELETE', `${TEMPLATES}/${templateId}`, acme);
     expect(removed.statusCode).toBe(200);
     expect((await get(`${TEMPLATES}/${templateId}`, acme)).statusCode).toBe(404);
+  });
+});
+
+/** JSON with object keys sorted (the database keeps JSONB keys in its own order). */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+describe('install, then back up: the template comes back', () => {
+  /** Documents (collection/id → doc) and files (kind/path → bytes as hex) of an archive's bytes. */
+  async function contentOf(bytes: Buffer): Promise<{ documents: Map<string, string>; files: Map<string, string> }> {
+    const file = path.join(app.dataDir, `read-${Date.now()}-${Math.random()}.zip`);
+    await writeFile(file, bytes);
+    const reader = await ArchiveReader.open(file);
+    const documents = new Map<string, string>();
+    const files = new Map<string, string>();
+    try {
+      for (const entry of reader.entries) {
+        if (entry.directory || entry.filename === 'manifest.json') continue;
+        const parts: Buffer[] = [];
+        await reader.read(entry, (chunk) => {
+          parts.push(Buffer.from(chunk));
+        });
+        const text = Buffer.concat(parts);
+        if (entry.filename.startsWith('mongodb/')) {
+          const collection = entry.filename.slice('mongodb/'.length, -'.jsonl'.length);
+          for (const line of text.toString('utf8').split('\n').filter(Boolean)) {
+            const { id, doc } = JSON.parse(line) as { id: string; doc: unknown };
+            documents.set(`${collection}/${id}`, canonical(doc));
+          }
+        } else files.set(entry.filename, text.toString('hex'));
+      }
+    } finally {
+      await reader.close();
+    }
+    return { documents, files };
+  }
+
+  it('for every built-in template, the new project backed up holds exactly the package content', async () => {
+    for (const id of ['heating-station', 'oilfield-wells', 'street-lighting']) {
+      const projectId = `round${id.replace(/[^a-z]/g, '').slice(0, 20)}`;
+      const made = await install(admin, { projectId, type: id });
+      expect(made.statusCode, made.body).toBe(200);
+      expect((await finished(made.json<{ task: { id: string } }>().task.id, admin)).status).toBe('success');
+      const view = (await get(`${TEMPLATES}/${id}`, admin)).json<TemplateView>();
+      const pkg = await contentOf((await get(view.download_url as string, admin)).rawPayload);
+      const [row] = await app.database.db.select().from(templates).where(eq(templates.id, id));
+      const modules = Object.keys(row?.modules ?? {});
+      const query = encodeURIComponent(
+        JSON.stringify({
+          name: 'roundtrip',
+          item: { fileServer: true, html: true, mongodb: true },
+          moduleRules: Object.fromEntries(modules.map((module) => [module, 0])),
+          excludedDirs: [],
+        }),
+      );
+      const headers = { authorization: `Bearer ${admin}`, 'x-request-project': projectId };
+      const started = await app.app.inject({
+        method: 'GET',
+        url: `${SPM_URL}/proxy/core/backup/export?projectId=${projectId}&query=${query}`,
+        headers,
+      });
+      expect(started.statusCode, started.body).toBe(200);
+      const backupId = started.json<{ id: string }>().id;
+      expect((await finished(backupId, admin)).status).toBe('success');
+      const download = await app.app.inject({
+        method: 'GET',
+        url: `${SPM_URL}/proxy/core/backup/download/${backupId}`,
+        headers,
+      });
+      expect(download.statusCode).toBe(200);
+      const backup = await contentOf(download.rawPayload);
+      expect(backup.documents.size, id).toBe(pkg.documents.size);
+      expect(new Map([...backup.documents].sort()), id).toEqual(new Map([...pkg.documents].sort()));
+      expect(new Map([...backup.files].sort()), id).toEqual(new Map([...pkg.files].sort()));
+    }
   });
 });
