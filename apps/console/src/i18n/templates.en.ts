@@ -1,6 +1,18 @@
 import type { templatesPageZh } from './templates.zh_Hans';
 
 export const templatesPageEn: Record<keyof typeof templatesPageZh, string> = {
+  'templates.publish': 'Publish as template',
+  'templates.project': 'Project',
+  'templates.name': 'Template name',
+  'templates.intro': 'Intro',
+  'templates.publishedDone': 'Template published',
+  'templates.publishFailed': 'The template could not be published',
+  'templates.unpublish': 'Unpublish',
+  'templates.republish': 'Publish again',
+  'templates.export': 'Export',
+  'templates.delete': 'Delete',
+  'templates.deleteConfirm': 'Delete this template?',
+  'templates.deleted': 'Deleted',
   'templates.title': 'Solution templates',
   'templates.searchName': 'Search by name',
   'templates.industry': 'Industry',

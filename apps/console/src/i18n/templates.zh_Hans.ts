@@ -3,6 +3,18 @@
  * those screens load (weight/budgets.ts); typed with the rest (i18n/index.ts LanguageResources).
  */
 export const templatesPageZh = {
+  'templates.publish': '发布为模板',
+  'templates.project': '项目',
+  'templates.name': '模板名称',
+  'templates.intro': '简介',
+  'templates.publishedDone': '模板发布完成',
+  'templates.publishFailed': '模板发布失败',
+  'templates.unpublish': '取消发布',
+  'templates.republish': '重新发布',
+  'templates.export': '导出',
+  'templates.delete': '删除',
+  'templates.deleteConfirm': '确定删除此模板吗？',
+  'templates.deleted': '删除成功',
   'templates.title': '解决方案模板',
   'templates.searchName': '按名称搜索',
   'templates.industry': '行业',

@@ -1,5 +1,6 @@
-import type { Industry, ProjectCreateBody, ProjectView, TemplateView } from '@gantry/shared';
+import type { Industry, ProjectCreateBody, ProjectView, TemplatePatchBody, TemplateView } from '@gantry/shared';
 import { request, requestWithHeaders } from './request';
+import { getToken } from './session';
 
 const TEMPLATES = 'rest/spm/templates';
 
@@ -37,4 +38,35 @@ export interface TaskState {
 
 export function getTask(id: string): Promise<TaskState> {
   return request(`rest/spm/proxy/core/taskmanager/${encodeURIComponent(id)}`, { noMessage: true });
+}
+
+/** `PATCH templates/{id}`: the card, or published. */
+export function patchTemplate(id: string, body: TemplatePatchBody): Promise<TemplateView> {
+  return request(`${TEMPLATES}/${encodeURIComponent(id)}`, { method: 'PATCH', body });
+}
+
+export function deleteTemplate(id: string): Promise<{ id: string }> {
+  return request(`${TEMPLATES}/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+/** The package's download link (its owner's: the token in the query, as every download link). */
+export function packageLink(template: TemplateView): string | null {
+  const token = getToken();
+  if (!template.download_url || !token) return null;
+  return `${template.download_url}?token=${encodeURIComponent(token)}`;
+}
+
+export interface PublishInput {
+  projectId: string;
+  name: string;
+  industry: Industry;
+  developer: string;
+  contact?: string;
+  intro?: string;
+  description?: string;
+}
+
+/** `POST templates`: publishes a project as a template (a task). */
+export function publishTemplate(body: PublishInput): Promise<{ id: string; requestId: string; templateId: string }> {
+  return request(TEMPLATES, { method: 'POST', body, noMessage: true });
 }

@@ -32,14 +32,25 @@ function template(id: string, overrides: Partial<TemplateView> = {}): TemplateVi
   };
 }
 
+const MINE = template('own', {
+  name: 'Own template',
+  source: 'tenant',
+  mine: true,
+  download_url: '/portal/rest/spm/templates/own/package',
+});
+
 const ALL = [
   template('heat', { name: 'Heating station monitoring' }),
   template('oil', { name: 'Oilfield well monitoring', industry: 'oilfield', usable: false }),
+  MINE,
 ];
 
 function server() {
   return mockFetch((call) => {
     const url = new URL(call.url, 'http://localhost');
+    if (url.pathname === '/portal/rest/spm/templates/own' && call.method === 'PATCH') {
+      return { body: { ...MINE, ...(call.body as object) } };
+    }
     if (url.pathname !== '/portal/rest/spm/templates') return undefined;
     const name = url.searchParams.get('name_contains')?.toLowerCase();
     const industry = url.searchParams.get('industry');
@@ -71,6 +82,22 @@ describe('template gallery', () => {
     expect(calls.some((c) => c.url.includes('name_contains=oilfield'))).toBe(true);
     // A template the caller's permissions do not allow cannot be used.
     expect((screen.getByTestId('template-use-oil') as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("offers its owner unpublish, export and delete on its own template's card, and unpublishes", async () => {
+    const { calls } = server();
+    signIn(TENANT);
+    renderPage(<TemplatesPage />, { path: '/app/templates' });
+    const own = await screen.findByTestId('template-card-own');
+    expect(within(own).getByTestId('template-delete-own')).toBeTruthy();
+    expect(within(own).getByTestId('template-export-own').getAttribute('href')).toBe(
+      '/portal/rest/spm/templates/own/package?token=tenant-token',
+    );
+    // Built-ins of others: no owner actions.
+    expect(within(screen.getByTestId('template-card-heat')).queryByTestId('template-delete-heat')).toBeNull();
+    fireEvent.click(within(own).getByTestId('template-toggle-own'));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ published: false });
   });
 
   it('previews in a full-screen modal with the schemepreview fields, and Use opens the project form', async () => {

@@ -1,15 +1,19 @@
 import './texts';
 import { INDUSTRIES, type Industry, type TemplateView } from '@gantry/shared';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Col, Empty, Input, Row, Select, Space, Spin, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { Button, Card, Col, Empty, Input, Popconfirm, Row, Select, Space, Spin, Tag, Typography } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { listTemplates } from '../../services/templates';
+import { toast } from '../../services/feedback';
+import { deleteTemplate, listTemplates, packageLink, patchTemplate } from '../../services/templates';
 import { industryLabel } from '../projects/options';
 import { templateUsePath } from './paths';
 import SchemePreview from './SchemePreview';
 import { TemplatePreviewModal } from './TemplatePreview';
+
+// Loaded when opened (weight/budgets.ts).
+const PublishDialog = lazy(() => import('./PublishDialog'));
 
 const CARD_STYLE = `
 .gantry-template-card .gantry-template-actions { opacity: 0; transition: opacity .2s; }
@@ -33,15 +37,65 @@ function Gallery() {
   const [name, setName] = useState('');
   const [industry, setIndustry] = useState<Industry | ''>('');
   const [previewed, setPreviewed] = useState<TemplateView | null>(null);
+  const [publishing, setPublishing] = useState(false);
   const templates = useQuery({
     queryKey: ['templates', name, industry],
     queryFn: ({ signal }) => listTemplates({ name, industry }, signal),
     placeholderData: (previous) => previous,
   });
   const use = (template: TemplateView) => void navigate(templateUsePath(template.id));
+  const changed = () => void templates.refetch();
+  const setPublished = async (template: TemplateView, published: boolean) => {
+    await patchTemplate(template.id, { published });
+    changed();
+  };
+  const remove = async (template: TemplateView) => {
+    await deleteTemplate(template.id);
+    toast.success(t('templates.deleted'));
+    changed();
+  };
+
+  /** The owner's actions: unpublish or publish again, export the package, delete (not built-ins). */
+  const mineActions = (template: TemplateView) => {
+    const link = packageLink(template);
+    return [
+      <Button
+        key="published"
+        type="link"
+        size="small"
+        onClick={() => void setPublished(template, !template.published)}
+        data-testid={`template-toggle-${template.id}`}
+      >
+        {t(template.published ? 'templates.unpublish' : 'templates.republish')}
+      </Button>,
+      ...(link
+        ? [
+            <Button key="export" type="link" size="small" href={link} data-testid={`template-export-${template.id}`}>
+              {t('templates.export')}
+            </Button>,
+          ]
+        : []),
+      ...(template.source === 'builtin'
+        ? []
+        : [
+            <Popconfirm key="delete" title={t('templates.deleteConfirm')} onConfirm={() => remove(template)}>
+              <Button type="link" size="small" danger data-testid={`template-delete-${template.id}`}>
+                {t('templates.delete')}
+              </Button>
+            </Popconfirm>,
+          ]),
+    ];
+  };
 
   return (
-    <Card title={t('templates.title')}>
+    <Card
+      title={t('templates.title')}
+      extra={
+        <Button onClick={() => setPublishing(true)} data-testid="template-publish">
+          {t('templates.publish')}
+        </Button>
+      }
+    >
       <style>{CARD_STYLE}</style>
       <Space wrap style={{ marginBottom: 16 }}>
         <Input.Search
@@ -72,6 +126,7 @@ function Gallery() {
                 <Card
                   className="gantry-template-card"
                   data-testid={`template-card-${template.id}`}
+                  actions={template.mine ? mineActions(template) : undefined}
                   cover={
                     <div style={{ position: 'relative' }}>
                       <img
@@ -126,6 +181,11 @@ function Gallery() {
           </Row>
         )}
       </Spin>
+      {publishing ? (
+        <Suspense fallback={null}>
+          <PublishDialog onClose={() => setPublishing(false)} />
+        </Suspense>
+      ) : null}
       {previewed ? <TemplatePreviewModal template={previewed} onUse={use} onClose={() => setPreviewed(null)} /> : null}
     </Card>
   );
