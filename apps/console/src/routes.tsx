@@ -52,6 +52,11 @@ export const PAGES = {
     title: 'media.page.title',
     load: () => import('./pages/projects/media'),
   },
+  projectTables: {
+    path: '/app/model/Project/:id/tables',
+    title: 'tables.ui.title',
+    load: () => import('./pages/projects/tables'),
+  },
   templates: { path: '/app/templates', title: 'menu.templates', load: () => import('./pages/templates') },
   schemePreview: {
     path: '/app/schemepreview',

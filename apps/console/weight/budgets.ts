@@ -46,6 +46,8 @@ export const ROUTE_BUDGETS: readonly RouteBudget[] = [
   page('/app/model/Project/add', 'projects/form/index.tsx', 530),
   page('/app/model/Project/:id/detail', 'projects/detail/index.tsx', 440),
   page('/app/model/Project/:id/media', 'projects/media/index.tsx', 450),
+  // The table designer (issue 16): 464.2 KiB when it came.
+  page('/app/model/Project/:id/tables', 'projects/tables/index.tsx', 478),
   page('/app/templates', 'templates/index.tsx', 405),
   page('/app/backup', 'backup/index.tsx', 480),
   page('/app/db-backup', 'db-backup/index.tsx', 480),

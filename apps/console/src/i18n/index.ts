@@ -1,6 +1,7 @@
 import {
   type BackupMessageKey,
   DEFAULT_LANGUAGE,
+  type FieldMessageKey,
   LANGUAGES,
   type Language,
   type MediaMessageKey,
@@ -54,7 +55,7 @@ export type LanguageResources = {
     typeof periodicBackupZh &
     typeof platformBackupZh &
     typeof templatesPageZh &
-    Record<BackupMessageKey | MediaMessageKey, string>;
+    Record<BackupMessageKey | MediaMessageKey | FieldMessageKey, string>;
 };
 
 /**

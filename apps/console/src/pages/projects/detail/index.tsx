@@ -1,4 +1,4 @@
-import { EditOutlined, FolderOpenOutlined, GlobalOutlined, SettingOutlined } from '@ant-design/icons';
+import { EditOutlined, FolderOpenOutlined, GlobalOutlined, SettingOutlined, TableOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Result, Skeleton, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { industryLabel } from '../options';
 import { projectPath } from '../paths';
 import { deviceStats } from '../projectNumbers';
 import { ProjectData } from './ProjectData';
+import '../tables/texts';
 
 const yesNo = (value: boolean, t: (key: 'common.yes' | 'common.no') => string) => t(value ? 'common.yes' : 'common.no');
 
@@ -52,6 +53,13 @@ export default function ProjectDetailPage() {
             onClick={() => void navigate(projectPath(project.id, 'media'))}
           >
             {t('media.page.open')}
+          </Button>
+          <Button
+            icon={<TableOutlined />}
+            data-testid="project-detail-tables"
+            onClick={() => void navigate(projectPath(project.id, 'tables'))}
+          >
+            {t('tables.ui.title')}
           </Button>
           <Button
             type="primary"

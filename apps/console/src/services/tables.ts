@@ -1,0 +1,80 @@
+import type { Field, FieldType, TableDefinition } from '@gantry/shared';
+import { request } from './request';
+
+/** The table designer's calls (`rest/spm/tables…`, docs/API.md), the project in its header. */
+export interface TableSummary {
+  id: string;
+  name: string;
+  title: string | null;
+  state: 'draft' | 'published';
+  unpublishedChanges: boolean;
+  draftVersion: number;
+  version: number;
+}
+export interface TableDetail extends TableSummary {
+  draft: TableDefinition;
+  published: TableDefinition | null;
+}
+/** A field's change in the publish difference, with the record values it holds, converts and drops. */
+export interface FieldChange {
+  field: string;
+  title: string;
+  change: 'added' | 'removed' | 'typeChanged' | 'optionsChanged';
+  from?: FieldType;
+  to?: FieldType;
+  values: number;
+  converted: number;
+  dropped: number;
+}
+export interface PublishPreview {
+  changes: FieldChange[];
+  draftVersion: number;
+  records: number;
+}
+export interface TableRecord {
+  id: string;
+  data: Record<string, unknown>;
+  createTime: string;
+}
+
+const BASE = 'rest/spm/tables';
+const headers = (projectId: string) => ({ 'x-request-project': projectId });
+
+export const listTables = (projectId: string) => request<TableSummary[]>(BASE, { headers: headers(projectId) });
+export const getTable = (projectId: string, id: string) =>
+  request<TableDetail>(`${BASE}/${id}`, { headers: headers(projectId) });
+export const createTable = (projectId: string, name: string) =>
+  request<TableDetail>(BASE, { method: 'POST', body: { name }, headers: headers(projectId) });
+export const deleteTable = (projectId: string, id: string) =>
+  request<{ id: string }>(`${BASE}/${id}`, { method: 'DELETE', headers: headers(projectId) });
+/** Save draft; its failures carry `fields` (by path) and come back without a toast. */
+export const saveDraft = (
+  projectId: string,
+  id: string,
+  definition: { fields: Array<Partial<Field>> } & Record<string, unknown>,
+) =>
+  request<TableDetail>(`${BASE}/${id}/draft`, {
+    method: 'PUT',
+    body: definition,
+    headers: headers(projectId),
+    noMessage: true,
+  });
+export const publishPreview = (projectId: string, id: string) =>
+  request<PublishPreview>(`${BASE}/${id}/publish`, { headers: headers(projectId) });
+export const publishTable = (projectId: string, id: string, draftVersion: number) =>
+  request<{ table: TableDetail }>(`${BASE}/${id}/publish`, {
+    method: 'POST',
+    body: { draftVersion },
+    headers: headers(projectId),
+  });
+export const listRecords = (projectId: string, id: string) =>
+  request<TableRecord[]>(`${BASE}/${id}/records`, { headers: headers(projectId) });
+export const createRecord = (projectId: string, id: string, values: Record<string, unknown>) =>
+  request<TableRecord>(`${BASE}/${id}/records`, {
+    method: 'POST',
+    body: values,
+    headers: headers(projectId),
+    noMessage: true,
+  });
+export const deleteRecord = (projectId: string, id: string, recordId: string) =>
+  request<{ id: string }>(`${BASE}/${id}/records/${recordId}`, { method: 'DELETE', headers: headers(projectId) });
