@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- all | foundation | start | projects | data | licence | templates | lighthouse]: one run on this machine, printed as
+ * npm run bench [-- all | foundation | start | projects | data | licence | templates | sites | tables | lighthouse]: one run on this machine, printed as
  * tables, each saying what its figures include, then one line of goals met and missed.
  *  - foundation (bench/foundation.ts): cheap calls on the real server (npm start) vs a bare Fastify
  *    hello-world in the same run; sign-in, a login flood, the console's login route size
@@ -15,6 +15,10 @@
  *  - licence (bench/licence.ts): licence verification, machine identity, upload/info/history calls
  *  - templates (bench/templates.ts): the template gallery's search at 1,000 templates, 50 clients; install time
  *    of the largest built-in template
+ *  - sites (bench/sites.ts): a front site's static files vs a bare @fastify/static (goal ≥ 0.8); 1,000 projects
+ *    with ports: memory, bound live and at a restart
+ *  - tables (bench/tables.ts): a table of 50 fields with 100,000 records: the records list (filter + sort, page of 100)
+ *    at 50 clients vs the same statement direct (goal p99 ≤ 100 ms); a record write with auto-number and formula
  *  - lighthouse (bench/lighthouse.ts): Lighthouse mobile on the login page; each route's JS weight
  */
 import { execFileSync } from 'node:child_process';
@@ -25,6 +29,8 @@ import { goals, loadAverage } from './lib.js';
 import { licenceBench } from './licence.js';
 import { lighthouseBench } from './lighthouse.js';
 import { projectsBench } from './projects.js';
+import { sitesBench } from './sites.js';
+import { tablesBench } from './tables.js';
 import { startBench } from './start.js';
 import { templatesBench } from './templates.js';
 
@@ -37,6 +43,8 @@ const SECTIONS = [
   'data',
   'licence',
   'templates',
+  'sites',
+  'tables',
   'lighthouse',
 ] as const;
 type Section = (typeof SECTIONS)[number];
@@ -67,6 +75,8 @@ await run('data', dataBench);
 await run('backup', backupBench);
 await run('licence', licenceBench);
 await run('templates', templatesBench);
+await run('sites', sitesBench);
+await run('tables', tablesBench);
 await run('lighthouse', lighthouseBench);
 
 const missed = goals.filter((g) => !g.met);

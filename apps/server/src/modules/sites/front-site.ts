@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type FileStore, FileStoreError } from '../../lib/file-store.js';
 import { htmlArea } from '../media/media.service.js';
@@ -74,6 +75,59 @@ export function packageSegments(raw: string): string[] | undefined {
   return segments;
 }
 
+/** A small file of a package kept in memory for a moment (like a web server's open-file cache). */
+interface CachedFile {
+  bytes: Buffer;
+  name: string;
+  updateTime: Date;
+  at: number;
+}
+
+/** Files up to this size are kept; at most this many bytes in all; each for at most FILE_CACHE_MS. */
+const FILE_CACHE_ENTRY_BYTES = 256 * 1024;
+const FILE_CACHE_TOTAL_BYTES = 64 * 1024 * 1024;
+export const FILE_CACHE_MS = 2_000;
+
+/**
+ * Recently served small files of the packages, by project and path: a file replaced in a package is
+ * served new within FILE_CACHE_MS. Bounded in bytes; the oldest entries go first.
+ */
+export class PackageFileCache {
+  private readonly files = new Map<string, CachedFile>();
+  private bytes = 0;
+
+  get(key: string, now: number): CachedFile | undefined {
+    const file = this.files.get(key);
+    if (!file) return undefined;
+    if (now - file.at < FILE_CACHE_MS) return file;
+    this.delete(key);
+    return undefined;
+  }
+
+  set(key: string, file: CachedFile): void {
+    if (file.bytes.length > FILE_CACHE_ENTRY_BYTES) return;
+    this.delete(key);
+    this.files.set(key, file);
+    this.bytes += file.bytes.length;
+    for (const [oldest] of this.files) {
+      if (this.bytes <= FILE_CACHE_TOTAL_BYTES) break;
+      this.delete(oldest);
+    }
+  }
+
+  /** Forgets a project's files (its package changed, or the project did). */
+  forget(projectId: string): void {
+    for (const key of this.files.keys()) if (key.startsWith(`${projectId}/`)) this.delete(key);
+  }
+
+  private delete(key: string): void {
+    const file = this.files.get(key);
+    if (!file) return;
+    this.bytes -= file.bytes.length;
+    this.files.delete(key);
+  }
+}
+
 const etagOf = (size: number, time: Date) => `W/"${size.toString(16)}-${time.getTime().toString(16)}"`;
 
 /** Whether the browser's copy is current (If-None-Match first, else If-Modified-Since). */
@@ -97,6 +151,20 @@ async function open(store: FileStore, area: string, segments: string[]) {
   }
 }
 
+/** A small file read whole (kept by the cache), a larger one streamed; undefined when there is none. */
+async function load(
+  store: FileStore,
+  area: string,
+  segments: string[],
+): Promise<{ bytes?: Buffer; stream?: Readable; size: number; updateTime: Date } | undefined> {
+  const file = await open(store, area, segments);
+  if (!file || file.size > FILE_CACHE_ENTRY_BYTES) return file;
+  const chunks: Buffer[] = [];
+  for await (const chunk of file.stream) chunks.push(chunk as Buffer);
+  const bytes = Buffer.concat(chunks);
+  return { bytes, size: bytes.length, updateTime: file.updateTime };
+}
+
 /**
  * Serves a file of a project's html package, never through a symbolic link (the store opens
  * without following), never a folder listing: a folder gives its index.html. A path that names no
@@ -106,24 +174,49 @@ async function open(store: FileStore, area: string, segments: string[]) {
  */
 export async function serveFromPackage(
   store: FileStore,
+  cache: PackageFileCache,
   projectId: string,
   segments: string[],
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<'served' | 'notFound' | 'noPackage'> {
+  const key = `${projectId}/${segments.join('/')}`;
+  const now = performance.now();
+  const cached = cache.get(key, now);
+  if (cached)
+    return send(request, reply, cached.name, {
+      bytes: cached.bytes,
+      size: cached.bytes.length,
+      updateTime: cached.updateTime,
+    });
   const area = htmlArea(projectId);
-  const info = segments.length ? await store.stat(area, segments).catch(() => undefined) : undefined;
-  let target = segments;
-  if (segments.length === 0 || info?.type === 'dir') target = [...segments, 'index.html'];
-  let file = await open(store, area, target);
   const last = segments.at(-1) ?? '';
-  if (!file && !(info?.type === 'file') && !/\.[A-Za-z0-9]{1,8}$/.test(last)) {
-    target = ['index.html'];
-    file = await open(store, area, target);
-    if (!file) return 'noPackage';
+  const looksLikeFile = /\.[A-Za-z0-9]{1,8}$/.test(last);
+  // A name with an extension is tried as a file first (no separate look at what it is).
+  let file = looksLikeFile ? await load(store, area, segments) : undefined;
+  let target = segments;
+  if (!file) {
+    const info = segments.length ? await store.stat(area, segments).catch(() => undefined) : undefined;
+    if (segments.length === 0 || info?.type === 'dir') target = [...segments, 'index.html'];
+    if (!looksLikeFile || info?.type === 'dir') file = await load(store, area, target);
+    if (!file && info?.type !== 'file' && !looksLikeFile) {
+      target = ['index.html'];
+      file = await load(store, area, target);
+      if (!file) return 'noPackage';
+    }
   }
   if (!file) return 'notFound';
   const name = target.at(-1) ?? 'index.html';
+  if (file.bytes) cache.set(key, { bytes: file.bytes, name, updateTime: file.updateTime, at: now });
+  return send(request, reply, name, file);
+}
+
+async function send(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  name: string,
+  file: { bytes?: Buffer | undefined; stream?: Readable | undefined; size: number; updateTime: Date },
+): Promise<'served'> {
   const etag = etagOf(file.size, file.updateTime);
   reply
     .header('content-type', contentTypeOf(name))
@@ -131,15 +224,15 @@ export async function serveFromPackage(
     .header('etag', etag)
     .header('last-modified', file.updateTime.toUTCString());
   if (fresh(request, etag, file.updateTime)) {
-    file.stream.destroy();
+    file.stream?.destroy();
     await reply.code(304).send();
     return 'served';
   }
   if (request.method === 'HEAD') {
-    file.stream.destroy();
+    file.stream?.destroy();
     await reply.header('content-length', file.size).send();
     return 'served';
   }
-  await reply.header('content-length', file.size).send(file.stream);
+  await reply.header('content-length', file.size).send(file.bytes ?? file.stream);
   return 'served';
 }

@@ -21,7 +21,7 @@ import { actorOf } from '../../plugins/auth.js';
 import type { MediaService, UploadedFile } from '../media/media.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { BACK_OFFICE_SCRIPT } from './back-office-script.js';
-import { packageSegments, serveFromPackage } from './front-site.js';
+import { PackageFileCache, packageSegments, serveFromPackage } from './front-site.js';
 import type { SiteProject } from './site.repository.js';
 import { type SiteCaller, type SiteService, siteProblem } from './site.service.js';
 import { BACK_OFFICE_JS, backOfficePage, defaultFrontPage, problemPage, SITE_CSS, SITE_STYLES } from './site-pages.js';
@@ -54,6 +54,8 @@ export interface SiteRouteDeps {
   settings: SettingsService;
   media: MediaService;
   store: FileStore;
+  /** Small package files kept for a moment (the front site's files). */
+  files?: PackageFileCache;
 }
 
 function languageOf(request: FastifyRequest): Language {
@@ -98,6 +100,7 @@ function projectSummary(project: SiteProject, now: Date) {
  */
 export function siteRoutes(deps: SiteRouteDeps) {
   const { sites, settings, media, store } = deps;
+  const files = deps.files ?? new PackageFileCache();
   return async (app: FastifyInstance) => {
     app.get(SITE_CSS, { schema: { hide: true } }, async (_request, reply) =>
       reply
@@ -137,7 +140,7 @@ export function siteRoutes(deps: SiteRouteDeps) {
       reply.header('content-security-policy', own ? OWN_ORIGIN_CSP : SANDBOXED_CSP);
       // The sandboxed page has an opaque origin: its own files must be loadable by it.
       reply.header('cross-origin-resource-policy', 'cross-origin');
-      const served = await serveFromPackage(store, id, segments, request, reply);
+      const served = await serveFromPackage(store, files, id, segments, request, reply);
       if (served === 'served') return reply;
       if (served === 'notFound') throw new AppError('notFound');
       const s = await settings.get();

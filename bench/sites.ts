@@ -1,0 +1,194 @@
+/**
+ * Sites section of `npm run bench` (`npm run bench -- sites`, issue 15 §3):
+ *  - static files of a project's front site (`/_p_{id}/…` on the real server, `npm start`) as a ratio
+ *    to the same files served by a bare `@fastify/static` server (bench/static-server.mjs, its own
+ *    process) in the same run, taking turns (`interleave`); goal ≥ 0.8;
+ *  - 1,000 projects with ports: created through the API (each save binds its port live), the server's
+ *    memory before and after, then a restart: `npm start` → healthy with the 1,000 listeners bound at
+ *    start, and its memory.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { localDate, sha256Hex } from '@gantry/shared';
+import {
+  get,
+  goal,
+  httpLoad,
+  installLicence,
+  interleave,
+  licenceKey,
+  login,
+  memoryOf,
+  memoryText,
+  must,
+  post,
+  printNotes,
+  printTable,
+  ROOT,
+  rateText,
+  scratch,
+  startServer,
+  stopServer,
+} from './lib.js';
+
+const PASSWORD = sha256Hex('Bench12345');
+const PROJECTS_WITH_PORTS = Number(process.env.BENCH_SITE_PORTS ?? 1000);
+
+/** The package: an index, a hashed script (~48 KiB), a style sheet (~8 KiB). */
+function writePackage(dir: string): string[] {
+  mkdirSync(path.join(dir, 'assets'), { recursive: true });
+  writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><title>Bench</title><script src="assets/app-5f3a9c1e.js"></script>',
+  );
+  writeFileSync(path.join(dir, 'assets', 'app-5f3a9c1e.js'), `/* bench */\n${'console.log("x");\n'.repeat(2800)}`);
+  writeFileSync(path.join(dir, 'assets', 'style.css'), `${'body{color:#123456}\n'.repeat(400)}`);
+  return ['index.html', 'assets/app-5f3a9c1e.js', 'assets/style.css'];
+}
+
+async function startStatic(root: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench/static-server.mjs'), root], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    must(child.stdout, 'stdout').on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve(must(out.split('\n')[0], 'line'));
+    });
+    child.once('exit', (code) => reject(new Error(`static server exited with ${code}`)));
+  });
+  return { child, url: `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}/` };
+}
+
+/** `count` consecutive free loopback ports from 5001 up (each bound once to check, then released). */
+async function freeRange(count: number): Promise<number> {
+  const free = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+  for (let base = 20_000; base + count < 32_000; base += count) {
+    let ok = true;
+    for (let port = base; port < base + count && ok; port++) ok = await free(port);
+    if (ok) return base;
+  }
+  throw new Error('no free port range');
+}
+
+export async function sitesBench(): Promise<void> {
+  const dataDir = scratch('sites');
+  const env = { GANTRY_LICENCE_PUBLIC_KEYS: licenceKey().publicBase64 };
+  let server = await startServer({ dataDir, logFile: `${scratch('sites-log')}/server.log`, env });
+  const staticRoot = scratch('sites-static');
+  writePackage(staticRoot);
+  const bare = await startStatic(staticRoot);
+  try {
+    const base = `${server.origin}/portal/rest/spm`;
+    if (!(await post(`${base}/admin/register`, { password: PASSWORD })).ok) throw new Error('register');
+    const token = await login(base, 'admin', PASSWORD);
+    await installLicence(server.origin, token);
+    const auth = { authorization: `Bearer ${token}` };
+    const grant = (userCount: number) => ({
+      validityPeriod: 365,
+      startTime: localDate(new Date()),
+      userCount,
+      flow: { tableCount: 1, flowCount: 1 },
+      visual: { dashboardCount: 1 },
+      features: [],
+    });
+    const created = await post(
+      `${base}/project`,
+      { id: 'bench1', name: 'Bench site', industry: 'coal', projectType: 'blank', grant: grant(5) },
+      auth,
+    );
+    if (!created.ok) throw new Error(`project: ${created.status} ${await created.text()}`);
+    const files = writePackage(path.join(dataDir, 'projects', 'bench1', 'html'));
+
+    // Static files: the same three files, the real front site vs the bare static server.
+    const rows: string[][] = [];
+    for (const file of files.slice(1, 2).concat(files.slice(0, 1))) {
+      const site = `${server.origin}/_p_bench1/${file}`;
+      const plain = `${bare.url}${file}`;
+      for (const url of [site, plain]) {
+        const answer = await get(url);
+        if (answer.status !== 200) throw new Error(`${url}: ${answer.status}`);
+      }
+      const measured = await interleave({
+        bare: (seconds) => httpLoad(plain, { seconds }),
+        site: (seconds) => httpLoad(site, { seconds }),
+      });
+      const ratio = measured.site.rate / measured.bare.rate;
+      rows.push([
+        file,
+        rateText(measured.bare),
+        rateText(measured.site),
+        ratio.toFixed(2),
+        goal(`front site ${file} req/s vs @fastify/static`, '≥ 0.8', ratio.toFixed(2), ratio >= 0.8),
+      ]);
+    }
+    printTable(
+      [
+        'file',
+        'bare @fastify/static: req/s, p50 / p99 ms',
+        'front site /_p_bench1/: req/s, p50 / p99 ms',
+        'ratio',
+        'goal',
+      ],
+      rows,
+    );
+    printNotes([
+      'Same files on disk (a 48 KiB hashed script, a small index.html), 50 connections, no Accept-Encoding (not compressed), keep-alive.',
+      "The front site per request: project state (cached 2 s), path checks, lstat of each path component, O_NOFOLLOW open, ETag/Last-Modified, its CSP and the server's security headers, one log line.",
+      'The bare server: Fastify + @fastify/static alone, logger off, its own process.',
+    ]);
+
+    // 1,000 projects with ports, bound live by their saves.
+    const before = memoryOf(server);
+    const first = await freeRange(PROJECTS_WITH_PORTS);
+    const began = performance.now();
+    for (let i = 0; i < PROJECTS_WITH_PORTS; i++) {
+      const response = await post(
+        `${base}/project`,
+        { id: `port${i}`, name: `Port ${i}`, industry: 'coal', projectType: 'blank', grant: grant(1), port: first + i },
+        auth,
+      );
+      if (!response.ok) throw new Error(`project port${i}: ${response.status} ${await response.text()}`);
+    }
+    const createMs = performance.now() - began;
+    const bound = memoryOf(server);
+    const probe = await get(`http://127.0.0.1:${first + PROJECTS_WITH_PORTS - 1}/`);
+    if (probe.status !== 200) throw new Error(`the last project's port: ${probe.status}`);
+    await stopServer(server);
+    server = await startServer({ dataDir, logFile: `${scratch('sites-log2')}/server.log`, env, port: server.port });
+    const restarted = memoryOf(server);
+    const again = await get(`http://127.0.0.1:${first}/`);
+    printTable(
+      ['measure', 'figure'],
+      [
+        ['server memory before (MiB RSS)', memoryText(before)],
+        [
+          `${PROJECTS_WITH_PORTS} projects created with ports, each save binding its port (s)`,
+          (createMs / 1000).toFixed(1),
+        ],
+        [`server memory with ${PROJECTS_WITH_PORTS} ports bound (MiB RSS)`, memoryText(bound)],
+        [
+          `restart: npm start → healthy with ${PROJECTS_WITH_PORTS} listeners bound at start (ms)`,
+          server.startMs.toFixed(0),
+        ],
+        ['server memory after that restart (MiB RSS)', memoryText(restarted)],
+        ['the first project port after the restart', String(again.status)],
+      ],
+    );
+    printNotes([
+      `Ports ${first}–${first + PROJECTS_WITH_PORTS - 1} on 127.0.0.1; the listeners bind in the server's onReady, before it answers /healthz.`,
+      'npm start includes npm itself and the build check (the server is already built by the first start).',
+    ]);
+  } finally {
+    bare.child.kill('SIGTERM');
+    await stopServer(server).catch(() => undefined);
+  }
+}
