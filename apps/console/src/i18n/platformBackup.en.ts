@@ -29,5 +29,4 @@ export const platformBackupEn: Record<keyof typeof platformBackupZh, string> = {
   'platform.restoringNow': 'Restoring the platform; keep this page open…',
   'platform.restored': 'The platform was restored. Sign in again.',
   'platform.restoreFailed': 'The restore failed and nothing changed: {{reason}}',
-  'platform.signInAgain': 'Sign in again',
 };

@@ -27,5 +27,4 @@ export const platformBackupZh = {
   'platform.restoringNow': '正在还原平台，请勿关闭此页面…',
   'platform.restored': '平台已还原，请重新登录。',
   'platform.restoreFailed': '还原失败，平台未作任何改动：{{reason}}',
-  'platform.signInAgain': '重新登录',
 } as const;

@@ -1,6 +1,7 @@
 import { sha256Hex } from '@gantry/shared';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { LOGIN_MESSAGE_KEY } from '../../services/request';
 import { getToken } from '../../services/session';
 import { mockFetch, renderPage, signIn } from '../../test/utils';
 import PlatformBackupPage from '.';
@@ -46,7 +47,7 @@ describe('platform backup page', () => {
     await waitFor(() => expect(screen.getByText('正在还原平台，请勿关闭此页面…')).toBeTruthy());
     const restore = calls.find((call) => call.url.endsWith('/restore'));
     expect(restore?.body).toEqual({ password: sha256Hex('Admin12345') });
-    await waitFor(() => expect(screen.getByTestId('platform-sign-in')).toBeTruthy(), { timeout: 5000 });
-    expect(getToken()).toBeNull();
+    await waitFor(() => expect(getToken()).toBeNull(), { timeout: 5000 });
+    expect(sessionStorage.getItem(LOGIN_MESSAGE_KEY)).toBe('平台已还原，请重新登录。');
   });
 });

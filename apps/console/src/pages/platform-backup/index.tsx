@@ -19,6 +19,7 @@ import {
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../services/feedback';
+import { navigateTo } from '../../services/navigation';
 import {
   deletePlatformBackup,
   listPlatformBackups,
@@ -30,11 +31,12 @@ import {
   taskOf,
   uploadPlatformBackup,
 } from '../../services/platformBackup';
-import { isRequestError, reportError } from '../../services/request';
+import { isRequestError, LOGIN_MESSAGE_KEY, reportError } from '../../services/request';
 import { clearUser } from '../../services/session';
 
 const POLL_MS = 1000;
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const sizeText = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** /app/settings/platform-backup: the whole platform backed up and restored (issue 13 §4), administrator only. */
 export default function PlatformBackupPage() {
@@ -44,7 +46,7 @@ export default function PlatformBackupPage() {
   const [task, setTask] = useState<{ id: string; progress: number } | null>(null);
   const [uploading, setUploading] = useState<number | null>(null);
   const [restoring, setRestoring] = useState<string | null>(null);
-  const [phase, setPhase] = useState<{ state: 'restoring' | 'succeeded' | 'failed'; reason?: string } | null>(null);
+  const [phase, setPhase] = useState<{ state: 'restoring' | 'failed'; reason?: string } | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: PLATFORM_BACKUPS_KEY });
 
   // The backup task, polled until it ends.
@@ -69,15 +71,21 @@ export default function PlatformBackupPage() {
       platformRestoreStatus().then(
         (status) => {
           if (status.state === 'succeeded') {
-            setPhase({ state: 'succeeded' });
+            // Every session ended with the restore: the login page says why it is shown.
+            try {
+              sessionStorage.setItem(LOGIN_MESSAGE_KEY, t('platform.restored'));
+            } catch {
+              // no storage: the login page shows without the message
+            }
             clearUser();
+            navigateTo('/login', { replace: true });
           } else if (status.state === 'failed') setPhase({ state: 'failed', reason: status.reason ?? '' });
         },
         () => undefined,
       );
     }, POLL_MS);
     return () => clearInterval(timer);
-  }, [phase]);
+  }, [phase, t]);
 
   if (phase?.state === 'restoring') {
     return (
@@ -85,19 +93,6 @@ export default function PlatformBackupPage() {
         status="info"
         title={t('platform.restoringNow')}
         extra={<Progress percent={99} status="active" showInfo={false} />}
-      />
-    );
-  }
-  if (phase?.state === 'succeeded') {
-    return (
-      <Result
-        status="success"
-        title={t('platform.restored')}
-        extra={
-          <Button type="primary" href="#/login" data-testid="platform-sign-in">
-            {t('platform.signInAgain')}
-          </Button>
-        }
       />
     );
   }
@@ -173,7 +168,7 @@ export default function PlatformBackupPage() {
           locale={{ emptyText: t('platform.empty') }}
           columns={[
             { title: t('platform.name'), dataIndex: 'name', ellipsis: true },
-            { title: t('platform.size'), dataIndex: 'size', width: 110, render: (size: number) => mb(size) },
+            { title: t('platform.size'), dataIndex: 'size', width: 110, render: (size: number) => sizeText(size) },
             {
               title: t('platform.time'),
               dataIndex: 'createTime',
