@@ -40,11 +40,22 @@ describe('openSite', () => {
     vi.useRealTimers();
   });
 
-  it('clears the project login, keeps the console session, stores the SSO token and opens after 200 ms', () => {
+  it('clears the project login, keeps the console session, opens after 200 ms with a one-time SSO code, never the token', async () => {
     vi.useFakeTimers();
     signIn(ADMIN);
     const open = vi.fn();
     vi.stubGlobal('open', open);
+    const calls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        calls.push(`${init?.method} ${String(input)}`);
+        return new Response(JSON.stringify({ code: 'one-time', expiresAt: '2030-01-01T00:00:00Z' }), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        });
+      }),
+    );
     localStorage.setItem(projectUserKey('plant1'), 'old');
     sessionStorage.setItem(projectUserKey('plant1'), 'old');
 
@@ -53,12 +64,15 @@ describe('openSite', () => {
     expect(localStorage.getItem(projectUserKey('plant1'))).toBeNull();
     expect(sessionStorage.getItem(projectUserKey('plant1'))).toBeNull();
     expect(sessionStorage.getItem(USER_KEY)).not.toBeNull();
-    expect(localStorage.getItem(projectSsoKey('plant1'))).toBe(ADMIN.token);
+    expect(localStorage.getItem(projectSsoKey('plant1'))).toBeNull();
+    expect(calls).toEqual(['POST /portal/rest/spm/project/plant1/sso']);
 
-    vi.advanceTimersByTime(199);
+    await vi.advanceTimersByTimeAsync(199);
     expect(open).not.toHaveBeenCalled();
-    vi.advanceTimersByTime(1);
-    expect(open).toHaveBeenCalledWith(url, '_blank');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(open).toHaveBeenCalledWith(`${url}#sso=one-time`, '_blank');
+    expect(JSON.stringify(open.mock.calls)).not.toContain(ADMIN.token);
+    vi.unstubAllGlobals();
   });
 
   it('leaves no SSO token for a project without SSO', () => {

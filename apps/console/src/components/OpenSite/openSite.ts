@@ -1,5 +1,5 @@
 import { type ProjectView, WINDOW_OPEN_DELAY_MS } from '@gantry/shared';
-import { getToken } from '../../services/session';
+import { request } from '../../services/request';
 import { type SiteKind, siteUrl } from './siteUrl';
 
 /**
@@ -21,8 +21,10 @@ function each(action: (storage: Storage) => void): void {
 
 /**
  * Opens a project's front site or back office in a new window (console.md §2): the project's stored
- * login is cleared first, the console token is left for single sign-on when the project has SSO,
- * and the window opens after WINDOW_OPEN_DELAY_MS.
+ * login is cleared first, and the window opens after WINDOW_OPEN_DELAY_MS. Single sign-on (the
+ * project has SSO, the back office is opened): a one-time, short-lived code asked of the server goes
+ * in the address's fragment (`#sso=`), never sent to a server; the console token never leaves the
+ * console (issue 15).
  */
 export function openSite(
   project: Pick<ProjectView, 'id' | 'port' | 'domain' | 'isUseDomain' | 'hasSSO'>,
@@ -30,9 +32,19 @@ export function openSite(
 ) {
   const url = siteUrl(project, kind, window.location);
   each((storage) => storage.removeItem(projectUserKey(project.id)));
-  const token = project.hasSSO ? getToken() : null;
   each((storage) => storage.removeItem(projectSsoKey(project.id)));
-  if (token) localStorage.setItem(projectSsoKey(project.id), token);
-  setTimeout(() => window.open(url, '_blank'), WINDOW_OPEN_DELAY_MS);
+  const code =
+    project.hasSSO && kind === 'admin'
+      ? request<{ code: string }>(`rest/spm/project/${encodeURIComponent(project.id)}/sso`, {
+          method: 'POST',
+          noMessage: true,
+        }).then(
+          (answer) => answer.code,
+          () => undefined,
+        )
+      : Promise.resolve(undefined);
+  setTimeout(() => {
+    code.then((sso) => window.open(sso ? `${url}#sso=${encodeURIComponent(sso)}` : url, '_blank'));
+  }, WINDOW_OPEN_DELAY_MS);
   return url;
 }

@@ -10,7 +10,7 @@ const root = document.getElementById('app');
 const base = root.dataset.base;
 const projectId = root.dataset.project;
 const lang = root.dataset.lang === 'en' ? 'en' : 'zh_Hans';
-const KEY = 'gantry.site.' + projectId + '.token';
+const KEY = 'gantry.project.' + projectId + '.user';
 const T = {
   zh_Hans: { signIn: '登录', username: '用户名', password: '密码', code: '验证码', owner: '以项目管理员（控制台账号）登录',
     signOut: '退出', grant: '授权', start: '开始日期', end: '到期日期', remaining: '剩余天数', users: '用户数',
