@@ -1,8 +1,11 @@
-import { PROJECT_NAME_MAX, projectIdSchema } from '@gantry/shared';
+import { PROJECT_NAME_MAX, projectIdSchema, type TenantView } from '@gantry/shared';
+import { useQuery } from '@tanstack/react-query';
 import { Form, Input, Radio, Select } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { translateMessage } from '../../../i18n';
+import { request } from '../../../services/request';
+import { useSessionUser } from '../../../services/session';
 import { industryOptions } from '../options';
 
 /** The first rule a project id breaks (shared projectIdSchema), or null; empty is fine (generated). */
@@ -27,6 +30,17 @@ export function BasicFields({ isAdd, owners, ownersLoading }: BasicFieldsProps) 
   const form = Form.useFormInstance();
   const template = Form.useWatch('projectType', form) === 'template';
   const templateId = Form.useWatch('type', form) as string | null | undefined;
+  // A tenant is offered only the project types its permissions allow (the server refuses the others).
+  const user = useSessionUser();
+  const tenant = useQuery({
+    queryKey: ['tenant', user?.userId],
+    queryFn: () => request<TenantView>(`rest/spm/user/${encodeURIComponent(user?.userId ?? '')}`, { noMessage: true }),
+    enabled: isAdd && user !== null && !user.isAdmin,
+    staleTime: 60_000,
+  });
+  const permissions = tenant.data?.permissions;
+  const blankAllowed = permissions?.blankProjects ?? true;
+  const templatesAllowed = permissions ? permissions.marketTemplates || permissions.ownTemplates : true;
   return (
     <>
       {isAdd ? (
@@ -80,10 +94,10 @@ export function BasicFields({ isAdd, owners, ownersLoading }: BasicFieldsProps) 
       ) : null}
       <Form.Item name="projectType" label={t('project.projectType')} rules={[{ required: true }]}>
         <Radio.Group>
-          <Radio value="blank" data-testid="project-projectType-blank">
+          <Radio value="blank" disabled={!blankAllowed} data-testid="project-projectType-blank">
             {t('project.type.blank')}
           </Radio>
-          <Radio value="template" data-testid="project-projectType-template">
+          <Radio value="template" disabled={!templatesAllowed} data-testid="project-projectType-template">
             {t('project.type.template')}
           </Radio>
         </Radio.Group>

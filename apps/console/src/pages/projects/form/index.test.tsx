@@ -184,6 +184,25 @@ describe('project form: add', () => {
     expect(calls.some((c) => c.method === 'POST' && c.url === '/portal/rest/spm/project')).toBe(false);
   });
 
+  it('offers a tenant only the project types its permissions allow', async () => {
+    mockFetch((call) => {
+      const path = call.url.split('?')[0] ?? '';
+      if (path === '/portal/rest/spm/login/current/user') return { body: currentUser({ features: ['gis'] }) };
+      if (path === '/portal/rest/spm/login/current/unUse/license') return { body: POOL };
+      if (path === '/portal/rest/spm/user/acme') {
+        return {
+          body: { id: 'acme', permissions: { ownTemplates: false, marketTemplates: true, blankProjects: false } },
+        };
+      }
+      return undefined;
+    });
+    await renderAdd('/app/model/Project/add', TENANT);
+    const blank = () => screen.getByTestId('project-projectType-blank').closest('label')?.querySelector('input');
+    await waitFor(() => expect(blank()?.disabled).toBe(true));
+    const template = screen.getByTestId('project-projectType-template').closest('label')?.querySelector('input');
+    expect(template?.disabled).toBe(false);
+  });
+
   it('preselects the template of ?type=', async () => {
     server();
     await renderAdd('/app/model/Project/add?type=tpl-oil');
