@@ -44,6 +44,28 @@ import {
 } from './table.repository.js';
 import { diffDefinitions, type FieldChange, migrateData, type TableDiff } from './table-diff.js';
 
+/** The list query language over a table's records: the id, the times, and its published fields by name. */
+export function recordResource(definition: TableDefinition): ResourceDef {
+  const filterable = new Map(
+    definition.fields
+      .filter((field) => field.type !== 'subTable')
+      .map((field) => [field.name, { sql: dataField(field.name), type: 'document', sort: true } satisfies FieldDef]),
+  );
+  return {
+    name: 'record',
+    id: 'id',
+    fields: {
+      id: { sql: projectDocuments.id, type: 'string', sort: true },
+      createTime: { sql: projectDocuments.createTime, type: 'date', sort: true },
+      updateTime: { sql: projectDocuments.updateTime, type: 'date', sort: true },
+    },
+    resolve: (name) => (IDENTIFIER.test(name) || name === 'id' ? filterable.get(name) : undefined),
+    defaultSort: { createTime: -1 },
+    defaultLimit: definition.list.pageSize,
+    maxLimit: 1000,
+  };
+}
+
 /** Records read per statement while a publish converts existing values. */
 const PUBLISH_BATCH = 500;
 const IDENTIFIER = /^[A-Za-z][^\s.$@%^&*()=+{}[\]:;'"`<>,?/|\\]{0,63}$/;
@@ -344,28 +366,6 @@ export class TableService {
     return row.doc.published;
   }
 
-  /** The list query language over a table's records: the id, the times, and its published fields by name. */
-  private resource(definition: TableDefinition): ResourceDef {
-    const filterable = new Map(
-      definition.fields
-        .filter((field) => field.type !== 'subTable')
-        .map((field) => [field.name, { sql: dataField(field.name), type: 'document', sort: true } satisfies FieldDef]),
-    );
-    return {
-      name: 'record',
-      id: 'id',
-      fields: {
-        id: { sql: projectDocuments.id, type: 'string', sort: true },
-        createTime: { sql: projectDocuments.createTime, type: 'date', sort: true },
-        updateTime: { sql: projectDocuments.updateTime, type: 'date', sort: true },
-      },
-      resolve: (name) => (IDENTIFIER.test(name) || name === 'id' ? filterable.get(name) : undefined),
-      defaultSort: { createTime: -1 },
-      defaultLimit: definition.list.pageSize,
-      maxLimit: 1000,
-    };
-  }
-
   /** The records the caller may see (view), as SQL. */
   private viewScope(definition: TableDefinition, writer: Writer): SQL | undefined {
     const member = writer.member;
@@ -383,7 +383,7 @@ export class TableService {
   async listRecords(target: Target, tableId: string, rawQuery: string | undefined, writer: Writer) {
     const table = await this.getTable(target, tableId);
     const definition = this.published(table);
-    const query = parseListQuery(rawQuery, this.resource(definition));
+    const query = parseListQuery(rawQuery, recordResource(definition));
     const scope = this.viewScope(definition, writer);
     try {
       const [rows, total] = await Promise.all([
@@ -404,7 +404,7 @@ export class TableService {
   ): Promise<ListTotal> {
     const table = await this.getTable(target, tableId);
     const definition = this.published(table);
-    const { where } = parseCountFilter(rawQuery, this.resource(definition));
+    const { where } = parseCountFilter(rawQuery, recordResource(definition));
     try {
       return await this.repo.totalRecords(target.projectId, tableId, where, this.viewScope(definition, writer));
     } catch (error) {
