@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sha256Hex } from '@gantry/shared';
 import type { APIRequestContext } from '@playwright/test';
-import { apiLogin, expect, test } from './helpers';
+import { apiLogin, expect, expectRoute, fillLogin, test } from './helpers';
 import { ensureAdmin, ensureLicence, ensureProject, ensureTenant } from './seed';
 
 /**
@@ -105,4 +105,22 @@ test('back office: the administrator adds a project user, who signs in and uses 
   await signIn.locator('input[name=password]').fill('Wrong1234');
   await signIn.getByRole('button').click();
   await expect(page.getByTestId('error')).toHaveText(/用户名或密码错误|wrong username or password/i);
+});
+
+test('the console opens the project sites: its buttons open working sites in new windows', async ({
+  page,
+  context,
+}) => {
+  await page.goto('/portal/#/login');
+  await fillLogin(page, TENANT, TENANT_PASSWORD);
+  await expectRoute(page, '/app/dashboard');
+  await page.goto(`/portal/#/app/model/Project/${PROJECT}/detail`);
+  const [front] = await Promise.all([context.waitForEvent('page'), page.getByTestId('project-detail-front').click()]);
+  await expect(front.locator('#status')).toHaveText(`app running at /_p_${PROJECT}/`);
+  const [backOffice] = await Promise.all([
+    context.waitForEvent('page'),
+    page.getByTestId('project-detail-admin').click(),
+  ]);
+  await expect(backOffice.getByTestId('sign-in')).toBeVisible();
+  expect(new URL(backOffice.url()).pathname).toBe(`/admin/_p_${PROJECT}/`);
 });
