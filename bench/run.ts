@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- all | foundation | start | projects | data | licence | templates | sites | tables | lighthouse]: one run on this machine, printed as
+ * npm run bench [-- all | foundation | start | projects | data | backup | dump | licence | templates | sites | tables | lighthouse]: one run on this machine, printed as
  * tables, each saying what its figures include, then one line of goals met and missed.
  *  - foundation (bench/foundation.ts): cheap calls on the real server (npm start) vs a bare Fastify
  *    hello-world in the same run; sign-in, a login flood, the console's login route size
@@ -12,6 +12,8 @@
  *    through the media library vs cp; the server's peak RSS throughout (goal < 300 MB)
  *  - backup (bench/backup.ts): a ~1.4 GB project (npm run demo) backed up vs `zip -1 -r` of the same content,
  *    restored (documents/s), server peak RSS, GET setting's latency meanwhile; PGlite and PostgreSQL
+ *  - dump (bench/dump.ts): a database backup and restore of ~1 GB of rows on PostgreSQL vs pg_dump -Fc / pg_restore
+ *    of the same rows; the FTP push vs curl -T to the same vsftpd; server peak RSS
  *  - licence (bench/licence.ts): licence verification, machine identity, upload/info/history calls
  *  - templates (bench/templates.ts): the template gallery's search at 1,000 templates, 50 clients; install time
  *    of the largest built-in template
@@ -24,6 +26,7 @@
 import { execFileSync } from 'node:child_process';
 import { backupBench } from './backup.js';
 import { dataBench } from './data.js';
+import { dumpBench } from './dump.js';
 import { foundation } from './foundation.js';
 import { goals, loadAverage } from './lib.js';
 import { licenceBench } from './licence.js';
@@ -40,6 +43,7 @@ const SECTIONS = [
   'start',
   'projects',
   'backup',
+  'dump',
   'data',
   'licence',
   'templates',
@@ -73,6 +77,7 @@ await run('start', startBench);
 await run('projects', projectsBench);
 await run('data', dataBench);
 await run('backup', backupBench);
+await run('dump', dumpBench);
 await run('licence', licenceBench);
 await run('templates', templatesBench);
 await run('sites', sitesBench);

@@ -1,0 +1,239 @@
+/**
+ * Database backup section of `npm run bench` (`npm run bench -- dump`), issue 13 §5, on PostgreSQL (a
+ * throwaway cluster, or GANTRY_BENCH_DATABASE_URL):
+ *  - a project of about 1 GB of rows (2,000,000 documents of every data module, `npm run demo`);
+ *  - a database backup (`POST db-backup/dump`, the whole job: every collection as JSON lines, deflated,
+ *    hashed, the zip fsynced) against `pg_dump -Fc -t project_documents` of the same rows in the same run;
+ *  - its restore (`POST db-backup/restore`, the whole job: verifying every entry, staging, the one
+ *    transaction that replaces the project's rows) against `TRUNCATE` + `pg_restore --data-only` of that
+ *    dump into the same table (its indexes and triggers in place, as ours);
+ *  - the FTP push of the archive (our FtpStorage, as the dump job uploads it) against `curl -T` of the
+ *    same file to the same private vsftpd on loopback, two rounds each, interleaved;
+ *  - the server's peak RSS (VmHWM) over the dump and the restore.
+ * GANTRY_BENCH_SCALE=0.05 gives a quick run.
+ */
+import { execFileSync } from 'node:child_process';
+import { rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { sha256Hex } from '@gantry/shared';
+import { createFtpStorage } from '../apps/server/src/modules/ftp/ftp-storage.js';
+import { startVsftpd } from '../apps/server/src/test/vsftpd.js';
+import {
+  get,
+  goal,
+  installLicence,
+  licenceKey,
+  loadAverage,
+  login,
+  post,
+  printNotes,
+  printTable,
+  processesOf,
+  ROOT,
+  rssMiB,
+  type ServerRun,
+  scratch,
+  sleep,
+  startServer,
+  stopServer,
+} from './lib.js';
+import { withPostgres } from './projects.js';
+
+const SCALE = Number(process.env.GANTRY_BENCH_SCALE ?? 1);
+if (!(SCALE > 0 && SCALE <= 10)) throw new Error('GANTRY_BENCH_SCALE must be in (0, 10]');
+const DOCUMENTS = Math.round(2_000_000 * SCALE);
+const PROJECT = 'dp0001';
+const PASSWORD = sha256Hex('Bench12345');
+const MB = 1_000_000;
+
+async function waitJob(server: ServerRun, headers: Record<string, string>, id: string) {
+  for (;;) {
+    const response = await get(`${server.origin}/portal/rest/db-backup/${id}`, headers);
+    const job = JSON.parse(response.body) as { status: string; log: string };
+    if (job.status !== 'running') return job;
+    await sleep(100);
+  }
+}
+
+const seconds = (began: number) => (performance.now() - began) / 1000;
+
+function timed(command: string, args: string[]): number {
+  const began = performance.now();
+  execFileSync(command, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  return seconds(began);
+}
+
+export async function dumpBench(): Promise<void> {
+  console.log(`  scale ${SCALE}: ${DOCUMENTS.toLocaleString('en')} documents; load average ${loadAverage()}`);
+  await withPostgres(async (databaseUrl) => {
+    const dataDir = scratch('dump-data');
+    const options = {
+      dataDir,
+      logFile: `${scratch('dump-log')}/server.log`,
+      databaseUrl,
+      env: { GANTRY_LICENCE_PUBLIC_KEYS: licenceKey().publicBase64 },
+    };
+    let server = await startServer(options);
+    const spm = () => `${server.origin}/portal/rest/spm`;
+    if (!(await post(`${spm()}/admin/register`, { password: PASSWORD })).ok) throw new Error('register failed');
+    let token = await login(spm(), 'admin', PASSWORD);
+    await installLicence(server.origin, token);
+    const today = new Date().toISOString().slice(0, 10);
+    const created = await post(
+      `${spm()}/project`,
+      {
+        id: PROJECT,
+        name: 'Dump bench',
+        industry: 'heating',
+        projectType: 'blank',
+        grant: {
+          validityPeriod: 3650,
+          startTime: today,
+          userCount: 10,
+          flow: { tableCount: 100, flowCount: 10 },
+          visual: { dashboardCount: 10 },
+          features: [],
+        },
+      },
+      { authorization: `Bearer ${token}` },
+    );
+    if (!created.ok) throw new Error(`project ${created.status}: ${await created.text()}`);
+    await stopServer(server);
+    console.log(`  npm run demo -- --project ${PROJECT} --docs ${DOCUMENTS}…`);
+    execFileSync(
+      'node',
+      ['--import', 'tsx', 'apps/server/src/cli/demo.ts', '--project', PROJECT, '--docs', String(DOCUMENTS)],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, GANTRY_DATA_DIR: dataDir, DATABASE_URL: databaseUrl, NODE_ENV: 'production' },
+      },
+    );
+    execFileSync('psql', [databaseUrl, '-q', '-c', 'VACUUM ANALYZE project_documents']);
+    const rowsMB =
+      Number(
+        execFileSync('psql', [databaseUrl, '-tA', '-c', "SELECT pg_total_relation_size('project_documents')"], {
+          encoding: 'utf8',
+        }).trim(),
+      ) / MB;
+
+    server = await startServer(options);
+    token = await login(spm(), 'admin', PASSWORD);
+    const headers = {
+      authorization: `Bearer ${token}`,
+      'x-request-project': PROJECT,
+      'content-type': 'application/json',
+    };
+    const { server: serverPid } = processesOf(server);
+
+    // Ours: the dump job, then pg_dump of the same rows.
+    const dumpBegan = performance.now();
+    const started = await post(
+      `${server.origin}/portal/rest/db-backup/dump`,
+      { name: 'bench', item: { fileServer: true, html: true, database: true } },
+      headers,
+    );
+    if (!started.ok) throw new Error(`dump ${started.status}: ${await started.text()}`);
+    const { id: dumpId } = (await started.json()) as { id: string };
+    const dumped = await waitJob(server, headers, dumpId);
+    const dumpSeconds = seconds(dumpBegan);
+    if (dumped.status !== 'success') throw new Error(`dump ${dumped.status}: ${dumped.log}`);
+    const archive = path.join(dataDir, 'backups', PROJECT, 'dumps', `${dumpId}.zip`);
+    const archiveMB = statSync(archive).size / MB;
+    const pgDumpFile = path.join(scratch('dump-pg'), 'rows.dump');
+    rmSync(pgDumpFile, { force: true });
+    const pgDumpSeconds = timed('pg_dump', ['-Fc', '-t', 'project_documents', '-f', pgDumpFile, databaseUrl]);
+    const pgDumpMB = statSync(pgDumpFile).size / MB;
+
+    // Ours: the restore job (the project's whole database), then TRUNCATE + pg_restore of the same rows.
+    const restoreBegan = performance.now();
+    const restoring = await post(
+      `${server.origin}/portal/rest/db-backup/restore?id=${encodeURIComponent(dumpId)}`,
+      { database: true },
+      headers,
+    );
+    if (!restoring.ok) throw new Error(`restore ${restoring.status}: ${await restoring.text()}`);
+    const restored = await waitJob(server, headers, ((await restoring.json()) as { id: string }).id);
+    const restoreSeconds = seconds(restoreBegan);
+    if (restored.status !== 'success') throw new Error(`restore ${restored.status}: ${restored.log}`);
+    const peak = rssMiB(serverPid, 'VmHWM');
+    await stopServer(server);
+    const pgRestoreBegan = performance.now();
+    execFileSync('psql', [databaseUrl, '-q', '-c', 'TRUNCATE project_documents']);
+    execFileSync('pg_restore', ['--data-only', '-t', 'project_documents', '-d', databaseUrl, pgDumpFile], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const pgRestoreSeconds = seconds(pgRestoreBegan);
+
+    // FTP push of the archive: ours and curl -T, interleaved, two rounds.
+    const ftp = await startVsftpd();
+    const push: number[] = [];
+    const curl: number[] = [];
+    try {
+      const connection = ftp.connection();
+      const storage = createFtpStorage({ settings: { connection: async () => connection } });
+      for (let round = 0; round < 2; round++) {
+        const began = performance.now();
+        await storage.push(archive, `ours-${round}.zip`);
+        push.push(seconds(began));
+        const url = `ftp://${connection.host}:${connection.port}${connection.remoteFolder}/curl-${round}.zip`;
+        curl.push(
+          timed('curl', [
+            '-sS',
+            '--ftp-create-dirs',
+            '-u',
+            `${connection.user}:${connection.password}`,
+            '-T',
+            archive,
+            url,
+          ]),
+        );
+      }
+    } finally {
+      await ftp.stop();
+    }
+
+    const dumpRatio = pgDumpSeconds / dumpSeconds;
+    const restoreRatio = pgRestoreSeconds / restoreSeconds;
+    const bestPush = Math.min(...push);
+    const bestCurl = Math.min(...curl);
+    const ftpRatio = bestCurl / bestPush;
+    printTable(
+      ['what', 'ours', 'baseline', 'ratio (baseline time ÷ ours)'],
+      [
+        [
+          `dump: ${DOCUMENTS.toLocaleString('en')} rows (${rowsMB.toFixed(0)} MB in the table with its indexes)`,
+          `${dumpSeconds.toFixed(1)} s, archive ${archiveMB.toFixed(0)} MB`,
+          `pg_dump -Fc ${pgDumpSeconds.toFixed(1)} s, ${pgDumpMB.toFixed(0)} MB`,
+          `${dumpRatio.toFixed(2)} ${goal('database dump ÷ pg_dump', '≥ 0.8', dumpRatio.toFixed(2), dumpRatio >= 0.8)}`,
+        ],
+        [
+          'restore of that dump',
+          `${restoreSeconds.toFixed(1)} s`,
+          `TRUNCATE + pg_restore --data-only ${pgRestoreSeconds.toFixed(1)} s`,
+          `${restoreRatio.toFixed(2)} ${goal('database restore ÷ pg_restore', '≥ 0.8', restoreRatio.toFixed(2), restoreRatio >= 0.8)}`,
+        ],
+        [
+          `FTP push of the archive (${archiveMB.toFixed(0)} MB)`,
+          `${(archiveMB / bestPush).toFixed(0)} MB/s (best of ${push.map((s) => s.toFixed(2)).join(', ')} s)`,
+          `curl -T ${(archiveMB / bestCurl).toFixed(0)} MB/s (best of ${curl.map((s) => s.toFixed(2)).join(', ')} s)`,
+          `${ftpRatio.toFixed(2)} ${goal('FTP push ÷ curl -T', '≥ 0.8', ftpRatio.toFixed(2), ftpRatio >= 0.8)}`,
+        ],
+        [
+          'server peak RSS over dump and restore',
+          `${peak.toFixed(0)} MiB`,
+          '',
+          goal('server peak RSS (dump, restore)', '< 286 MiB (300 MB)', `${peak.toFixed(0)} MiB`, peak < 286),
+        ],
+      ],
+    );
+    console.log(`  dump job log:\n${dumped.log.trim().replace(/^/gm, '    ')}`);
+    console.log(`  restore job log:\n${restored.log.trim().replace(/^/gm, '    ')}`);
+    printNotes([
+      'ours: from the call to the job ending (polled every 100 ms); the server runs as users run it (npm start, NODE_ENV=production, default logging to a file)',
+      "dump: our job writes every collection as JSON lines (built by PostgreSQL), deflates them, hashes every entry and fsyncs the zip; pg_dump -Fc writes the same table's rows compressed (its default level)",
+      'restore: our job verifies every entry, stages every line and replaces the rows in one transaction (indexes and triggers in place); the baseline empties the table and loads the pg_dump file into it (indexes and triggers in place)',
+      'FTP: our FtpStorage.push (as the dump job uploads: a .part file, size checked, renamed) and curl -T to a private vsftpd on 127.0.0.1, interleaved',
+    ]);
+  });
+}
