@@ -72,7 +72,10 @@ import { MediaRepository } from './modules/media/media.repository.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { MediaService } from './modules/media/media.service.js';
 import { PlatformBackupRepository } from './modules/platform-backup/platform-backup.repository.js';
-import { platformBackupRoutes, registerPlatformRestoreGuard } from './modules/platform-backup/platform-backup.routes.js';
+import {
+  platformBackupRoutes,
+  registerPlatformRestoreGuard,
+} from './modules/platform-backup/platform-backup.routes.js';
 import { PlatformBackupService } from './modules/platform-backup/platform-backup.service.js';
 import { recoverPlatformRestore } from './modules/platform-backup/platform-backup-io.js';
 import { ProjectRepository } from './modules/projects/project.repository.js';
@@ -442,7 +445,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     );
     retention.schedule();
     // Projects with a port are listened on; a port that cannot be is logged, never fatal.
-    await siteListeners.start().catch((error: unknown) => app.log.warn({ err: error }, 'project site listeners failed'));
+    await siteListeners
+      .start()
+      .catch((error: unknown) => app.log.warn({ err: error }, 'project site listeners failed'));
     // Periodic database backups: a look now (a run missed while no server ran), then every 15 s.
     periodicBackups.schedule();
     // Temporary files of uploads a killed server left behind: removed in the background.
@@ -501,7 +506,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   await app.register(healthRoutes(database));
   await app.register(guideRoutes(settings));
-  await app.register(siteRoutes({ sites, settings, media, store: fileStore }));
+  await app.register(
+    siteRoutes({ sites, settings, media, store: fileStore, loginRatePerMinute: config.loginRatePerMinute }),
+  );
   await app.register(
     authRoutes(auth, config.loginRatePerMinute, async (user) => ({
       ...(await platformLicence.holding(user)),

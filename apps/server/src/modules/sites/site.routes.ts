@@ -56,6 +56,8 @@ export interface SiteRouteDeps {
   store: FileStore;
   /** Small package files kept for a moment (the front site's files). */
   files?: PackageFileCache;
+  /** Sign-in calls per client address per minute (the console's GANTRY_LOGIN_RATE_PER_MINUTE). */
+  loginRatePerMinute?: number;
 }
 
 function languageOf(request: FastifyRequest): Language {
@@ -101,6 +103,7 @@ function projectSummary(project: SiteProject, now: Date) {
 export function siteRoutes(deps: SiteRouteDeps) {
   const { sites, settings, media, store } = deps;
   const files = deps.files ?? new PackageFileCache();
+  const throttled = { rateLimit: { max: deps.loginRatePerMinute ?? 30, timeWindow: '1 minute' } };
   return async (app: FastifyInstance) => {
     app.get(SITE_CSS, { schema: { hide: true } }, async (_request, reply) =>
       reply
@@ -219,7 +222,7 @@ export function siteRoutes(deps: SiteRouteDeps) {
         '/admin/_p_:id/api/captcha',
         {
           exposeHeadRoute: false,
-          config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+          config: throttled,
           schema: {
             hide: true,
             params: idParams,
@@ -238,6 +241,7 @@ export function siteRoutes(deps: SiteRouteDeps) {
       typed.post(
         '/admin/_p_:id/api/login',
         {
+          config: throttled,
           schema: {
             hide: true,
             params: idParams,
@@ -260,6 +264,7 @@ export function siteRoutes(deps: SiteRouteDeps) {
       typed.post(
         '/admin/_p_:id/api/sso',
         {
+          config: throttled,
           schema: {
             hide: true,
             params: idParams,
