@@ -2,6 +2,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page } from '@playwright/test';
+import { startVsftpd } from '../apps/server/src/test/vsftpd';
+import { ADMIN_PASSWORD } from './accounts';
 import { apiLogin, apiPatchSettings, expect, expectRoute, fillLogin, test } from './helpers';
 import { ensureAdmin, ensureLicence, ensureProject, ensureTenant } from './seed';
 
@@ -126,5 +128,61 @@ test.describe('database backups', () => {
     await expect(page.getByText('Restore successful')).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId('db-restoring')).toBeHidden();
     expect(await records(request, token)).toEqual(['r1', 'r2', 'r3']);
+  });
+
+  test('FTP storage: a dump goes to the FTP server, is listed on the FTP tab and restored from there', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const ftp = await startVsftpd();
+    const adminToken = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+    const settings = (body: object) =>
+      request.put('/portal/rest/db-backup/ftp-settings', {
+        headers: { authorization: `Bearer ${adminToken}` },
+        data: body,
+      });
+    try {
+      const { host, port, user, password, remoteFolder } = ftp.connection();
+      const saved = await settings({ enabled: true, host, port, user, password, remoteFolder, tls: 'none' });
+      expect(saved.status(), await saved.text()).toBe(200);
+
+      // A dump through the API: pushed to FTP when it completes.
+      const started = await request.post(`${DB}/dump`, {
+        headers: headers(token),
+        data: { name: 'ftp_dump', item: { fileServer: true, html: true, database: true } },
+      });
+      expect(started.status(), await started.text()).toBe(200);
+      const { id } = (await started.json()) as { id: string };
+      await expect
+        .poll(
+          async () =>
+            ((await (await request.get(`${DB}/${id}`, { headers: headers(token) })).json()) as { status: string })
+              .status,
+          {
+            timeout: 60_000,
+          },
+        )
+        .toBe('success');
+      const removed = await request.delete(`${CORE}/data_record/r3`, { headers: headers(token) });
+      expect(removed.status(), await removed.text()).toBe(200);
+
+      await page.goto('/portal/#/login');
+      await fillLogin(page, TENANT, TENANT_PASSWORD);
+      await expectRoute(page, '/app/dashboard');
+      await openMenu(page, 'ftpRestore');
+      await page.getByTestId('db-tab-ftp').click();
+      const ftpRows = page.locator('[data-testid^="db-row-ftp-"]');
+      await expect(ftpRows.first()).toBeVisible({ timeout: 20_000 });
+      const rowId = ((await ftpRows.first().getAttribute('data-testid')) ?? '').replace('db-row-ftp-', '');
+      await expect(page.getByTestId(`db-name-ftp-${rowId}`)).toHaveText('ftp_dump');
+      await page.getByTestId(`db-restore-ftp-${rowId}`).click();
+      await page.getByTestId('db-restore-ok').click();
+      await expect(page.getByText('Restore successful')).toBeVisible({ timeout: 60_000 });
+      expect(await records(request, token)).toEqual(['r1', 'r2', 'r3']);
+    } finally {
+      await settings({ enabled: false, host: '', port: 21, user: '', remoteFolder: '', tls: 'none' });
+      await ftp.stop();
+    }
   });
 });
