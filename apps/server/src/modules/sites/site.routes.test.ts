@@ -340,6 +340,33 @@ describe(`back office (${ENGINE})`, () => {
     t.advance(61_000);
     expect((await api('POST', 'plant1', '/sso', undefined, { code: late })).json().code).toBe('siteSsoCodeInvalid');
   });
+
+  it('the last free place of userCount goes to one of two concurrent creations', async () => {
+    const users = (await api('GET', 'plant1', '/users', owner)).json() as Array<{ status: boolean }>;
+    expect(users.filter((u) => u.status)).toHaveLength(1);
+    const create = (username: string) =>
+      api('POST', 'plant1', '/users', owner, { username, password: wire('Passw0rd') });
+    const answers = await Promise.all([create('race1'), create('race2')]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+  });
+
+  it('a project user has the public folder with the permissions both the platform and the project give', async () => {
+    await t.call('PATCH', `${SPM_URL}/setting`, admin, {
+      mediaLibrary: { publicDirEnable: true, publicDirFeature: ['mkDir', 'upload'] },
+    });
+    await t.database.db
+      .update(projects)
+      .set({ advanced: { mediaLibraryPublicDirEnable: true, mediaLibraryPublicDirFeature: ['mkDir', 'delete'] } })
+      .where(eq(projects.id, 'plant1'));
+    const token = await signIn('plant1', 'u1', 'Passw0rd');
+    const tree = (await api('GET', 'plant1', '/media/tree', token)).json() as Array<{ name: string }>;
+    expect(tree.map((n) => n.name)).toContain('public');
+    expect((await api('POST', 'plant1', '/media/dir', token, { path: 'public/shared' })).statusCode).toBe(200);
+    // delete: the project allows it, the platform does not.
+    const removal = await api('DELETE', 'plant1', `/media?path=${encodeURIComponent('public/shared')}`, token);
+    expect(removal.statusCode).toBe(403);
+    expect(removal.json().code).toBe('mediaPublicDenied');
+  });
 });
 
 /** A port nobody listens on now (≥ 5001, the project port range). */
