@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/database.js';
 import { auditLog } from '../../db/schema.js';
 import { createTenant, SPM_URL } from '../../test/fixtures.js';
@@ -126,10 +126,11 @@ function resign(manifest: Record<string, unknown>, entries?: Map<string, Buffer>
   }
 }
 
-afterEach(closeWorlds);
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
 describe('whole-platform backup and restore (issue 13 §4)', () => {
+  afterEach(closeWorlds);
+
   it('restores every table and file exactly as backed up, signs everyone out, and the platform goes on working', async () => {
     const w = await openWorld();
     worlds.current = w;
@@ -194,11 +195,19 @@ describe('whole-platform backup and restore (issue 13 §4)', () => {
     await restorePlatformBackup(deps(target), file, { id: 'cli', name: 'move' });
     expect(await platformState(target)).toEqual(expected);
   });
+});
+
+describe('whole-platform restore on one shared platform (issue 13 §4)', () => {
+  let shared: World;
+  beforeAll(async () => {
+    shared = await openWorld();
+    worlds.current = shared;
+    await seed(shared);
+  });
+  afterAll(closeWorlds);
 
   it('refuses hostile or damaged archives before anything changes', async () => {
-    const w = await openWorld();
-    worlds.current = w;
-    await seed(w);
+    const w = shared;
     const good = archivePath();
     await writePlatformBackup(deps(w), good);
     await change(w);
@@ -288,9 +297,7 @@ describe('whole-platform backup and restore (issue 13 §4)', () => {
   });
 
   it('leaves out rows whose parent is not in the archive (written while a backup read the tables page by page)', async () => {
-    const w = await openWorld();
-    worlds.current = w;
-    await seed(w);
+    const w = shared;
     const good = archivePath();
     await writePlatformBackup(deps(w), good);
     // As if plant1 had been deleted after its documents were read but before the projects were.
@@ -317,8 +324,7 @@ describe('whole-platform backup and restore (issue 13 §4)', () => {
   });
 
   it('after a crash, finishes a restore whose data committed and drops one whose data did not', async () => {
-    const w = await openWorld();
-    worlds.current = w;
+    const w = shared;
     const dataDir = w.app.dataDir;
     const stage = async (id: string) => {
       const staging = path.join(dataDir, `.platform-restore-${id}`);
