@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/database.js';
@@ -121,7 +124,7 @@ describe('platform backups from the settings area (issue 13 §4)', () => {
     );
   });
 
-  it('refuses a damaged upload with the reason, and a restore while tasks run', async () => {
+  it('refuses a damaged upload with the reason, an upload that would fill the disk, and a restore while tasks run', async () => {
     const w = await openWorld();
     worlds.current = w;
     const form = multipartFile('file', 'junk.zip', Buffer.from('PK\u0003\u0004 not really'), 'application/zip');
@@ -134,6 +137,24 @@ describe('platform backups from the settings area (issue 13 §4)', () => {
     expect(junk.statusCode).toBe(400);
     expect(junk.json<{ message: string }>().message).toBe('The backup file is not valid: not a zip file, or damaged');
     expect((await w.app.call('GET', PLATFORM, w.admin)).json()).toEqual([]);
+
+    // An upload never fills the disk: with 8 MB to spare (a 520 MB disk, 512 MB always left free), 9 MB is refused.
+    const disk = path.join(w.app.dataDir, 'platform-backups');
+    await mkdir(disk, { recursive: true });
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=520m', 'tmpfs', disk]);
+    try {
+      const big = multipartFile('file', 'big.zip', Buffer.alloc(9 * 1024 * 1024, 1), 'application/zip');
+      const refused = await w.app.app.inject({
+        method: 'POST',
+        url: `${PLATFORM}/upload`,
+        payload: big.payload,
+        headers: { ...big.headers, authorization: `Bearer ${w.admin}`, 'accept-language': 'en' },
+      });
+      expect(refused.statusCode).toBe(413);
+      expect(await readdir(disk)).toEqual([]);
+    } finally {
+      execFileSync('umount', [disk]);
+    }
 
     const name = await backup(w);
     await w.app.database.db.execute(

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, statfs } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   type Language,
@@ -30,6 +30,8 @@ import {
   writePlatformBackup,
 } from './platform-backup-io.js';
 
+/** Disk space an upload always leaves free. */
+const DISK_RESERVE = 512 * 1024 * 1024;
 /** A platform backup's file name in `<data>/platform-backups/`: no path, no hidden or temporary file. */
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.zip$/;
 
@@ -153,7 +155,22 @@ export class PlatformBackupService {
     await mkdir(this.folder, { recursive: true });
     const temporary = path.join(this.folder, `.upload-${randomBytes(8).toString('hex')}.zip`);
     try {
-      await pipeline(source, createWriteStream(temporary, { flags: 'wx', mode: 0o600 }));
+      // Never fills the disk: the upload stops once it would leave less than DISK_RESERVE free.
+      const free = await statfs(this.folder);
+      const room = free.bavail * free.bsize - DISK_RESERVE;
+      let received = 0;
+      const bounded = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          received += chunk.length;
+          done(
+            received > room
+              ? new AppError('backupTooLarge', { params: { max: Math.max(0, Math.floor(room / 1024 / 1024)) } })
+              : null,
+            chunk,
+          );
+        },
+      });
+      await pipeline(source, bounded, createWriteStream(temporary, { flags: 'wx', mode: 0o600 }));
       await this.check(temporary, language);
       const base = path
         .basename(filename)
