@@ -1,12 +1,12 @@
-import { DEFAULT_HELP_URL, type MessageKey, type Right } from '@gantry/shared';
+import { DEFAULT_HELP_URL, type Right } from '@gantry/shared';
 import type { ComponentType } from 'react';
-import type { ConsoleKey } from './i18n/zh_Hans';
+import type { TextKey } from './i18n';
 
 /**
  * Every page of /app: its path, title, code-split module and who may open it; and the menus built
  * from them. This is the one place that says what exists and who sees it.
  */
-export type TKey = ConsoleKey | MessageKey;
+export type TKey = TextKey;
 type PageModule = { default: ComponentType };
 
 export interface PageRoute {

@@ -58,6 +58,9 @@ export type LanguageResources = {
     Record<BackupMessageKey | MediaMessageKey | FieldMessageKey, string>;
 };
 
+/** Every key the console can show: its own texts and the shared messages it loads. */
+export type TextKey = keyof LanguageResources['translation'];
+
 /**
  * Each language's texts are a chunk of their own, loaded when shown: the console never downloads
  * the language it does not display (weight/budgets.ts).
@@ -147,5 +150,5 @@ export default i18n;
 
 /** Server and shared messages may be message keys ('settings.nameRequired') or plain text. */
 export function translateMessage(text: string): string {
-  return i18n.exists(text) ? i18n.t(text as ConsoleKey | MessageKey) : text;
+  return i18n.exists(text) ? i18n.t(text as TextKey) : text;
 }

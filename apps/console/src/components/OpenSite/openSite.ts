@@ -44,7 +44,7 @@ export function openSite(
         )
       : Promise.resolve(undefined);
   setTimeout(() => {
-    code.then((sso) => window.open(sso ? `${url}#sso=${encodeURIComponent(sso)}` : url, '_blank'));
+    void code.then((sso) => window.open(sso ? `${url}#sso=${encodeURIComponent(sso)}` : url, '_blank'));
   }, WINDOW_OPEN_DELAY_MS);
   return url;
 }
