@@ -18,14 +18,13 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { COLLECTIONS, sha256Hex } from '@gantry/shared';
 import {
+  benchPlatform,
   get,
   goal,
-  installLicence,
   licenceKey,
   loadAverage,
   login,
   ms,
-  post,
   printNotes,
   printTable,
   probe,
@@ -99,29 +98,7 @@ async function run(engine: 'pglite' | 'postgres', databaseUrl?: string): Promise
   };
   let server = await startServer(options);
   const spm = () => `${server.origin}/portal/rest/spm`;
-  if (!(await post(`${spm()}/admin/register`, { password: PASSWORD })).ok) throw new Error('register failed');
-  let token = await login(spm(), 'admin', PASSWORD);
-  await installLicence(server.origin, token);
-  const today = new Date().toISOString().slice(0, 10);
-  const created = await post(
-    `${spm()}/project`,
-    {
-      id: PROJECT,
-      name: 'Backup bench',
-      industry: 'heating',
-      projectType: 'blank',
-      grant: {
-        validityPeriod: 3650,
-        startTime: today,
-        userCount: 10,
-        flow: { tableCount: 100, flowCount: 10 },
-        visual: { dashboardCount: 10 },
-        features: [],
-      },
-    },
-    { authorization: `Bearer ${token}` },
-  );
-  if (!created.ok) throw new Error(`project ${created.status}: ${await created.text()}`);
+  let token = await benchPlatform(server.origin, PASSWORD, PROJECT, 'Backup bench');
   await stopServer(server);
   console.log(`  ${engine}: npm run demo -- --project ${PROJECT} --docs ${DOCUMENTS} --files ${FILES}…`);
   execFileSync(

@@ -19,9 +19,9 @@ import { sha256Hex } from '@gantry/shared';
 import { createFtpStorage } from '../apps/server/src/modules/ftp/ftp-storage.js';
 import { startVsftpd } from '../apps/server/src/test/vsftpd.js';
 import {
+  benchPlatform,
   get,
   goal,
-  installLicence,
   licenceKey,
   loadAverage,
   login,
@@ -75,29 +75,7 @@ export async function dumpBench(): Promise<void> {
     };
     let server = await startServer(options);
     const spm = () => `${server.origin}/portal/rest/spm`;
-    if (!(await post(`${spm()}/admin/register`, { password: PASSWORD })).ok) throw new Error('register failed');
-    let token = await login(spm(), 'admin', PASSWORD);
-    await installLicence(server.origin, token);
-    const today = new Date().toISOString().slice(0, 10);
-    const created = await post(
-      `${spm()}/project`,
-      {
-        id: PROJECT,
-        name: 'Dump bench',
-        industry: 'heating',
-        projectType: 'blank',
-        grant: {
-          validityPeriod: 3650,
-          startTime: today,
-          userCount: 10,
-          flow: { tableCount: 100, flowCount: 10 },
-          visual: { dashboardCount: 10 },
-          features: [],
-        },
-      },
-      { authorization: `Bearer ${token}` },
-    );
-    if (!created.ok) throw new Error(`project ${created.status}: ${await created.text()}`);
+    let token = await benchPlatform(server.origin, PASSWORD, PROJECT, 'Dump bench');
     await stopServer(server);
     console.log(`  npm run demo -- --project ${PROJECT} --docs ${DOCUMENTS}…`);
     execFileSync(

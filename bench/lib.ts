@@ -576,3 +576,34 @@ export function goal(name: string, target: string, figure: string, met: boolean)
   goals.push({ name, target, figure, met });
   return met ? `met (${target})` : `MISSED (${target})`;
 }
+
+/**
+ * A platform on a fresh server: the administrator registered with `password`, the bench licence
+ * installed, and one blank project `id` with a ten-year grant. Answers the administrator's token.
+ */
+export async function benchPlatform(origin: string, password: string, id: string, name: string): Promise<string> {
+  const spm = `${origin}/portal/rest/spm`;
+  if (!(await post(`${spm}/admin/register`, { password })).ok) throw new Error('register failed');
+  const token = await login(spm, 'admin', password);
+  await installLicence(origin, token);
+  const created = await post(
+    `${spm}/project`,
+    {
+      id,
+      name,
+      industry: 'heating',
+      projectType: 'blank',
+      grant: {
+        validityPeriod: 3650,
+        startTime: new Date().toISOString().slice(0, 10),
+        userCount: 10,
+        flow: { tableCount: 100, flowCount: 10 },
+        visual: { dashboardCount: 10 },
+        features: [],
+      },
+    },
+    { authorization: `Bearer ${token}` },
+  );
+  if (!created.ok) throw new Error(`project ${created.status}: ${await created.text()}`);
+  return token;
+}
