@@ -122,6 +122,7 @@ export const tenantsEn: Record<keyof typeof tenantsZh, string> = {
   'audit.object.project': 'Project',
   'audit.object.licence': 'Licence',
   'audit.object.settings': 'Settings',
+  'audit.object.platform': 'Platform',
   'audit.action.tenant.create': 'Add tenant',
   'audit.action.tenant.update': 'Edit tenant',
   'audit.action.tenant.disable': 'Disable tenant',
@@ -136,6 +137,9 @@ export const tenantsEn: Record<keyof typeof tenantsZh, string> = {
   'audit.action.project.certificate': 'Upload project certificates',
   'audit.action.project.runtimeKey': 'Issue project runtime key',
   'audit.action.licence.apply': 'Apply platform licence',
+  'audit.action.platform.backup': 'Back up the whole platform',
+  'audit.action.platform.backup.delete': 'Delete a platform backup',
+  'audit.action.platform.restore': 'Restore the whole platform from a backup',
   'audit.more': 'View all',
   'audit.detail': 'Detail',
 };

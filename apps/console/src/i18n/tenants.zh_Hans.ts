@@ -125,6 +125,7 @@ export const tenantsZh = {
   'audit.object.project': '项目',
   'audit.object.licence': '授权',
   'audit.object.settings': '系统设置',
+  'audit.object.platform': '平台',
   'audit.action.tenant.create': '新增租户',
   'audit.action.tenant.update': '修改租户',
   'audit.action.tenant.disable': '禁用租户',
@@ -139,6 +140,9 @@ export const tenantsZh = {
   'audit.action.project.certificate': '上传项目证书',
   'audit.action.project.runtimeKey': '生成项目运行密钥',
   'audit.action.licence.apply': '导入平台授权',
+  'audit.action.platform.backup': '备份整个平台',
+  'audit.action.platform.backup.delete': '删除平台备份',
+  'audit.action.platform.restore': '从备份还原整个平台',
   'audit.more': '查看全部',
   'audit.detail': '详情',
 } as const;

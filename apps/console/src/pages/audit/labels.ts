@@ -1,8 +1,8 @@
 import i18n from '../../i18n';
 import type { ConsoleKey } from '../../i18n/zh_Hans';
 
-/** Object types the server records (tenant, project, licence, settings). */
-export const AUDIT_OBJECT_TYPES = ['tenant', 'project', 'licence', 'settings'] as const;
+/** Object types the server records (tenant, project, licence, settings, platform). */
+export const AUDIT_OBJECT_TYPES = ['tenant', 'project', 'licence', 'settings', 'platform'] as const;
 /** Actions with a label; others show their code. */
 export const AUDIT_ACTIONS = [
   'tenant.create',
@@ -19,6 +19,9 @@ export const AUDIT_ACTIONS = [
   'project.certificate',
   'project.runtimeKey',
   'licence.apply',
+  'platform.backup',
+  'platform.backup.delete',
+  'platform.restore',
 ] as const;
 
 function labelOr(key: string, fallback: string): string {

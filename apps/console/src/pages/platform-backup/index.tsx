@@ -33,6 +33,7 @@ import {
 } from '../../services/platformBackup';
 import { isRequestError, LOGIN_MESSAGE_KEY, reportError } from '../../services/request';
 import { clearUser } from '../../services/session';
+import { formatDateTime } from '../../utils/dateTime';
 
 const POLL_MS = 1000;
 const sizeText = (bytes: number) =>
@@ -173,7 +174,7 @@ export default function PlatformBackupPage() {
               title: t('platform.time'),
               dataIndex: 'createTime',
               width: 190,
-              render: (time: string) => new Date(time).toLocaleString(),
+              render: (time: string) => formatDateTime(time),
             },
             {
               title: t('platform.actions'),
