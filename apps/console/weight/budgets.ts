@@ -63,7 +63,7 @@ export const ROUTE_BUDGETS: readonly RouteBudget[] = [
   page('/app/settings', 'settings/index.tsx', 455),
   page('/app/settings/bbs_realtime', 'retention/index.tsx', 405),
   page('/app/settings/ftp', 'ftp-settings/index.tsx', 430),
-  page('/app/settings/platform-backup', 'platform-backup/index.tsx', 470),
+  page('/app/settings/platform-backup', 'platform-backup/index.tsx', 475),
   page('/app/crossRequest', 'cross-request/index.tsx', 340),
   page('/app/settings/project', 'coming-soon/index.tsx', 310),
   page('/app/change_current_password', 'change-password/index.tsx', 360),
