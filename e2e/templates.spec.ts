@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { API, apiLogin, expect, expectRoute, fillLogin, test } from './helpers';
+import { API, apiLogin, apiPatchSettings, expect, expectRoute, fillLogin, test } from './helpers';
 import { ensureAdmin, ensureLicence, ensureTenant } from './seed';
 
 /**
@@ -21,6 +21,8 @@ function input(page: Page, testId: string): Locator {
 
 test.beforeAll(async ({ request }) => {
   const admin = await ensureAdmin(request);
+  // The texts below are the Chinese ones: earlier suites on this server may have switched to English.
+  await apiPatchSettings(request, admin, { language: 'zh_Hans' });
   await ensureLicence(request, admin);
   await ensureTenant(request, admin, { id: TENANT, name: 'Template Co', password: TENANT_PASSWORD, userCount: 5 });
   // A project left by an earlier run on this server goes, so the install is seen again.
