@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { API, apiLogin, apiPatchSettings, expect, expectRoute, fillLogin, test } from './helpers';
+import { API, apiLogin, apiPatchSettings, clickCardSubmenu, expect, expectRoute, fillLogin, test } from './helpers';
 import { ensureAdmin, ensureLicence, ensureProject, ensureTenant } from './seed';
 
 /**
@@ -46,9 +46,7 @@ async function tables(request: APIRequestContext, token: string): Promise<string
 
 async function openMenu(page: Page, action: 'create' | 'upload' | 'restore'): Promise<void> {
   await page.goto('/portal/#/app/model/Project/list');
-  await page.getByTestId(`project-card-${PROJECT}-more`).click();
-  await page.getByTestId(`project-card-${PROJECT}-backup`).hover();
-  await page.getByTestId(`project-card-${PROJECT}-backup-${action}`).click();
+  await clickCardSubmenu(page, PROJECT, 'backup', action);
   await expectRoute(page, '/app/backup');
 }
 
@@ -111,7 +109,9 @@ test.describe('project backups', () => {
     await page.getByTestId('backup-create-ok').click();
     const { id: taskId } = (await (await started).json()) as { id: string };
     // The progress notification, or (on a fast machine) its end.
-    await expect(page.getByTestId(`task-progress-${taskId}`).or(page.getByText('backup complete'))).toBeVisible();
+    await expect(
+      page.getByTestId(`task-progress-${taskId}`).or(page.getByText('backup complete')).first(),
+    ).toBeVisible();
     await expect(page.getByText('backup complete')).toBeVisible({ timeout: 30_000 });
     const made = (await backups(request, token)).find((b) => !before.some((old) => old.id === b.id));
     expect(made?.name).toBe('e2e_full');

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { startVsftpd } from '../apps/server/src/test/vsftpd';
 import { ADMIN_PASSWORD } from './accounts';
-import { apiLogin, apiPatchSettings, expect, expectRoute, fillLogin, test } from './helpers';
+import { apiLogin, apiPatchSettings, clickCardSubmenu, expect, expectRoute, fillLogin, test } from './helpers';
 import { ensureAdmin, ensureLicence, ensureProject, ensureTenant } from './seed';
 
 /**
@@ -43,9 +43,7 @@ async function records(request: APIRequestContext, token: string): Promise<strin
 
 async function openMenu(page: Page, action: 'create' | 'upload' | 'restore' | 'ftpRestore'): Promise<void> {
   await page.goto('/portal/#/app/model/Project/list');
-  await page.getByTestId(`project-card-${PROJECT}-more`).click();
-  await page.getByTestId(`project-card-${PROJECT}-dbBackup`).hover();
-  await page.getByTestId(`project-card-${PROJECT}-dbBackup-${action}`).click();
+  await clickCardSubmenu(page, PROJECT, 'dbBackup', action);
   await expectRoute(page, '/app/db-backup');
 }
 

@@ -71,3 +71,20 @@ export async function fillLogin(page: Page, username: string, password: string):
   await page.getByTestId('login-password').fill(password);
   await page.getByTestId('login-submit').click();
 }
+
+/**
+ * Clicks `item` of the project card's "more" menu, in the submenu that `parent` opens on hover.
+ * A submenu still animating in can move under the pointer and close again; the open, hover and
+ * click are then retried together rather than waiting on an item that is gone.
+ */
+export async function clickCardSubmenu(page: Page, project: string, parent: string, item: string): Promise<void> {
+  const more = page.getByTestId(`project-card-${project}-more`);
+  const submenu = page.getByTestId(`project-card-${project}-${parent}`);
+  const entry = page.getByTestId(`project-card-${project}-${parent}-${item}`);
+  await expect(async () => {
+    if (!(await submenu.isVisible())) await more.click();
+    await submenu.hover();
+    await expect(entry).toBeVisible({ timeout: 2_000 });
+    await entry.click({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+}

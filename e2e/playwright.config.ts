@@ -11,6 +11,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Per port, so two suites on one machine (GANTRY_E2E_PORT) never share a data directory.
 const DATA = path.join(ROOT, '.tmp', `e2e-data-${PORT}`);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
+/** The TLS port of project domains (SNI, issue 15): the suite's port + 20000 unless told. */
+export const SITES_HTTPS_PORT = Number(process.env.GANTRY_E2E_SITES_HTTPS_PORT ?? PORT + 20_000);
 
 export default defineConfig({
   testDir: '.',
@@ -55,6 +57,7 @@ export default defineConfig({
     { name: 'db-backups', testMatch: 'db-backups.spec.ts' },
     { name: 'templates', testMatch: 'templates.spec.ts' },
     { name: 'sites', testMatch: 'sites.spec.ts' },
+    { name: 'tables', testMatch: 'tables.spec.ts' },
     // Last: its restore ends every session (and puts the platform back as it was).
     { name: 'platform-backup', testMatch: 'platform-backup.spec.ts' },
   ],
@@ -70,6 +73,7 @@ export default defineConfig({
       PORT: String(PORT),
       HOST: '127.0.0.1',
       GANTRY_DATA_DIR: DATA,
+      GANTRY_SITES_HTTPS_PORT: String(SITES_HTTPS_PORT),
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',

@@ -5,9 +5,17 @@ import { ensureAdmin, ensureLicence, ensureTenant } from './seed';
 /**
  * Issue 14 in the browser: a tenant finds a solution template in the gallery (search by name and
  * industry), previews it full-screen, uses it; the project form has the template chosen, the install
- * shows its progress, and the new project opens with the template's content (its media library holds
- * the template's pictures; its data layer the template's devices and records).
+ * shows its progress (from the progress websocket, not by polling the task), and the new project
+ * opens with the template's content (its media library holds the template's pictures; its data layer
+ * the template's devices and records). Then the tenant publishes that project as its own template
+ * with an uploaded cover, and the gallery card shows that cover.
  */
+
+/** A 2×2 PNG (the cover uploaded in the publish dialog). */
+const COVER_PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d494844520000000200000002080600000072b60d240000001149444154789c63f8cfc0f01f8419600c0047ca07f967596eb70000000049454e44ae426082',
+  'hex',
+);
 
 const TENANT = 'tplco';
 const TENANT_PASSWORD = 'Tenant1234';
@@ -28,9 +36,25 @@ test.beforeAll(async ({ request }) => {
   // A project left by an earlier run on this server goes, so the install is seen again.
   const token = await apiLogin(request, TENANT, TENANT_PASSWORD);
   await request.delete(`${API}/project/${PROJECT}`, { headers: bearer(token) });
+  // And the tenant's templates an earlier run published.
+  const own = await request.get(`${API}/templates`, { headers: bearer(token) });
+  for (const template of (await own.json()) as Array<{ id: string; mine: boolean; source: string }>) {
+    if (template.mine && template.source === 'tenant') {
+      await request.delete(`${API}/templates/${template.id}`, { headers: bearer(token) });
+    }
+  }
 });
 
 test('search, preview, use: the new project opens with the template data', async ({ page, request }) => {
+  // What the progress websocket brings, and any polling of a task by id (there should be none).
+  const frames: string[] = [];
+  const taskPolls: string[] = [];
+  page.on('websocket', (socket) => {
+    if (socket.url().includes('/proxy/ws/')) socket.on('framereceived', (frame) => frames.push(String(frame.payload)));
+  });
+  page.on('request', (sent) => {
+    if (/\/proxy\/core\/taskmanager\/t/.test(sent.url())) taskPolls.push(sent.url());
+  });
   await page.goto('/portal/#/login');
   await fillLogin(page, TENANT, TENANT_PASSWORD);
   await expectRoute(page, '/app/dashboard');
@@ -75,10 +99,27 @@ test('search, preview, use: the new project opens with the template data', async
   await input(page, 'grant-userCount').fill('1');
   await input(page, 'grant-flow-tableCount').fill('1');
   await input(page, 'grant-dataGathering-point').fill('10');
+  const created = page.waitForResponse((response) => response.url().includes('/project/_template'));
   await page.getByTestId('project-save').click();
+  const { task } = (await (await created).json()) as { task: { id: string } };
   // The install runs as a task (its progress shown meanwhile); its end is said, then the list.
   await expect(page.getByText('模板安装完成')).toBeVisible();
   await expectRoute(page, '/app/model/Project/list');
+  // Its progress came over the websocket: running, then ended; the task was never polled.
+  const states = frames
+    .flatMap((text) => {
+      try {
+        const message = JSON.parse(text) as { data?: Record<string, Record<string, { id: string; status: string }>> };
+        return Object.values(message.data ?? {}).flatMap((byRequest) => Object.values(byRequest));
+      } catch {
+        return [];
+      }
+    })
+    .filter((item) => item.id === task.id)
+    .map((item) => item.status);
+  expect(states).toContain('ongoing');
+  expect(states.at(-1)).toBe('success');
+  expect(taskPolls).toEqual([]);
   await expect(page.getByTestId(`project-card-${PROJECT}`)).toBeVisible();
 
   // The project opens with the template's content: its media library has the template's pictures.
@@ -92,4 +133,28 @@ test('search, preview, use: the new project opens with the template data', async
   expect(await devices.json()).toHaveLength(30);
   const view = await request.get(`${API}/templates/oilfield-wells`);
   expect((await view.json()).num_installed).toBeGreaterThanOrEqual(1);
+
+  // The project published as the tenant's own template, with an uploaded cover.
+  await page.goto('/portal/#/app/templates');
+  await page.getByTestId('template-publish').click();
+  await page.getByTestId('template-publish-project').click();
+  await page.getByTitle(`Wells of block A (${PROJECT})`).click();
+  await input(page, 'template-publish-name').fill('Block A wells');
+  await page.getByTestId('template-publish-industry').click();
+  await page.getByTitle('油田').last().click();
+  await page.getByLabel('开发者', { exact: true }).fill('Template Co');
+  await page.getByTestId('template-publish-cover').locator('input[type=file]').setInputFiles({
+    name: 'cover.png',
+    mimeType: 'image/png',
+    buffer: COVER_PNG,
+  });
+  await expect(page.getByTestId('template-publish-cover-image')).toHaveAttribute(
+    'src',
+    /\/templates\/images\/[0-9a-f]{64}\.png$/,
+  );
+  await page.locator('.ant-modal-footer .ant-btn-primary').click();
+  await expect(page.getByText('模板发布完成')).toBeVisible();
+  const published = page.locator('[data-testid^="template-card-tpl"]').filter({ hasText: 'Block A wells' });
+  await expect(published.locator('img')).toHaveAttribute('src', /\/templates\/images\/[0-9a-f]{64}\.png$/);
+  await expect(published.locator('img')).toHaveJSProperty('naturalWidth', 2);
 });

@@ -1,12 +1,15 @@
 // npm test: every suite, installing what it needs.
 //   1. lint (Biome, and every installed package's engines.node) and typecheck
-//   2. unit + component + API tests (API on embedded PGlite)
-//   3. the API suite again on PostgreSQL: GANTRY_TEST_DATABASE_URL, or a throwaway cluster started here
-//   4. browser tests (Playwright driving Debian's chromium against the built console), then the
-//      first-hour test against the built server as `npm start` runs it (e2e/first-hour/)
+//   2. unit + component + API tests on embedded PGlite (two workers)
+//   3. the process tests (real server processes: kill -9 drills, the built server's start and stop), alone
+//   4. at once: the API suite again on PostgreSQL (GANTRY_TEST_DATABASE_URL, or a throwaway cluster
+//      started here), and the browser tests (Playwright driving Debian's chromium against the built
+//      console) followed by the first-hour test against the built server as `npm start` runs it
+//      (e2e/first-hour/); the browser output is kept in artifacts/reports/browser.log and printed
+//      when both are done.
 // Ends with one line "N passed, M failed" over all suites.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureChromium, ensureConsoleBuilt, ensureDependencies, mustRun, ROOT, run } from './lib.mjs';
@@ -17,19 +20,46 @@ mkdirSync(reports, { recursive: true });
 const totals = { passed: 0, failed: 0 };
 const failedSuites = [];
 
-function vitest(name, args, env = {}) {
+/** Runs a command; with `log`, its output goes to that stream instead of this terminal. Answers its exit status. */
+function runAsync(command, args, { env = {}, log } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: log ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    });
+    if (log) {
+      child.stdout.pipe(log, { end: false });
+      child.stderr.pipe(log, { end: false });
+    }
+    child.on('error', () => resolve(1));
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+async function vitest(name, args, { env = {} } = {}) {
   const output = path.join(reports, `${name}.json`);
-  const status = run(
+  const status = await runAsync(
     'npx',
     ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${output}`],
-    {
-      env: { ...process.env, ...env },
-    },
+    { env },
   );
   const report = existsSync(output) ? JSON.parse(readFileSync(output, 'utf8')) : undefined;
   totals.passed += report?.numPassedTests ?? 0;
   totals.failed += report?.numFailedTests ?? 0;
   if (status !== 0 || !report) failedSuites.push(name);
+}
+
+async function playwright(name, config, log) {
+  const report = path.join(reports, `${name}.json`);
+  const status = await runAsync('npx', ['playwright', 'test', '-c', config, '--reporter=list,json'], {
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+    log,
+  });
+  const stats = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')).stats : undefined;
+  totals.passed += (stats?.expected ?? 0) + (stats?.flaky ?? 0);
+  totals.failed += stats?.unexpected ?? 0;
+  if (status !== 0 || !stats) failedSuites.push(name);
 }
 
 ensureDependencies();
@@ -43,55 +73,72 @@ mustRun('npm', ['run', 'typecheck', '--silent']);
 // The console's route weight budgets (apps/console/weight) read this build's manifest.
 ensureConsoleBuilt({ force: true });
 
+// The PGlite runs must not see the PostgreSQL URL (.ci/run exports it): with it, the server suite
+// would run on PostgreSQL and the PostgreSQL-only project would be collected.
+const PGLITE = { GANTRY_TEST_DATABASE_URL: '' };
+
+const began = performance.now();
+const minutes = () => `${((performance.now() - began) / 60_000).toFixed(1)} min`;
+
+// Two workers: the machine has two cores, and this pass is mostly CPU (each test app starts an
+// embedded database of its own).
 console.log('\n▸ unit, component and API tests (PGlite)');
-vitest('vitest-pglite', []);
-
-console.log('\n▸ API tests (PostgreSQL)');
-let pgUrl = process.env.GANTRY_TEST_DATABASE_URL;
-let throwaway;
-if (!pgUrl) {
-  throwaway = path.join(tmpdir(), `gantry-pg-${process.pid}`);
-  pgUrl = execFileSync(
-    path.join(ROOT, 'scripts/pg-throwaway.sh'),
-    ['start', throwaway, process.env.GANTRY_TEST_PG_PORT ?? '55433'],
-    {
-      encoding: 'utf8',
-    },
-  ).trim();
-}
-try {
-  // server-postgres: tests that need PostgreSQL itself (two server processes, LISTEN/NOTIFY); the
-  // project exists only when GANTRY_TEST_DATABASE_URL is set (vitest.config.ts).
-  vitest('vitest-postgres', ['--project', 'server', '--project', 'server-postgres'], {
-    GANTRY_TEST_DATABASE_URL: pgUrl,
-  });
-} finally {
-  if (throwaway) run(path.join(ROOT, 'scripts/pg-throwaway.sh'), ['stop', throwaway]);
-}
-
-console.log('\n▸ browser tests (Playwright + Debian chromium)');
-ensureConsoleBuilt(); // built before the unit tests; again only if a source changed since
-const e2eReport = path.join(reports, 'playwright.json');
-const e2eStatus = run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
-  env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
-});
-const e2e = existsSync(e2eReport) ? JSON.parse(readFileSync(e2eReport, 'utf8')).stats : undefined;
-totals.passed += (e2e?.expected ?? 0) + (e2e?.flaky ?? 0);
-totals.failed += e2e?.unexpected ?? 0;
-if (e2eStatus !== 0 || !e2e) failedSuites.push('playwright');
-
-// The first hour on a plain `npm start` (built server, NODE_ENV=production): its own config and server.
-console.log('\n▸ first-hour browser test (README on npm start)');
-const firstHourReport = path.join(reports, 'playwright-first-hour.json');
-const firstHourStatus = run(
-  'npx',
-  ['playwright', 'test', '-c', 'e2e/first-hour/playwright.config.ts', '--reporter=list,json'],
-  { env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: firstHourReport, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } },
+await vitest(
+  'vitest-pglite',
+  ['--project', 'shared', '--project', 'server', '--project', 'server-unit', '--project', 'console', '--maxWorkers=2'],
+  { env: PGLITE },
 );
-const firstHour = existsSync(firstHourReport) ? JSON.parse(readFileSync(firstHourReport, 'utf8')).stats : undefined;
-totals.passed += (firstHour?.expected ?? 0) + (firstHour?.flaky ?? 0);
-totals.failed += firstHour?.unexpected ?? 0;
-if (firstHourStatus !== 0 || !firstHour) failedSuites.push('playwright-first-hour');
+console.log(`  (tests began ${minutes()} ago)`);
+
+// Alone: the kill -9 drills keep a server busy with writes, uploads and a clean-up at once; beside
+// another suite on a two-core machine they starve (4 confirmed writes in 90 s).
+console.log('\n▸ process tests (real server processes, on PGlite)');
+await vitest('vitest-process', ['--project', 'server-process'], { env: PGLITE });
+console.log(`  (tests began ${minutes()} ago)`);
+
+async function postgresPass() {
+  let pgUrl = process.env.GANTRY_TEST_DATABASE_URL;
+  let throwaway;
+  if (!pgUrl) {
+    throwaway = path.join(tmpdir(), `gantry-pg-${process.pid}`);
+    pgUrl = execFileSync(
+      path.join(ROOT, 'scripts/pg-throwaway.sh'),
+      ['start', throwaway, process.env.GANTRY_TEST_PG_PORT ?? '55433'],
+      { encoding: 'utf8' },
+    ).trim();
+  }
+  try {
+    // server-postgres: tests that need PostgreSQL itself (two server processes, LISTEN/NOTIFY); the
+    // project exists only when GANTRY_TEST_DATABASE_URL is set (vitest.config.ts).
+    await vitest('vitest-postgres', ['--project', 'server', '--project', 'server-postgres'], {
+      env: { GANTRY_TEST_DATABASE_URL: pgUrl },
+    });
+  } finally {
+    if (throwaway) run(path.join(ROOT, 'scripts/pg-throwaway.sh'), ['stop', throwaway]);
+  }
+}
+
+async function browserLane(log) {
+  log.write('\n▸ browser tests (Playwright + Debian chromium)\n');
+  ensureConsoleBuilt(); // built before the tests; again only if a source changed since
+  await playwright('playwright', 'e2e/playwright.config.ts', log);
+
+  // The first hour on a plain `npm start` (built server, NODE_ENV=production): its own config and server.
+  log.write('\n▸ first-hour browser test (README on npm start)\n');
+  await playwright('playwright-first-hour', 'e2e/first-hour/playwright.config.ts', log);
+}
+
+// The PostgreSQL pass and the browser tests at once, one test process each.
+console.log('\n▸ API tests (PostgreSQL), with the browser tests beside them (their output follows)');
+const browserLog = path.join(reports, 'browser.log');
+const browserStream = createWriteStream(browserLog);
+await Promise.all([
+  postgresPass().then(() => console.log(`\n  (PostgreSQL pass done; tests began ${minutes()} ago)`)),
+  browserLane(browserStream).then(() => console.log(`\n  (browser tests done; tests began ${minutes()} ago)`)),
+]);
+await new Promise((resolve) => browserStream.end(resolve));
+console.log('\n▸ browser tests output (also in artifacts/reports/browser.log)');
+console.log(readFileSync(browserLog, 'utf8'));
 
 if (failedSuites.length) console.error(`\nFailed suites: ${failedSuites.join(', ')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed`);

@@ -20,8 +20,6 @@ export interface PageRoute {
   right?: Right;
 }
 
-const comingSoon = () => import('./pages/coming-soon');
-
 export const PAGES = {
   dashboard: { path: '/app/dashboard', title: 'menu.dashboard', load: () => import('./pages/dashboard') },
   expiring: {
@@ -122,7 +120,12 @@ export const PAGES = {
     load: () => import('./pages/settings'),
     access: 'admin',
   },
-  settingsProject: { path: '/app/settings/project', title: 'menu.settingsProject', load: comingSoon, access: 'admin' },
+  settingsProject: {
+    path: '/app/settings/project',
+    title: 'menu.settingsProject',
+    load: () => import('./pages/project-expand'),
+    access: 'admin',
+  },
   retention: {
     path: '/app/settings/bbs_realtime',
     title: 'menu.retention',

@@ -81,6 +81,7 @@ import { recoverPlatformRestore } from './modules/platform-backup/platform-backu
 import { ProjectRepository } from './modules/projects/project.repository.js';
 import { projectRoutes } from './modules/projects/project.routes.js';
 import { PROJECTS_AREA, ProjectService } from './modules/projects/project.service.js';
+import { regionRoutes } from './modules/regions/region.routes.js';
 import { RetentionRepository } from './modules/retention/retention.repository.js';
 import { retentionRoutes } from './modules/retention/retention.routes.js';
 import { RetentionService } from './modules/retention/retention.service.js';
@@ -276,6 +277,18 @@ export async function buildApp(options: AppOptions): Promise<App> {
     httpsPort: config.sitesHttpsPort,
     readCertificate: (projectId, name) => storage.read(PROJECTS_AREA, `${projectId}/cert/${name}`),
   });
+  invalidation.subscribe((change) => {
+    const followed =
+      change.kind === 'site'
+        ? siteListeners.changed(change.projectId, false)
+        : change.kind === 'all'
+          ? siteListeners.resync()
+          : undefined;
+    if (change.kind === 'site') sites.forget(change.projectId);
+    // A tenant disabled or enabled (its row): the front sites' cached project states go too.
+    if (change.kind === 'all' || change.kind === 'user') sites.forgetAll();
+    followed?.catch((error: unknown) => app.log.warn({ err: error }, 'project site listeners not updated'));
+  });
   hostRewrite = (request) => {
     const projectId = siteListeners.projectOfHost(request.headers.host);
     if (!projectId) return request.url ?? '/';
@@ -291,6 +304,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     storage,
     clock,
     pagesInDatabase: database.engine === 'postgres',
+    expand: async () => (await settings.get()).projectExpand,
     sites: {
       claimPort: (projectId, port) => siteListeners.claimPort(projectId, port),
       changed: async (projectId) => {
@@ -298,6 +312,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
         await siteListeners
           .changed(projectId)
           .catch((error: unknown) => app.log.warn({ err: error, projectId }, 'project site listeners not updated'));
+        // The other server processes on this database follow too (their listeners, Host maps, certificates).
+        await invalidation
+          .publish({ kind: 'site', projectId })
+          .catch((error: unknown) => app.log.warn({ err: error, projectId }, 'project site change not announced'));
       },
       checkCertificate: (key, pem) => {
         checkCertificatePair(key, pem, clock());
@@ -309,7 +327,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   );
   const documentRepository = new DocumentRepository(db);
   const documents = new DocumentService(documentRepository, clock);
-  const tables = new TableService(new TableRepository(db), documents, clock);
+  const tables = new TableService(new TableRepository(db, database.engine), documents, clock, (error, message) =>
+    app.log.warn({ err: error }, message),
+  );
   const fileStore = new DiskFileStore(config.dataDir);
   const media = new MediaService(fileStore, new MediaRepository(db), settings, config.mediaFileMaxBytes);
   // Project sites (issue 15): front sites, back offices and their own sessions.
@@ -341,7 +361,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     onlyProcess: database.engine === 'pglite',
   });
   const templates = new TemplateService({
-    repo: new TemplateRepository(db),
+    repo: new TemplateRepository(db, invalidation),
     backupRepo: backupRepository,
     projectRepo: projectRepository,
     projects,
@@ -378,6 +398,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     log: app.log,
   });
   const progressHub = new ProgressHub(taskRepository, clock);
+  // Task rows written here reach the progress channel at once, not at its next tick.
+  taskEngine.onChange(() => progressHub.nudge());
   const retention = new RetentionService(
     new RetentionRepository(database.background),
     taskRepository,
@@ -486,7 +508,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Language', 'x-request-project'],
-    exposedHeaders: ['count', 'count-estimated', 'Content-Disposition'],
+    exposedHeaders: ['count', 'count-estimated', 'next-cursor', 'Content-Disposition'],
     maxAge: 600,
   });
   await registerSecurityHeaders(app);
@@ -507,7 +529,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(healthRoutes(database));
   await app.register(guideRoutes(settings));
   await app.register(
-    siteRoutes({ sites, settings, media, store: fileStore, loginRatePerMinute: config.loginRatePerMinute }),
+    siteRoutes({ sites, settings, media, tables, store: fileStore, loginRatePerMinute: config.loginRatePerMinute }),
   );
   await app.register(
     authRoutes(auth, config.loginRatePerMinute, async (user) => ({
@@ -541,6 +563,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     { prefix: API },
   );
   await app.register(tableRoutes(tables), { prefix: SPM });
+  await app.register(regionRoutes(), { prefix: SPM });
   await app.register(withFiles(mediaRoutes(media)), { prefix: SPM });
   await app.register(withFiles(backupRoutes(backups)), { prefix: SPM });
   await app.register(withFiles(dbBackupRoutes(dbBackups)), { prefix: API });

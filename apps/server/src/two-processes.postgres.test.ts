@@ -7,6 +7,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +18,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { uploadDevelopmentLicence } from './test/dev-licence.js';
+import { selfSigned } from './test/self-signed.js';
 
 const PG_URL = process.env.GANTRY_TEST_DATABASE_URL as string;
 const SERVER_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -40,19 +43,23 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>, inTest = false)
   }
 }
 
-const freePort = () =>
+const freePort = (host = '127.0.0.1') =>
   new Promise<number>((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(0, host, () => {
       const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
     });
   });
 
-async function startServer(databaseUrl: string) {
-  const port = await freePort();
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'gantry-two-'));
+/**
+ * `host`: the second process listens on another loopback address, so both can hold a project's port;
+ * `shared`: its data directory is the first's (files such as certificates are shared, as deployed).
+ */
+async function startServer(databaseUrl: string, host = '127.0.0.1', env: Record<string, string> = {}, shared?: string) {
+  const port = await freePort(host);
+  const dataDir = shared ?? (await mkdtemp(path.join(tmpdir(), 'gantry-two-')));
   const output: string[] = [];
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: SERVER_ROOT,
@@ -60,17 +67,18 @@ async function startServer(databaseUrl: string) {
       ...process.env,
       NODE_ENV: 'test',
       PORT: String(port),
-      HOST: '127.0.0.1',
+      HOST: host,
       DATABASE_URL: databaseUrl,
       GANTRY_DATA_DIR: dataDir,
       GANTRY_LOGIN_RATE_PER_MINUTE: '100000',
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk) => output.push(String(chunk)));
   child.stderr?.on('data', (chunk) => output.push(String(chunk)));
-  const server = { child, base: `http://127.0.0.1:${port}`, dataDir, output };
+  const server = { child, base: `http://${host}:${port}`, dataDir, output };
   servers.push(server);
   const started = Date.now();
   for (;;) {
@@ -88,6 +96,8 @@ async function startServer(databaseUrl: string) {
 type Server = Awaited<ReturnType<typeof startServer>>;
 let a: Server;
 let b: Server;
+/** The TLS port of project domains (SNI) of `b`. */
+let bHttpsPort: number;
 
 async function call(server: Server, method: string, url: string, token?: string, body?: unknown) {
   const response = await fetch(`${server.base}${url}`, {
@@ -120,6 +130,47 @@ async function seenWithin(ask: () => Promise<boolean>): Promise<number> {
 
 const currentUser = (server: Server, token: string) => call(server, 'GET', `${SPM}/login/current/user`, token);
 
+/** A GET of `/` on `host:port` naming `hostHeader` (fetch cannot set Host): status and body, or the error code. */
+function plainGet(host: string, port: number, hostHeader: string) {
+  return new Promise<{ status: number; body: string } | { error: string }>((resolve) => {
+    const request = http.get({ host, port, path: '/', headers: { host: hostHeader }, agent: false }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    request.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+  });
+}
+
+/** An HTTPS GET of `/` on 127.0.0.2 naming `servername` (SNI and Host), trusting only `ca`. */
+function secureGet(port: number, servername: string, ca: Buffer) {
+  return new Promise<{ status?: number; error?: string }>((resolve) => {
+    const request = https.get(
+      { host: '127.0.0.2', port, servername, headers: { host: servername }, path: '/', ca, agent: false },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve({ status: response.statusCode ?? 0 }));
+      },
+    );
+    request.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+  });
+}
+
+function uploadCertificate(server: Server, token: string, id: string, pair: { key: Buffer; pem: Buffer }) {
+  const form = new FormData();
+  form.append('id', id);
+  form.append('certKey', new Blob([pair.key]), 'site.key');
+  form.append('certPem', new Blob([pair.pem]), 'site.pem');
+  return fetch(`${server.base}${SPM}/project/cert`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+}
+
 beforeAll(async () => {
   await admin((client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(PG_URL);
@@ -127,7 +178,8 @@ beforeAll(async () => {
   testUrl = url.toString();
   // One after the other: the second finds the database migrated (both would also be safe together).
   a = await startServer(testUrl);
-  b = await startServer(testUrl);
+  bHttpsPort = await freePort('127.0.0.2');
+  b = await startServer(testUrl, '127.0.0.2', { GANTRY_SITES_HTTPS_PORT: String(bHttpsPort) }, a.dataDir);
   const registered = await call(a, 'POST', `${SPM}/admin/register`, undefined, { password: ADMIN_PASSWORD });
   expect(registered.status).toBe(200);
 }, 180_000);
@@ -261,5 +313,56 @@ describe('two server processes on one PostgreSQL', () => {
     expect((await currentUser(b, tenant)).status).toBe(200);
     expect((await call(a, 'PATCH', `${SPM}/user/acme/disable`, adminToken)).status).toBe(200);
     await seenWithin(async () => (await currentUser(b, tenant)).status === 401);
+  });
+  it('a project port, domain and certificate saved in one are served by the other within a second', async () => {
+    const token = await login(a);
+    expect((await uploadDevelopmentLicence(a.base, token, ['gis', 'DST'])).status).toBe(200);
+    const project = (more: Record<string, unknown>) => ({
+      name: 'Two plant',
+      industry: 'coal',
+      projectType: 'blank',
+      grant: {
+        validityPeriod: 30,
+        startTime: localDate(new Date()),
+        userCount: 1,
+        flow: { tableCount: 1 },
+        dataGathering: { point: 10 },
+        features: ['gis'],
+      },
+      ...more,
+    });
+    expect((await call(a, 'POST', `${SPM}/project`, token, project({ id: 'twosite' }))).status).toBe(200);
+    const port = await freePort();
+    const onPort = () => plainGet('127.0.0.2', port, 'whatever');
+    expect(await onPort()).toEqual({ error: 'ECONNREFUSED' });
+    const saved = await call(a, 'PUT', `${SPM}/project/twosite`, token, project({ port }));
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    await seenWithin(async () => {
+      const answer = await onPort();
+      return 'body' in answer && answer.body.includes('Two plant');
+    });
+
+    // The domain: Host routing on the main port of the other process, then over TLS with its certificate.
+    const bPort = Number(new URL(b.base).port);
+    const byHost = () => plainGet('127.0.0.2', bPort, 'two.example.com');
+    expect(await byHost()).not.toMatchObject({ body: expect.stringContaining('Two plant') });
+    const first = selfSigned('two.example.com');
+    const second = selfSigned('two.example.com');
+    expect((await uploadCertificate(a, token, 'twosite', first)).status).toBe(200);
+    const domain = { port, domain: 'two.example.com', isUseDomain: true, isUseHttps: true };
+    expect((await call(a, 'PUT', `${SPM}/project/twosite`, token, project(domain))).status).toBe(200);
+    await seenWithin(async () => {
+      const answer = await byHost();
+      return 'body' in answer && answer.body.includes('Two plant');
+    });
+    await seenWithin(async () => (await secureGet(bHttpsPort, 'two.example.com', first.pem)).status === 200);
+    // A replaced certificate: the other process's TLS listener serves the new one.
+    expect((await uploadCertificate(a, token, 'twosite', second)).status).toBe(200);
+    await seenWithin(async () => (await secureGet(bHttpsPort, 'two.example.com', second.pem)).status === 200);
+    expect(await secureGet(bHttpsPort, 'two.example.com', first.pem)).toHaveProperty('error');
+
+    // The port removed: the other process lets it go.
+    expect((await call(a, 'PUT', `${SPM}/project/twosite`, token, project({ port: null }))).status).toBe(200);
+    await seenWithin(async () => 'error' in (await onPort()));
   });
 });

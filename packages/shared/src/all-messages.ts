@@ -2,7 +2,9 @@ import { BACKUP_MESSAGES } from './backup-messages.js';
 import { FIELD_MESSAGES } from './fields-messages.js';
 import { MEDIA_MESSAGES } from './media-messages.js';
 import { CORE_MESSAGES, fill } from './messages.js';
+import { PROJECT_EXPAND_MESSAGES } from './project-expand.js';
 import { SITE_MESSAGES } from './site-messages.js';
+import { TEMPLATE_MESSAGES } from './template-messages.js';
 import type { Language } from './validations.js';
 
 /**
@@ -16,7 +18,9 @@ const MESSAGES = {
   ...BACKUP_MESSAGES,
   ...MEDIA_MESSAGES,
   ...SITE_MESSAGES,
+  ...TEMPLATE_MESSAGES,
   ...FIELD_MESSAGES,
+  ...PROJECT_EXPAND_MESSAGES,
 };
 
 export type MessageKey = keyof typeof MESSAGES;

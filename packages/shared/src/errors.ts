@@ -127,6 +127,7 @@ export const ERRORS = {
   tableUseDesigner: { status: 409, message: 'table.useDesigner' },
   recordNotFound: { status: 404, message: 'table.recordNotFound' },
   recordInvalid: { status: 400, message: 'table.formInvalid' },
+  projectExpandInvalid: { status: 400, message: 'project.expandInvalid' },
 } as const satisfies Record<string, { status: number; message: MessageKey; licence?: true }>;
 
 export type ErrorCode = keyof typeof ERRORS;

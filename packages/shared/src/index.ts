@@ -13,6 +13,7 @@ export * from './media.js';
 export * from './media-messages.js';
 export * from './messages.js';
 export * from './password.js';
+export * from './project-expand.js';
 export * from './schemas/auth.schema.js';
 export * from './schemas/backup.schema.js';
 export * from './schemas/db-backup.schema.js';

@@ -138,6 +138,8 @@ export const en: Record<ConsoleKey, string> = {
   'retention.help': 'Time-series data older than this is removed',
   'task.pause': 'Pause',
   'task.type.data.retention': 'Time-series clean-up',
+  'task.type.template.install': 'Template install',
+  'task.type.template.publish': 'Template publish',
   'retention.lastRun': 'Last clean-up',
   'retention.runNow': 'Run now',
   'retention.started': 'Clean-up started',

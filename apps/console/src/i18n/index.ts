@@ -5,7 +5,6 @@ import {
   LANGUAGES,
   type Language,
   type MediaMessageKey,
-  type MessageKey,
 } from '@gantry/shared';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
@@ -14,8 +13,8 @@ import type { dbBackupPageZh } from './dbBackup.zh_Hans';
 import type { ftpPageZh } from './ftp.zh_Hans';
 import type { periodicBackupZh } from './periodicBackup.zh_Hans';
 import type { platformBackupZh } from './platformBackup.zh_Hans';
+import type { tablesPageZh } from './tables.zh_Hans';
 import type { templatesPageZh } from './templates.zh_Hans';
-import type { ConsoleKey } from './zh_Hans';
 import type { translation } from './zh_Hans.bundle';
 
 /** The language the user picked in the user menu; wins over the system setting. */
@@ -55,6 +54,7 @@ export type LanguageResources = {
     typeof periodicBackupZh &
     typeof platformBackupZh &
     typeof templatesPageZh &
+    typeof tablesPageZh &
     Record<BackupMessageKey | MediaMessageKey | FieldMessageKey, string>;
 };
 

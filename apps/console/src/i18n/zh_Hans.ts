@@ -137,6 +137,8 @@ export const zh_Hans = {
   'retention.help': '超过保留时长的时序数据将被清理',
   'task.pause': '暂停',
   'task.type.data.retention': '时序数据清理',
+  'task.type.template.install': '模板安装',
+  'task.type.template.publish': '模板发布',
   'retention.lastRun': '最近一次清理',
   'retention.runNow': '立即清理',
   'retention.started': '清理已开始',

@@ -18,6 +18,22 @@ const headersFor = (projectId: string) => ({ 'x-request-project': projectId });
 export const mediaTree = (projectId: string) =>
   request<MediaNode[]>(`${BASE}/all/dir`, { query: { files: 'true' }, headers: headersFor(projectId) });
 
+/**
+ * Makes each folder of `path` that is not there yet, quietly: a folder that exists already answers an
+ * error that means nothing here, and an upload into a folder that could not be made says so itself.
+ */
+export async function ensureMediaFolder(projectId: string, path: string): Promise<void> {
+  const segments = path.split('/').filter(Boolean);
+  for (let depth = 1; depth <= segments.length; depth++) {
+    await request(`${BASE}/dir`, {
+      method: 'POST',
+      body: { path: segments.slice(0, depth).join('/') },
+      headers: headersFor(projectId),
+      noMessage: true,
+    }).catch(() => undefined);
+  }
+}
+
 export const makeFolder = (projectId: string, path: string) =>
   request<MediaNode>(`${BASE}/dir`, { method: 'POST', body: { path }, headers: headersFor(projectId) });
 

@@ -86,4 +86,17 @@ describe('progress websocket client', () => {
     vi.advanceTimersByTime(120_000);
     expect(sockets).toHaveLength(12);
   });
+
+  it('tells its watchers when it opens and closes (they poll meanwhile)', () => {
+    const client = make();
+    const states: boolean[] = [];
+    client.onStatus((open) => states.push(open));
+    client.start();
+    sockets[0]?.onopen?.();
+    sockets[0]?.onclose?.();
+    vi.advanceTimersByTime(3_000);
+    sockets[1]?.onopen?.();
+    client.stop();
+    expect(states).toEqual([true, false, true, false]);
+  });
 });

@@ -39,6 +39,7 @@ export class ProgressSocket {
   private keepAlive: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
   private readonly listeners = new Set<Listener>();
+  private readonly statusListeners = new Set<(open: boolean) => void>();
 
   constructor(
     private readonly token: string,
@@ -51,6 +52,16 @@ export class ProgressSocket {
     return () => this.listeners.delete(listener);
   }
 
+  /** Told each time the socket opens (true) or is closed (false): a watcher may poll meanwhile. */
+  onStatus(listener: (open: boolean) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  private status(open: boolean): void {
+    for (const listener of this.statusListeners) listener(open);
+  }
+
   start(): void {
     this.stopped = false;
     this.connect();
@@ -60,8 +71,10 @@ export class ProgressSocket {
     this.stopped = true;
     clearTimeout(this.timer);
     clearInterval(this.keepAlive);
+    const wasOpen = this.socket !== undefined;
     this.socket?.close();
     this.socket = undefined;
+    if (wasOpen) this.status(false);
   }
 
   private connect(): void {
@@ -73,6 +86,7 @@ export class ProgressSocket {
       socket.send(JSON.stringify({ name: 'historycomputed' }));
       clearInterval(this.keepAlive);
       this.keepAlive = setInterval(() => socket.send('ping'), WS_KEEPALIVE_MS);
+      this.status(true);
     };
     socket.onmessage = (event: MessageEvent) => {
       const text = typeof event.data === 'string' ? event.data : '';
@@ -86,6 +100,7 @@ export class ProgressSocket {
     socket.onclose = () => {
       clearInterval(this.keepAlive);
       if (this.stopped || this.socket !== socket) return;
+      this.status(false);
       this.timer = setTimeout(() => this.connect(), reconnectDelay(this.attempts++));
     };
   }

@@ -1,4 +1,5 @@
-import type { Field, FieldType, TableDefinition } from '@gantry/shared';
+import type { Field, FieldType, RegionTree, TableDefinition } from '@gantry/shared';
+import { fetchList, type ListQuery } from './list';
 import { request } from './request';
 
 /** The table designer's calls (`rest/spm/tables…`, docs/API.md), the project in its header. */
@@ -28,13 +29,18 @@ export interface FieldChange {
 }
 export interface PublishPreview {
   changes: FieldChange[];
+  /** Other parts of the definition changed (rules, permissions, list…), by key. */
+  settingsChanged: string[];
   draftVersion: number;
   records: number;
 }
 export interface TableRecord {
   id: string;
   data: Record<string, unknown>;
+  createdBy?: string | null;
+  updatedBy?: string | null;
   createTime: string;
+  updateTime?: string;
 }
 
 const BASE = 'rest/spm/tables';
@@ -45,6 +51,8 @@ export const getTable = (projectId: string, id: string) =>
   request<TableDetail>(`${BASE}/${id}`, { headers: headers(projectId) });
 export const createTable = (projectId: string, name: string) =>
   request<TableDetail>(BASE, { method: 'POST', body: { name }, headers: headers(projectId) });
+export const renameTable = (projectId: string, id: string, change: { name?: string; title?: string }) =>
+  request<TableDetail>(`${BASE}/${id}`, { method: 'PATCH', body: change, headers: headers(projectId) });
 export const deleteTable = (projectId: string, id: string) =>
   request<{ id: string }>(`${BASE}/${id}`, { method: 'DELETE', headers: headers(projectId) });
 /** Save draft; its failures carry `fields` (by path) and come back without a toast. */
@@ -66,9 +74,26 @@ export const publishTable = (projectId: string, id: string, draftVersion: number
     method: 'POST',
     body: { draftVersion },
     headers: headers(projectId),
+    noMessage: true,
   });
-export const listRecords = (projectId: string, id: string) =>
-  request<TableRecord[]>(`${BASE}/${id}/records`, { headers: headers(projectId) });
+/** A page of records (the list query language over the fields by identifier) with its total. */
+export const listRecords = (projectId: string, id: string, query: ListQuery = {}) =>
+  fetchList<TableRecord>(`${BASE}/${id}/records`, query, { headers: headers(projectId) });
+/** Edit: the values given (PATCH), checked by the server like a create; failures carry `fields`. */
+export const updateRecord = (projectId: string, id: string, recordId: string, values: Record<string, unknown>) =>
+  request<TableRecord>(`${BASE}/${id}/records/${recordId}`, {
+    method: 'PATCH',
+    body: values,
+    headers: headers(projectId),
+    noMessage: true,
+  });
+/** Batch edit: the same values to every record named, all or none. */
+export const batchUpdateRecords = (projectId: string, id: string, ids: string[], values: Record<string, unknown>) =>
+  request<{ updated: number }>(`${BASE}/${id}/records`, {
+    method: 'PATCH',
+    body: { ids, values },
+    headers: headers(projectId),
+  });
 export const createRecord = (projectId: string, id: string, values: Record<string, unknown>) =>
   request<TableRecord>(`${BASE}/${id}/records`, {
     method: 'POST',
@@ -78,3 +103,6 @@ export const createRecord = (projectId: string, id: string, values: Record<strin
   });
 export const deleteRecord = (projectId: string, id: string, recordId: string) =>
   request<{ id: string }>(`${BASE}/${id}/records/${recordId}`, { method: 'DELETE', headers: headers(projectId) });
+
+/** China's administrative regions (`GET rest/spm/region`): the tree region values are paths of. */
+export const listRegions = () => request<RegionTree>('rest/spm/region');

@@ -64,9 +64,30 @@ export interface PublishInput {
   contact?: string;
   intro?: string;
   description?: string;
+  /** An uploaded image's URL (`uploadTemplateImage`); empty: drawn by the server. */
+  cover?: string;
+  images?: string[];
+  /** Collections carried (linked ones follow); the media library and the front-end package. */
+  modules?: string[];
+  fileServer?: boolean;
+  html?: boolean;
+}
+
+/** `POST templates/images`: a cover or description image (multipart `file`); answers its URL. */
+export function uploadTemplateImage(file: File | Blob): Promise<{ url: string }> {
+  const body = new FormData();
+  body.append('file', file);
+  return request(`${TEMPLATES}/images`, { method: 'POST', body });
 }
 
 /** `POST templates`: publishes a project as a template (a task). */
 export function publishTemplate(body: PublishInput): Promise<{ id: string; requestId: string; templateId: string }> {
   return request(TEMPLATES, { method: 'POST', body, noMessage: true });
+}
+
+/** `POST templates/import`: a template package (a project backup archive) becomes the caller's template. */
+export function importTemplate(file: File | Blob): Promise<TemplateView> {
+  const body = new FormData();
+  body.append('file', file);
+  return request(`${TEMPLATES}/import`, { method: 'POST', body });
 }

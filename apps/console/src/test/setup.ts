@@ -1,9 +1,13 @@
 // Component-test setup: i18n (zh_Hans, the default), a clean DOM and clean storage for every test.
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import i18n, { loadLanguage } from '../i18n';
 import { bindFeedback, closeAllToasts } from '../services/feedback';
 import { bindNavigate } from '../services/navigation';
+
+// findBy… and waitFor wait up to 5 s (the default 1 s is short for a rerender of a page of antd
+// components when the test runs beside other suites on a busy two-core machine).
+configure({ asyncUtilTimeout: 5_000 });
 
 // both languages' texts (the console loads only the one shown)
 beforeAll(() => Promise.all([loadLanguage('zh_Hans'), loadLanguage('en')]));

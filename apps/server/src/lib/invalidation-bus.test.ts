@@ -87,11 +87,13 @@ describe('the PostgreSQL bus (with a stand-in connection)', () => {
     clients[0]?.notify(JSON.stringify({ kind: 'session', tokenHash: 'abc' }));
     clients[0]?.notify(JSON.stringify({ kind: 'user', userId: 'acme' }));
     clients[0]?.notify(JSON.stringify({ kind: 'settings' }));
+    clients[0]?.notify(JSON.stringify({ kind: 'site', projectId: 'plant1' }));
     clients[0]?.notify(JSON.stringify({ kind: 'licence' }), 'another_channel');
     expect(heard).toEqual([
       { kind: 'session', tokenHash: 'abc' },
       { kind: 'user', userId: 'acme' },
       { kind: 'settings' },
+      { kind: 'site', projectId: 'plant1' },
     ]);
     await bus.close();
   });
@@ -100,10 +102,15 @@ describe('the PostgreSQL bus (with a stand-in connection)', () => {
     const { bus, clients, heard } = fakeBus();
     await bus.start();
     heard.length = 0;
-    for (const payload of ['not json', '{"kind":"user"}', '{"kind":"session","tokenHash":1}', '{"kind":"new"}']) {
-      clients[0]?.notify(payload);
-    }
-    expect(heard).toEqual([{ kind: 'all' }, { kind: 'all' }, { kind: 'all' }, { kind: 'all' }]);
+    const payloads = [
+      'not json',
+      '{"kind":"user"}',
+      '{"kind":"session","tokenHash":1}',
+      '{"kind":"new"}',
+      '{"kind":"site"}',
+    ];
+    for (const payload of payloads) clients[0]?.notify(payload);
+    expect(heard).toEqual(payloads.map(() => ({ kind: 'all' })));
     await bus.close();
   });
 

@@ -11,6 +11,10 @@ export type Invalidation =
   | { kind: 'user'; userId: string }
   | { kind: 'licence' }
   | { kind: 'settings' }
+  /** A project's site changed (port, domain, HTTPS, certificate, state): listeners and maps follow it. */
+  | { kind: 'site'; projectId: string }
+  /** A template was published, changed, installed or removed: the gallery's cached pages go. */
+  | { kind: 'templates' }
   | { kind: 'all' };
 
 export type Published = Invalidation;
@@ -95,7 +99,10 @@ function parse(payload: string | undefined): Invalidation {
     const change = JSON.parse(payload ?? '') as Partial<Published>;
     if (change.kind === 'session' && typeof change.tokenHash === 'string') return change as Published;
     if (change.kind === 'user' && typeof change.userId === 'string') return change as Published;
-    if (change.kind === 'licence' || change.kind === 'settings') return { kind: change.kind };
+    if (change.kind === 'site' && typeof change.projectId === 'string') return change as Published;
+    if (change.kind === 'licence' || change.kind === 'settings' || change.kind === 'templates') {
+      return { kind: change.kind };
+    }
   } catch {
     // Not ours, or from a newer version: forgetting everything is always safe.
   }

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { sha256Hex } from '@gantry/shared';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -11,6 +14,7 @@ import { loadConfig } from '../config.js';
 import { type DatabaseHandle, openDatabase, usePglite } from '../db/database.js';
 import { PGLITE_EXTENSIONS } from '../db/pglite-options.js';
 import { type MachineIdentity, machineCodeOf } from '../modules/licence/machine-identity.js';
+import { PglitePool, PostgresPool } from './database-pool.js';
 
 /** Set by the test runner to run the API suite on PostgreSQL instead of PGlite. */
 const PG_URL = process.env.GANTRY_TEST_DATABASE_URL;
@@ -35,41 +39,132 @@ export const TEST_MACHINE: MachineIdentity = {
 export const TEST_MACHINE_CODE = machineCodeOf(TEST_MACHINE);
 export const wire = (password: string) => sha256Hex(password);
 
-/** One migrated in-memory PGlite per test file; each test app gets a clone of it. */
-let template: Promise<PGlite> | undefined;
-async function migratedTemplate(): Promise<PGlite> {
-  template ??= (async () => {
-    const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
-    await usePglite(client);
-    return client;
-  })();
-  return template;
+/** SHA-256 of every migration's SQL: the cached test databases are named by it. */
+function migrationsKey(): string {
+  const folder = fileURLToPath(new URL('../db/migrations/', import.meta.url));
+  const sql = readdirSync(folder)
+    .filter((name) => name.endsWith('.sql'))
+    .sort()
+    .map((name) => readFileSync(path.join(folder, name), 'utf8'));
+  return sha256Hex(sql.join('\0'));
 }
 
-/** A fresh database per test app: an in-memory PGlite clone, or a new database on the test PostgreSQL. */
+/**
+ * The migrated embedded database every test app starts from, as PGlite's data-directory tarball.
+ * Migrating a new PGlite takes seconds, so the tarball is kept on disk between test files and runs,
+ * named by the migrations' contents and the PGlite version (a changed migration makes a new one);
+ * written under a temporary name and renamed, so parallel workers never read a half-written one.
+ */
+let templateBlob: Promise<Blob> | undefined;
+function migratedPgliteBlob(): Promise<Blob> {
+  templateBlob ??= (async () => {
+    const key = sha256Hex([pgliteVersion(), Object.keys(PGLITE_EXTENSIONS).join(','), migrationsKey()].join('\0'));
+    const cached = path.join(tmpdir(), `gantry-test-pglite-${key.slice(0, 16)}.tar`);
+    if (existsSync(cached)) return new Blob([readFileSync(cached)]);
+    const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
+    await usePglite(client);
+    const blob = await client.dumpDataDir('none');
+    await client.close();
+    const partial = `${cached}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(partial, Buffer.from(await blob.arrayBuffer()));
+    renameSync(partial, cached);
+    return blob;
+  })();
+  return templateBlob;
+}
+
+function pgliteVersion(): string {
+  // The package exports no package.json: find it from its entry (…/pglite/dist/index.cjs).
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const manifest = path.join(path.dirname(entry), '..', 'package.json');
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
+/**
+ * One migrated PostgreSQL database per set of migrations, copied for each test app (a copy costs
+ * about a third of running the migrations). Named by the migrations' contents, so a changed migration
+ * makes a new template; built under another name and renamed, so a half-built one is never copied;
+ * an advisory lock makes parallel workers build it once.
+ */
+let postgresTemplate: Promise<string> | undefined;
+function migratedPostgresTemplate(url: string): Promise<string> {
+  postgresTemplate ??= (async () => {
+    const name = `gantry_test_template_${migrationsKey().slice(0, 12)}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+      const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (exists.rowCount === 0) {
+        const building = `${name}_${randomBytes(4).toString('hex')}`;
+        await admin.query(`CREATE DATABASE ${building}`);
+        const target = new URL(url);
+        target.pathname = `/${building}`;
+        const handle = await openDatabase({ url: target.toString(), dataDir: '' });
+        await handle.close();
+        await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+      }
+      await admin.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
+    } finally {
+      await admin.end();
+    }
+    return name;
+  })();
+  return postgresTemplate;
+}
+
+/**
+ * The worker's databases: each starts from the migrated tarball (PGlite) or template (PostgreSQL),
+ * and one a finished test app used is emptied back to that state and reused (database-pool.ts).
+ * GANTRY_TEST_FRESH_DATABASES=1 makes a new one every time.
+ */
+export const migratedPglite = async () =>
+  new PGlite({ extensions: PGLITE_EXTENSIONS, loadDataDir: await migratedPgliteBlob() });
+const FRESH = process.env.GANTRY_TEST_FRESH_DATABASES === '1';
+const pglitePool = new PglitePool(migratedPglite, FRESH ? 0 : 2);
+
+/** A fresh database per test app: an in-memory PGlite clone, or a copy of the migrated template on the test PostgreSQL. */
 async function freshDatabase(
   engine: 'pglite' | 'postgres' = ENGINE,
-): Promise<{ handle: DatabaseHandle; drop: () => Promise<void>; url?: string }> {
-  if (!PG_URL || engine === 'pglite')
-    return { handle: await usePglite(await (await migratedTemplate()).clone()), drop: async () => {} };
-  const name = `gantry_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString(), dataDir: '' });
+): Promise<{ handle: DatabaseHandle; dispose: () => Promise<void>; url?: string }> {
+  if (!PG_URL || engine === 'pglite') {
+    const client = await pglitePool.acquire();
+    // Closing the test app hands the instance back, reset, for the worker's next one (a test that
+    // closed the database itself has its instance dropped).
+    return { handle: await usePglite(client), dispose: () => pglitePool.release(client) };
+  }
+  const pool = postgresPool(PG_URL);
+  const name = await pool.acquire();
+  const url = pool.urlOf(name);
+  const handle = await openDatabase({ url, dataDir: '' });
   return {
     handle,
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: PG_URL });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+    url,
+    dispose: async () => {
+      await handle.close();
+      await pool.release(name);
     },
   };
+}
+
+/** A new database copied from the migrated template. */
+async function copyOfTemplate(serverUrl: string): Promise<string> {
+  const name = `gantry_test_${randomBytes(6).toString('hex')}`;
+  const from = await migratedPostgresTemplate(serverUrl);
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${from}`);
+  } finally {
+    await admin.end();
+  }
+  return name;
+}
+
+let pgPool: PostgresPool | undefined;
+function postgresPool(serverUrl: string): PostgresPool {
+  pgPool ??= new PostgresPool(serverUrl, () => copyOfTemplate(serverUrl), FRESH ? 0 : 2);
+  return pgPool;
 }
 
 export interface TestApp extends App {
@@ -99,7 +194,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const { engine, ...appOptions } = options;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'gantry-test-'));
-  const { handle, drop, url } = await freshDatabase(engine);
+  const { handle, dispose, url } = await freshDatabase(engine);
   const config = {
     ...loadConfig({ NODE_ENV: 'test', GANTRY_DATA_DIR: dataDir, GANTRY_LOGIN_RATE_PER_MINUTE: '100000', ...env }),
     persistDatabase: false,
@@ -133,8 +228,7 @@ export async function createTestApp(
     },
     close: async () => {
       await app.close();
-      await handle.close();
-      await drop();
+      await dispose();
       await rm(dataDir, { recursive: true, force: true });
     },
     registerAdmin: async (password = ADMIN_PASSWORD) => {

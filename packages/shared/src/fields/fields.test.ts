@@ -199,6 +199,10 @@ describe('record values', () => {
       [{ type: 'location' }, { lng: 200, lat: 0 }, false],
       [{ type: 'image' }, [{ url: '/a.png', name: 'a.png', size: 10, type: 'image/png' }], true],
       [{ type: 'image' }, [{ url: '/a.exe', name: 'a.exe', size: 10 }], false],
+      // A media library file: its path must be one the library accepts.
+      [{ type: 'file' }, [{ url: 'media:records/x1-a.pdf', name: 'a.pdf', size: 10 }], true],
+      [{ type: 'file' }, [{ url: 'media:../other/a.pdf', name: 'a.pdf', size: 10 }], false],
+      [{ type: 'file' }, [{ url: 'media:/etc/passwd', name: 'passwd', size: 10 }], false],
       [{ type: 'video', options: { maxSizeMB: 1 } }, [{ url: '/v.mp4', name: 'v.mp4', size: 2 * 1024 * 1024 }], false],
       [{ type: 'audio' }, [{ url: '/a.mp3', name: 'a.mp3', size: 1, type: 'audio/mpeg' }], true],
       [{ type: 'link' }, 'https://example.com/x', true],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkMediaPath } from '../media.js';
 import {
   DATE_FORMATS,
   type DateFormat,
@@ -12,6 +13,7 @@ import {
   PHONE,
 } from './formats.js';
 import type { FieldMessageKey } from './messages.js';
+import { isRegionPath, regionReference } from './regions.js';
 
 /**
  * The one field-type registry (backups-data-designer.md §4a "Field types"): for every type its
@@ -230,13 +232,20 @@ function choiceValue(o: { options: Array<{ value: string }> }) {
   return z.string(msg('value.choice')).refine((value) => allowed.has(value), msg('value.choice'));
 }
 
-/** A region: the codes from the province down to the field's level (6-digit administrative codes). */
+/**
+ * A region: the codes from the province down to the field's level (6-digit administrative codes);
+ * with the reference data installed (the server), a path of its tree.
+ */
 function regionValue(o: z.output<typeof regionOptions>) {
   const depth = REGION_LEVELS.indexOf(o.level) + 1;
   return z
     .array(z.string().regex(/^\d{6}$/, msg('value.region')), msg('value.region'))
     .min(1, msg('value.region'))
-    .max(depth, msg('value.region'));
+    .max(depth, msg('value.region'))
+    .refine((codes) => {
+      const tree = regionReference();
+      return !tree || isRegionPath(tree, codes, depth);
+    }, msg('value.region'));
 }
 
 /** Extensions of each media family (besides `file`, which takes any). */
@@ -247,8 +256,18 @@ export const MEDIA_FAMILIES: Record<Exclude<MediaType, 'file'>, { mime: string; 
   audio: { mime: 'audio/', extensions: ['mp3', 'wav', 'ogg', 'aac', 'flac', 'm4a'] },
 };
 
+/** A file uploaded into the project's media library is addressed `media:<path in the library>`. */
+export const MEDIA_URL_PREFIX = 'media:';
+
 const mediaFile = z.strictObject({
-  url: z.string().min(1).max(2048),
+  url: z
+    .string()
+    .min(1)
+    .max(2048)
+    .refine(
+      (url) => !url.startsWith(MEDIA_URL_PREFIX) || checkMediaPath(url.slice(MEDIA_URL_PREFIX.length)).ok,
+      msg('value.type'),
+    ),
   name: z.string().min(1).max(255),
   size: z.number().int().min(0),
   type: z.string().max(255).optional(),

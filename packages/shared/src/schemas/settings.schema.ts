@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FREEZE_UNITS, LOGIN_DURATION_UNITS, normalizeLoginDuration, RETENTION_UNITS, toSeconds } from '../duration.js';
+import { projectExpandSchema } from '../project-expand.js';
 import { COPYRIGHT_MAX, DEFAULT_HELP_URL, IMAGE_URL_MAX, LANGUAGES, SYSTEM_NAME_MAX } from '../validations.js';
 
 /** Upper bound of every count in settings (a guard against nonsense, not a business rule). */
@@ -83,8 +84,8 @@ export const settingsSchema = z.object({
   enableCors: z.boolean(),
   retentionPolicy,
   helpUrl,
-  /** Extra project fields (settings/project); its editor arrives with the project issue. */
-  projectExpand: z.record(z.string(), z.unknown()),
+  /** Extra project fields (settings/project, project-expand.ts): their schema, editable and batch-changeable ones. */
+  projectExpand: projectExpandSchema,
 });
 export type Settings = z.infer<typeof settingsSchema>;
 /** PATCH body: a subset of the top-level fields, each given whole. */
@@ -106,7 +107,7 @@ export const DEFAULT_SETTINGS: Settings = normalizeSettings({
   enableCors: false,
   retentionPolicy: { count: 1, unit: 'Y' },
   helpUrl: DEFAULT_HELP_URL,
-  projectExpand: {},
+  projectExpand: projectExpandSchema.parse({}),
 });
 
 /**

@@ -49,6 +49,24 @@ export const TEMPLATE_SOURCES = ['builtin', 'platform', 'tenant'] as const;
 export type TemplateSource = (typeof TEMPLATE_SOURCES)[number];
 export const TEMPLATE_LIMITS = { nameMax: 64, textMax: 256, descriptionMax: 20_000, imagesMax: 12, listMax: 1000 };
 
+/**
+ * Cover and long-description images of templates (issue 14 §1): uploaded one at a time
+ * (`POST templates/images`), checked by content (never by name or declared type), stored under the
+ * data directory by their SHA-256 and served read-only. SVG is never accepted (it can carry script).
+ */
+export const TEMPLATE_IMAGE_LIMITS = {
+  /** Bytes of one image. */
+  bytes: 2 * 1024 * 1024,
+  /** Pixels of either side (a small file that decodes to a huge picture is refused). */
+  sideMax: 4096,
+  /** The types accepted (by their first bytes). */
+  types: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
+} as const;
+/** Where uploaded template images are served; a card names its cover and images by these URLs only. */
+export const TEMPLATE_IMAGE_PATH = '/portal/rest/spm/templates/images';
+/** An uploaded template image's URL (the name is its SHA-256 and type). */
+export const TEMPLATE_IMAGE_URL = /^\/portal\/rest\/spm\/templates\/images\/[0-9a-f]{64}\.(png|jpg|gif|webp)$/;
+
 /** `GET templates?name_contains=&industry=` (plus paging: skip, limit). */
 export const templateListQuery = /* @__PURE__ */ z.object({
   name_contains: z.string().trim().max(TEMPLATE_LIMITS.nameMax).optional(),
@@ -134,9 +152,10 @@ const cardFields = {
   contact: z.string().trim().max(TEMPLATE_LIMITS.textMax),
   intro: z.string().trim().max(TEMPLATE_LIMITS.textMax),
   description: z.string().max(TEMPLATE_LIMITS.descriptionMax),
-  /** The cover's URL (an uploaded image); empty: drawn from the name and industry. */
-  cover: z.string().max(1024).nullish(),
-  images: z.array(z.string().max(1024)).max(TEMPLATE_LIMITS.imagesMax),
+  /** The cover's URL (an image uploaded by `POST templates/images`); empty: drawn from the name and industry. */
+  cover: z.union([z.literal(''), z.string().regex(TEMPLATE_IMAGE_URL, { error: 'template.imageUrl' })]).nullish(),
+  /** The long description's images (uploaded the same way), in order. */
+  images: z.array(z.string().regex(TEMPLATE_IMAGE_URL, { error: 'template.imageUrl' })).max(TEMPLATE_LIMITS.imagesMax),
   plan_detail: z.record(z.string(), z.unknown()).nullish(),
 };
 

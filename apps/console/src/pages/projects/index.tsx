@@ -19,8 +19,13 @@ import {
   writeFilter,
 } from './projectFilter';
 import { useProjectActions } from './useProjectActions';
-import { useProjectCards, useProjectTable } from './useProjectLists';
+import { PROJECTS_KEY, useProjectCards, useProjectTable } from './useProjectLists';
 import { type ProjectViewMode, readViewMode, writeViewMode } from './viewMode';
+
+// Loaded after the list (with the extension fields' editors), not with it (weight/budgets.ts).
+const BatchChangeButton = lazy(() =>
+  import('../project-expand/BatchChangeButton').then((module) => ({ default: module.BatchChangeButton })),
+);
 
 // Loaded when first shown (the list view, the filter drawer, the licence dialog): the card view the
 // page opens with does not pay for the table, the date pickers and the forms (weight/budgets.ts).
@@ -100,6 +105,11 @@ export default function ProjectListPage() {
         }}
         selectedCount={selection.size}
         onBatchDelete={batchDelete}
+        batchChange={
+          <Suspense fallback={null}>
+            <BatchChangeButton ids={[...selection.keys()]} listKey={PROJECTS_KEY} />
+          </Suspense>
+        }
       />
       <FilterChips
         filter={filter}

@@ -51,6 +51,9 @@ function server() {
     if (url.pathname === '/portal/rest/spm/templates/own' && call.method === 'PATCH') {
       return { body: { ...MINE, ...(call.body as object) } };
     }
+    if (url.pathname === '/portal/rest/spm/templates/import' && call.method === 'POST') {
+      return { body: template('imported', { source: 'tenant', mine: true }) };
+    }
     if (url.pathname !== '/portal/rest/spm/templates') return undefined;
     const name = url.searchParams.get('name_contains')?.toLowerCase();
     const industry = url.searchParams.get('industry');
@@ -98,6 +101,37 @@ describe('template gallery', () => {
     fireEvent.click(within(own).getByTestId('template-toggle-own'));
     await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
     expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ published: false });
+  });
+
+  it('imports a package file, and edits its own card (name, cover and images kept as uploaded URLs)', async () => {
+    const cover = `/portal/rest/spm/templates/images/${'c'.repeat(64)}.png`;
+    const picture = `/portal/rest/spm/templates/images/${'d'.repeat(64)}.gif`;
+    ALL[2] = { ...MINE, card_display: { cover, intro: 'Mine' }, images: [picture] };
+    const { calls } = server();
+    signIn(TENANT);
+    renderPage(<TemplatesPage />, { path: '/app/templates' });
+    await screen.findByTestId('template-card-own');
+    const input = screen.getByTestId('template-import-file') as HTMLInputElement;
+    const file = new File([new Uint8Array([0x50, 0x4b, 3, 4])], 'package.zip', { type: 'application/zip' });
+    fireEvent.change(input, { target: { files: [file] } });
+    await waitFor(() => expect(calls.some((c) => c.url.includes('templates/import'))).toBe(true));
+    expect(calls.find((c) => c.url.includes('templates/import'))?.body).toBeInstanceOf(FormData);
+
+    fireEvent.click(screen.getByTestId('template-edit-own'));
+    const name = (await screen.findByTestId('template-publish-name')) as HTMLInputElement;
+    expect(name.value).toBe('Own template');
+    expect(screen.queryByTestId('template-publish-project')).toBeNull();
+    expect(screen.getByTestId('template-publish-cover-image').getAttribute('src')).toBe(cover);
+    expect(screen.getByTestId('template-publish-images-image').getAttribute('src')).toBe(picture);
+    fireEvent.change(name, { target: { value: 'Own template v2' } });
+    fireEvent.click(screen.getByRole('button', { name: /确\s*定|OK/ }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toMatchObject({
+      name: 'Own template v2',
+      cover,
+      images: [picture],
+    });
+    ALL[2] = MINE;
   });
 
   it('previews in a full-screen modal with the schemepreview fields, and Use opens the project form', async () => {

@@ -2,11 +2,11 @@ import './texts';
 import { INDUSTRIES, type Industry, type TemplateView } from '@gantry/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Empty, Input, Popconfirm, Row, Select, Space, Spin, Tag, Typography } from 'antd';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from '../../services/feedback';
-import { deleteTemplate, listTemplates, packageLink, patchTemplate } from '../../services/templates';
+import { deleteTemplate, importTemplate, listTemplates, packageLink, patchTemplate } from '../../services/templates';
 import { industryLabel } from '../projects/options';
 import { templateUsePath } from './paths';
 import SchemePreview from './SchemePreview';
@@ -38,6 +38,7 @@ function Gallery() {
   const [industry, setIndustry] = useState<Industry | ''>('');
   const [previewed, setPreviewed] = useState<TemplateView | null>(null);
   const [publishing, setPublishing] = useState(false);
+  const [editing, setEditing] = useState<TemplateView | null>(null);
   const templates = useQuery({
     queryKey: ['templates', name, industry],
     queryFn: ({ signal }) => listTemplates({ name, industry }, signal),
@@ -48,6 +49,20 @@ function Gallery() {
   const setPublished = async (template: TemplateView, published: boolean) => {
     await patchTemplate(template.id, { published });
     changed();
+  };
+  const [importing, setImporting] = useState(false);
+  // A plain file input (antd's Upload would weigh on the gallery's first load: weight/budgets.ts).
+  const importInput = useRef<HTMLInputElement>(null);
+  /** A package exported from this or another server: checked whole by the server, then listed. */
+  const importFile = (file: File) => {
+    setImporting(true);
+    importTemplate(file)
+      .then(() => {
+        toast.success(t('templates.importedDone'));
+        changed();
+      })
+      .catch(() => undefined)
+      .finally(() => setImporting(false));
   };
   const remove = async (template: TemplateView) => {
     await deleteTemplate(template.id);
@@ -78,6 +93,15 @@ function Gallery() {
       ...(template.source === 'builtin'
         ? []
         : [
+            <Button
+              key="edit"
+              type="link"
+              size="small"
+              onClick={() => setEditing(template)}
+              data-testid={`template-edit-${template.id}`}
+            >
+              {t('templates.edit')}
+            </Button>,
             <Popconfirm key="delete" title={t('templates.deleteConfirm')} onConfirm={() => remove(template)}>
               <Button type="link" size="small" danger data-testid={`template-delete-${template.id}`}>
                 {t('templates.delete')}
@@ -91,9 +115,26 @@ function Gallery() {
     <Card
       title={t('templates.title')}
       extra={
-        <Button onClick={() => setPublishing(true)} data-testid="template-publish">
-          {t('templates.publish')}
-        </Button>
+        <Space>
+          <input
+            ref={importInput}
+            type="file"
+            accept=".zip,application/zip"
+            hidden
+            data-testid="template-import-file"
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              event.target.value = '';
+              if (file) importFile(file);
+            }}
+          />
+          <Button loading={importing} onClick={() => importInput.current?.click()} data-testid="template-import">
+            {t('templates.import')}
+          </Button>
+          <Button onClick={() => setPublishing(true)} data-testid="template-publish">
+            {t('templates.publish')}
+          </Button>
+        </Space>
       }
     >
       <style>{CARD_STYLE}</style>
@@ -181,9 +222,15 @@ function Gallery() {
           </Row>
         )}
       </Spin>
-      {publishing ? (
+      {publishing || editing ? (
         <Suspense fallback={null}>
-          <PublishDialog onClose={() => setPublishing(false)} />
+          <PublishDialog
+            template={editing ?? undefined}
+            onClose={() => {
+              setPublishing(false);
+              setEditing(null);
+            }}
+          />
         </Suspense>
       ) : null}
       {previewed ? <TemplatePreviewModal template={previewed} onUse={use} onClose={() => setPreviewed(null)} /> : null}

@@ -220,7 +220,7 @@ function compile(node: Node, negate: boolean): Compiled {
       const value = param(node.value, type);
       if (type === 'document') {
         // jsonb orders across types (strings below numbers below booleans): only the same type counts.
-        const same = sql`jsonb_typeof(${expr}) = jsonb_typeof(${value})`;
+        const same = sameTypeBound(expr, node.value, node.kind) ?? sql`jsonb_typeof(${expr}) = jsonb_typeof(${value})`;
         const matches = sql`(${same} and ${expr} ${sql.raw(ORDERING[node.kind])} ${value})`;
         return negate ? sql`(${matches} is not true)` : matches;
       }
@@ -228,6 +228,23 @@ function compile(node: Node, negate: boolean): Compiled {
       return sql`(${expr} ${sql.raw(ORDERING_NOT[node.kind])} ${value} or ${expr} is null)`;
     }
   }
+}
+
+/**
+ * The same-type condition of an ordering as a second bound on the value itself, where jsonb's order
+ * across types gives one (null < strings < numbers < booleans): `n >= 5` with `n < false` keeps
+ * numbers only, `s < "m"` with `s >= ""` strings only. Unlike `jsonb_typeof(…) = …` (which the
+ * planner can only guess at), a range on the expression is estimated from its statistics and bounds
+ * an index scan. Undefined where no literal marks the type's edge (numbers below, strings above).
+ */
+function sameTypeBound(expr: SQL | AnyPgColumn, json: Value, kind: Ordering): SQL | undefined {
+  const upward = kind === 'gt' || kind === 'gte';
+  // A document value is bound as its JSON text (values.ts).
+  const value: unknown = typeof json === 'string' ? JSON.parse(json) : json;
+  if (typeof value === 'number') return upward ? sql`${expr} < 'false'::jsonb` : undefined;
+  if (typeof value === 'boolean') return upward ? sql`${expr} <= 'true'::jsonb` : sql`${expr} >= 'false'::jsonb`;
+  if (typeof value === 'string') return upward ? undefined : sql`${expr} >= '""'::jsonb`;
+  return undefined;
 }
 
 function compileEq({ expr, type }: Target, value: Value | null, negate: boolean): SQL {

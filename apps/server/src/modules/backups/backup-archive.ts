@@ -414,13 +414,7 @@ async function checkStructure(reader: ArchiveReader): Promise<{ manifest: Manife
       throw new ArchiveProblem('unlisted', { path: name });
     const declared = listed.get(name);
     if (!declared) throw new ArchiveProblem('unlisted', { path: name });
-    if (entry.uncompressedSize !== declared.size) throw new ArchiveProblem('size', { path: name });
-    if (
-      entry.uncompressedSize > 1024 * 1024 &&
-      entry.uncompressedSize / Math.max(1, entry.compressedSize) > BACKUP_LIMITS.ratioMax
-    ) {
-      throw new ArchiveProblem('ratio', { path: name });
-    }
+    checkEntryLimits(entry, declared);
     totalBytes += entry.uncompressedSize;
     if (totalBytes > BACKUP_LIMITS.expandedBytesMax) {
       throw new ArchiveProblem('tooLarge', { max: BACKUP_LIMITS.expandedBytesMax / 1024 ** 3 });
@@ -437,6 +431,62 @@ async function checkStructure(reader: ArchiveReader): Promise<{ manifest: Manife
   return { manifest, totalBytes };
 }
 
+/** An entry's size as the manifest declares it, and its compression ratio (zip bombs), from the central directory. */
+export function checkEntryLimits(entry: ArchiveEntry, declared: { size: number }): void {
+  const path = entry.filename.slice(0, 200);
+  if (entry.uncompressedSize !== declared.size) throw new ArchiveProblem('size', { path });
+  if (
+    entry.uncompressedSize > 1024 * 1024 &&
+    entry.uncompressedSize / Math.max(1, entry.compressedSize) > BACKUP_LIMITS.ratioMax
+  ) {
+    throw new ArchiveProblem('ratio', { path });
+  }
+}
+
+/**
+ * Reads one entry whole: its bytes against the declared size and SHA-256 and, with `lines`, each
+ * line through `valid` (a bad or over-long line is a `badDocument` of `module`). Answers how many
+ * lines it held.
+ */
+export async function verifyEntryBytes(
+  reader: ArchiveReader,
+  entry: ArchiveEntry,
+  declared: { size: number; sha256: string },
+  options: {
+    lines?: { module: string; max: number; valid: (line: string) => boolean };
+    onBytes?: (bytes: number) => void;
+  },
+): Promise<number> {
+  const hash = createHash('sha256');
+  const path = entry.filename;
+  const { lines } = options;
+  let size = 0;
+  let count = 0;
+  const splitter = lines
+    ? new LineSplitter(
+        lines.max,
+        (line, number) => {
+          if (!lines.valid(line)) throw new ArchiveProblem('badDocument', { module: lines.module, line: number });
+          count++;
+        },
+        (number) => {
+          throw new ArchiveProblem('badDocument', { module: lines.module, line: number });
+        },
+      )
+    : undefined;
+  await reader.read(entry, (chunk) => {
+    size += chunk.byteLength;
+    if (size > declared.size) throw new ArchiveProblem('size', { path });
+    hash.update(chunk);
+    splitter?.push(chunk);
+    options.onBytes?.(chunk.byteLength);
+  });
+  splitter?.end();
+  if (size !== declared.size) throw new ArchiveProblem('size', { path });
+  if (hash.digest('hex') !== declared.sha256) throw new ArchiveProblem('hash', { path });
+  return count;
+}
+
 /**
  * Verifies the whole archive before anything is changed (design D6): the manifest (present, known
  * version, valid), every entry's name (confined to its folder, no links), declared sizes, the
@@ -451,36 +501,18 @@ export async function verifyArchive(reader: ArchiveReader, options: VerifyOption
   // A few entries at once: each is read by random access, and inflating waits on the thread pool.
   await inPool(contents, 3, async (entry) => {
     await options.checkpoint?.();
-    const declared = listed.get(entry.filename) as ManifestEntry;
     const place = placeEntry(entry.filename) as EntryPlace;
-    const hash = createHash('sha256');
-    let size = 0;
-    let documents = 0;
     const lines =
       place.kind === 'mongodb'
-        ? new LineSplitter(
-            BACKUP_LIMITS.lineBytesMax,
-            (line, number) => {
-              if (!parseDocumentLine(line))
-                throw new ArchiveProblem('badDocument', { module: place.module, line: number });
-              documents++;
-            },
-            (number) => {
-              throw new ArchiveProblem('badDocument', { module: place.module, line: number });
-            },
-          )
+        ? { module: place.module, max: BACKUP_LIMITS.lineBytesMax, valid: (line: string) => !!parseDocumentLine(line) }
         : undefined;
-    await reader.read(entry, (chunk) => {
-      size += chunk.byteLength;
-      if (size > declared.size) throw new ArchiveProblem('size', { path: entry.filename });
-      hash.update(chunk);
-      lines?.push(chunk);
-      done += chunk.byteLength;
-      options.onProgress?.(totalBytes === 0 ? 1 : done / totalBytes);
+    const documents = await verifyEntryBytes(reader, entry, listed.get(entry.filename) as ManifestEntry, {
+      lines,
+      onBytes: (bytes) => {
+        done += bytes;
+        options.onProgress?.(totalBytes === 0 ? 1 : done / totalBytes);
+      },
     });
-    lines?.end();
-    if (size !== declared.size) throw new ArchiveProblem('size', { path: entry.filename });
-    if (hash.digest('hex') !== declared.sha256) throw new ArchiveProblem('hash', { path: entry.filename });
     if (place.kind === 'mongodb' && documents !== manifest.modules[place.module]?.documents) {
       throw new ArchiveProblem('badDocument', { module: place.module, line: documents + 1 });
     }

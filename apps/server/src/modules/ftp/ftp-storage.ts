@@ -518,7 +518,7 @@ export function createFtpStorage(deps: FtpStorageDeps): FtpStorage {
                   offset = kept !== null && kept <= localSize ? kept : 0;
                 }
                 session.client.trackProgress((info) => opts.onProgress?.(offset + info.bytes));
-                const source = createReadStream(localPath, { start: offset });
+                const source = createReadStream(localPath, { start: offset, highWaterMark: 1 << 20 });
                 try {
                   await session.step(
                     'write',

@@ -1,8 +1,12 @@
-import { createHash } from 'node:crypto';
-import { BACKUP_LIMITS } from '@gantry/shared';
 import { z } from 'zod';
 import { inPool } from '../../lib/in-pool.js';
-import { type ArchiveEntry, ArchiveProblem, type ArchiveReader, LineSplitter } from '../backups/backup-archive.js';
+import {
+  type ArchiveEntry,
+  ArchiveProblem,
+  type ArchiveReader,
+  checkEntryLimits,
+  verifyEntryBytes,
+} from '../backups/backup-archive.js';
 
 /**
  * The whole-platform archive (issue 13 §4): a zip with `tables/<table>.jsonl` (one row per line, as
@@ -164,13 +168,7 @@ export async function verifyPlatformArchive(
     if (place.kind === 'table' && !manifest.tables[place.table]) throw new ArchiveProblem('unlisted', { path: name });
     const declared = listed.get(name);
     if (!declared) throw new ArchiveProblem('unlisted', { path: name.slice(0, 200) });
-    if (entry.uncompressedSize !== declared.size) throw new ArchiveProblem('size', { path: name });
-    if (
-      entry.uncompressedSize > 1024 * 1024 &&
-      entry.uncompressedSize / Math.max(1, entry.compressedSize) > BACKUP_LIMITS.ratioMax
-    ) {
-      throw new ArchiveProblem('ratio', { path: name });
-    }
+    checkEntryLimits(entry, declared);
     totalBytes += entry.uncompressedSize;
     if (place.kind === 'file') fileBytes += entry.uncompressedSize;
     contents.push({ entry, place });
@@ -184,34 +182,15 @@ export async function verifyPlatformArchive(
 
   let done = 0;
   await inPool(contents, 3, async ({ entry, place }) => {
-    const declared = listed.get(entry.filename) as { size: number; sha256: string };
-    const hash = createHash('sha256');
-    let size = 0;
-    let rows = 0;
     const lines =
-      place.kind === 'table'
-        ? new LineSplitter(
-            PLATFORM_LIMITS.lineBytesMax,
-            (line, number) => {
-              if (!isRowLine(line)) throw new ArchiveProblem('badDocument', { module: place.table, line: number });
-              rows++;
-            },
-            (number) => {
-              throw new ArchiveProblem('badDocument', { module: place.table, line: number });
-            },
-          )
-        : undefined;
-    await reader.read(entry, (chunk) => {
-      size += chunk.byteLength;
-      if (size > declared.size) throw new ArchiveProblem('size', { path: entry.filename });
-      hash.update(chunk);
-      lines?.push(chunk);
-      done += chunk.byteLength;
-      options.onProgress?.(totalBytes === 0 ? 1 : done / totalBytes);
+      place.kind === 'table' ? { module: place.table, max: PLATFORM_LIMITS.lineBytesMax, valid: isRowLine } : undefined;
+    const rows = await verifyEntryBytes(reader, entry, listed.get(entry.filename) as { size: number; sha256: string }, {
+      lines,
+      onBytes: (bytes) => {
+        done += bytes;
+        options.onProgress?.(totalBytes === 0 ? 1 : done / totalBytes);
+      },
     });
-    lines?.end();
-    if (size !== declared.size) throw new ArchiveProblem('size', { path: entry.filename });
-    if (hash.digest('hex') !== declared.sha256) throw new ArchiveProblem('hash', { path: entry.filename });
     if (place.kind === 'table' && rows !== manifest.tables[place.table]?.rows) {
       throw new ArchiveProblem('badDocument', { module: place.table, line: rows + 1 });
     }

@@ -3,10 +3,12 @@ import {
   type Language,
   type ProjectCreateBody,
   type ProjectView,
+  projectBatchBody,
   projectCreateBody,
   projectUpdateBody,
   projectView,
   statusBody,
+  translate,
   usageReportBody,
 } from '@gantry/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -141,6 +143,37 @@ export function projectRoutes(projects: ProjectService, fromTemplate?: FromTempl
         schema: { tags, params: idParams, body: projectUpdateBody, response: { 200: projectView } },
       },
       async (request) => projects.update(actorOf(request), request.params.id, request.body),
+    );
+
+    app.get(
+      '/project/_expand',
+      {
+        config: { action: 'project.read' },
+        schema: {
+          tags,
+          description:
+            'The project extension schema of settings/project (fields, editableFields, batchChangeFields), for the project form and the batch change of every signed-in user.',
+        },
+      },
+      async () => projects.expandSchema(),
+    );
+
+    app.patch(
+      '/project/_batch',
+      {
+        config: { action: 'project.write' },
+        schema: {
+          tags,
+          description:
+            'Batch change (settings/project): `extra` values of batch-changeable extension fields set on every project of `ids`, all or none; a project the caller may not change: 404.',
+          body: projectBatchBody,
+          response: { 200: z.object({ updated: z.number(), message: z.string() }) },
+        },
+      },
+      async (request) => ({
+        ...(await projects.batchChange(actorOf(request), request.body)),
+        message: translate('project.batchChanged', request.language),
+      }),
     );
 
     app.patch(

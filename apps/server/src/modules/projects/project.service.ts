@@ -3,9 +3,12 @@ import {
   ADMIN_USER_ID,
   domainKey,
   FEATURE_FOR,
+  type ProjectBatchBody,
   type ProjectCreateBody,
+  type ProjectExpand,
   type ProjectUpdateBody,
   type ProjectView,
+  projectExpandSchema,
   type UsageReport,
 } from '@gantry/shared';
 import { and } from 'drizzle-orm';
@@ -30,6 +33,7 @@ import type { PlatformLicenceService } from '../licence/platform-licence.service
 import type { UserRow } from '../users/user.repository.js';
 import { projectViewOf, renderedProjectView } from './project.presenter.js';
 import type { MaintainedTotal, ProjectInsert, ProjectRepository, ProjectWithOwner } from './project.repository.js';
+import { type ExpandMode, expandValues } from './project-expand.js';
 
 export const PROJECTS_AREA = 'projects';
 const AVAILABLE_LIMIT = 10_000;
@@ -46,6 +50,8 @@ export interface ProjectDeps {
   pagesInDatabase: boolean;
   /** The project sites (issue 15): ports claimed before a save commits, listeners following every change. */
   sites?: ProjectSiteHooks;
+  /** The project extension schema (settings/project); none: `extra` is free-form. */
+  expand?: () => Promise<ProjectExpand>;
 }
 
 export interface ProjectSiteHooks {
@@ -160,12 +166,21 @@ export class ProjectService {
       await this.deps.platformLicence.assertFeature(FEATURE_FOR.projectSso, { ownerId, user: actor.user });
     }
     const id = body.id || newProjectId();
+    // Read before the transaction: the embedded engine serves one transaction at a time.
+    const expand = await this.deps.expand?.();
     try {
       await db.transaction(async (tx) => {
         await licence.assertFits(tx, body.grant, { kind: 'project', ownerId });
         if (ownerId !== ADMIN_USER_ID && !(await repo.ownerStatus(tx, ownerId))) throw new AppError('tenantDisabled');
         const at = clock();
-        await repo.insert(tx, { id, userId: ownerId, ...this.columns(body), createdAt: at, updatedAt: at });
+        const extra = await this.extraFor(expand, body.extra, undefined, 'create', tx, at);
+        await repo.insert(tx, {
+          id,
+          userId: ownerId,
+          ...this.columns({ ...body, ...(extra ? { extra } : {}) }),
+          createdAt: at,
+          updatedAt: at,
+        });
         await this.deps.sites?.claimPort(id, body.port ?? null);
         await audit.record(
           actor,
@@ -183,6 +198,7 @@ export class ProjectService {
 
   async update(actor: Actor, id: string, body: ProjectUpdateBody): Promise<ProjectView> {
     const { db, repo, licence, audit, clock } = this.deps;
+    const expand = await this.deps.expand?.();
     try {
       await db.transaction(async (tx) => {
         const current = await this.visible(actor.user, id, tx, true);
@@ -199,7 +215,12 @@ export class ProjectService {
         // An enabled project moved to a disabled tenant would be the one enabled project it has.
         const moved = ownerId !== current.userId && ownerId !== ADMIN_USER_ID;
         if (moved && current.status && !(await repo.ownerStatus(tx, ownerId))) throw new AppError('tenantDisabled');
-        await repo.update(tx, id, { ...this.columns(body), userId: ownerId, updatedAt: clock() });
+        const extra = await this.extraFor(expand, body.extra, current.extra, 'update', tx, clock());
+        await repo.update(tx, id, {
+          ...this.columns({ ...body, ...(extra ? { extra } : {}) }),
+          userId: ownerId,
+          updatedAt: clock(),
+        });
         await this.deps.sites?.claimPort(id, body.port ?? null);
         await audit.record(
           actor,
@@ -213,6 +234,48 @@ export class ProjectService {
       await this.deps.sites?.changed(id);
     }
     return this.get(actor.user, id);
+  }
+
+  /** The extension schema (settings/project); the empty one without settings. */
+  async expandSchema(): Promise<ProjectExpand> {
+    return this.deps.expand ? this.deps.expand() : projectExpandSchema.parse({});
+  }
+
+  /** The extension values to store (project-expand.ts); undefined: leave them as they are. */
+  private async extraFor(
+    expand: ProjectExpand | undefined,
+    given: Record<string, unknown> | undefined,
+    previous: Record<string, unknown> | undefined,
+    mode: ExpandMode,
+    tx: Database,
+    now: Date,
+  ): Promise<Record<string, unknown> | undefined> {
+    if (!expand) return given;
+    return expandValues(expand, given, previous, mode, tx, now);
+  }
+
+  /**
+   * Batch change (console.md §2 settings/project, the project list): the same batch-changeable
+   * extension values set on several projects, all or none. Every project must be one the caller may
+   * change (another tenant's: 404, naming none of its data).
+   */
+  async batchChange(actor: Actor, body: ProjectBatchBody): Promise<{ updated: number }> {
+    const { db, repo, audit, clock } = this.deps;
+    const ids = [...new Set(body.ids)];
+    const expand = await this.deps.expand?.();
+    await db.transaction(async (tx) => {
+      for (const id of ids) {
+        const current = await this.visible(actor.user, id, tx, true);
+        const extra = await this.extraFor(expand, body.extra, current.extra, 'batch', tx, clock());
+        await repo.update(tx, id, { extra: extra ?? {}, updatedAt: clock() });
+        await audit.record(
+          actor,
+          { action: 'project.update', objectType: 'project', objectId: id, tenantId: tenantOf(current.userId) },
+          tx,
+        );
+      }
+    });
+    return { updated: ids.length };
   }
 
   /** Enabling a project of a disabled tenant is refused: enable the tenant (with it) instead. */

@@ -9,6 +9,7 @@ import {
 } from '@gantry/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
+import { checkExpandFormulas } from '../projects/project-expand.js';
 import type { SettingsRepository } from './settings.repository.js';
 
 /**
@@ -95,12 +96,14 @@ export class SettingsService {
     return cache.publicJson;
   }
 
-  replace(input: Settings): Promise<Settings> {
+  async replace(input: Settings): Promise<Settings> {
+    await checkExpandFormulas(input.projectExpand);
     return this.save(() => input);
   }
 
   /** Replaces the top-level fields given; the rest are as stored at the moment of writing. */
-  patch(patch: SettingsPatch): Promise<Settings> {
+  async patch(patch: SettingsPatch): Promise<Settings> {
+    if (patch.projectExpand) await checkExpandFormulas(patch.projectExpand);
     return this.save((current) => ({ ...current, ...patch }));
   }
 
@@ -108,9 +111,10 @@ export class SettingsService {
     const value = await this.repository.modify((stored) =>
       normalizeSettings(change(readStored(stored, this.warnInvalid))),
     );
-    // Committed: this copy is the newest (the bus dropped the old one when the change was announced).
+    // Committed. Not cached: two saves at once may finish in either order, and the one that committed
+    // first could otherwise overwrite the newer copy; the next read asks the database.
     this.generation++;
-    this.cache = { value, at: performance.now() };
+    this.cache = undefined;
     return value;
   }
 }

@@ -2,7 +2,7 @@
  * The back office's script (served as `/_site/back-office.js`, a module: no inline script, so the
  * page works under a strict CSP). Plain DOM, no framework: sign-in (with the verification code when
  * asked, and the single sign-on code from `#sso=`), the project's name and grant, the media library,
- * and for the project administrator its users and roles. Passwords leave hashed (SHA-256 hex, the
+ * the records of published tables, and for the project administrator its users and roles. Passwords leave hashed (SHA-256 hex, the
  * contract's wire form), computed here so that it works on plain-HTTP addresses too.
  */
 export const BACK_OFFICE_SCRIPT = String.raw`
@@ -16,12 +16,14 @@ const T = {
     signOut: '退出', grant: '授权', start: '开始日期', end: '到期日期', remaining: '剩余天数', users: '用户数',
     media: '媒体库', projectUsers: '项目用户', roles: '角色', name: '名称', status: '状态', on: '启用', off: '禁用',
     add: '添加', remove: '删除', rename: '重命名', newFolder: '新建文件夹', upload: '上传', folder: '文件夹', size: '大小',
-    remarks: '备注', enable: '启用', disable: '禁用', confirm: '确定删除？', newName: '新名称', empty: '暂无数据', welcome: '欢迎，' },
+    remarks: '备注', enable: '启用', disable: '禁用', confirm: '确定删除？', newName: '新名称', empty: '暂无数据', welcome: '欢迎，',
+    tables: '数据表', table: '数据表', edit: '编辑', save: '保存', cancel: '取消', time: '更新时间' },
   en: { signIn: 'Sign in', username: 'Username', password: 'Password', code: 'Verification code', owner: 'Sign in as the project administrator (console account)',
     signOut: 'Sign out', grant: 'Licence', start: 'Start', end: 'Ends', remaining: 'Days left', users: 'Users',
     media: 'Media library', projectUsers: 'Project users', roles: 'Roles', name: 'Name', status: 'Status', on: 'Enabled', off: 'Disabled',
     add: 'Add', remove: 'Delete', rename: 'Rename', newFolder: 'New folder', upload: 'Upload', folder: 'Folder', size: 'Size',
-    remarks: 'Remarks', enable: 'Enable', disable: 'Disable', confirm: 'Delete it?', newName: 'New name', empty: 'Nothing here', welcome: 'Welcome, ' },
+    remarks: 'Remarks', enable: 'Enable', disable: 'Disable', confirm: 'Delete it?', newName: 'New name', empty: 'Nothing here', welcome: 'Welcome, ',
+    tables: 'Tables', table: 'Table', edit: 'Edit', save: 'Save', cancel: 'Cancel', time: 'Updated' },
 }[lang];
 
 function sha256(text) {
@@ -246,9 +248,91 @@ async function rolesPanel(panel) {
   await act(async () => {});
 }
 
+/** Fields a record form edits: the ones a user types (computed, sub-table and media fields are shown, not edited here). */
+const EDITABLE = new Set(['text', 'number', 'date', 'time', 'boolean', 'rating', 'select', 'multiSelect', 'link', 'region']);
+
+function shown(value) {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+function typed(field, input) {
+  if (field.type === 'boolean') return input.checked;
+  const text = input.value.trim();
+  if (text === '') return undefined;
+  if (field.type === 'number' || field.type === 'rating') return Number(text);
+  if (field.type === 'multiSelect' || field.type === 'region') {
+    try { return JSON.parse(text); } catch { return text.split(',').map((part) => part.trim()).filter(Boolean); }
+  }
+  return text;
+}
+
+async function tablesPanel(panel) {
+  const error = errorLine();
+  const tables = await call('GET', '/tables');
+  if (tables.length === 0) { panel.replaceChildren(el('h2', {}, T.tables), el('p', {}, T.empty)); return; }
+  const picker = el('select', { name: 'table', 'aria-label': T.table },
+    tables.map((t) => el('option', { value: t.id }, t.title || t.name)));
+  const records = el('table', { 'data-testid': 'records' });
+  const form = el('form', { 'data-testid': 'record-form' });
+  let editing;
+  const current = () => tables.find((t) => t.id === picker.value);
+  const act = async (work) => {
+    error.textContent = '';
+    try { await work(); await refresh(); } catch (failure) { error.textContent = failure.message; }
+  };
+  const fill = (record) => {
+    const table = current();
+    editing = record;
+    const inputs = table.fields.filter((f) => EDITABLE.has(f.type)).map((field) => {
+      const value = record ? record.data[field.name] : undefined;
+      const input = field.type === 'boolean'
+        ? el('input', { type: 'checkbox', name: field.name, checked: value === true })
+        : el('input', { name: field.name, value: shown(value), type: field.type === 'number' || field.type === 'rating' ? 'number' : 'text', step: 'any' });
+      return { field, input, label: el('label', {}, field.title || field.name, input) };
+    });
+    form.onsubmit = (event) => {
+      event.preventDefault();
+      act(async () => {
+        const data = {};
+        for (const { field, input } of inputs) {
+          const value = typed(field, input);
+          if (value !== undefined || editing) data[field.name] = value === undefined ? null : value;
+        }
+        const path = '/tables/' + table.id + '/records';
+        if (editing) await call('PATCH', path + '/' + editing.id, data);
+        else await call('POST', path, data);
+        fill(undefined);
+      });
+    };
+    form.replaceChildren(...inputs.map((i) => i.label),
+      el('button', { type: 'submit' }, editing ? T.save : T.add),
+      editing ? el('button', { type: 'button', onclick: () => fill(undefined) }, T.cancel) : null);
+  };
+  const refresh = async () => {
+    const table = current();
+    const list = await call('GET', '/tables/' + table.id + '/records');
+    const columns = table.fields.filter((f) => f.type !== 'subTable');
+    records.replaceChildren(
+      el('thead', {}, el('tr', {}, columns.map((f) => el('th', {}, f.title || f.name)), el('th', {}, T.time), el('th', {}))),
+      el('tbody', {}, list.length === 0 ? el('tr', {}, el('td', {}, T.empty)) : list.map((record) => el('tr', { 'data-record': record.id },
+        columns.map((f) => el('td', {}, shown(record.data[f.name]))),
+        el('td', {}, record.updateTime.slice(0, 19).replace('T', ' ')),
+        el('td', {},
+          el('button', { class: 'link', type: 'button', onclick: () => fill(record) }, T.edit),
+          el('button', { class: 'link', type: 'button', onclick: () => act(async () => {
+            if (confirm(T.confirm)) await call('DELETE', '/tables/' + table.id + '/records/' + record.id);
+          }) }, T.remove))))));
+  };
+  picker.addEventListener('change', () => { fill(undefined); act(async () => {}); });
+  panel.replaceChildren(el('h2', {}, T.tables), picker, form, error, records);
+  fill(undefined);
+  await act(async () => {});
+}
+
 async function mainView(me) {
   const panel = el('section', { class: 'panel' });
-  const tabs = [['media', T.media, mediaPanel]];
+  const tabs = [['media', T.media, mediaPanel], ['tables', T.tables, tablesPanel]];
   if (me.manager) tabs.push(['users', T.projectUsers, usersPanel], ['roles', T.roles, rolesPanel]);
   const nav = el('nav', { class: 'tabs' });
   const open = (key) => {

@@ -81,6 +81,24 @@ interface CachedFile {
   name: string;
   updateTime: Date;
   at: number;
+  /** Its answer's headers, made once. */
+  headers?: FileHeaders;
+}
+
+interface FileHeaders extends Record<string, string> {
+  'content-type': string;
+  'cache-control': string;
+  etag: string;
+  'last-modified': string;
+}
+
+function headersOf(name: string, size: number, updateTime: Date): FileHeaders {
+  return {
+    'content-type': contentTypeOf(name),
+    'cache-control': cacheControlOf(name),
+    etag: etagOf(size, updateTime),
+    'last-modified': updateTime.toUTCString(),
+  };
 }
 
 /** Files up to this size are kept; at most this many bytes in all; each for at most FILE_CACHE_MS. */
@@ -183,12 +201,14 @@ export async function serveFromPackage(
   const key = `${projectId}/${segments.join('/')}`;
   const now = performance.now();
   const cached = cache.get(key, now);
-  if (cached)
-    return send(request, reply, cached.name, {
+  if (cached) {
+    cached.headers ??= headersOf(cached.name, cached.bytes.length, cached.updateTime);
+    return send(request, reply, cached.headers, {
       bytes: cached.bytes,
       size: cached.bytes.length,
       updateTime: cached.updateTime,
     });
+  }
   const area = htmlArea(projectId);
   const last = segments.at(-1) ?? '';
   const looksLikeFile = /\.[A-Za-z0-9]{1,8}$/.test(last);
@@ -207,23 +227,19 @@ export async function serveFromPackage(
   }
   if (!file) return 'notFound';
   const name = target.at(-1) ?? 'index.html';
-  if (file.bytes) cache.set(key, { bytes: file.bytes, name, updateTime: file.updateTime, at: now });
-  return send(request, reply, name, file);
+  const headers = headersOf(name, file.size, file.updateTime);
+  if (file.bytes) cache.set(key, { bytes: file.bytes, name, updateTime: file.updateTime, at: now, headers });
+  return send(request, reply, headers, file);
 }
 
 async function send(
   request: FastifyRequest,
   reply: FastifyReply,
-  name: string,
+  headers: FileHeaders,
   file: { bytes?: Buffer | undefined; stream?: Readable | undefined; size: number; updateTime: Date },
 ): Promise<'served'> {
-  const etag = etagOf(file.size, file.updateTime);
-  reply
-    .header('content-type', contentTypeOf(name))
-    .header('cache-control', cacheControlOf(name))
-    .header('etag', etag)
-    .header('last-modified', file.updateTime.toUTCString());
-  if (fresh(request, etag, file.updateTime)) {
+  reply.headers(headers);
+  if (fresh(request, headers.etag, file.updateTime)) {
     file.stream?.destroy();
     await reply.code(304).send();
     return 'served';

@@ -58,6 +58,9 @@ export class SiteListeners {
   /** Each HTTPS project's TLS context, made on first use, dropped when the project changes. */
   private readonly contexts = new Map<string, Promise<SecureContext>>();
   private secure: https.Server | undefined;
+  /** Work on one project's listeners, in order (see `enqueue`). */
+  private readonly queues = new Map<string, Promise<void>>();
+  private started = false;
   private closed = false;
 
   constructor(
@@ -212,25 +215,76 @@ export class SiteListeners {
     this.claimed.set(projectId, { port, server: await this.listen(projectId, port) });
   }
 
-  /** After a change of `projectId` (saved, rolled back, status, deleted): listeners and the Host map follow the row. */
-  async changed(projectId: string): Promise<void> {
-    const project = await this.repo.project(projectId);
-    this.setDomain(projectId, project?.isUseDomain && project.domainKey ? project.domainKey : undefined);
-    this.setSecure(projectId, project);
-    const want = project?.port ?? null;
-    const candidates = [this.bound.get(projectId), this.claimed.get(projectId)];
-    this.claimed.delete(projectId);
-    const keep = candidates.find((listener) => listener && listener.port === want);
-    for (const listener of candidates) if (listener && listener !== keep) await this.stop(listener);
-    if (keep) {
-      this.bound.set(projectId, keep);
-      return;
+  /**
+   * Runs `work` after the earlier work of `projectId` (changes of one project never interleave:
+   * two binds of one port would see each other as "in use").
+   */
+  private enqueue(projectId: string, work: () => Promise<void>): Promise<void> {
+    const run = (this.queues.get(projectId) ?? Promise.resolve()).then(work);
+    const tail = run.catch(() => undefined);
+    this.queues.set(projectId, tail);
+    void tail.then(() => {
+      if (this.queues.get(projectId) === tail) this.queues.delete(projectId);
+    });
+    return run;
+  }
+
+  /**
+   * After a change of `projectId`: listeners and the Host maps follow the stored row. `settle`: this
+   * process's own save ended (committed or not) and its claimed port is settled; otherwise another
+   * process announced the change (the invalidation bus), and a save of this process still in
+   * progress is left to settle its own claim. `row`: the project as just read (undefined: not served).
+   */
+  changed(projectId: string, settle = true, row?: { project: SiteProject | undefined }): Promise<void> {
+    return this.enqueue(projectId, async () => {
+      const project = row ? row.project : await this.repo.project(projectId);
+      this.setDomain(projectId, project?.isUseDomain && project.domainKey ? project.domainKey : undefined);
+      this.setSecure(projectId, project);
+      if (!settle && this.claimed.has(projectId)) return;
+      const want = project?.port ?? null;
+      const candidates = [this.bound.get(projectId), this.claimed.get(projectId)];
+      this.claimed.delete(projectId);
+      const keep = candidates.find((listener) => listener && listener.port === want);
+      for (const listener of candidates) if (listener && listener !== keep) await this.stop(listener);
+      if (keep) {
+        this.bound.set(projectId, keep);
+        return;
+      }
+      this.bound.delete(projectId);
+      if (want !== null && !this.closed) await this.bind(projectId, want);
+    });
+  }
+
+  /**
+   * Every project followed again (the bus may have missed changes: its connection was lost, or a
+   * platform restore replaced every row): one read of the served projects, then each project whose
+   * listener, domain or certificate may differ.
+   */
+  async resync(): Promise<void> {
+    if (!this.started || this.closed) return;
+    const served = new Map((await this.repo.served()).map((project) => [project.id, project]));
+    const ids = new Set([
+      ...served.keys(),
+      ...this.bound.keys(),
+      ...this.domains.values(),
+      ...this.secureDomains.values(),
+    ]);
+    const all = [...ids];
+    for (let i = 0; i < all.length; i += 64) {
+      await Promise.all(
+        all
+          .slice(i, i + 64)
+          .map((id) =>
+            this.changed(id, false, { project: served.get(id) }).catch((error: unknown) =>
+              this.log.warn({ err: error, projectId: id }, 'project site listeners not updated'),
+            ),
+          ),
+      );
     }
-    this.bound.delete(projectId);
-    if (want !== null && !this.closed) await this.bind(projectId, want);
   }
 
   private async bind(projectId: string, port: number): Promise<void> {
+    if (this.bound.has(projectId)) return;
     try {
       this.bound.set(projectId, { port, server: await this.listen(projectId, port) });
     } catch (error) {
@@ -246,6 +300,7 @@ export class SiteListeners {
 
   /** At start: every project with a port listened on (a port that cannot be is logged, not fatal), the Host map filled. */
   async start(): Promise<void> {
+    this.started = true;
     const projects = await this.repo.served();
     const domains = new Map<string, string>();
     for (const project of projects) {
@@ -269,7 +324,9 @@ export class SiteListeners {
       await Promise.all(
         withPorts
           .slice(i, i + 64)
-          .map((project) => (this.closed ? undefined : this.bind(project.id, project.port as number))),
+          .map((project) =>
+            this.closed ? undefined : this.enqueue(project.id, () => this.bind(project.id, project.port as number)),
+          ),
       );
     }
   }

@@ -16,7 +16,9 @@ import {
   TENANT_PASSWORD,
 } from '../../test/fixtures.js';
 import { selfSigned } from '../../test/self-signed.js';
-import { createTestApp, ENGINE, type TestApp, wire } from '../../test/test-app.js';
+import { ADMIN_PASSWORD, createTestApp, ENGINE, type TestApp, wire } from '../../test/test-app.js';
+import { SiteRepository } from './site.repository.js';
+import { SiteListeners } from './site-listeners.js';
 
 let t: TestApp;
 let admin: string;
@@ -139,6 +141,23 @@ describe(`front site (${ENGINE})`, () => {
     // A folder gives its index.html, never a listing.
     expect((await get('/_p_plant1/docs/')).body).toBe('docs page');
     expect((await get('/_p_plant1/assets/')).body).toContain('Plant app');
+  });
+
+  it('its files carry the security headers every other answer has (set without helmet, the same)', async () => {
+    const file = await get('/_p_plant1/style.css');
+    const consoleAnswer = await get(`${SPM_URL}/setting`);
+    const security = (headers: Record<string, unknown>) =>
+      Object.fromEntries(
+        Object.entries(headers).filter(([name]) =>
+          /^(cross-origin-opener-policy|origin-agent-cluster|referrer-policy|x-content-type-options|x-dns-prefetch-control|x-download-options|x-frame-options|x-permitted-cross-domain-policies|x-xss-protection)$/.test(
+            name,
+          ),
+        ),
+      );
+    expect(Object.keys(security(consoleAnswer.headers))).toHaveLength(9);
+    expect(security(file.headers)).toEqual(security(consoleAnswer.headers));
+    // A page of the front site (a problem page, the default page) has them too.
+    expect(security((await get('/_p_missing/')).headers)).toEqual(security(consoleAnswer.headers));
   });
 
   it('never leaves the package: traversal and symbolic links refused', async () => {
@@ -429,6 +448,31 @@ describe(`ports and domains (${ENGINE})`, () => {
     expect((await fetchLoopback(second, '/')).status).toBe(0);
   });
 
+  it('another process follows a site message, and every project after missed messages (resync)', async () => {
+    // The listeners of a second process on this database, on another loopback address.
+    const other = new SiteListeners(t.app, '127.0.0.2', new SiteRepository(t.database.db), t.app.log);
+    await other.start();
+    try {
+      const port = await freePort();
+      expect((await save({ port, domain: 'seven.example.com', isUseDomain: true })).statusCode).toBe(200);
+      expect(other.portOf('plant7')).toBeUndefined();
+      await other.changed('plant7', false);
+      expect(other.portOf('plant7')).toBe(port);
+      expect(other.projectOfHost('seven.example.com')).toBe('plant7');
+      const there = await fetch(`http://127.0.0.2:${port}/`);
+      expect(await there.text()).toContain('Plant app');
+      // Messages missed (the bus reconnected): one resync follows every project.
+      expect((await save({ port: null, domain: 'seven.example.com', isUseDomain: false })).statusCode).toBe(200);
+      expect(other.portOf('plant7')).toBe(port);
+      await other.resync();
+      expect(other.portOf('plant7')).toBeUndefined();
+      expect(other.projectOfHost('seven.example.com')).toBeUndefined();
+      await expect(fetch(`http://127.0.0.2:${port}/`)).rejects.toThrow();
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a port another program holds: a clear error on save, nothing changed, the server still up', async () => {
     const port = await freePort();
     const squatter = net.createServer();
@@ -550,5 +594,94 @@ describe(`HTTPS by SNI (${ENGINE})`, () => {
     expect(await fetchSecure(port, 'secure.example.com', first.pem)).toHaveProperty('error');
     const renewed = await fetchSecure(port, 'secure.example.com', second.pem);
     expect(renewed).toMatchObject({ status: 200 });
+  });
+});
+
+describe(`tables in the back office (${ENGINE})`, () => {
+  it('published tables only; a project user works under the record permissions; nothing of another project', async () => {
+    // The administrator's own projects (the tenants' grants are used up by now).
+    await createProject(t, admin, { id: 'plant9', name: 'Tables plant' });
+    await createProject(t, admin, { id: 'plant10' });
+    const designer = (method: 'POST' | 'PUT', url: string, payload: unknown, project = 'plant9') =>
+      t.app.inject({
+        method,
+        url: `${SPM_URL}${url}`,
+        headers: { authorization: admin, 'x-request-project': project },
+        payload: payload as object,
+      });
+    const made = await designer('POST', '/tables', { name: 'orders' });
+    expect(made.statusCode, made.body).toBe(200);
+    const table = made.json<{ id: string }>().id;
+    await designer('PUT', `/tables/${table}/draft`, {
+      fields: [
+        { name: 'note', title: 'Note', type: 'text' },
+        { name: 'qty', title: 'Quantity', type: 'number' },
+      ],
+      permissions: { view: [{ records: 'self' }], add: [{ records: 'all' }], manage: [{ records: 'self' }] },
+    });
+    expect((await designer('POST', `/tables/${table}/publish`, {})).statusCode).toBe(200);
+    const draftOnly = (await designer('POST', '/tables', { name: 'drafts' })).json<{ id: string }>().id;
+    // A table of another project, named alike.
+    const foreign = (await designer('POST', '/tables', { name: 'orders' }, 'plant10')).json<{ id: string }>().id;
+
+    const owner = await signIn('plant9', 'admin', ADMIN_PASSWORD, true);
+    for (const username of ['ann', 'bob']) {
+      const created = await api('POST', 'plant9', '/users', owner, { username, password: wire('Passw0rd') });
+      expect(created.statusCode, created.body).toBe(200);
+    }
+    const ann = await signIn('plant9', 'ann', 'Passw0rd');
+    const bob = await signIn('plant9', 'bob', 'Passw0rd');
+
+    const listed = await api('GET', 'plant9', '/tables', ann);
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json()).toEqual([
+      expect.objectContaining({
+        id: table,
+        name: 'orders',
+        fields: [expect.objectContaining({ name: 'note' }), expect.objectContaining({ name: 'qty' })],
+      }),
+    ]);
+    expect(listed.body).not.toContain('permissions');
+    expect(listed.body).not.toContain(draftOnly);
+
+    const mine = await api('POST', 'plant9', `/tables/${table}/records`, ann, { note: 'by ann', qty: 3 });
+    expect(mine.statusCode, mine.body).toBe(200);
+    const annRecord = mine.json<{ id: string; createdBy: string }>();
+    const bobRecord = (await api('POST', 'plant9', `/tables/${table}/records`, bob, { note: 'by bob' })).json<{
+      id: string;
+    }>();
+    const invalid = await api('POST', 'plant9', `/tables/${table}/records`, ann, { qty: 'many' });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json()).toMatchObject({ code: 'recordInvalid', fields: { qty: expect.any(String) } });
+
+    // View 'self': each sees their own; the project administrator sees every record.
+    const notes = async (token: string) =>
+      ((await api('GET', 'plant9', `/tables/${table}/records`, token)).json() as Array<{ data: { note: string } }>)
+        .map((record) => record.data.note)
+        .sort();
+    expect(await notes(ann)).toEqual(['by ann']);
+    expect(await notes(bob)).toEqual(['by bob']);
+    expect(await notes(owner)).toEqual(['by ann', 'by bob']);
+    // Manage 'self': bob can neither read, change nor delete ann's record.
+    expect((await api('GET', 'plant9', `/tables/${table}/records/${annRecord.id}`, bob)).statusCode).toBe(404);
+    expect(
+      (await api('PATCH', 'plant9', `/tables/${table}/records/${annRecord.id}`, bob, { note: 'x' })).statusCode,
+    ).toBe(404);
+    expect((await api('DELETE', 'plant9', `/tables/${table}/records/${annRecord.id}`, bob)).statusCode).toBe(404);
+    const edited = await api('PATCH', 'plant9', `/tables/${table}/records/${annRecord.id}`, ann, { note: 'edited' });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json()).toMatchObject({ data: { note: 'edited', qty: 3 } });
+    expect((await api('DELETE', 'plant9', `/tables/${table}/records/${bobRecord.id}`, bob)).statusCode).toBe(200);
+    expect(await notes(owner)).toEqual(['edited']);
+    // An unpublished table has no records to show.
+    expect((await api('GET', 'plant9', `/tables/${draftOnly}/records`, ann)).statusCode).toBeGreaterThanOrEqual(400);
+
+    // Isolation: ann's token is nothing in plant10; plant10's table is not found through plant9.
+    expect((await api('GET', 'plant10', '/tables', ann)).statusCode).toBe(401);
+    expect((await api('GET', 'plant10', `/tables/${foreign}/records`, ann)).statusCode).toBe(401);
+    const across = await api('GET', 'plant9', `/tables/${foreign}/records`, owner);
+    expect(across.statusCode).toBe(404);
+    expect((await api('POST', 'plant9', `/tables/${foreign}/records`, ann, { note: 'x' })).statusCode).toBe(404);
+    expect((await api('GET', 'plant9', '/tables')).statusCode).toBe(401);
   });
 });

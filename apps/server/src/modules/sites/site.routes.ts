@@ -9,6 +9,7 @@ import {
   MEDIA_LIMITS,
   pickLanguage,
   remainingDays,
+  scopeFor,
   wirePassword,
 } from '@gantry/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -16,10 +17,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import type { FileStore } from '../../lib/file-store.js';
+import { countAnswer, listQuerystring } from '../../lib/list-response.js';
 import { multipartError } from '../../lib/read-upload.js';
 import { actorOf } from '../../plugins/auth.js';
 import type { MediaService, UploadedFile } from '../media/media.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
+import { presentRecord } from '../tables/table.presenter.js';
+import type { TableRow } from '../tables/table.repository.js';
+import type { TableService, Writer } from '../tables/table.service.js';
 import { BACK_OFFICE_SCRIPT } from './back-office-script.js';
 import { PackageFileCache, packageSegments, serveFromPackage } from './front-site.js';
 import type { SiteProject } from './site.repository.js';
@@ -40,6 +45,30 @@ export const ownOrigin = new WeakSet<IncomingMessage>();
 const SANDBOXED_CSP =
   "sandbox allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-modals allow-downloads; frame-ancestors 'self'";
 const OWN_ORIGIN_CSP = "frame-ancestors 'self'";
+/**
+ * What @fastify/helmet sets on every other answer (plugins/security-headers.ts), but the CSP and
+ * CORP, which the front site sets itself.
+ */
+const SECURITY_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'DENY',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+};
+const SANDBOXED_HEADERS = {
+  'content-security-policy': SANDBOXED_CSP,
+  'cross-origin-resource-policy': 'cross-origin',
+};
+const OWN_ORIGIN_HEADERS = {
+  'content-security-policy': OWN_ORIGIN_CSP,
+  'cross-origin-resource-policy': 'cross-origin',
+};
 /** The back office's own pages and API: as strict as the console's. */
 const BACK_OFFICE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https: http:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
@@ -48,12 +77,29 @@ const mediaPath = z.string().max(MEDIA_LIMITS.pathMax * 2);
 const idParams = z.object({ id: z.string().min(1).max(64) });
 const itemParams = z.object({ id: z.string().min(1).max(64), item: z.string().min(1).max(64) });
 const roleIds = z.array(z.string().min(1).max(64)).max(100);
+const tableParams = z.object({ id: z.string().min(1).max(64), table: z.string().min(1).max(128) });
+const recordParams = tableParams.extend({ record: z.string().min(1).max(128) });
+const recordBody = z.record(z.string(), z.unknown());
+
+/** A published table as the back office shows it: its fields and list settings (not its permissions or rules). */
+function backOfficeTable(row: TableRow) {
+  const published = row.doc.published;
+  return {
+    id: row.id,
+    name: row.doc.name,
+    title: row.doc.title ?? null,
+    fields: published?.fields ?? [],
+    list: published?.list ?? null,
+  };
+}
 
 export interface SiteRouteDeps {
   sites: SiteService;
   settings: SettingsService;
   media: MediaService;
   store: FileStore;
+  /** The table designer's tables: the back office reads and writes the records of published ones. */
+  tables?: TableService;
   /** Small package files kept for a moment (the front site's files). */
   files?: PackageFileCache;
   /** Sign-in calls per client address per minute (the console's GANTRY_LOGIN_RATE_PER_MINUTE). */
@@ -121,15 +167,18 @@ export function siteRoutes(deps: SiteRouteDeps) {
     // The front site.
     const front = async (request: FastifyRequest, reply: FastifyReply) => {
       const { id } = request.params as { id: string };
-      const language = languageOf(request);
-      const project = await sites.cachedProject(id);
-      const problem = siteProblem(project, sites.now());
+      reply.headers(SECURITY_HEADERS);
+      const { project, problem } = await sites.cachedState(id);
       const own = ownOrigin.has(request.raw);
       if (problem || !project) {
         return html(
           reply,
           problem?.code === 'notFound' ? 404 : 403,
-          problemPage(id, problem ?? { code: 'notFound', message: 'site.projectMissing', params: {} }, language),
+          problemPage(
+            id,
+            problem ?? { code: 'notFound', message: 'site.projectMissing', params: {} },
+            languageOf(request),
+          ),
           BACK_OFFICE_CSP,
         );
       }
@@ -140,9 +189,8 @@ export function siteRoutes(deps: SiteRouteDeps) {
         // `/_p_x` → `/_p_x/`: the package's relative addresses resolve inside the site.
         return reply.redirect(`/_p_${encodeURIComponent(id)}/`);
       }
-      reply.header('content-security-policy', own ? OWN_ORIGIN_CSP : SANDBOXED_CSP);
       // The sandboxed page has an opaque origin: its own files must be loadable by it.
-      reply.header('cross-origin-resource-policy', 'cross-origin');
+      reply.headers(own ? OWN_ORIGIN_HEADERS : SANDBOXED_HEADERS);
       const served = await serveFromPackage(store, files, id, segments, request, reply);
       if (served === 'served') return reply;
       if (served === 'notFound') throw new AppError('notFound');
@@ -155,13 +203,16 @@ export function siteRoutes(deps: SiteRouteDeps) {
           project,
           { logo: s.project_logo, background: s.project_backgroundImage },
           backOffice,
-          language,
+          languageOf(request),
         ),
         BACK_OFFICE_CSP,
       );
     };
-    app.get('/_p_:id', { schema: { hide: true } }, front);
-    app.get('/_p_:id/*', { schema: { hide: true } }, front);
+    // Helmet builds its middlewares again for every request; the front site's files, the hottest
+    // path, set the same headers from a constant instead (site.routes.test.ts compares them).
+    const frontOptions = { schema: { hide: true }, helmet: false as const };
+    app.get('/_p_:id', frontOptions, front);
+    app.get('/_p_:id/*', frontOptions, front);
 
     // The back office's page.
     const backOffice = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -194,6 +245,16 @@ export function siteRoutes(deps: SiteRouteDeps) {
     app.get('/admin/_p_:id', { schema: { hide: true } }, backOffice);
     app.get('/admin/_p_:id/*', { schema: { hide: true } }, backOffice);
 
+    /** The signed-in caller of this project's back office (the project usable now); else 403 / 401. */
+    const callerOf = async (request: FastifyRequest): Promise<{ caller: SiteCaller; project: SiteProject }> => {
+      const { id } = request.params as { id: string };
+      const project = await sites.usable(id);
+      const token = tokenOf(request);
+      const caller = token ? await sites.authenticate(id, token) : undefined;
+      if (!caller) throw new AppError('unauthorized');
+      return { caller, project };
+    };
+
     // The back office's calls.
     await app.register(async (api) => {
       await api.register(fastifyMultipart);
@@ -202,16 +263,6 @@ export function siteRoutes(deps: SiteRouteDeps) {
         reply.header('cache-control', 'no-store');
         return payload;
       });
-
-      /** The signed-in caller of this project's back office (the project usable now); else 403 / 401. */
-      const callerOf = async (request: FastifyRequest): Promise<{ caller: SiteCaller; project: SiteProject }> => {
-        const { id } = request.params as { id: string };
-        const project = await sites.usable(id);
-        const token = tokenOf(request);
-        const caller = token ? await sites.authenticate(id, token) : undefined;
-        if (!caller) throw new AppError('unauthorized');
-        return { caller, project };
-      };
 
       typed.get('/admin/_p_:id/api/state', { schema: { hide: true, params: idParams } }, async (request) => {
         const project = await sites.usable(request.params.id);
@@ -425,6 +476,91 @@ export function siteRoutes(deps: SiteRouteDeps) {
         },
       );
     });
+
+    // Tables (published ones): the records, under the table's record permissions for a project user.
+    const tables = deps.tables;
+    if (tables) {
+      await app.register(async (api) => {
+        const typed = api.withTypeProvider<ZodTypeProvider>();
+        api.addHook('onSend', async (_request, reply, payload) => {
+          reply.header('cache-control', 'no-store');
+          return payload;
+        });
+        /**
+         * The project's tables and who writes: the project administrator sees every record; a project
+         * user is a member whom the table's view / add / manage rules bound (the console's "view as").
+         */
+        const tablesOf = async (request: FastifyRequest) => {
+          const { caller, project } = await callerOf(request);
+          const target = { projectId: project.id, collection: 'table' as const };
+          let as: Writer = { id: caller.subject };
+          if (caller.kind === 'user') {
+            const owner = await sites.consoleAccount(project.ownerId);
+            if (!owner) throw new AppError('notFound');
+            as = await tables.writer(target, owner, caller.subject);
+          }
+          return { target, as };
+        };
+        typed.get('/admin/_p_:id/api/tables', { schema: { hide: true, params: idParams } }, async (request) => {
+          const { target, as } = await tablesOf(request);
+          const published = (await tables.listTables(target)).filter((row) => row.doc.published);
+          const member = as.member;
+          return published
+            .filter((row) => !member || scopeFor(row.doc.published?.permissions.view ?? [], member.subject) !== 'none')
+            .map(backOfficeTable);
+        });
+        typed.get(
+          '/admin/_p_:id/api/tables/:table/records',
+          { schema: { hide: true, params: tableParams, querystring: listQuerystring } },
+          async (request, reply) => {
+            const { target, as } = await tablesOf(request);
+            const { rows, total, fields, nextCursor } = await tables.listRecords(
+              target,
+              request.params.table,
+              request.query.query,
+              as,
+            );
+            if (total) countAnswer(reply, total);
+            if (nextCursor) reply.header('next-cursor', nextCursor);
+            return rows.map((row) => presentRecord(row, fields));
+          },
+        );
+        typed.post(
+          '/admin/_p_:id/api/tables/:table/records',
+          { schema: { hide: true, params: tableParams, body: recordBody } },
+          async (request) => {
+            const { target, as } = await tablesOf(request);
+            return presentRecord(await tables.createRecord(target, request.params.table, request.body, as));
+          },
+        );
+        typed.get(
+          '/admin/_p_:id/api/tables/:table/records/:record',
+          { schema: { hide: true, params: recordParams } },
+          async (request) => {
+            const { target, as } = await tablesOf(request);
+            return presentRecord(await tables.getRecord(target, request.params.table, request.params.record, as));
+          },
+        );
+        typed.patch(
+          '/admin/_p_:id/api/tables/:table/records/:record',
+          { schema: { hide: true, params: recordParams, body: recordBody } },
+          async (request) => {
+            const { target, as } = await tablesOf(request);
+            const { table, record } = request.params;
+            return presentRecord(await tables.updateRecord(target, table, record, request.body, as, false));
+          },
+        );
+        typed.delete(
+          '/admin/_p_:id/api/tables/:table/records/:record',
+          { schema: { hide: true, params: recordParams } },
+          async (request) => {
+            const { target, as } = await tablesOf(request);
+            await tables.deleteRecord(target, request.params.table, request.params.record, as);
+            return { id: request.params.record };
+          },
+        );
+      });
+    }
 
     // The console side of single sign-on: the project's owner asks for a one-time code.
     app.post(

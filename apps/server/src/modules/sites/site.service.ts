@@ -1,8 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
-  CAPTCHA_ACCOUNT_FAILURES,
-  CAPTCHA_ADDRESS_FAILURES,
-  CAPTCHA_FAILURE_WINDOW_SECONDS,
   type CaptchaResponse,
   dateOfDay,
   grantEndDay,
@@ -10,7 +7,6 @@ import {
   localDate,
   type MessageKey,
   TOKEN_BYTES,
-  translate,
 } from '@gantry/shared';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
@@ -18,6 +14,7 @@ import type { Clock } from '../../lib/clock.js';
 import { ownsProject, publicMediaAccess } from '../../policy/policy.js';
 import type { CaptchaService } from '../auth/captcha.service.js';
 import type { LoginAttemptRepository } from '../auth/login-attempt.repository.js';
+import { LoginGuard } from '../auth/login-guard.js';
 import type { PasswordHasher } from '../auth/password-hasher.js';
 import type { MediaContext } from '../media/media.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
@@ -30,7 +27,6 @@ export const SITE_STATE_CACHE_MS = 2_000;
 export const SSO_CODE_TTL_MS = 60_000;
 /** Project users and roles listed at most. */
 export const SITE_LIST_MAX = 10_000;
-const FAILURE_MEMORY_MS = CAPTCHA_FAILURE_WINDOW_SECONDS * 1000;
 const USERNAME = /^[A-Za-z0-9_.@-]{1,64}$/;
 const ARGON2 = /^\$argon2/;
 
@@ -133,12 +129,6 @@ function roleView(row: ProjectDocument): RoleView {
   };
 }
 
-function waitText(ms: number, language: Language): string {
-  const minutes = Math.max(1, Math.ceil(ms / 60_000));
-  if (minutes < 60) return `${minutes} ${translate('unit.m', language)}`;
-  return `${Math.ceil(minutes / 60)} ${translate('unit.h', language)}`;
-}
-
 /**
  * The project sites (issue 15): each project's state as its sites see it, the back office's
  * sign-in (project users, or the project administrator with the console account), its sessions
@@ -146,24 +136,42 @@ function waitText(ms: number, language: Language): string {
  * project users and roles the project administrator manages.
  */
 export class SiteService {
-  private readonly states = new Map<string, { at: number; project: SiteProject | undefined }>();
+  private readonly states = new Map<
+    string,
+    { at: number; project: SiteProject | undefined; problem: SiteProblem | undefined }
+  >();
 
-  constructor(private readonly deps: SiteDeps) {}
+  private readonly guard: LoginGuard;
 
-  /** The project as its front site serves it: read at most every SITE_STATE_CACHE_MS. */
-  async cachedProject(projectId: string): Promise<SiteProject | undefined> {
+  constructor(private readonly deps: SiteDeps) {
+    this.guard = new LoginGuard(deps);
+  }
+
+  /**
+   * The project as its front site serves it, with what keeps it from being used now: read at most
+   * every SITE_STATE_CACHE_MS (a change made here or announced on the bus is forgotten at once).
+   */
+  async cachedState(
+    projectId: string,
+  ): Promise<{ project: SiteProject | undefined; problem: SiteProblem | undefined }> {
     const now = performance.now();
     const cached = this.states.get(projectId);
-    if (cached && now - cached.at < SITE_STATE_CACHE_MS) return cached.project;
+    if (cached && now - cached.at < SITE_STATE_CACHE_MS) return cached;
     const project = await this.deps.repo.project(projectId);
     if (this.states.size > 10_000) this.states.clear();
-    this.states.set(projectId, { at: now, project });
-    return project;
+    const state = { at: now, project, problem: siteProblem(project, this.deps.clock()) };
+    this.states.set(projectId, state);
+    return state;
   }
 
   /** Forgets a project's cached state (its owner changed it in this process). */
   forget(projectId: string): void {
     this.states.delete(projectId);
+  }
+
+  /** Forgets every cached state (the bus may have missed changes). */
+  forgetAll(): void {
+    this.states.clear();
   }
 
   project(projectId: string): Promise<SiteProject | undefined> {
@@ -172,6 +180,11 @@ export class SiteService {
 
   now(): Date {
     return this.deps.clock();
+  }
+
+  /** A console account (the owner of a project, for the table designer's "view as" of its users). */
+  consoleAccount(id: string): Promise<UserRow | undefined> {
+    return this.deps.repo.consoleUser(id);
   }
 
   /** The project, usable now; else the error of its state (calls are refused). */
@@ -188,25 +201,9 @@ export class SiteService {
     return `site:${projectId}:${owner ? 'owner' : 'user'}:${username}`;
   }
 
-  private async captchaRequired(key: string, ip: string): Promise<boolean> {
-    const mode = (await this.deps.settings.get()).captcha;
-    if (mode === 'always') return true;
-    if (mode === 'off') return false;
-    const since = new Date(this.deps.clock().getTime() - FAILURE_MEMORY_MS);
-    return this.deps.attempts.anyReached(
-      [
-        { key, count: CAPTCHA_ACCOUNT_FAILURES },
-        { key: `ip:${ip}`, count: CAPTCHA_ADDRESS_FAILURES },
-      ],
-      since,
-    );
-  }
-
   async captchaFor(projectId: string, username: string, owner: boolean, ip: string): Promise<CaptchaResponse> {
     await this.usable(projectId);
-    if (!(await this.captchaRequired(this.accountKey(projectId, username, owner), ip))) return { required: false };
-    const { id, svg } = await this.deps.captcha.issue();
-    return { required: true, id, svg };
+    return this.guard.captchaFor(this.accountKey(projectId, username, owner), ip);
   }
 
   /**
@@ -230,41 +227,16 @@ export class SiteService {
     const project = await this.usable(projectId);
     const owner = body.owner === true;
     const key = this.accountKey(projectId, body.username, owner);
-    const settings = await deps.settings.get();
-    if (await this.captchaRequired(key, ip)) {
-      if (!body.code || !body.codeId)
-        throw new AppError('captchaRequired', { fields: { code: 'auth.captchaRequired' } });
-      if (!(await deps.captcha.verify(body.codeId, body.code))) {
-        throw new AppError('captchaInvalid', { fields: { code: 'auth.captchaInvalid' } });
-      }
-    }
-    const now = deps.clock();
-    const limit = settings.errorLogin.count;
-    const freezeMs = (settings.errorLogin.duration.interval ?? 60) * 1000;
-    const frozen = (until: number) =>
-      new AppError('accountFrozen', {
-        params: { wait: waitText(until - now.getTime(), language) },
-        fields: { user: 'auth.frozen' },
-      });
-    const reservation = await deps.attempts.reserve(key, now);
-    if (reservation.frozenUntil) throw frozen(reservation.frozenUntil.getTime());
-    if (limit && reservation.attempts > limit) {
-      const until = new Date(now.getTime() + freezeMs);
-      await deps.attempts.freeze(key, until);
-      throw frozen(until.getTime());
-    }
-
-    let subject: string | undefined;
-    let enabled = false;
-    let valid: boolean;
-    try {
+    const account = await this.guard.attempt(key, ip, body, language, async () => {
+      let subject: string | undefined;
       let stored: string | undefined;
+      let enabled = false;
       if (owner) {
-        const account = await deps.repo.consoleUser(body.username);
-        if (account && ownsProject(account, project.ownerId)) {
-          subject = account.id;
-          stored = account.passwordHash ?? undefined;
-          enabled = account.status;
+        const found = await deps.repo.consoleUser(body.username);
+        if (found && ownsProject(found, project.ownerId)) {
+          subject = found.id;
+          stored = found.passwordHash ?? undefined;
+          enabled = found.status;
         }
       } else {
         const user = await deps.repo.userByName(projectId, body.username);
@@ -275,23 +247,11 @@ export class SiteService {
           enabled = user.doc.status !== false;
         }
       }
-      valid = await deps.hasher.verify(stored, body.password);
-    } catch (error) {
-      await deps.attempts.release(key);
-      throw error;
-    }
-    if (!subject || !valid) {
-      await deps.attempts.recordFailure(`ip:${ip}`, now, new Date(now.getTime() - FAILURE_MEMORY_MS));
-      if (limit && reservation.attempts >= limit) {
-        const until = new Date(now.getTime() + freezeMs);
-        await deps.attempts.freeze(key, until);
-        throw frozen(until.getTime());
-      }
-      throw new AppError('badCredentials', { fields: { user: 'auth.badCredentials' } });
-    }
-    await deps.attempts.clear(key);
-    if (!enabled) throw new AppError('accountDisabled', { fields: { user: 'auth.disabled' } });
-    return this.openSession(projectId, owner ? 'owner' : 'user', subject, ip);
+      const valid = await deps.hasher.verify(stored, body.password);
+      return subject && valid ? { subject, enabled } : undefined;
+    });
+    if (!account.enabled) throw new AppError('accountDisabled', { fields: { user: 'auth.disabled' } });
+    return this.openSession(projectId, owner ? 'owner' : 'user', account.subject, ip);
   }
 
   private async openSession(projectId: string, kind: 'user' | 'owner', subject: string, ip: string) {

@@ -1,5 +1,5 @@
 import type { FieldOptions } from '@gantry/shared';
-import { all, create, type EvalFunction, type MathNode } from 'mathjs';
+import type { EvalFunction, MathJsInstance, MathNode } from 'mathjs';
 
 /**
  * Formula fields (backups-data-designer.md §4a), evaluated by math.js: an expression parser and
@@ -8,7 +8,17 @@ import { all, create, type EvalFunction, type MathNode } from 'mathjs';
  * definitions or ranges (which could loop or allocate without bound), and no symbol but the table's
  * fields and the constants pi and e.
  */
-const math = create(all ?? {}, {});
+let loading: Promise<MathJsInstance> | undefined;
+
+/**
+ * math.js, loaded at the first formula: importing it takes about a second of the main thread, which
+ * every server start (and every restart after a crash) paid before the first request when it was
+ * imported with the module.
+ */
+function formulaEngine(): Promise<MathJsInstance> {
+  loading ??= import('mathjs').then(({ all, create }) => create(all ?? {}, {}));
+  return loading;
+}
 
 /** Functions a formula may call (text, numbers, logic, dates as numbers). */
 const FUNCTIONS = new Set([
@@ -76,10 +86,13 @@ export interface CompiledFormula {
   /** The table fields the expression reads. */
   fields: string[];
   evaluate: (record: Record<string, unknown>) => unknown;
+  /** A non-scalar result (matrix, unit…) as text. */
+  format: (value: unknown) => string;
 }
 
 /** Parses and checks an expression; `fields` are the table's field names. Throws FormulaError. */
-export function compileFormula(expression: string, fields: ReadonlySet<string>): CompiledFormula {
+export async function compileFormula(expression: string, fields: ReadonlySet<string>): Promise<CompiledFormula> {
+  const math = await formulaEngine();
   let root: MathNode;
   try {
     root = math.parse(expression);
@@ -115,7 +128,23 @@ export function compileFormula(expression: string, fields: ReadonlySet<string>):
       for (const name of names) scope.set(name, record[name] ?? null);
       return compiled.evaluate(scope);
     },
+    format: (value) => math.format(value as never, { precision: 14 }),
   };
+}
+
+/**
+ * The message of a formula that cannot compile (the designer's and the extension schema's):
+ * undefined for an error that is not about the formula.
+ */
+export function formulaProblem(
+  error: unknown,
+):
+  | { key: 'table.formulaField'; params: { name: string } }
+  | { key: 'table.formula'; params: { reason: string } }
+  | undefined {
+  if (error instanceof FormulaField) return { key: 'table.formulaField', params: { name: error.field } };
+  if (error instanceof FormulaError) return { key: 'table.formula', params: { reason: error.message.slice(0, 200) } };
+  return undefined;
 }
 
 /** A formula names a field the table does not have. */
@@ -143,6 +172,6 @@ export function formulaValue(
   }
   if (options.result === 'boolean') return typeof result === 'boolean' ? result : null;
   if (result === null || result === undefined) return null;
-  const text = typeof result === 'string' ? result : math.format(result as never, { precision: 14 });
+  const text = typeof result === 'string' ? result : formula.format(result);
   return text.slice(0, 10_000);
 }

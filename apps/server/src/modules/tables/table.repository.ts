@@ -4,6 +4,17 @@ import type { Database } from '../../db/database.js';
 import { projectDocuments, projects } from '../../db/schema.js';
 import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { ListQuery } from '../../lib/list-query/list-query.js';
+import {
+  createIndexSql,
+  createStatisticsSql,
+  dataFieldSql,
+  RECORD_INDEX_PREFIX,
+  recordIndexName,
+  statisticsName,
+  tableIndexPrefix,
+  tableStatisticsSql,
+} from './record-index.js';
+import { afterCursor, keyValues, keyValuesSql, type SortKey } from './record-paging.js';
 
 /**
  * All SQL of tables and records. Both live in `project_documents` (design D3): a table is a document
@@ -70,12 +81,71 @@ const asRecord = (row: typeof projectDocuments.$inferSelect): RecordRow => ({
 });
 
 /** A value of the record's data as jsonb (JSON null read as SQL NULL). */
-export function dataField(name: string): SQL {
-  return sql`nullif(${projectDocuments.doc} #> ${`{data,${name}}`}::text[], 'null'::jsonb)`;
-}
+export const dataField = (name: string): SQL => dataFieldSql(name);
 
 export class TableRepository {
-  constructor(private readonly db: Database) {}
+  /** `engine`: PostgreSQL builds and drops record indexes concurrently (writes go on meanwhile). */
+  constructor(
+    private readonly db: Database,
+    private readonly engine: 'pglite' | 'postgres' = 'pglite',
+  ) {}
+
+  /** The record indexes of a table that exist now: name → whether it is valid (a failed concurrent build is not). */
+  async recordIndexes(projectId: string, tableId: string): Promise<Map<string, boolean>> {
+    const prefix = tableIndexPrefix(projectId, tableId);
+    const { rows } = (await this.db.execute(
+      sql`select c.relname as name, i.indisvalid as valid from pg_class c join pg_index i on i.indexrelid = c.oid
+          where left(c.relname, ${prefix.length}) = ${prefix} and pg_table_is_visible(c.oid)`,
+    )) as unknown as { rows: Array<{ name: string; valid: boolean }> };
+    return new Map(rows.map((row) => [row.name, row.valid]));
+  }
+
+  /**
+   * Makes the table's record indexes those of `fields` (record-index.ts): drops the others (and any
+   * left invalid), creates the missing ones. DDL takes no parameters: the names are hashes, the
+   * project and table ids literals.
+   */
+  async syncRecordIndexes(
+    projectId: string,
+    tableId: string,
+    fields: string[],
+  ): Promise<{ created: number; dropped: number }> {
+    const concurrently = this.engine === 'postgres';
+    const wanted = new Map(fields.map((field) => [recordIndexName(projectId, tableId, field), field]));
+    const existing = await this.recordIndexes(projectId, tableId);
+    let dropped = 0;
+    for (const [name, valid] of existing) {
+      if (wanted.has(name) && valid) continue;
+      await this.dropIndex(name, concurrently);
+      existing.delete(name);
+      dropped++;
+    }
+    let created = 0;
+    for (const [name, field] of wanted) {
+      if (existing.has(name)) continue;
+      await this.db.execute(sql.raw(createIndexSql(projectId, tableId, field, concurrently)));
+      await this.db.execute(sql.raw(createStatisticsSql(projectId, tableId, field)));
+      created++;
+    }
+    if (created > 0) {
+      await this.db.execute(sql.raw(tableStatisticsSql()));
+      // The new statistics are empty until analysed (PostgreSQL's autovacuum would come later).
+      await this.db.execute(sql.raw('ANALYZE project_documents'));
+    }
+    return { created, dropped };
+  }
+
+  private async dropIndex(name: string, concurrently: boolean): Promise<void> {
+    if (!name.startsWith(RECORD_INDEX_PREFIX) || !/^\w+$/.test(name)) throw new Error(`not a record index: ${name}`);
+    await this.db.execute(sql.raw(`DROP INDEX ${concurrently ? 'CONCURRENTLY ' : ''}IF EXISTS ${name}`));
+    await this.db.execute(sql.raw(`DROP STATISTICS IF EXISTS ${statisticsName(name)}`));
+  }
+
+  /** Drops every record index of a table (the table was deleted). */
+  async dropRecordIndexes(projectId: string, tableId: string): Promise<void> {
+    for (const name of (await this.recordIndexes(projectId, tableId)).keys())
+      await this.dropIndex(name, this.engine === 'postgres');
+  }
 
   transaction<T>(work: (tx: Database) => Promise<T>): Promise<T> {
     return this.db.transaction((tx) => work(tx as unknown as Database));
@@ -223,20 +293,41 @@ export class TableRepository {
 
   // ---- records ---------------------------------------------------------------------------------
 
+  /**
+   * One page of records in the query's order; with `paging`, rows after its cursor (keyset) and the
+   * last row's sort key values (for the next cursor).
+   */
   async listRecords(
     projectId: string,
     tableId: string,
     query: ListQuery,
     scope: SQL | undefined,
-  ): Promise<RecordRow[]> {
+    paging?: { keys: SortKey[]; after: Array<string | null> | undefined },
+  ): Promise<RecordRow[] & { lastKeys?: Array<string | null> }> {
     const rows = await this.db
-      .select()
+      .select({
+        row: projectDocuments,
+        keys: paging ? keyValuesSql(paging.keys) : sql<null>`null`,
+      })
       .from(projectDocuments)
-      .where(and(this.recordsOf(projectId, tableId), scope, query.where))
+      .where(
+        and(
+          this.recordsOf(projectId, tableId),
+          scope,
+          query.where,
+          paging?.after ? afterCursor(paging.keys, paging.after) : undefined,
+        ),
+      )
       .orderBy(...query.orderBy)
       .limit(query.limit)
       .offset(query.offset);
-    return rows.map(asRecord);
+    const records: RecordRow[] & { lastKeys?: Array<string | null> } = rows.map((row) => asRecord(row.row));
+    const last = rows.at(-1);
+    if (paging && last) {
+      const raw: unknown = typeof last.keys === 'string' ? JSON.parse(last.keys) : last.keys;
+      records.lastKeys = keyValues(paging.keys, asRecord(last.row), Array.isArray(raw) ? raw : []);
+    }
+    return records;
   }
 
   totalRecords(projectId: string, tableId: string, where: SQL | undefined, scope: SQL | undefined): Promise<ListTotal> {

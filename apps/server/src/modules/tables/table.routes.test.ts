@@ -413,4 +413,37 @@ describe('records', () => {
     expect((await call('POST', `/tables/${id}/records`, {})).statusCode).toBe(400);
     expect((await ok<{ data: { no: string } }>('POST', `/tables/${id}/records`, { note: 'x' })).data.no).toBe('T-0051');
   });
+
+  it('takes a region only as a path of the reference data, as deep as the field asks; serves the tree', async () => {
+    const tree = await call('GET', '/region');
+    expect(tree.statusCode).toBe(200);
+    const provinces = tree.json<Array<{ c: string; n: string; d?: Array<{ c: string; n: string; d?: unknown[] }> }>>();
+    expect(provinces.length).toBeGreaterThanOrEqual(34);
+    const hebei = provinces.find((province) => province.c === '130000');
+    expect(hebei?.n).toBe('河北省');
+    expect(hebei?.d?.find((city) => city.c === '130100')?.n).toBe('石家庄市');
+    expect((await app.app.inject({ method: 'GET', url: `${SPM_URL}/region` })).statusCode).toBe(401);
+
+    const id = await publishedTable('sites', [
+      field('county', 'region'),
+      field('city', 'region', { options: { level: 'city' } }),
+    ]);
+    const write = (data: Record<string, unknown>) => call('POST', `/tables/${id}/records`, data);
+    const saved = await write({ county: ['130000', '130100', '130102'], city: ['130000', '130100'] });
+    expect(saved.statusCode, saved.body).toBe(200);
+    // A city without counties ends its path; a municipality's districts sit right below it.
+    expect((await write({ county: ['440000', '441900'] })).statusCode).toBe(200);
+    expect((await write({ county: ['110000', '110101'] })).statusCode).toBe(200);
+    for (const county of [
+      ['130000', '140100', '140105'], // a city of another province
+      ['130000', '130100', '999999'], // no such county
+      ['130000', '130100'], // stops above the field's level
+      ['130000', '130100', '130102', '130104'], // deeper than the level
+    ]) {
+      const refused = await write({ county });
+      expect(refused.statusCode, JSON.stringify(county)).toBe(400);
+      expect(refused.json().fields).toEqual({ county: 'The region is not valid' });
+    }
+    expect((await write({ city: ['130000', '130100', '130102'] })).statusCode).toBe(400);
+  });
 });

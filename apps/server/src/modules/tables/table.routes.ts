@@ -152,13 +152,19 @@ export function tableRoutes(tables: TableService) {
           headers: recordHeaders,
           params: tableParams,
           querystring: listQuerystring,
-          description: `${LIST_QUERY_DESCRIPTION} Fields are named by their identifiers. ${cappedTotalDescription('records')}`,
+          description: `${LIST_QUERY_DESCRIPTION} Fields are named by their identifiers. ${cappedTotalDescription('records')} Keyset paging: a full page sets the \`next-cursor\` header; \`cursor\` in the query (with the same sort, no \`skip\`) gives the rows after it.`,
         },
       },
       async (request, reply) => {
         const { project, as } = await caller(request, false);
-        const { rows, total, fields } = await tables.listRecords(project, request.params.id, request.query.query, as);
+        const { rows, total, fields, nextCursor } = await tables.listRecords(
+          project,
+          request.params.id,
+          request.query.query,
+          as,
+        );
         if (total) countAnswer(reply, total);
+        if (nextCursor) reply.header('next-cursor', nextCursor);
         return rows.map((row) => presentRecord(row, fields));
       },
     );

@@ -24,6 +24,7 @@ import { projectDocuments } from '../../db/schema.js';
 import { AppError, type FieldMessage } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ListTotal } from '../../lib/list-count.js';
+import { badQuery, isPlainObject } from '../../lib/list-query/bad-query.js';
 import {
   type FieldDef,
   mapQueryError,
@@ -33,7 +34,9 @@ import {
 } from '../../lib/list-query/list-query.js';
 import type { DocumentService, Target } from '../documents/document.service.js';
 import type { UserRow } from '../users/user.repository.js';
-import { type CompiledFormula, compileFormula, FormulaError, FormulaField, formulaValue } from './formula.js';
+import { type CompiledFormula, compileFormula, formulaProblem, formulaValue } from './formula.js';
+import { indexedFields } from './record-index.js';
+import { decodeCursor, encodeCursor, sortKeys } from './record-paging.js';
 import {
   dataField,
   type RecordDoc,
@@ -65,6 +68,24 @@ export function recordResource(definition: TableDefinition): ResourceDef {
     maxLimit: 1000,
   };
 }
+
+/** The records list's query without its `cursor` key (which parseListQuery does not know). */
+function splitCursor(raw: string | undefined): { cursor: unknown; rest: Record<string, unknown> } {
+  if (raw === undefined || raw === '') return { cursor: undefined, rest: {} };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw badQuery('the query is not valid JSON');
+  }
+  if (parsed === null) return { cursor: undefined, rest: {} };
+  if (!isPlainObject(parsed)) throw badQuery('the query must be a JSON object');
+  const { cursor, ...rest } = parsed;
+  return { cursor: cursor ?? undefined, rest };
+}
+
+/** How long a table's record indexes are trusted before a list checks them again. */
+const INDEX_CHECK_MS = 60_000;
 
 /** Records read per statement while a publish converts existing values. */
 const PUBLISH_BATCH = 500;
@@ -148,11 +169,16 @@ function definitionError(issues: z.core.$ZodIssue[]): AppError {
  */
 export class TableService {
   private readonly formulas = new Map<string, Map<string, CompiledFormula>>();
+  /** Project/table → the published version whose record indexes were checked, and when (ensureIndexes). */
+  private readonly indexedVersion = new Map<string, { version: number; at: number }>();
+  /** Project/table → the index work under way (one at a time per table). */
+  private readonly indexing = new Map<string, Promise<void>>();
 
   constructor(
     private readonly repo: TableRepository,
     private readonly documents: DocumentService,
     private readonly clock: Clock,
+    private readonly warn: (error: unknown, message: string) => void = () => {},
   ) {}
 
   /**
@@ -241,7 +267,11 @@ export class TableService {
   async deleteTable(target: Target, id: string): Promise<void> {
     const deleted = await this.repo.transaction((tx) => this.repo.deleteTable(target.projectId, id, tx));
     if (!deleted) throw new AppError('tableNotFound');
-    this.formulas.delete(`${target.projectId}/${id}`);
+    this.forgetFormulas(target.projectId, id);
+    this.indexedVersion.delete(`${target.projectId}/${id}`);
+    await this.repo
+      .dropRecordIndexes(target.projectId, id)
+      .catch((error: unknown) => this.warn(error, 'table record indexes not dropped'));
   }
 
   /** Save draft: the definition checked by the designer's rules (§5); records are untouched. */
@@ -274,7 +304,7 @@ export class TableService {
     id: string,
     draftVersion: number | undefined,
   ): Promise<{ table: TableRow; diff: PublishPreview }> {
-    return this.repo.transaction(async (tx) => {
+    const published = await this.repo.transaction(async (tx) => {
       const row = await this.lockTable(target, id, tx);
       if (draftVersion !== undefined && draftVersion !== row.doc.draftVersion) throw new AppError('tableDraftChanged');
       await this.checkReferences(target, row.doc.draft, tx);
@@ -285,9 +315,12 @@ export class TableService {
         version: row.doc.version + 1,
         publishedAt: this.clock().toISOString(),
       };
-      this.formulas.delete(`${target.projectId}/${id}`);
+      this.forgetFormulas(target.projectId, id);
       return { table: await this.repo.saveTable(target.projectId, id, doc, this.clock(), tx), diff };
     });
+    // Right after the commit (PostgreSQL builds them concurrently, which no transaction may hold).
+    await this.ensureIndexes(target.projectId, published.table, true);
+    return published;
   }
 
   /** The references a draft makes that only the database can check; 'publish failed' names the first broken. */
@@ -313,10 +346,10 @@ export class TableService {
       }
       if (field.type === 'formula') {
         try {
-          compileFormula(field.options.expression, names);
+          await compileFormula(field.options.expression, names);
         } catch (error) {
-          if (error instanceof FormulaField) throw fail('table.formulaField', { name: error.field });
-          if (error instanceof FormulaError) throw fail('table.formula', { reason: error.message.slice(0, 200) });
+          const problem = formulaProblem(error);
+          if (problem) throw fail(problem.key, problem.params);
           throw error;
         }
       }
@@ -332,7 +365,7 @@ export class TableService {
       (change) => change.to === 'formula' || (change.from === 'formula' && change.change !== 'removed'),
     );
     let formulas: Map<string, CompiledFormula> | undefined;
-    if (formulaChanged && write) formulas = this.compileAll(draft);
+    if (formulaChanged && write) formulas = await this.compileAll(draft);
     const fields = formulaChanged ? [] : touched;
     let records = 0;
     if (fields.length > 0 || formulaChanged) {
@@ -380,19 +413,62 @@ export class TableService {
     return and(manage, this.viewScope(definition, writer));
   }
 
+  /**
+   * A page of records: `skip` paging, or keyset paging with `cursor` (the `next-cursor` of the page
+   * before, for the same sort); `nextCursor` is set when the page is full (more may follow).
+   */
   async listRecords(target: Target, tableId: string, rawQuery: string | undefined, writer: Writer) {
     const table = await this.getTable(target, tableId);
     const definition = this.published(table);
-    const query = parseListQuery(rawQuery, recordResource(definition));
+    const { cursor, rest } = splitCursor(rawQuery);
+    const query = parseListQuery(rest, recordResource(definition));
+    const keys = sortKeys(rest.sort);
+    if (cursor !== undefined && query.offset > 0) throw badQuery("give 'skip' or 'cursor', not both");
+    const after = cursor === undefined ? undefined : decodeCursor(keys, cursor);
     const scope = this.viewScope(definition, writer);
+    await this.ensureIndexes(target.projectId, table);
     try {
       const [rows, total] = await Promise.all([
-        this.repo.listRecords(target.projectId, tableId, query, scope),
+        this.repo.listRecords(target.projectId, tableId, query, scope, { keys, after }),
         query.withCount ? this.repo.totalRecords(target.projectId, tableId, query.where, scope) : undefined,
       ]);
-      return { rows, total, fields: query.fields };
+      const nextCursor = rows.length === query.limit && rows.lastKeys ? encodeCursor(keys, rows.lastKeys) : undefined;
+      return { rows, total, fields: query.fields, nextCursor };
     } catch (error) {
       throw mapQueryError(error);
+    }
+  }
+
+  /**
+   * The table's record indexes match its published definition: made right after a publish, and
+   * checked again (one catalog query) by a list at most once a minute per table, so a restored or
+   * copied table, or one published by another server process, gets them without a publish here.
+   */
+  private async ensureIndexes(projectId: string, table: TableRow, force = false): Promise<void> {
+    const key = `${projectId}/${table.id}`;
+    const version = table.doc.version;
+    const fresh = () => {
+      const checked = this.indexedVersion.get(key);
+      return checked?.version === version && this.clock().getTime() - checked.at < INDEX_CHECK_MS;
+    };
+    if (!force && fresh()) return;
+    const previous = this.indexing.get(key) ?? Promise.resolve();
+    const run = previous
+      .catch(() => undefined)
+      .then(async () => {
+        if (!force && fresh()) return;
+        const fields = table.doc.published ? indexedFields(table.doc.published) : [];
+        await this.repo.syncRecordIndexes(projectId, table.id, fields);
+        this.indexedVersion.set(key, { version, at: this.clock().getTime() });
+      });
+    this.indexing.set(key, run);
+    try {
+      await run;
+    } catch (error) {
+      // The list still answers without the indexes (slower); the next call tries again.
+      this.warn(error, 'table record indexes not made');
+    } finally {
+      if (this.indexing.get(key) === run) this.indexing.delete(key);
     }
   }
 
@@ -585,27 +661,41 @@ export class TableService {
         if (field.options.mode === 'modifier' || mode === 'create') data[field.name] = writer.id;
       }
     }
-    return this.computeFormulas(definition, this.formulasOf(target, table, definition), data);
+    return this.computeFormulas(definition, await this.formulasOf(target, table, definition), data);
   }
 
-  private formulasOf(target: Target, table: TableRow, definition: TableDefinition): Map<string, CompiledFormula> {
-    const key = `${target.projectId}/${table.id}`;
+  private forgetFormulas(projectId: string, tableId: string): void {
+    const prefix = `${projectId}/${tableId}/`;
+    for (const key of this.formulas.keys()) if (key.startsWith(prefix)) this.formulas.delete(key);
+  }
+
+  private async formulasOf(
+    target: Target,
+    table: TableRow,
+    definition: TableDefinition,
+  ): Promise<Map<string, CompiledFormula>> {
+    // Keyed by what the formulas are compiled from too: a compile that finishes after the table
+    // was published again (or another process published it) is never taken for the new one.
+    const from = definition.fields.map((field) =>
+      field.type === 'formula' ? [field.name, field.options.expression] : field.name,
+    );
+    const key = `${target.projectId}/${table.id}/${JSON.stringify(from)}`;
     let compiled = this.formulas.get(key);
     if (!compiled) {
-      compiled = this.compileAll(definition);
+      compiled = await this.compileAll(definition);
       if (this.formulas.size >= 500) this.formulas.delete(this.formulas.keys().next().value ?? '');
       this.formulas.set(key, compiled);
     }
     return compiled;
   }
 
-  private compileAll(definition: TableDefinition): Map<string, CompiledFormula> {
+  private async compileAll(definition: TableDefinition): Promise<Map<string, CompiledFormula>> {
     const names = new Set(definition.fields.map((field) => field.name));
     const compiled = new Map<string, CompiledFormula>();
     for (const field of definition.fields) {
       if (field.type !== 'formula') continue;
       try {
-        compiled.set(field.name, compileFormula(field.options.expression, names));
+        compiled.set(field.name, await compileFormula(field.options.expression, names));
       } catch {
         // Checked at publish; a formula that cannot compile yields no value.
       }

@@ -26,13 +26,18 @@ export type ProgressMessage = {
  * while anybody listens, the hub reads the running tasks and those changed since its last look, once
  * per `tickMs`, whichever process runs them, and sends each subscriber what it may see. So a running
  * task's progress reaches its watchers at least once per tick, and two server processes on one
- * PostgreSQL need nothing more than the table they share.
+ * PostgreSQL need nothing more than the table they share. The task engine of this process also
+ * nudges the hub each time it writes a task row (`nudge`): its tasks' start, progress (every
+ * `reportMs`) and end go out at once, so even a task shorter than a tick shows running, then ended.
  */
 export class ProgressHub {
   private readonly subscribers = new Set<Subscriber>();
   private timer: NodeJS.Timeout | undefined;
   private lastLook = new Date(0);
   private looking = false;
+  /** A look was asked for while one ran, or is scheduled: one more look then. */
+  private again = false;
+  private scheduled = false;
 
   constructor(
     private readonly repo: Pick<TaskRepository, 'active'>,
@@ -49,6 +54,8 @@ export class ProgressHub {
       this.timer = setInterval(() => void this.tick(), this.tickMs);
       this.timer.unref();
     }
+    // The newcomer hears of running tasks (and those just ended) now, not at the next tick.
+    this.nudge();
     return () => {
       this.subscribers.delete(subscriber);
       if (this.subscribers.size === 0) this.close();
@@ -60,8 +67,29 @@ export class ProgressHub {
     this.timer = undefined;
   }
 
+  /**
+   * Looks now rather than at the next tick: a task engine of this process wrote a task row (claimed,
+   * progress, ended). Looks that pile up become one; nothing happens without subscribers.
+   */
+  nudge(): void {
+    if (this.subscribers.size === 0) return;
+    if (this.looking) {
+      this.again = true;
+      return;
+    }
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.tick();
+    });
+  }
+
   async tick(): Promise<void> {
-    if (this.looking) return;
+    if (this.looking) {
+      this.again = true;
+      return;
+    }
     this.looking = true;
     try {
       const now = this.clock();
@@ -75,6 +103,10 @@ export class ProgressHub {
       // The next tick tries again; a database that is down shows in /readyz, not here.
     } finally {
       this.looking = false;
+      if (this.again) {
+        this.again = false;
+        this.nudge();
+      }
     }
   }
 }

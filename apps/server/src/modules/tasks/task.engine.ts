@@ -82,6 +82,7 @@ export class TaskEngine {
   private again = false;
   private stopping = false;
   private readonly finished = new Set<Promise<void>>();
+  private readonly changeListeners = new Set<() => void>();
 
   constructor(
     private readonly repo: TaskRepository,
@@ -91,6 +92,19 @@ export class TaskEngine {
 
   register(type: string, handler: TaskHandler): void {
     this.handlers.set(type, handler);
+  }
+
+  /**
+   * Calls `listener` each time this engine has written a task row (claimed, progress, ended), so that
+   * the progress channel can send it at once instead of at its next tick.
+   */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
   }
 
   /** Never fails: with the database down, the clean-up and the claims are tried again at each poll. */
@@ -197,6 +211,7 @@ export class TaskEngine {
     const free = this.options.concurrency - this.running.size;
     const claimed = await this.repo.claim(this.runner, [...this.handlers.keys()], free, this.clock());
     for (const task of claimed) this.run(task);
+    if (claimed.length > 0) this.changed();
   }
 
   private run(task: TaskRow): void {
@@ -268,10 +283,12 @@ export class TaskEngine {
       },
       this.clock(),
     );
+    this.changed();
   }
 
   /** Progress and heartbeat of every task running here; learns of pause requests made elsewhere. */
   private async reportAll(): Promise<void> {
+    if (this.running.size === 0) return;
     const now = this.clock();
     await Promise.all(
       [...this.running.values()].map(async (state) => {
@@ -282,6 +299,7 @@ export class TaskEngine {
         }
       }),
     );
+    this.changed();
   }
 
   private async failOrphans(): Promise<void> {

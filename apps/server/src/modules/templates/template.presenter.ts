@@ -1,7 +1,13 @@
-import { appInfoOf, type Language, type ProjectPermissions, type TemplateView } from '@gantry/shared';
+import {
+  type Language,
+  type ProjectPermissions,
+  TEMPLATE_APP_INFO,
+  type TemplateAppInfo,
+  type TemplateView,
+} from '@gantry/shared';
 import { mayManageTemplate, mayUseTemplate } from '../../policy/policy.js';
 import type { UserRow } from '../users/user.repository.js';
-import type { TemplateRow } from './template.repository.js';
+import type { TemplateCard } from './template.repository.js';
 import type { BuiltinTemplate } from './template-builtins.js';
 
 /** Where the template calls live (`/portal/rest/spm/templates`). */
@@ -18,7 +24,14 @@ export interface Viewer {
  * see it: the card, the long description, counts, developer and contact. The package itself only
  * through `download_url`, given to its owner alone. Built-in templates speak the caller's language.
  */
-export function presentTemplate(row: TemplateRow, viewer: Viewer, builtin?: BuiltinTemplate): TemplateView {
+/** The stored app_info (counted from the package when it was written), every count present. */
+function appInfo(stored: Record<string, number>): TemplateAppInfo {
+  const info = {} as TemplateAppInfo;
+  for (const key of Object.keys(TEMPLATE_APP_INFO) as Array<keyof TemplateAppInfo>) info[key] = stored[key] ?? 0;
+  return info;
+}
+
+export function presentTemplate(row: TemplateCard, viewer: Viewer, builtin?: BuiltinTemplate): TemplateView {
   const { user, permissions, language } = viewer;
   const version = row.updatedAt.getTime().toString(36);
   const mine = user?.status === true && mayManageTemplate(user, row);
@@ -40,7 +53,7 @@ export function presentTemplate(row: TemplateRow, viewer: Viewer, builtin?: Buil
     num_installed: row.numInstalled,
     updated_at: row.updatedAt.toISOString(),
     publish_time: row.createdAt.toISOString(),
-    app_info: appInfoOf(row.modules),
+    app_info: appInfo(row.appInfo),
     plan_detail: row.planDetail ?? null,
     type: 'project template',
     source: row.source,

@@ -3,11 +3,13 @@ import path from 'node:path';
 import type { TemplateView } from '@gantry/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projects, templates } from '../../db/schema.js';
+import { projects, templates, users as usersTable } from '../../db/schema.js';
+import { LocalInvalidationBus } from '../../lib/invalidation-bus.js';
 import { adminWithLicence, createTenant, projectBody, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { createTestApp, multipartFile, type TestApp, TINY_PNG } from '../../test/test-app.js';
 import { ArchiveReader } from '../backups/backup-archive.js';
 import { ZipFileWriter } from '../backups/zip-file-writer.js';
+import { TemplateRepository } from './template.repository.js';
 
 const TEMPLATES = `${SPM_URL}/templates`;
 const CORE = '/portal/rest/core';
@@ -165,6 +167,40 @@ describe('installing', () => {
     expect(media.sort()).toEqual(['cover.svg', 'overview.svg']);
     const view = (await get(`${TEMPLATES}/heating-station`)).json<TemplateView>();
     expect(view.num_installed).toBe(1);
+  });
+
+  it("sends the install's progress on the websocket (historycomputed), running then ended", async () => {
+    const open = (token: string) =>
+      app.app.injectWS(`${SPM_URL}/proxy/ws/historycomputed?token=${encodeURIComponent(token)}`);
+    const socket = await open(marketOnly);
+    const other = await open(blankOnly);
+    const otherHeard: string[] = [];
+    other.on('message', (data: Buffer) => otherHeard.push(data.toString()));
+    const seen: Array<{ type: string; status: string; progress: number; id: string }> = [];
+    socket.on('message', (data: Buffer) => {
+      const message = JSON.parse(data.toString()) as { name: string; data: Record<string, Record<string, never>> };
+      expect(message.name).toBe('historycomputed');
+      // An install is a platform task (no project): under `default`, by its request id.
+      seen.push(...Object.values(message.data.default ?? {}));
+    });
+    socket.send(JSON.stringify({ name: 'historycomputed' }));
+    const response = await install(marketOnly, { projectId: 'wsinstall', type: 'oilfield-wells' });
+    expect(response.statusCode, response.body).toBe(200);
+    const { task } = response.json<{ task: { id: string; requestId: string } }>();
+    await expect
+      .poll(() => seen.some((t) => t.id === task.id && t.status === 'success'), { timeout: 15_000 })
+      .toBe(true);
+    const mine = seen.filter((t) => t.id === task.id);
+    expect(mine.every((t) => t.type === 'template.install')).toBe(true);
+    // Seen running before it ended, its progress never going back.
+    expect(mine.some((t) => t.status === 'ongoing')).toBe(true);
+    const progress = mine.map((t) => t.progress);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(mine.at(-1)).toMatchObject({ status: 'success', progress: 1 });
+    // Another tenant's socket hears nothing of it.
+    expect(otherHeard.filter((text) => text.includes(task.id))).toEqual([]);
+    socket.terminate();
+    other.terminate();
   });
 
   it('POST project with a template (the form of the spec) installs it the same way', async () => {
@@ -376,6 +412,8 @@ describe('publishing, editing, export and import', () => {
     expect(
       (await publish(acme, { projectId: 'rival-none', name: 'X', industry: 'heating', developer: 'Acme' })).statusCode,
     ).toBe(404);
+    const cover = await uploadImage(acme, TINY_PNG);
+    const picture = await uploadImage(acme, gif(320, 200));
     const started = await publish(acme, {
       projectId: 'pubsrc',
       name: 'Acme heating',
@@ -383,6 +421,8 @@ describe('publishing, editing, export and import', () => {
       developer: 'Acme Ltd',
       contact: 'ops@acme.example',
       intro: 'Our substations',
+      cover,
+      images: [picture, cover],
       modules: ['dashboard', 'table', 'table_record', 'rule'],
     });
     expect(started.statusCode, started.body).toBe(200);
@@ -391,6 +431,12 @@ describe('publishing, editing, export and import', () => {
     expect(task.status, task.message ?? '').toBe('success');
     const view = (await get(`${TEMPLATES}/${templateId}`, acme)).json<TemplateView>();
     expect(view).toMatchObject({ name: 'Acme heating', source: 'tenant', mine: true, usable: true, published: true });
+    // The uploaded cover and description images, in the order given.
+    expect(view.card_display.cover).toBe(cover);
+    expect(view.images).toEqual([picture, cover]);
+    expect((await get(`${TEMPLATES}?name_contains=Acme`, acme)).json<TemplateView[]>()[0]?.card_display.cover).toBe(
+      cover,
+    );
     expect(view.app_info.views).toBe(2);
     // Not in the market: others do not see it.
     expect((await get(`${TEMPLATES}/${templateId}`)).statusCode).toBe(404);
@@ -410,9 +456,12 @@ describe('publishing, editing, export and import', () => {
     // Edit, unpublish: only the owner.
     const edit = (token: string, body: object) => app.call('PATCH', `${TEMPLATES}/${templateId}`, token, body);
     expect((await edit(marketOnly, { name: 'Stolen' })).statusCode).toBe(404);
-    const edited = await edit(acme, { name: 'Acme heating v2', published: false });
+    const edited = await edit(acme, { name: 'Acme heating v2', published: false, cover: '', images: [picture] });
     expect(edited.statusCode, edited.body).toBe(200);
-    expect(edited.json<TemplateView>()).toMatchObject({ name: 'Acme heating v2', published: false });
+    expect(edited.json<TemplateView>()).toMatchObject({ name: 'Acme heating v2', published: false, images: [picture] });
+    // No cover of its own: the one drawn from its name.
+    expect(edited.json<TemplateView>().card_display.cover).toMatch(/\/cover\.svg\?/);
+    expect((await edit(acme, { images: ['https://tracker.example/x.png'] })).statusCode).toBe(400);
     // The administrator manages every template, built-ins only (un)published.
     expect((await app.call('PATCH', `${TEMPLATES}/street-lighting`, admin, { name: 'x' })).statusCode).toBe(403);
     const hidden = await app.call('PATCH', `${TEMPLATES}/street-lighting`, admin, { published: false });
@@ -453,6 +502,137 @@ describe('publishing, editing, export and import', () => {
     const removed = await app.call('DELETE', `${TEMPLATES}/${templateId}`, acme);
     expect(removed.statusCode).toBe(200);
     expect((await get(`${TEMPLATES}/${templateId}`, acme)).statusCode).toBe(404);
+  });
+});
+
+describe('the gallery in memory', () => {
+  it('answers as the statement does, and drops its copy when a template changes (here or in another process)', async () => {
+    await app.services.templates.ensureBuiltins();
+    const users = await app.database.db.select().from(usersTable);
+    const bus = new LocalInvalidationBus();
+    // Two processes' repositories on one database and bus; a third always asks the database.
+    const here = new TemplateRepository(app.database.db, bus);
+    const there = new TemplateRepository(app.database.db, bus);
+    const statement = new TemplateRepository(app.database.db, undefined, Date.now, 0);
+    const cases = [
+      [{}, { skip: 0, limit: 200 }],
+      [{ nameContains: 'HEAT' }, { skip: 0, limit: 200 }],
+      [{ nameContains: '%' }, { skip: 0, limit: 200 }],
+      [{ nameContains: '灯' }, { skip: 0, limit: 200 }],
+      [{ industry: 'oilfield' as const }, { skip: 0, limit: 200 }],
+      [{}, { skip: 1, limit: 2 }],
+      [{}, { skip: 50, limit: 2 }],
+    ] as const;
+    for (const user of [undefined, ...users]) {
+      for (const [filter, page] of cases) {
+        const expected = await statement.list(user, filter, page);
+        expect(await here.list(user, filter, page), JSON.stringify([user?.id, filter, page])).toEqual(expected);
+      }
+    }
+    const first = async (repo: TemplateRepository) =>
+      (await repo.list(undefined, {}, { skip: 0, limit: 1 })).rows[0]?.id;
+    const leader = await first(there);
+    const [last] = (await statement.list(undefined, {}, { skip: 0, limit: 200 })).rows.slice(-1);
+    expect(last && last.id !== leader).toBe(true);
+    // A change made behind the repositories' backs is not seen until a template change is announced.
+    const before = last?.numInstalled ?? 0;
+    await app.database.db
+      .update(templates)
+      .set({ numInstalled: 1_000_000 })
+      .where(eq(templates.id, last?.id ?? ''));
+    expect(await first(there)).toBe(leader);
+    await here.update(last?.id ?? '', { numInstalled: 1_000_001 });
+    expect(await first(there)).toBe(last?.id);
+    await here.update(last?.id ?? '', { numInstalled: before });
+    expect(await first(there)).toBe(leader);
+  });
+});
+
+/** A GIF header declaring `width` × `height` (the rest of a real GIF is not needed to be judged). */
+function gif(width: number, height: number): Buffer {
+  const bytes = Buffer.alloc(32);
+  bytes.write('GIF89a', 0, 'latin1');
+  bytes.writeUInt16LE(width, 6);
+  bytes.writeUInt16LE(height, 8);
+  return bytes;
+}
+
+function postImage(token: string | undefined, content: Uint8Array, name = 'cover.png', type = 'image/png') {
+  const { payload, headers } = multipartFile('file', name, content, type);
+  return app.app.inject({
+    method: 'POST',
+    url: `${TEMPLATES}/images`,
+    payload,
+    headers: { ...headers, 'accept-language': 'en', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
+}
+
+async function uploadImage(token: string, content: Uint8Array): Promise<string> {
+  const response = await postImage(token, content);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ url: string }>().url;
+}
+
+describe('cover and description images', () => {
+  it('stores an uploaded image as a file of the data directory and serves it with its type', async () => {
+    const url = await uploadImage(blankOnly, TINY_PNG);
+    expect(url).toMatch(/^\/portal\/rest\/spm\/templates\/images\/[0-9a-f]{64}\.png$/);
+    const name = url.slice(url.lastIndexOf('/') + 1);
+    expect((await readFile(path.join(app.dataDir, 'template-images', name))).equals(TINY_PNG)).toBe(true);
+    const served = await get(url);
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.headers['x-content-type-options']).toBe('nosniff');
+    expect(served.headers['content-security-policy']).toContain('sandbox');
+    expect(served.rawPayload.equals(TINY_PNG)).toBe(true);
+    // The same picture twice: one file, one URL.
+    expect(await uploadImage(acme, TINY_PNG)).toBe(url);
+    const gifUrl = await uploadImage(acme, gif(640, 360));
+    expect((await get(gifUrl)).headers['content-type']).toBe('image/gif');
+    for (const bad of ['..%2F..%2Fsecret.key', `${'a'.repeat(64)}.png`, `${name.slice(0, 64)}.svg`]) {
+      expect([400, 404]).toContain((await get(`${TEMPLATES}/images/${bad}`)).statusCode);
+    }
+  });
+
+  it('refuses hostile and unfit files with a clear message, and callers without a session', async () => {
+    const refused = async (content: Uint8Array, status: number, message: RegExp, name?: string, type?: string) => {
+      const response = await postImage(acme, content, name, type);
+      expect(response.statusCode, response.body).toBe(status);
+      expect(response.json<{ message: string }>().message).toMatch(message);
+    };
+    // Judged by content: HTML named .png, an SVG with a script, a BMP (not a card image type).
+    await refused(Buffer.from('<html><script>alert(1)</script></html>'), 415, /PNG, JPEG, GIF or WebP/);
+    await refused(
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'),
+      415,
+      /SVG is not accepted/,
+      'cover.svg',
+      'image/svg+xml',
+    );
+    await refused(Buffer.concat([Buffer.from('BM'), Buffer.alloc(40)]), 415, /PNG, JPEG, GIF or WebP/);
+    // A PNG signature with no header after it; a tiny file declaring a huge picture.
+    await refused(TINY_PNG.subarray(0, 12), 415, /size cannot be read or is too large/);
+    await refused(gif(20_000, 20_000), 415, /at most 4096 × 4096 pixels/);
+    await refused(gif(0, 10), 415, /size cannot be read/);
+    // Over the size limit (a real PNG header, then padding).
+    await refused(Buffer.concat([TINY_PNG, Buffer.alloc(2 * 1024 * 1024)]), 413, /at most 2 MB/);
+    expect((await postImage(undefined, TINY_PNG)).statusCode).toBe(401);
+  });
+
+  it('a card names only images uploaded for templates that still exist', async () => {
+    const body = { projectId: 'none', name: 'X', industry: 'other', developer: 'X' };
+    for (const cover of [
+      'javascript:alert(1)',
+      'https://tracker.example/a.png',
+      '/portal/rest/spm/resource/img/x.png',
+    ]) {
+      const response = await app.call('POST', TEMPLATES, acme, { ...body, cover });
+      expect(response.statusCode, cover).toBe(400);
+    }
+    const missing = `${TEMPLATES}/images/${'b'.repeat(64)}.png`;
+    const response = await app.call('POST', TEMPLATES, acme, { ...body, images: [missing] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'validation', fields: { images: '图片不存在，请重新上传' } });
   });
 });
 

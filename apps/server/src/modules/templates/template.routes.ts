@@ -3,6 +3,7 @@ import {
   LANGUAGES,
   projectFromTemplateBody,
   projectView,
+  TEMPLATE_IMAGE_LIMITS,
   TEMPLATE_LIMITS,
   templateListQuery,
   templatePatchBody,
@@ -12,6 +13,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AppError } from '../../lib/app-error.js';
+import { readOneFile } from '../../lib/read-upload.js';
 import { actorOf, sessionOf } from '../../plugins/auth.js';
 import { disposition, storeOneUpload } from '../backups/backup-http.js';
 import type { TemplateService } from './template.service.js';
@@ -83,6 +86,51 @@ export function templateRoutes(templates: TemplateService) {
       async (request, reply) => {
         const svg = await picture('overview')(request);
         return reply.type('image/svg+xml').header('cache-control', 'public, max-age=3600').send(svg);
+      },
+    );
+
+    app.post(
+      '/templates/images',
+      {
+        config: { action: 'template.write' },
+        schema: {
+          tags,
+          description:
+            'Multipart `file`: a cover or description image for a template card (PNG, JPEG, GIF or WebP by its ' +
+            `content, at most ${TEMPLATE_IMAGE_LIMITS.bytes / 1024 / 1024} MB and ${TEMPLATE_IMAGE_LIMITS.sideMax} × ` +
+            `${TEMPLATE_IMAGE_LIMITS.sideMax} pixels; SVG refused). Answers its URL, for \`cover\` and \`images\`.`,
+          consumes: ['multipart/form-data'],
+          response: { 200: z.object({ url: z.string() }) },
+        },
+      },
+      async (request) => {
+        const bytes = await readOneFile(request, TEMPLATE_IMAGE_LIMITS.bytes).catch((error: unknown) => {
+          if (error instanceof AppError && error.code === 'payloadTooLarge') {
+            throw new AppError('payloadTooLarge', {
+              message: 'template.imageTooLarge',
+              params: { mb: TEMPLATE_IMAGE_LIMITS.bytes / 1024 / 1024 },
+            });
+          }
+          throw error;
+        });
+        return { url: await templates.images.save(bytes) };
+      },
+    );
+
+    app.get(
+      '/templates/images/:name',
+      {
+        config: { action: 'public' },
+        schema: { tags, params: z.object({ name: z.string().regex(/^[0-9a-f]{64}\.(png|jpg|gif|webp)$/) }) },
+      },
+      async (request, reply) => {
+        const { mime, bytes } = await templates.images.read(request.params.name);
+        return reply
+          .header('content-type', mime)
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', "default-src 'none'; sandbox")
+          .send(bytes);
       },
     );
 

@@ -38,6 +38,7 @@ import type { UserRow } from '../users/user.repository.js';
 import { presentTemplate, type Viewer } from './template.presenter.js';
 import type { TemplateRepository, TemplateRow } from './template.repository.js';
 import { BUILTIN_TEMPLATES, type BuiltinTemplate, builtinContent, builtinVersion } from './template-builtins.js';
+import { TemplateImageStore } from './template-image-store.js';
 import { coverSvg, industryLook, overviewSvg } from './template-images.js';
 import { TemplateFiles, writePackage } from './template-package.js';
 
@@ -90,11 +91,14 @@ const BUILTINS = new Map(BUILTIN_TEMPLATES.map((template) => [template.id, templ
  */
 export class TemplateService {
   private readonly files: TemplateFiles;
+  /** Covers and description images uploaded for templates. */
+  readonly images: TemplateImageStore;
   private readonly journals: RestoreJournals;
   private builtins: Promise<void> | undefined;
 
   constructor(private readonly deps: TemplateDeps) {
     this.files = new TemplateFiles(deps.dataDir);
+    this.images = new TemplateImageStore(deps.dataDir);
     this.journals = new RestoreJournals(deps.dataDir);
     deps.tasks.register(TEMPLATE_TASK_INSTALL, (context) => this.runInstall(context));
     deps.tasks.register(TEMPLATE_TASK_PUBLISH, (context) => this.runPublish(context));
@@ -105,6 +109,7 @@ export class TemplateService {
    * administrator to the market, a tenant for its own use. Answers the task.
    */
   async publish(user: UserRow, body: TemplatePublishBody, language: Language) {
+    await this.checkImages(body);
     await this.deps.projects.visible(user, body.projectId);
     const { requestId, ...card } = body;
     const publisher = templatePublisher(user);
@@ -190,6 +195,12 @@ export class TemplateService {
     return templateText('template.published', params.language, { name: body.name });
   }
 
+  /** A card's cover and images must be images uploaded for templates, still stored. */
+  private async checkImages(card: { cover?: string | null | undefined; images?: string[] | undefined }) {
+    if (card.cover) await this.images.checkExists('cover', [card.cover]);
+    if (card.images) await this.images.checkExists('images', card.images);
+  }
+
   /** The template if `user` may manage it (else 404 for the unseen, 403 for the seen). */
   private async managed(user: UserRow, id: string): Promise<TemplateRow> {
     const row = await this.visible(user, id);
@@ -204,6 +215,7 @@ export class TemplateService {
     if (row.source === 'builtin' && Object.keys(body).some((key) => key !== 'published')) {
       throw new AppError('forbidden');
     }
+    await this.checkImages(body);
     const updated = await this.deps.repo.update(id, {
       ...rest,
       ...(cover !== undefined ? { cover: cover || null } : {}),
@@ -545,6 +557,8 @@ export class TemplateService {
         removed++;
       }
     }
+    // Uploaded images no template names, a day after their upload (a publish dialog left open).
+    await this.images.sweep(await this.deps.repo.imageNames(), this.deps.clock().getTime() - 24 * 60 * 60 * 1000);
     const names = await readdir(this.files.folder()).catch(() => [] as string[]);
     const kept = names.length > 0 ? await this.deps.repo.files() : new Set<string>();
     for (const name of names) {

@@ -6,7 +6,7 @@ import {
   UnorderedListOutlined,
 } from '@ant-design/icons';
 import { Badge, Button, Flex, Input, Radio, Space } from 'antd';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PROJECT_SCOPES, type ProjectScope } from '../projectFilter';
 import type { ProjectViewMode } from '../viewMode';
@@ -24,6 +24,8 @@ export interface ToolbarProps {
   onMode: (mode: ProjectViewMode) => void;
   selectedCount: number;
   onBatchDelete: () => void;
+  /** Batch change of the extension fields (settings/project). */
+  batchChange?: ReactNode;
 }
 
 /** Search, advanced filter, scope (administrator), view toggle, batch delete and add. */
@@ -91,6 +93,7 @@ export function Toolbar(props: ToolbarProps) {
             <UnorderedListOutlined />
           </Radio>
         </Radio.Group>
+        {props.batchChange}
         <Button
           danger
           icon={<DeleteOutlined />}

@@ -10,6 +10,7 @@ import { useUnusedLicence } from '../../../services/licence';
 import { createProject, updateProject, uploadCertificates } from '../../../services/project';
 import { isRequestError, reportError } from '../../../services/request';
 import { createProjectFromTemplate, type TaskState } from '../../../services/templates';
+import { ProjectExtensionCard } from '../../project-expand/ProjectExtensionCard';
 import { useOwnerOptions } from '../options';
 import { PROJECT_LIST_PATH, projectPath } from '../paths';
 import { PROJECTS_KEY } from '../useProjectLists';
@@ -153,6 +154,7 @@ export function ProjectForm({ isAdmin, initialValues, loaded }: ProjectFormProps
       <Card title={t('project.sectionMore')} style={{ marginBottom: 16 }}>
         <MoreFields isAdd={isAdd} />
       </Card>
+      <ProjectExtensionCard mode={isAdd ? 'create' : 'edit'} />
       {installing ? (
         <Suspense fallback={null}>
           <TemplateInstallProgress taskId={installing} onEnd={installEnded} />

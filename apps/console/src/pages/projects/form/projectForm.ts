@@ -33,6 +33,8 @@ export interface ProjectFormValues {
     mediaLibraryPublicDirFeature?: (typeof PUBLIC_DIR_PERMISSIONS)[number][];
   };
   logo?: string | null;
+  /** Project extension values (settings/project). */
+  extra?: Record<string, unknown>;
 }
 
 /** A new project: blank, owned by the platform when the administrator adds it, or from a template id. */
@@ -77,6 +79,7 @@ export function toFormValues(project: ProjectView): ProjectFormValues {
       mediaLibraryPublicDirFeature: [...project.advanced.mediaLibraryPublicDirFeature],
     },
     logo: project.logo,
+    extra: { ...project.extra },
   };
 }
 
@@ -118,8 +121,20 @@ function candidate(values: ProjectFormValues, options: { isAdmin: boolean; loade
     },
     planId: options.loaded?.planId ?? null,
     logo: values.logo || null,
-    ...(options.loaded ? { extra: options.loaded.extra } : {}),
+    ...extraOf(values, options.loaded),
   };
+}
+
+/** The extension values: those loaded, then the form's (a field emptied is sent as null). */
+function extraOf(values: ProjectFormValues, loaded: ProjectView | undefined): { extra?: Record<string, unknown> } {
+  const given = Object.fromEntries(
+    Object.entries(values.extra ?? {}).map(([name, value]) => [
+      name,
+      value === undefined || value === '' ? null : value,
+    ]),
+  );
+  if (!loaded && Object.keys(given).length === 0) return {};
+  return { extra: { ...(loaded?.extra ?? {}), ...given } };
 }
 
 function issuesToFields(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Record<string, string> {
@@ -195,6 +210,9 @@ export const CODE_FIELDS: Record<string, string> = {
 
 export function formFieldFor(path: string): string[] | null {
   const target = ALIASES[path] ?? path;
+  // Extension fields: `extra.<identifier>` (an identifier has no dot).
+  const extension = /^extra\.([^.]+)/.exec(target);
+  if (extension?.[1]) return ['extra', extension[1]];
   let best: string | null = null;
   for (const field of FORM_FIELDS) {
     if ((target === field || target.startsWith(`${field}.`)) && (!best || field.length > best.length)) best = field;

@@ -1,394 +1,105 @@
-import { ArrowLeftOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { FIELD_TYPES, type FieldType } from '@gantry/shared';
+import { ArrowLeftOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { tableName } from '@gantry/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Alert,
   Button,
   type ButtonProps,
   Card,
+  Col,
   Empty,
+  Form,
   Input,
-  InputNumber,
   Modal,
   Popconfirm,
-  Select,
+  Row,
   Space,
-  Switch,
-  Table,
-  type TableColumnsType,
+  Spin,
   Tabs,
   Tag,
+  Tooltip,
 } from 'antd';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from '../../../services/feedback';
-import { RequestError } from '../../../services/request';
 import {
-  createRecord,
   createTable,
-  deleteRecord,
   deleteTable,
-  type FieldChange,
   getTable,
-  listRecords,
   listTables,
-  type PublishPreview,
-  publishPreview,
-  publishTable,
-  saveDraft,
-  type TableDetail,
-  type TableRecord,
+  renameTable,
+  type TableSummary,
 } from '../../../services/tables';
 import { projectPath } from '../paths';
-import './texts';
+import { dynamicText } from './texts';
 
-const testId = (id: string) => ({ 'data-testid': id }) as ButtonProps;
+// The designer and the records screen are chunks of their own, loaded when a table is opened.
+const Designer = lazy(() => import('./designer/Designer'));
+const Records = lazy(() => import('./records/Records'));
 
-/** A field row as the designer edits it: the common properties shown, the options as JSON text. */
-interface FieldRow {
-  /** The row's key in the editor (not saved). */
-  key: string;
-  name: string;
-  title: string;
-  type: FieldType;
-  required: boolean;
-  options: string;
-  /** Properties the page does not edit, kept as they were. */
-  rest: Record<string, unknown>;
+/** The name a table is created or renamed with: §5 "Table name cannot be empty" checked here first. */
+function nameProblem(name: string): string | undefined {
+  const parsed = tableName.safeParse(name);
+  return parsed.success ? undefined : parsed.error.issues[0]?.message;
 }
 
-let nextKey = 0;
-const newKey = () => String(++nextKey);
-
-function rowsOf(table: TableDetail): FieldRow[] {
-  return table.draft.fields.map((field) => {
-    const { name, title, type, required, options, ...rest } = field;
-    return { key: newKey(), name, title, type, required, options: JSON.stringify(options), rest };
-  });
-}
-
-/** The draft to save from the rows; undefined (and a message) when a row's options are not JSON. */
-export function draftOf(table: TableDetail, rows: FieldRow[]): Record<string, unknown> | undefined {
-  const fields: Array<Record<string, unknown>> = [];
-  for (const row of rows) {
-    let options: unknown;
-    try {
-      options = row.options.trim() === '' ? {} : JSON.parse(row.options);
-    } catch {
-      return undefined;
-    }
-    fields.push({ ...row.rest, name: row.name, title: row.title, type: row.type, required: row.required, options });
-  }
-  return { ...table.draft, fields };
-}
-
-/** A value typed in the add-record form, as the field's type stores it. */
-export function typedValue(type: FieldType, text: string): unknown {
-  if (text === '') return undefined;
-  if (type === 'number' || type === 'rating') return Number(text);
-  if (type === 'boolean') return text === 'true';
-  if (['text', 'select', 'link', 'time', 'date', 'relation', 'byteArray'].includes(type)) return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function Designer({ projectId, table, onChanged }: { projectId: string; table: TableDetail; onChanged: () => void }) {
+function TableRename({
+  table,
+  onClose,
+  onSave,
+}: {
+  table: TableSummary | undefined;
+  onClose: () => void;
+  onSave: (change: { name: string; title?: string }) => Promise<void>;
+}) {
   const { t } = useTranslation();
-  const [rows, setRows] = useState<FieldRow[]>(() => rowsOf(table));
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  const [preview, setPreview] = useState<PublishPreview>();
-  useEffect(() => setRows(rowsOf(table)), [table]);
-  const update = (index: number, change: Partial<FieldRow>) =>
-    setRows((current) => current.map((row, i) => (i === index ? { ...row, ...change } : row)));
-
-  const save = async (): Promise<boolean> => {
-    const draft = draftOf(table, rows);
-    if (!draft) {
-      setProblems({ _: t('tables.ui.badJson') });
-      return false;
-    }
-    try {
-      await saveDraft(projectId, table.id, draft as never);
-      setProblems({});
-      toast.success(t('tables.ui.saved'));
-      onChanged();
-      return true;
-    } catch (error) {
-      if (error instanceof RequestError) setProblems(error.fields ?? { _: error.message });
-      return false;
-    }
-  };
-
-  const columns: TableColumnsType<FieldRow> = [
-    {
-      title: t('tables.ui.identifier'),
-      key: 'name',
-      render: (_: unknown, row: FieldRow, index: number) => (
-        <Input
-          data-testid={`field-name-${index}`}
-          value={row.name}
-          status={problems[`fields.${index}.name`] ? 'error' : undefined}
-          onChange={(event) => update(index, { name: event.target.value })}
-        />
-      ),
-    },
-    {
-      title: t('tables.ui.fieldTitle'),
-      key: 'title',
-      render: (_: unknown, row: FieldRow, index: number) => (
-        <Input value={row.title} onChange={(event) => update(index, { title: event.target.value })} />
-      ),
-    },
-    {
-      title: t('tables.ui.type'),
-      key: 'type',
-      render: (_: unknown, row: FieldRow, index: number) => (
-        <Select
-          style={{ minWidth: 130 }}
-          value={row.type}
-          options={FIELD_TYPES.map((type) => ({ value: type, label: type }))}
-          onChange={(type) => update(index, { type, options: '{}' })}
-        />
-      ),
-    },
-    {
-      title: t('tables.ui.required'),
-      key: 'required',
-      render: (_: unknown, row: FieldRow, index: number) => (
-        <Switch checked={row.required} onChange={(required) => update(index, { required })} />
-      ),
-    },
-    {
-      title: t('tables.ui.options'),
-      key: 'options',
-      render: (_: unknown, row: FieldRow, index: number) => (
-        <Input value={row.options} onChange={(event) => update(index, { options: event.target.value })} />
-      ),
-    },
-    {
-      key: 'remove',
-      render: (_: unknown, _row: FieldRow, index: number) => (
-        <Button type="link" danger onClick={() => setRows((current) => current.filter((_item, i) => i !== index))}>
-          {t('tables.ui.removeField')}
-        </Button>
-      ),
-    },
-  ];
-
+  const [name, setName] = useState(table?.name ?? '');
+  const [title, setTitle] = useState(table?.title ?? '');
+  const problem = nameProblem(name);
   return (
-    <Space orientation="vertical" style={{ width: '100%' }}>
-      {Object.keys(problems).length > 0 && (
-        <Alert
-          type="error"
-          data-testid="draft-problems"
-          title={
-            <ul style={{ margin: 0 }}>
-              {Object.entries(problems).map(([path, text]) => (
-                <li key={path}>{path === '_' ? text : `${path}: ${text}`}</li>
-              ))}
-            </ul>
-          }
-        />
-      )}
-      <Table rowKey="key" size="small" pagination={false} columns={columns} dataSource={rows} />
-      <Space>
-        <Button
-          icon={<PlusOutlined />}
-          {...testId('add-field')}
-          onClick={() =>
-            setRows((current) => [
-              ...current,
-              { key: newKey(), name: '', title: '', type: 'text', required: false, options: '{}', rest: {} },
-            ])
-          }
+    <Modal
+      open={table !== undefined}
+      title={t('designer.rename')}
+      okButtonProps={{ 'data-testid': 'table-rename-save', disabled: problem !== undefined } as ButtonProps}
+      onCancel={onClose}
+      onOk={() => onSave({ name: name.trim(), ...(title.trim() ? { title: title.trim() } : {}) })}
+      destroyOnHidden
+    >
+      <Form layout="vertical" component="div">
+        <Form.Item
+          label={t('tables.ui.name')}
+          required
+          validateStatus={problem ? 'error' : undefined}
+          help={problem ? dynamicText(t, problem) : undefined}
         >
-          {t('tables.ui.addField')}
-        </Button>
-        <Button {...testId('save-draft')} onClick={() => void save()}>
-          {t('tables.ui.saveDraft')}
-        </Button>
-        <Button
-          type="primary"
-          {...testId('publish')}
-          onClick={async () => {
-            if (await save()) setPreview(await publishPreview(projectId, table.id));
-          }}
-        >
-          {table.state === 'published' ? t('tables.ui.updatePublish') : t('tables.ui.publish')}
-        </Button>
-      </Space>
-      <Modal
-        open={preview !== undefined}
-        title={table.state === 'published' ? t('tables.ui.updatePublish') : t('tables.ui.publish')}
-        okButtonProps={testId('publish-confirm')}
-        onCancel={() => setPreview(undefined)}
-        onOk={async () => {
-          if (!preview) return;
-          await publishTable(projectId, table.id, preview.draftVersion);
-          setPreview(undefined);
-          toast.success(t('tables.ui.saved'));
-          onChanged();
-        }}
-      >
-        {preview && preview.changes.length === 0 ? (
-          <p>{t('tables.ui.noChanges')}</p>
-        ) : (
-          <Table<FieldChange>
-            data-testid="publish-changes"
-            rowKey="field"
-            size="small"
-            pagination={false}
-            dataSource={preview?.changes ?? []}
-            columns={[
-              { title: t('tables.ui.identifier'), dataIndex: 'field' },
-              {
-                title: t('tables.ui.change'),
-                dataIndex: 'change',
-                render: (change: FieldChange['change']) => t(`tables.ui.change.${change}`),
-              },
-              { title: t('tables.ui.values'), dataIndex: 'values' },
-              { title: t('tables.ui.converted'), dataIndex: 'converted' },
-              { title: t('tables.ui.dropped'), dataIndex: 'dropped' },
-            ]}
-          />
-        )}
-      </Modal>
-    </Space>
-  );
-}
-
-function Records({ projectId, table }: { projectId: string; table: TableDetail }) {
-  const { t } = useTranslation();
-  const client = useQueryClient();
-  const fields = (table.published?.fields ?? []).filter((field) => field.showInList);
-  const records = useQuery({
-    queryKey: ['tables', projectId, table.id, 'records', table.version],
-    queryFn: () => listRecords(projectId, table.id),
-    enabled: table.published !== null,
-  });
-  const [adding, setAdding] = useState(false);
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [problems, setProblems] = useState<Record<string, string>>({});
-  if (!table.published) return <Empty description={t('tables.ui.notPublished')} />;
-  const refresh = () => client.invalidateQueries({ queryKey: ['tables', projectId, table.id, 'records'] });
-  const inputs = (table.published.fields ?? []).filter((field) => field.showOnCreate);
-  return (
-    <Space orientation="vertical" style={{ width: '100%' }}>
-      <Button icon={<PlusOutlined />} {...testId('add-record')} onClick={() => setAdding(true)}>
-        {t('tables.ui.addRecord')}
-      </Button>
-      <Table<TableRecord>
-        data-testid="records"
-        rowKey="id"
-        size="small"
-        loading={records.isLoading}
-        dataSource={records.data ?? []}
-        columns={[
-          ...fields.map((field) => ({
-            title: field.title,
-            key: field.name,
-            width: field.width,
-            fixed: field.fixed,
-            render: (_: unknown, record: TableRecord) => {
-              const value = record.data[field.name];
-              return value === undefined || value === null
-                ? ''
-                : typeof value === 'object'
-                  ? JSON.stringify(value)
-                  : String(value);
-            },
-          })),
-          {
-            key: 'actions',
-            render: (_: unknown, record: TableRecord) => (
-              <Popconfirm
-                title={t('tables.ui.delete')}
-                okButtonProps={testId(`record-delete-confirm-${record.id}`)}
-                onConfirm={async () => {
-                  await deleteRecord(projectId, table.id, record.id);
-                  await refresh();
-                }}
-              >
-                <Button type="link" danger icon={<DeleteOutlined />} {...testId(`record-delete-${record.id}`)} />
-              </Popconfirm>
-            ),
-          },
-        ]}
-      />
-      <Modal
-        open={adding}
-        title={t('tables.ui.addRecord')}
-        okButtonProps={testId('record-save')}
-        onCancel={() => setAdding(false)}
-        onOk={async () => {
-          const body = Object.fromEntries(
-            inputs
-              .map((field) => [field.name, typedValue(field.type, values[field.name] ?? '')] as const)
-              .filter(([, value]) => value !== undefined),
-          );
-          try {
-            await createRecord(projectId, table.id, body);
-            setAdding(false);
-            setValues({});
-            setProblems({});
-            toast.success(t('tables.ui.saved'));
-            await refresh();
-          } catch (error) {
-            if (error instanceof RequestError) setProblems(error.fields ?? { _: error.message });
-          }
-        }}
-      >
-        <Space orientation="vertical" style={{ width: '100%' }}>
-          {problems._ && <Alert type="error" title={problems._} />}
-          {inputs.map((field) => (
-            <div key={field.name}>
-              <div>
-                {field.title}
-                {field.required ? ' *' : ''}
-              </div>
-              {field.type === 'number' || field.type === 'rating' ? (
-                <InputNumber
-                  data-testid={`record-input-${field.name}`}
-                  style={{ width: '100%' }}
-                  value={values[field.name] === undefined ? null : Number(values[field.name])}
-                  onChange={(value) => setValues({ ...values, [field.name]: value === null ? '' : String(value) })}
-                />
-              ) : (
-                <Input
-                  data-testid={`record-input-${field.name}`}
-                  value={values[field.name] ?? ''}
-                  status={problems[field.name] ? 'error' : undefined}
-                  onChange={(event) => setValues({ ...values, [field.name]: event.target.value })}
-                />
-              )}
-              {problems[field.name] && (
-                <div style={{ color: '#ff4d4f' }} data-testid={`record-problem-${field.name}`}>
-                  {problems[field.name]}
-                </div>
-              )}
-            </div>
-          ))}
-        </Space>
-      </Modal>
-    </Space>
+          <Input data-testid="table-rename-name" value={name} onChange={(event) => setName(event.target.value)} />
+        </Form.Item>
+        <Form.Item label={t('designer.tableTitle')}>
+          <Input data-testid="table-rename-title" value={title} onChange={(event) => setTitle(event.target.value)} />
+        </Form.Item>
+      </Form>
+    </Modal>
   );
 }
 
 /**
- * The table designer of a project (issue 16): its tables, the designer (fields, save draft, publish
- * with the difference shown first) and the records of the published definition.
+ * The table designer of a project (issue 16): its tables (create, rename, delete), the designer of
+ * the one opened and the records of its published definition.
  */
 export default function ProjectTablesPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { id: projectId = '' } = useParams();
   const client = useQueryClient();
-  const [selected, setSelected] = useState<string>();
+  // The table opened and its tab are in the address: kept across a reload and the mobile layout's switch.
+  const [search, setSearch] = useSearchParams();
+  const selected = search.get('table') ?? undefined;
+  const view = search.get('view') === 'records' ? 'records' : 'design';
+  const setSelected = (id: string | undefined, tab: 'design' | 'records' = 'design') =>
+    setSearch(id ? { table: id, ...(tab === 'records' ? { view: tab } : {}) } : {}, { replace: true });
   const [name, setName] = useState('');
+  const [nameTouched, setNameTouched] = useState(false);
+  const [renaming, setRenaming] = useState<TableSummary>();
   const tables = useQuery({ queryKey: ['tables', projectId], queryFn: () => listTables(projectId) });
   const table = useQuery({
     queryKey: ['tables', projectId, selected],
@@ -396,6 +107,8 @@ export default function ProjectTablesPage() {
     enabled: selected !== undefined,
   });
   const refresh = () => client.invalidateQueries({ queryKey: ['tables', projectId] });
+  const problem = nameTouched ? nameProblem(name) : undefined;
+  const choices = (tables.data ?? []).map((item) => ({ id: item.id, name: item.title ?? item.name }));
 
   return (
     <Card
@@ -406,21 +119,29 @@ export default function ProjectTablesPage() {
         </Space>
       }
     >
-      <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start' }}>
-        <div style={{ width: 260, flex: 'none' }}>
-          <Space.Compact style={{ width: '100%', marginBottom: 8 }}>
+      <Row gutter={[16, 16]}>
+        <Col xs={24} lg={8} xl={6}>
+          <Space.Compact style={{ width: '100%' }}>
             <Input
               data-testid="table-name"
               placeholder={t('tables.ui.name')}
+              status={problem ? 'error' : undefined}
               value={name}
-              onChange={(event) => setName(event.target.value)}
+              onChange={(event) => {
+                setName(event.target.value);
+                setNameTouched(true);
+              }}
             />
             <Button
               type="primary"
-              {...testId('table-create')}
+              icon={<PlusOutlined />}
+              data-testid="table-create"
               onClick={async () => {
-                const created = await createTable(projectId, name);
+                setNameTouched(true);
+                if (nameProblem(name)) return;
+                const created = await createTable(projectId, name.trim());
                 setName('');
+                setNameTouched(false);
                 await refresh();
                 setSelected(created.id);
               }}
@@ -428,7 +149,12 @@ export default function ProjectTablesPage() {
               {t('tables.ui.newTable')}
             </Button>
           </Space.Compact>
-          <div style={{ border: '1px solid #f0f0f0', borderRadius: 8 }}>
+          {problem && (
+            <div className="ant-form-item-explain-error" data-testid="table-name-problem">
+              {dynamicText(t, problem)}
+            </div>
+          )}
+          <div style={{ border: '1px solid rgba(5,5,5,0.06)', borderRadius: 8, marginTop: 8 }} data-testid="table-list">
             {(tables.data ?? []).length === 0 && !tables.isLoading && <Empty description={t('tables.ui.empty')} />}
             {(tables.data ?? []).map((item) => (
               <div
@@ -436,61 +162,118 @@ export default function ProjectTablesPage() {
                 style={{
                   display: 'flex',
                   alignItems: 'center',
-                  justifyContent: 'space-between',
+                  gap: 4,
                   padding: '4px 8px',
-                  background: item.id === selected ? '#e6f4ff' : undefined,
+                  background: item.id === selected ? 'rgba(22,119,255,0.08)' : undefined,
                 }}
               >
-                <Button type="text" {...testId(`table-${item.name}`)} onClick={() => setSelected(item.id)}>
-                  <Space>
+                <Button
+                  type="text"
+                  data-testid={`table-${item.name}`}
+                  style={{ flex: 1, justifyContent: 'flex-start', minWidth: 0, overflow: 'hidden' }}
+                  onClick={() => setSelected(item.id)}
+                >
+                  <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', minWidth: '2em' }}>
                     {item.title ?? item.name}
-                    <Tag color={item.state === 'published' ? 'green' : 'default'}>
-                      {item.state === 'published' ? t('tables.ui.published') : t('tables.ui.draft')}
-                    </Tag>
-                  </Space>
+                  </span>
+                  <Tag
+                    color={item.state === 'published' ? 'green' : 'default'}
+                    style={{ marginInlineEnd: 0, flexShrink: 0 }}
+                  >
+                    {item.state === 'published' ? t('tables.ui.published') : t('tables.ui.draft')}
+                  </Tag>
+                  {item.state === 'published' && item.unpublishedChanges && (
+                    <Tooltip title={t('designer.unpublished')}>
+                      <Tag color="orange" style={{ marginInlineEnd: 0 }}>
+                        *
+                      </Tag>
+                    </Tooltip>
+                  )}
                 </Button>
+                <Button
+                  type="text"
+                  size="small"
+                  icon={<EditOutlined />}
+                  aria-label={t('designer.rename')}
+                  data-testid={`table-rename-${item.name}`}
+                  onClick={() => setRenaming(item)}
+                />
                 <Popconfirm
                   title={t('tables.ui.deleteConfirm')}
-                  okButtonProps={testId(`table-delete-confirm-${item.name}`)}
+                  okButtonProps={{ 'data-testid': `table-delete-confirm-${item.name}` } as ButtonProps}
                   onConfirm={async () => {
                     await deleteTable(projectId, item.id);
+                    toast.success(t('table.deleted'));
                     if (selected === item.id) setSelected(undefined);
                     await refresh();
                   }}
                 >
                   <Button
-                    type="link"
+                    type="text"
                     danger
                     size="small"
                     icon={<DeleteOutlined />}
-                    {...testId(`table-delete-${item.name}`)}
+                    aria-label={t('tables.ui.delete')}
+                    data-testid={`table-delete-${item.name}`}
                   />
                 </Popconfirm>
               </div>
             ))}
           </div>
-        </div>
-        <div style={{ flex: 1, minWidth: 0 }}>
+        </Col>
+        <Col xs={24} lg={16} xl={18} style={{ minWidth: 0 }}>
           {table.data ? (
-            <Tabs
-              items={[
-                {
-                  key: 'design',
-                  label: t('tables.ui.design'),
-                  children: <Designer projectId={projectId} table={table.data} onChanged={() => void refresh()} />,
-                },
-                {
-                  key: 'records',
-                  label: t('tables.ui.records'),
-                  children: <Records projectId={projectId} table={table.data} />,
-                },
-              ]}
-            />
+            <Suspense fallback={<Spin />}>
+              <Tabs
+                destroyOnHidden
+                activeKey={table.data.published ? view : 'design'}
+                onChange={(key) => setSelected(selected, key === 'records' ? 'records' : 'design')}
+                items={[
+                  {
+                    key: 'design',
+                    label: <span data-testid="tab-design">{t('tables.ui.design')}</span>,
+                    children: (
+                      <Designer
+                        key={table.data.id}
+                        projectId={projectId}
+                        table={table.data}
+                        tables={choices}
+                        onChanged={() => void refresh()}
+                      />
+                    ),
+                  },
+                  {
+                    key: 'records',
+                    label: <span data-testid="tab-records">{t('tables.ui.records')}</span>,
+                    disabled: table.data.published === null,
+                    children: table.data.published ? (
+                      <Records
+                        key={`${table.data.id}-${table.data.version}`}
+                        projectId={projectId}
+                        table={table.data}
+                      />
+                    ) : null,
+                  },
+                ]}
+              />
+            </Suspense>
           ) : (
-            <Empty />
+            <Empty description={selected ? undefined : t('tables.ui.empty')} />
           )}
-        </div>
-      </div>
+        </Col>
+      </Row>
+      <TableRename
+        key={renaming?.id ?? 'none'}
+        table={renaming}
+        onClose={() => setRenaming(undefined)}
+        onSave={async (change) => {
+          if (!renaming) return;
+          await renameTable(projectId, renaming.id, change);
+          toast.success(t('designer.renamed'));
+          setRenaming(undefined);
+          await refresh();
+        }}
+      />
     </Card>
   );
 }
