@@ -4,11 +4,15 @@ import { type Invalidation, LocalInvalidationBus } from '../../lib/invalidation-
 import type { SettingsRepository } from './settings.repository.js';
 import { SettingsService } from './settings.service.js';
 
-/** A stored document that counts its reads; `hold` makes the next read wait for `release`. */
+/**
+ * A stored document that counts its reads; `hold` makes the next read wait for `release`, `holdAnswer`
+ * makes the next change answer only when released (it is stored at once, as a commit would).
+ */
 function store(initial: Partial<Settings> = {}) {
   let value: Settings = { ...DEFAULT_SETTINGS, ...initial };
   let reads = 0;
   let held: { release: () => void; promise: Promise<void> } | undefined;
+  let answerHeld: Promise<void> | undefined;
   const repository = {
     read: async () => {
       reads++;
@@ -19,6 +23,9 @@ function store(initial: Partial<Settings> = {}) {
     modify: async <T>(change: (current: unknown) => T) => {
       const next = change(value);
       value = next as Settings;
+      const wait = answerHeld;
+      answerHeld = undefined;
+      if (wait) await wait;
       return next;
     },
   } as unknown as SettingsRepository;
@@ -38,6 +45,13 @@ function store(initial: Partial<Settings> = {}) {
         held = undefined;
         release();
       };
+    },
+    holdAnswer: () => {
+      let release = () => {};
+      answerHeld = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return release;
     },
   };
 }
@@ -106,13 +120,22 @@ describe('the settings cache', () => {
     expect(JSON.parse(await settings.getPublicJson()).name).toBe('New');
   });
 
-  it('keeps what it wrote itself', async () => {
+  it('reads back what it wrote itself: two saves at once may finish in either order', async () => {
     const stored = store({ name: 'One' });
     const settings = new SettingsService(stored.repository, log, new LocalInvalidationBus());
     await settings.get();
     await settings.patch({ name: 'Mine' });
     expect((await settings.get()).name).toBe('Mine');
     expect(JSON.parse(await settings.getPublicJson()).name).toBe('Mine');
-    expect(stored.reads()).toBe(1);
+    expect(stored.reads()).toBe(2);
+
+    // The first save commits, then its answer is held back until the second has committed and answered.
+    const releaseFirst = stored.holdAnswer();
+    const first = settings.patch({ name: 'First' });
+    await Promise.resolve();
+    await settings.patch({ copyright: 'Second' });
+    releaseFirst();
+    expect((await first).name).toBe('First');
+    expect(await settings.get()).toMatchObject({ name: 'First', copyright: 'Second' });
   });
 });
