@@ -229,6 +229,12 @@ describe('table designer page', () => {
     expect(recordsSettingKey('p'.repeat(32), `${'t'.repeat(63)}u`)).not.toBe(long);
   });
 
+  it('asks to choose a table when there are tables and none is chosen', async () => {
+    renderTables(() => undefined);
+    expect(await screen.findByText('在左侧选择一张表进行设计')).toBeTruthy();
+    expect(screen.queryByText('暂无表')).toBeNull();
+  });
+
   it('deletes a table after the confirmation and says so', async () => {
     const { calls } = renderTables((call) =>
       call.method === 'DELETE' ? { body: { id: 't1', message: 'table deleted' } } : undefined,

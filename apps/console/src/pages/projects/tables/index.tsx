@@ -258,7 +258,11 @@ export default function ProjectTablesPage() {
               />
             </Suspense>
           ) : (
-            <Empty description={selected ? undefined : t('tables.ui.empty')} />
+            <Empty
+              description={
+                selected ? undefined : t((tables.data ?? []).length > 0 ? 'tables.ui.choose' : 'tables.ui.empty')
+              }
+            />
           )}
         </Col>
       </Row>
