@@ -62,17 +62,19 @@ export async function checkExpandFormulas(expand: ProjectExpand): Promise<void> 
 }
 
 /**
- * The `extra` to store for a save: `given` checked against the schema. `previous`: the stored values
- * (update and batch). Batch may set only batch-changeable fields; update may change only editable ones.
+ * The `extra` to store for a save: `given` checked against the schema (none: stored as given).
+ * `previous`: the stored values (update and batch). Batch may set only batch-changeable fields; update
+ * may change only editable ones. Undefined: leave them as they are.
  */
 export async function expandValues(
-  expand: ProjectExpand,
+  expand: ProjectExpand | undefined,
   given: Record<string, unknown> | undefined,
   previous: Record<string, unknown> | undefined,
   mode: ExpandMode,
   tx: Database,
   now: Date,
 ): Promise<Record<string, unknown> | undefined> {
+  if (!expand) return given;
   const definitions = expand.schema.fields;
   if (definitions.length === 0) {
     if (mode !== 'batch') return mode === 'create' ? given : (given ?? previous);

@@ -33,7 +33,7 @@ import type { PlatformLicenceService } from '../licence/platform-licence.service
 import type { UserRow } from '../users/user.repository.js';
 import { projectViewOf, renderedProjectView } from './project.presenter.js';
 import type { MaintainedTotal, ProjectInsert, ProjectRepository, ProjectWithOwner } from './project.repository.js';
-import { type ExpandMode, expandValues } from './project-expand.js';
+import { expandValues } from './project-expand.js';
 
 export const PROJECTS_AREA = 'projects';
 const AVAILABLE_LIMIT = 10_000;
@@ -173,7 +173,7 @@ export class ProjectService {
         await licence.assertFits(tx, body.grant, { kind: 'project', ownerId });
         if (ownerId !== ADMIN_USER_ID && !(await repo.ownerStatus(tx, ownerId))) throw new AppError('tenantDisabled');
         const at = clock();
-        const extra = await this.extraFor(expand, body.extra, undefined, 'create', tx, at);
+        const extra = await expandValues(expand, body.extra, undefined, 'create', tx, at);
         await repo.insert(tx, {
           id,
           userId: ownerId,
@@ -215,7 +215,7 @@ export class ProjectService {
         // An enabled project moved to a disabled tenant would be the one enabled project it has.
         const moved = ownerId !== current.userId && ownerId !== ADMIN_USER_ID;
         if (moved && current.status && !(await repo.ownerStatus(tx, ownerId))) throw new AppError('tenantDisabled');
-        const extra = await this.extraFor(expand, body.extra, current.extra, 'update', tx, clock());
+        const extra = await expandValues(expand, body.extra, current.extra, 'update', tx, clock());
         await repo.update(tx, id, {
           ...this.columns({ ...body, ...(extra ? { extra } : {}) }),
           userId: ownerId,
@@ -241,19 +241,6 @@ export class ProjectService {
     return this.deps.expand ? this.deps.expand() : projectExpandSchema.parse({});
   }
 
-  /** The extension values to store (project-expand.ts); undefined: leave them as they are. */
-  private async extraFor(
-    expand: ProjectExpand | undefined,
-    given: Record<string, unknown> | undefined,
-    previous: Record<string, unknown> | undefined,
-    mode: ExpandMode,
-    tx: Database,
-    now: Date,
-  ): Promise<Record<string, unknown> | undefined> {
-    if (!expand) return given;
-    return expandValues(expand, given, previous, mode, tx, now);
-  }
-
   /**
    * Batch change (console.md §2 settings/project, the project list): the same batch-changeable
    * extension values set on several projects, all or none. Every project must be one the caller may
@@ -266,7 +253,7 @@ export class ProjectService {
     await db.transaction(async (tx) => {
       for (const id of ids) {
         const current = await this.visible(actor.user, id, tx, true);
-        const extra = await this.extraFor(expand, body.extra, current.extra, 'batch', tx, clock());
+        const extra = await expandValues(expand, body.extra, current.extra, 'batch', tx, clock());
         await repo.update(tx, id, { extra: extra ?? {}, updatedAt: clock() });
         await audit.record(
           actor,
