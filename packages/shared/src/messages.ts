@@ -8,6 +8,7 @@ import type { Language } from './validations.js';
 export const CORE_MESSAGES = {
   'error.validation': { zh_Hans: '请求参数错误', en: 'Invalid request' },
   'error.invalidField': { zh_Hans: '{{field}}格式不正确', en: '{{field}} is not valid' },
+  'error.unknownField': { zh_Hans: '不认识的字段：{{field}}', en: 'Unknown field: {{field}}' },
   'error.notFound': { zh_Hans: '请求的资源不存在', en: 'Not found' },
   'error.unauthorized': { zh_Hans: '令牌到期，请重新登录', en: 'Token expired, please log in again' },
   'error.forbidden': { zh_Hans: '您没有权限进行该操作', en: 'You have no permission for this operation' },

@@ -43,14 +43,26 @@ function bodyFor(error: AppError, language: Language): ErrorBody {
   return body;
 }
 
-/** Zod issues → `fields` keyed by dotted path; a rule's own message key is translated. */
+/**
+ * Zod issues → `fields` keyed by dotted path; a rule's own message key is translated. A key a strict
+ * object does not know is named as its own field (its issue's path is the object's).
+ */
 function validationBody(
-  issues: Array<{ instancePath: string; message?: string | undefined }>,
+  issues: Array<{ instancePath: string; message?: string | undefined; keyword?: string; params?: unknown }>,
   language: Language,
 ): ErrorBody {
   const fields: Record<string, string> = {};
   for (const issue of issues) {
-    const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
+    const at = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    const unknown = issue.keyword === 'unrecognized_keys' ? (issue.params as { keys?: unknown }).keys : undefined;
+    if (Array.isArray(unknown)) {
+      for (const key of unknown) {
+        const field = at ? `${at}.${String(key)}` : String(key);
+        fields[field] ??= translate('error.unknownField', language, { field });
+      }
+      continue;
+    }
+    const field = at || '_';
     if (fields[field]) continue;
     fields[field] =
       issue.message && isMessageKey(issue.message)

@@ -30,6 +30,20 @@ describe('table preferences', () => {
     expect(await saved()).toEqual({});
   });
 
+  it('a field the call does not know is refused by its name, and nothing is saved', async () => {
+    const refused = await app.call('PATCH', `${SPM_URL}/user/acme`, admin, {
+      tableSettings: { project: setting },
+      foo: 1,
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      code: 'validation',
+      message: '不认识的字段：foo',
+      fields: { foo: '不认识的字段：foo' },
+    });
+    expect(await saved()).toEqual({});
+  });
+
   it('are kept to a bounded number of tables per user', async () => {
     const patch = (tableSettings: unknown) => app.call('PATCH', `${SPM_URL}/user/acme`, tenant, { tableSettings });
     const tooMany = await patch(tables(0, TABLE_SETTINGS_MAX + 1));
