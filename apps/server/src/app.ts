@@ -327,9 +327,18 @@ export async function buildApp(options: AppOptions): Promise<App> {
   );
   const documentRepository = new DocumentRepository(db);
   const documents = new DocumentService(documentRepository, clock);
-  const tables = new TableService(new TableRepository(db, database.engine), documents, clock, (error, message) =>
-    app.log.warn({ err: error }, message),
+  const tables = new TableService(
+    new TableRepository(db, database.engine),
+    documents,
+    clock,
+    (error, message) => app.log.warn({ err: error }, message),
+    invalidation,
   );
+  // Cached project owners and table definitions hear of changes made by any process.
+  invalidation.subscribe((change) => {
+    documents.apply(change);
+    tables.apply(change);
+  });
   const fileStore = new DiskFileStore(config.dataDir);
   const media = new MediaService(fileStore, new MediaRepository(db), settings, config.mediaFileMaxBytes);
   // Project sites (issue 15): front sites, back offices and their own sessions.
@@ -353,7 +362,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     log: app.log,
   });
   const taskService = new TaskService(taskRepository, taskEngine, documentRepository);
-  const backupRepository = new BackupRepository(db, database.background);
+  const backupRepository = new BackupRepository(db, database.background, invalidation);
   const backups = new BackupService(backupRepository, documentRepository, fileStore, taskEngine, clock, {
     dataDir: config.dataDir,
     uploadMaxBytes: config.backupUploadMaxBytes,

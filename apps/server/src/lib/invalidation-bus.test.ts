@@ -88,12 +88,14 @@ describe('the PostgreSQL bus (with a stand-in connection)', () => {
     clients[0]?.notify(JSON.stringify({ kind: 'user', userId: 'acme' }));
     clients[0]?.notify(JSON.stringify({ kind: 'settings' }));
     clients[0]?.notify(JSON.stringify({ kind: 'site', projectId: 'plant1' }));
+    clients[0]?.notify(JSON.stringify({ kind: 'tables', projectId: 'plant2', extra: 1 }));
     clients[0]?.notify(JSON.stringify({ kind: 'licence' }), 'another_channel');
     expect(heard).toEqual([
       { kind: 'session', tokenHash: 'abc' },
       { kind: 'user', userId: 'acme' },
       { kind: 'settings' },
       { kind: 'site', projectId: 'plant1' },
+      { kind: 'tables', projectId: 'plant2' },
     ]);
     await bus.close();
   });
@@ -108,6 +110,7 @@ describe('the PostgreSQL bus (with a stand-in connection)', () => {
       '{"kind":"session","tokenHash":1}',
       '{"kind":"new"}',
       '{"kind":"site"}',
+      '{"kind":"tables","projectId":7}',
     ];
     for (const payload of payloads) clients[0]?.notify(payload);
     expect(heard).toEqual(payloads.map(() => ({ kind: 'all' })));

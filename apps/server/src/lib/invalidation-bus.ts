@@ -15,13 +15,15 @@ export type Invalidation =
   | { kind: 'site'; projectId: string }
   /** A template was published, changed, installed or removed: the gallery's cached pages go. */
   | { kind: 'templates' }
+  /** A table of the project was published or deleted, or the project's data restored: cached definitions go. */
+  | { kind: 'tables'; projectId: string }
   | { kind: 'all' };
 
 export type Published = Invalidation;
 
 /**
  * Tells every server process sharing the database that something changed, so that their caches
- * (sessions, the platform licence, settings) drop it. Caches also expire on their own after a few
+ * (sessions, the platform licence, settings, project owners, table definitions) drop it. Caches also expire on their own after a few
  * seconds: the bus makes changes show at once, the expiry bounds what a missed message can cost.
  */
 export interface InvalidationBus {
@@ -99,7 +101,9 @@ function parse(payload: string | undefined): Invalidation {
     const change = JSON.parse(payload ?? '') as Partial<Published>;
     if (change.kind === 'session' && typeof change.tokenHash === 'string') return change as Published;
     if (change.kind === 'user' && typeof change.userId === 'string') return change as Published;
-    if (change.kind === 'site' && typeof change.projectId === 'string') return change as Published;
+    if ((change.kind === 'site' || change.kind === 'tables') && typeof change.projectId === 'string') {
+      return { kind: change.kind, projectId: change.projectId };
+    }
     if (change.kind === 'licence' || change.kind === 'settings' || change.kind === 'templates') {
       return { kind: change.kind };
     }

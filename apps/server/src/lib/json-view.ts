@@ -1,5 +1,10 @@
 import { type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
+
+/** `Date#toISOString` of a timestamptz column (milliseconds truncated, as node-postgres reads them). */
+export const isoTime = (column: AnyPgColumn) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * A JSON value stored in a jsonb column, as an answer's schema lets it out, built by the database

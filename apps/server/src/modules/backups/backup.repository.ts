@@ -2,6 +2,8 @@ import type { RestoreRule } from '@gantry/shared';
 import { and, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { projectBackups, projectCollectionStats, projectDocuments, restoreStaging, tasks } from '../../db/schema.js';
+import type { InvalidationBus } from '../../lib/invalidation-bus.js';
+import { isoTime } from '../../lib/json-view.js';
 import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
 
@@ -41,6 +43,8 @@ export class BackupRepository {
   constructor(
     private readonly db: Database,
     private readonly background: Database,
+    /** Told when a restore has committed: the project's cached table definitions go. */
+    private readonly bus?: InvalidationBus,
   ) {}
 
   async insert(row: BackupRow, db: Database = this.db): Promise<void> {
@@ -132,12 +136,10 @@ export class BackupRepository {
     afterId: string | undefined,
     limit: number,
   ): Promise<{ text: string; count: number; lastId: string } | undefined> {
-    const iso = (column: typeof projectDocuments.createTime | typeof projectDocuments.updateTime) =>
-      sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
     const page = this.background
       .select({
         id: projectDocuments.id,
-        line: sql<string>`json_build_object('id', ${projectDocuments.id}, 'createTime', ${iso(projectDocuments.createTime)}, 'updateTime', ${iso(projectDocuments.updateTime)}, 'doc', ${projectDocuments.doc})::text || E'\n'`.as(
+        line: sql<string>`json_build_object('id', ${projectDocuments.id}, 'createTime', ${isoTime(projectDocuments.createTime)}, 'updateTime', ${isoTime(projectDocuments.updateTime)}, 'doc', ${projectDocuments.doc})::text || E'\n'`.as(
           'line',
         ),
       })
@@ -221,7 +223,7 @@ export class BackupRepository {
     rules: Record<string, RestoreRule>,
     record: BackupRow,
   ): Promise<Record<string, number>> {
-    return this.background.transaction(async (tx) => {
+    const written = await this.background.transaction(async (tx) => {
       const written: Record<string, number> = {};
       for (const [collection, rule] of Object.entries(rules)) {
         if (rule === 2) {
@@ -244,6 +246,8 @@ export class BackupRepository {
       await tx.insert(projectBackups).values({ ...record, documents: written });
       return written;
     });
+    await this.bus?.publish({ kind: 'tables', projectId });
+    return written;
   }
 
   /** Whether a task of `type` is running (or waiting) for a project. */

@@ -268,6 +268,28 @@ describe('project backups', () => {
     expect(Object.keys(await mediaFiles()).sort()).toEqual(['docs/', 'docs/empty/', 'docs/manual.txt', 'intruder.txt']);
   }, 120_000);
 
+  it("restores the designer's tables: the next record list reads the restored definition at once", async () => {
+    const tables = `${SPM_URL}/tables`;
+    const draft = async (id: string, fields: string[]) => {
+      const body = { fields: fields.map((name) => ({ name, title: name, type: 'text' })) };
+      expect((await call('PUT', `${tables}/${id}/draft`, { body })).statusCode).toBe(200);
+      expect((await call('POST', `${tables}/${id}/publish`, { body: {} })).statusCode).toBe(200);
+    };
+    const id = (await call('POST', tables, { body: { name: 'wells' } })).json<{ id: string }>().id;
+    await draft(id, ['depth']);
+    const backup = await exportBackup({ name: 'tables', item: { mongodb: true }, moduleRules: { table: 0 } });
+    await draft(id, ['depth', 'site']);
+    const list = (filter: Record<string, string>) =>
+      call('GET', `${tables}/${id}/records?query=${q({ filter })}`).then((r) => r.statusCode);
+    // Read twice: the definition with `site` is now what this process holds.
+    expect([await list({ site: 'north' }), await list({ site: 'north' })]).toEqual([200, 200]);
+
+    const task = await restore({ id: backup, item: { mongodb: true }, moduleRules: { table: 2 } });
+    expect(task.status, task.message ?? '').toBe('success');
+    expect(await list({ site: 'north' })).toBe(400);
+    expect(await list({ depth: '1' })).toBe(200);
+  });
+
   it('moves a project: a backup of one restores into another, its project id rewritten', async () => {
     await seed();
     const id = await exportBackup({ name: 'move', item: ['mongodb'], moduleRules: { rule: 0 } });

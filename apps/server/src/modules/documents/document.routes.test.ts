@@ -2,7 +2,14 @@ import { COLLECTIONS, DOCUMENT_LIMITS } from '@gantry/shared';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { projectCollectionStats, projectDocuments } from '../../db/schema.js';
-import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
+import {
+  adminWithLicence,
+  createProject,
+  createTenant,
+  projectBody,
+  SPM_URL,
+  TENANT_PASSWORD,
+} from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 const CORE = '/portal/rest/core';
@@ -40,6 +47,22 @@ function data(method: Method, url: string, token: string, projectId: string | un
 }
 
 describe('generic data layer', () => {
+  it('a project moved to another tenant is theirs at once: its former owner is refused on the next read', async () => {
+    await data('POST', '/rule', acme, project, { _id: 'r1', name: 'high temperature' });
+    // Read twice: the project's owner is now what this process holds.
+    for (let i = 0; i < 2; i++) expect((await data('GET', '/rule/r1', acme, project)).statusCode).toBe(200);
+    expect((await data('GET', '/rule/r1', other, project)).statusCode).toBe(404);
+
+    const moved = await app.call('PUT', `${SPM_URL}/project/${project}`, admin, {
+      ...projectBody(app, { name: 'Plant' }),
+      user: 'other',
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect((await data('GET', '/rule/r1', acme, project)).statusCode).toBe(404);
+    expect((await data('GET', '/rule', acme, project)).statusCode).toBe(404);
+    expect((await data('GET', '/rule/r1', other, project)).json()).toMatchObject({ name: 'high temperature' });
+  });
+
   it('saves, reads, replaces, merges and deletes documents, keeping createTime and the id', async () => {
     const created = await data('POST', '/dashboard', acme, project, { name: 'Line 1', widgets: [{ kind: 'gauge' }] });
     expect(created.statusCode).toBe(200);

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { type Collection, DOCUMENT_ID_PATTERN, DOCUMENT_LIMITS, isCollection } from '@gantry/shared';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
+import type { Invalidation } from '../../lib/invalidation-bus.js';
 import type { ListTotal } from '../../lib/list-count.js';
 import { mapQueryError, parseCountFilter, parseListQuery } from '../../lib/list-query/list-query.js';
+import { ReadCache } from '../../lib/read-cache.js';
 import { ownsProject } from '../../policy/policy.js';
 import type { UserRow } from '../users/user.repository.js';
 import { type DocumentBody, presentDocument } from './document.presenter.js';
@@ -12,7 +14,15 @@ import {
   DOCUMENT_RESOURCE,
   type DocumentRepository,
   type DocumentRow,
+  type ProjectAccess,
 } from './document.repository.js';
+
+/**
+ * How long a read trusts a project's cached owner: the project's changes are announced on the
+ * invalidation bus (as site changes) at once, this bounds a missed message. Writes always read it.
+ */
+const ACCESS_CACHE_MS = 5_000;
+const ACCESS_CACHE_MAX = 10_000;
 
 /** Keys the server owns: the id is taken from them on save, the times are set by the server. */
 const SERVER_KEYS = new Set(['createTime', 'updateTime']);
@@ -30,16 +40,35 @@ export interface Target {
  * refused.
  */
 export class DocumentService {
+  private readonly access: ReadCache<ProjectAccess>;
+
   constructor(
     private readonly repo: DocumentRepository,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.access = new ReadCache(ACCESS_CACHE_MS, ACCESS_CACHE_MAX, () => this.clock().getTime());
+  }
+
+  /**
+   * A change announced on the invalidation bus: a project changed (its owner, state or removal, all
+   * announced as site changes), a user changed (a tenant disabled or removed), or anything.
+   */
+  apply(change: Invalidation): void {
+    if (change.kind === 'site') this.access.forget(change.projectId);
+    else if (change.kind === 'user' || change.kind === 'all') this.access.forget();
+  }
+
+  /** The project's owner and state: read from the database for a write, cached for a read. */
+  private projectAccess(projectId: string, write: boolean): Promise<ProjectAccess | undefined> {
+    if (write) return this.repo.projectAccess(projectId);
+    return this.access.get(projectId, () => this.repo.projectAccess(projectId));
+  }
 
   /** Checks the collection, the project and the caller's right to it; answers where to work. */
   async target(user: UserRow, projectId: string | undefined, collection: string, write: boolean): Promise<Target> {
     if (!isCollection(collection)) throw new AppError('modelNotFound', { params: { name: collection } });
     if (!projectId) throw new AppError('projectHeaderMissing');
-    const access = await this.repo.projectAccess(projectId);
+    const access = await this.projectAccess(projectId, write);
     if (!access || !ownsProject(user, access.ownerId)) throw new AppError('notFound');
     if (write && !access.enabled) throw new AppError('projectReadOnly');
     return { projectId, collection };
@@ -109,7 +138,7 @@ export class DocumentService {
 
   /** The project's collections that hold documents (for `project/_collectionNames` and its size). */
   async stats(user: UserRow, projectId: string): Promise<CollectionStats[]> {
-    const access = await this.repo.projectAccess(projectId);
+    const access = await this.projectAccess(projectId, false);
     if (!access || !ownsProject(user, access.ownerId)) throw new AppError('notFound');
     return this.repo.stats(projectId);
   }

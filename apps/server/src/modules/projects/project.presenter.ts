@@ -2,7 +2,7 @@ import { advancedSchema, grantSchema, type ProjectView, projectView, viewGrant }
 import { type SQL, sql } from 'drizzle-orm';
 import { type AnyPgColumn, PgDialect } from 'drizzle-orm/pg-core';
 import { projects, users } from '../../db/schema.js';
-import { jsonbView, jsonObject } from '../../lib/json-view.js';
+import { isoTime, jsonbView, jsonObject } from '../../lib/json-view.js';
 import type { ProjectWithOwner } from './project.repository.js';
 
 /** A project row (with its owner's name) as the API answers it; `today` dates the grant's remaining time. */
@@ -36,9 +36,6 @@ export function projectViewOf(row: ProjectWithOwner, today: string): ProjectView
     certificate: row.certKey && row.certPem ? { key: row.certKey, pem: row.certPem } : null,
   };
 }
-
-/** `Date#toISOString` of a timestamptz column (milliseconds truncated, as node-postgres reads them). */
-const isoTime = (column: AnyPgColumn) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** `viewGrant` in SQL: the stored grant (its schema's keys) with the days left from `today` and the end date. */
 function grantView(today: string): SQL {

@@ -17,12 +17,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import type { FileStore } from '../../lib/file-store.js';
-import { countAnswer, listQuerystring } from '../../lib/list-response.js';
+import { listQuerystring } from '../../lib/list-response.js';
 import { multipartError } from '../../lib/read-upload.js';
 import { actorOf } from '../../plugins/auth.js';
 import type { MediaService, UploadedFile } from '../media/media.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
-import { presentRecord } from '../tables/table.presenter.js';
+import { presentRecord, sendRecordPage } from '../tables/table.presenter.js';
 import type { TableRow } from '../tables/table.repository.js';
 import type { TableService, Writer } from '../tables/table.service.js';
 import { BACK_OFFICE_SCRIPT } from './back-office-script.js';
@@ -514,15 +514,10 @@ export function siteRoutes(deps: SiteRouteDeps) {
           { schema: { hide: true, params: tableParams, querystring: listQuerystring } },
           async (request, reply) => {
             const { target, as } = await tablesOf(request);
-            const { rows, total, fields, nextCursor } = await tables.listRecords(
-              target,
-              request.params.table,
-              request.query.query,
-              as,
+            return sendRecordPage(
+              reply,
+              await tables.listRecords(target, request.params.table, request.query.query, as),
             );
-            if (total) countAnswer(reply, total);
-            if (nextCursor) reply.header('next-cursor', nextCursor);
-            return rows.map((row) => presentRecord(row, fields));
           },
         );
         typed.post(

@@ -1,4 +1,7 @@
 import { stableJson } from '@gantry/shared';
+import type { FastifyReply } from 'fastify';
+import type { ListTotal } from '../../lib/list-count.js';
+import { countAnswer } from '../../lib/list-response.js';
 import type { RecordRow, TableRow } from './table.repository.js';
 
 /** A table as answered: its definitions, its state, its versions. */
@@ -39,4 +42,19 @@ export function presentRecord(row: RecordRow, fields?: readonly string[]) {
     createTime: row.createTime.toISOString(),
     updateTime: row.updateTime.toISOString(),
   };
+}
+
+/** Sends a records page (the console's and the back office's lists): the total and cursor as headers. */
+export function sendRecordPage(
+  reply: FastifyReply,
+  page: {
+    rows: RecordRow[];
+    total: ListTotal | undefined;
+    fields: readonly string[] | undefined;
+    nextCursor: string | undefined;
+  },
+) {
+  if (page.total) countAnswer(reply, page.total);
+  if (page.nextCursor) reply.header('next-cursor', page.nextCursor);
+  return page.rows.map((row) => presentRecord(row, page.fields));
 }

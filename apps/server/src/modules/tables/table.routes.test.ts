@@ -391,6 +391,40 @@ describe('records', () => {
     expect(notBatch.json().fields).toEqual({ product: 'This field is read-only' });
   });
 
+  it('lists each record as its own call answers it, projected by `fields`', async () => {
+    const wells = await publishedTable('wells', [
+      field('name', 'text'),
+      field('depth', 'number', { options: { decimals: 2 } }),
+      field('state', 'select', { options: { options: [{ value: 'open' }, { value: 'shut' }] } }),
+      field('since', 'date'),
+      field('ok', 'boolean'),
+      field('notes', 'text'),
+    ]);
+    const made = [
+      { name: 'Wēll "α" \\ <1>', depth: 1.5, state: 'open', since: '2024-05-01', ok: true, notes: 'a\nb' },
+      { name: 'well 2', depth: 1200, ok: false },
+      { name: 'well 3' },
+    ];
+    for (const values of made) await ok('POST', `/tables/${wells}/records`, values);
+    const listed = await call('GET', `/tables/${wells}/records?query=${q({ sort: { name: 1 } })}`);
+    expect(listed.headers['content-type']).toBe('application/json; charset=utf-8');
+    const items = listed.json<Array<{ id: string; data: Record<string, unknown>; createTime: string }>>();
+    expect(items.map((item) => item.data.name)).toEqual(made.map((values) => values.name));
+    for (const item of items) expect(item).toEqual(await ok('GET', `/tables/${wells}/records/${item.id}`));
+    expect(items[0]?.data).toEqual(made[0]);
+
+    const projected = await ok<Array<{ id: string; data: Record<string, unknown> }>>(
+      'GET',
+      `/tables/${wells}/records?query=${q({ sort: { name: 1 }, fields: ['name', 'depth'] })}`,
+    );
+    expect(projected.map((item) => item.data)).toEqual([
+      { name: made[0]?.name, depth: 1.5 },
+      { name: 'well 2', depth: 1200 },
+      { name: 'well 3' },
+    ]);
+    expect(projected[0]).toMatchObject({ id: items[0]?.id, createTime: items[0]?.createTime });
+  });
+
   it('gives auto-numbers without gaps or duplicates under 50 concurrent inserts', async () => {
     const id = await publishedTable('tickets', [
       field('no', 'autoNumber', { options: { prefix: 'T-', digits: 4, start: 1, step: 1 } }),

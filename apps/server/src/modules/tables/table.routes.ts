@@ -9,7 +9,7 @@ import {
   listQuerystring,
 } from '../../lib/list-response.js';
 import { actorOf } from '../../plugins/auth.js';
-import { presentRecord, presentTable, presentTableSummary } from './table.presenter.js';
+import { presentRecord, presentTable, presentTableSummary, sendRecordPage } from './table.presenter.js';
 import { renameBody, type TableService, tableBody } from './table.service.js';
 
 const tags = ['tables'];
@@ -157,15 +157,7 @@ export function tableRoutes(tables: TableService) {
       },
       async (request, reply) => {
         const { project, as } = await caller(request, false);
-        const { rows, total, fields, nextCursor } = await tables.listRecords(
-          project,
-          request.params.id,
-          request.query.query,
-          as,
-        );
-        if (total) countAnswer(reply, total);
-        if (nextCursor) reply.header('next-cursor', nextCursor);
-        return rows.map((row) => presentRecord(row, fields));
+        return sendRecordPage(reply, await tables.listRecords(project, request.params.id, request.query.query, as));
       },
     );
     typed.get(

@@ -23,6 +23,7 @@ import type { Database } from '../../db/database.js';
 import { projectDocuments } from '../../db/schema.js';
 import { AppError, type FieldMessage } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
+import type { Invalidation, InvalidationBus } from '../../lib/invalidation-bus.js';
 import type { ListTotal } from '../../lib/list-count.js';
 import { badQuery, isPlainObject } from '../../lib/list-query/bad-query.js';
 import {
@@ -32,6 +33,7 @@ import {
   parseListQuery,
   type ResourceDef,
 } from '../../lib/list-query/list-query.js';
+import { ReadCache } from '../../lib/read-cache.js';
 import type { DocumentService, Target } from '../documents/document.service.js';
 import type { UserRow } from '../users/user.repository.js';
 import { type CompiledFormula, compileFormula, formulaProblem, formulaValue } from './formula.js';
@@ -46,6 +48,26 @@ import {
   type TableRow,
 } from './table.repository.js';
 import { diffDefinitions, type FieldChange, migrateData, type TableDiff } from './table-diff.js';
+
+/** What reading a table's records needs of the table: its published definition and version. */
+interface PublishedTable {
+  id: string;
+  version: number;
+  published: TableDefinition | null;
+}
+
+const publishedOf = (row: TableRow): PublishedTable => ({
+  id: row.id,
+  version: row.doc.version,
+  published: row.doc.published,
+});
+
+/**
+ * How long a record read trusts a table's cached definition: publishing or deleting a table, and
+ * restoring the project's data, are announced on the invalidation bus; this bounds a missed message.
+ */
+const DEFINITION_CACHE_MS = 5_000;
+const DEFINITION_CACHE_MAX = 2_000;
 
 /** The list query language over a table's records: the id, the times, and its published fields by name. */
 export function recordResource(definition: TableDefinition): ResourceDef {
@@ -173,13 +195,32 @@ export class TableService {
   private readonly indexedVersion = new Map<string, { version: number; at: number }>();
   /** Project/table → the index work under way (one at a time per table). */
   private readonly indexing = new Map<string, Promise<void>>();
+  /** Project/table → its published definition, for record reads (writes read it under the table's lock). */
+  private readonly definitions: ReadCache<PublishedTable>;
 
   constructor(
     private readonly repo: TableRepository,
     private readonly documents: DocumentService,
     private readonly clock: Clock,
     private readonly warn: (error: unknown, message: string) => void = () => {},
-  ) {}
+    private readonly bus?: InvalidationBus,
+  ) {
+    this.definitions = new ReadCache(DEFINITION_CACHE_MS, DEFINITION_CACHE_MAX, () => this.clock().getTime());
+  }
+
+  /** A change announced on the invalidation bus: a project's tables or the project itself, or anything. */
+  apply(change: Invalidation): void {
+    if (change.kind === 'tables' || change.kind === 'site') this.definitions.forget({ prefix: `${change.projectId}/` });
+    else if (change.kind === 'all') this.definitions.forget();
+  }
+
+  /** After a publish or delete has committed: this process's cached definitions go, then the others'. */
+  private async definitionsChanged(projectId: string): Promise<void> {
+    this.definitions.forget({ prefix: `${projectId}/` });
+    await this.bus
+      ?.publish({ kind: 'tables', projectId })
+      .catch((error: unknown) => this.warn(error, 'table change not announced'));
+  }
 
   /**
    * The caller as a project user (`x-view-as`: the owner sees and works as that user, under the
@@ -267,6 +308,7 @@ export class TableService {
   async deleteTable(target: Target, id: string): Promise<void> {
     const deleted = await this.repo.transaction((tx) => this.repo.deleteTable(target.projectId, id, tx));
     if (!deleted) throw new AppError('tableNotFound');
+    await this.definitionsChanged(target.projectId);
     this.forgetFormulas(target.projectId, id);
     this.indexedVersion.delete(`${target.projectId}/${id}`);
     await this.repo
@@ -318,8 +360,9 @@ export class TableService {
       this.forgetFormulas(target.projectId, id);
       return { table: await this.repo.saveTable(target.projectId, id, doc, this.clock(), tx), diff };
     });
+    await this.definitionsChanged(target.projectId);
     // Right after the commit (PostgreSQL builds them concurrently, which no transaction may hold).
-    await this.ensureIndexes(target.projectId, published.table, true);
+    await this.ensureIndexes(target.projectId, publishedOf(published.table), true);
     return published;
   }
 
@@ -399,6 +442,17 @@ export class TableService {
     return row.doc.published;
   }
 
+  /** The table's published definition for a record read (cached), or why there is none. */
+  private async readable(target: Target, id: string): Promise<PublishedTable & { published: TableDefinition }> {
+    const table = await this.definitions.get(`${target.projectId}/${id}`, async () => {
+      const row = await this.repo.getTable(target.projectId, id);
+      return row && publishedOf(row);
+    });
+    if (!table) throw new AppError('tableNotFound');
+    if (!table.published) throw new AppError('tableNotPublished');
+    return { ...table, published: table.published };
+  }
+
   /** The records the caller may see (view), as SQL. */
   private viewScope(definition: TableDefinition, writer: Writer): SQL | undefined {
     const member = writer.member;
@@ -418,8 +472,8 @@ export class TableService {
    * before, for the same sort); `nextCursor` is set when the page is full (more may follow).
    */
   async listRecords(target: Target, tableId: string, rawQuery: string | undefined, writer: Writer) {
-    const table = await this.getTable(target, tableId);
-    const definition = this.published(table);
+    const table = await this.readable(target, tableId);
+    const definition = table.published;
     const { cursor, rest } = splitCursor(rawQuery);
     const query = parseListQuery(rest, recordResource(definition));
     const keys = sortKeys(rest.sort);
@@ -444,9 +498,9 @@ export class TableService {
    * checked again (one catalog query) by a list at most once a minute per table, so a restored or
    * copied table, or one published by another server process, gets them without a publish here.
    */
-  private async ensureIndexes(projectId: string, table: TableRow, force = false): Promise<void> {
+  private async ensureIndexes(projectId: string, table: PublishedTable, force = false): Promise<void> {
     const key = `${projectId}/${table.id}`;
-    const version = table.doc.version;
+    const version = table.version;
     const fresh = () => {
       const checked = this.indexedVersion.get(key);
       return checked?.version === version && this.clock().getTime() - checked.at < INDEX_CHECK_MS;
@@ -457,7 +511,7 @@ export class TableService {
       .catch(() => undefined)
       .then(async () => {
         if (!force && fresh()) return;
-        const fields = table.doc.published ? indexedFields(table.doc.published) : [];
+        const fields = table.published ? indexedFields(table.published) : [];
         await this.repo.syncRecordIndexes(projectId, table.id, fields);
         this.indexedVersion.set(key, { version, at: this.clock().getTime() });
       });
@@ -478,8 +532,8 @@ export class TableService {
     rawQuery: string | undefined,
     writer: Writer,
   ): Promise<ListTotal> {
-    const table = await this.getTable(target, tableId);
-    const definition = this.published(table);
+    const table = await this.readable(target, tableId);
+    const definition = table.published;
     const { where } = parseCountFilter(rawQuery, recordResource(definition));
     try {
       return await this.repo.totalRecords(target.projectId, tableId, where, this.viewScope(definition, writer));
@@ -489,8 +543,8 @@ export class TableService {
   }
 
   async getRecord(target: Target, tableId: string, id: string, writer: Writer): Promise<RecordRow> {
-    const table = await this.getTable(target, tableId);
-    const definition = this.published(table);
+    const table = await this.readable(target, tableId);
+    const definition = table.published;
     const row = await this.repo.getRecord(target.projectId, tableId, id, this.viewScope(definition, writer));
     if (!row) throw new AppError('recordNotFound');
     return row;
