@@ -6,9 +6,12 @@
  * - A read that began before a forget does not keep what it read (it may be the old value), and
  *   calls after the forget do not wait on it.
  * - Concurrent misses of one key share one read. Nothing is kept for a read that finds nothing.
+ * - Memory is bounded by a number of entries and, with `sizeOf`, by their total size: the oldest
+ *   go first, and a value larger than an eighth of the total is answered but not kept.
  */
 export class ReadCache<V> {
-  private readonly entries = new Map<string, { value: V; at: number }>();
+  private readonly entries = new Map<string, { value: V; at: number; size: number }>();
+  private size = 0;
   private readonly reading = new Map<string, Promise<V | undefined>>();
   /** Bumped by every forget: a read may keep its answer only if none happened while it ran. */
   private generation = 0;
@@ -17,6 +20,7 @@ export class ReadCache<V> {
     private readonly ttlMs: number,
     private readonly maxEntries: number,
     private readonly now: () => number = Date.now,
+    private readonly bound?: { sizeOf: (value: V) => number; maxSize: number },
   ) {}
 
   get(key: string, read: () => Promise<V | undefined>): Promise<V | undefined> {
@@ -44,18 +48,34 @@ export class ReadCache<V> {
     if (which === undefined) {
       this.entries.clear();
       this.reading.clear();
+      this.size = 0;
       return;
     }
     const matches = (key: string) => (typeof which === 'string' ? key === which : key.startsWith(which.prefix));
-    for (const map of [this.entries, this.reading]) for (const key of map.keys()) if (matches(key)) map.delete(key);
+    for (const key of this.reading.keys()) if (matches(key)) this.reading.delete(key);
+    for (const key of this.entries.keys()) if (matches(key)) this.remove(key);
   }
 
   private store(key: string, value: V, now: number): void {
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) {
+    this.remove(key);
+    const size = this.bound ? this.bound.sizeOf(value) : 0;
+    if (this.bound && size > this.bound.maxSize / 8) return;
+    while (
+      this.entries.size > 0 &&
+      (this.entries.size >= this.maxEntries || (this.bound && this.size + size > this.bound.maxSize))
+    ) {
       const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+      if (oldest === undefined) break;
+      this.remove(oldest);
     }
-    this.entries.set(key, { value, at: now });
+    this.entries.set(key, { value, at: now, size });
+    this.size += size;
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.size -= entry.size;
   }
 }

@@ -92,4 +92,29 @@ describe('ReadCache', () => {
     expect(await cache.get('c', read)).toBe('v3');
     expect(await cache.get('a', read)).toBe('v4');
   });
+
+  it('with a size bound, keeps at most that much, the oldest going first, and never keeps a value too large', async () => {
+    const cache = new ReadCache<string>(5_000, 100, Date.now, { sizeOf: (value) => value.length, maxSize: 80 });
+    const reads = new Map<string, number>();
+    const read = (value: string) => async () => {
+      reads.set(value, (reads.get(value) ?? 0) + 1);
+      return value;
+    };
+    const [a, b, c] = ['a'.repeat(10), 'b'.repeat(10), 'c'.repeat(10)];
+    for (const value of [a, b, ...Array.from({ length: 6 }, (_, i) => `${i}`.repeat(10))])
+      await cache.get(value, read(value));
+    // 8 values of 10: full. One more pushes the oldest (a) out.
+    await cache.get(c, read(c));
+    await cache.get(a, read(a));
+    await cache.get(c, read(c));
+    expect([reads.get(a), reads.get(c)]).toEqual([2, 1]);
+    // b went when a came back (the oldest then).
+    await cache.get(b, read(b));
+    expect(reads.get(b)).toBe(2);
+    // More than an eighth of the bound (11 > 10): answered, never kept.
+    const large = 'L'.repeat(11);
+    expect(await cache.get(large, read(large))).toBe(large);
+    await cache.get(large, read(large));
+    expect(reads.get(large)).toBe(2);
+  });
 });

@@ -68,6 +68,8 @@ const publishedOf = (row: TableRow): PublishedTable => ({
  */
 const DEFINITION_CACHE_MS = 5_000;
 const DEFINITION_CACHE_MAX = 2_000;
+/** At most this much definition (as JSON text) is kept: a definition may be up to a 1 MiB draft. */
+const DEFINITION_CACHE_CHARS = 16 * 1024 * 1024;
 
 /** The list query language over a table's records: the id, the times, and its published fields by name. */
 export function recordResource(definition: TableDefinition): ResourceDef {
@@ -205,7 +207,10 @@ export class TableService {
     private readonly warn: (error: unknown, message: string) => void = () => {},
     private readonly bus?: InvalidationBus,
   ) {
-    this.definitions = new ReadCache(DEFINITION_CACHE_MS, DEFINITION_CACHE_MAX, () => this.clock().getTime());
+    this.definitions = new ReadCache(DEFINITION_CACHE_MS, DEFINITION_CACHE_MAX, () => this.clock().getTime(), {
+      sizeOf: (table) => JSON.stringify(table.published).length,
+      maxSize: DEFINITION_CACHE_CHARS,
+    });
   }
 
   /** A change announced on the invalidation bus: a project's tables or the project itself, or anything. */
