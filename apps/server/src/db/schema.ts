@@ -126,6 +126,15 @@ export const projectCounts = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.status] })],
 );
 
+/**
+ * The last number given per counter (`project.<field>`: a project extension field's serial numbers).
+ * One row each, updated under its row lock: numbers never repeat, and a create scans no projects.
+ */
+export const serialCounters = pgTable('serial_counters', {
+  name: text('name').primaryKey(),
+  last: bigint('last', { mode: 'number' }).notNull(),
+});
+
 /** Installed platform licences; the one named 'platform-spm' grants the platform (design D7). */
 export const licences = pgTable('licences', {
   id: text('id').primaryKey(),

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminWithLicence, createTenant, projectBody, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
@@ -188,6 +189,32 @@ describe('project extension fields', () => {
     const tooHigh = await put({ score: 6 });
     expect(tooHigh.statusCode).toBe(400);
     expect(Object.keys(tooHigh.json().fields)).toEqual(['extra.score']);
+  });
+
+  it('serials come from a counter: concurrent creates never share one, a deleted project’s never comes back', async () => {
+    // The administrator's own projects: the tenants' grant pools stay free for the other tests.
+    const create = (name: string) => app.call('POST', `${SPM_URL}/project`, admin, body({ plant: name }, name));
+    const serialOf = (response: Awaited<ReturnType<typeof create>>) => {
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().extra.serial as string;
+    };
+    // Projects numbered before the counter existed: its first use continues after the highest.
+    const before = (await create('Before')).json().id as string;
+    await app.database.db.execute(sql`delete from serial_counters`);
+    await app.database.db.execute(
+      sql`update projects set extra = jsonb_set(extra, '{serial}', '"SN-0041"') where id = ${before}`,
+    );
+    const made = await Promise.all(['C1', 'C2', 'C3', 'C4'].map(create));
+    const serials = made.map(serialOf).sort();
+    expect(serials).toEqual(['SN-0042', 'SN-0043', 'SN-0044', 'SN-0045']);
+
+    const last = made.find((response) => response.json().extra.serial === 'SN-0045')?.json().id as string;
+    expect((await app.call('DELETE', `${SPM_URL}/project/${last}`, admin)).statusCode).toBe(200);
+    const after = await create('After');
+    expect(serialOf(after)).toBe('SN-0046');
+
+    const ids = [before, after.json().id, ...made.map((response) => response.json().id)].filter((id) => id !== last);
+    for (const id of ids) expect((await app.call('DELETE', `${SPM_URL}/project/${id}`, admin)).statusCode).toBe(200);
   });
 
   it('batch change sets only batch-changeable fields, on the caller’s projects only, all or none', async () => {

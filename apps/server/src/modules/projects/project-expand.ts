@@ -8,11 +8,11 @@ import {
   stableJson,
   type ValueProblem,
 } from '@gantry/shared';
-import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { AppError, type FieldMessage } from '../../lib/app-error.js';
 import { compileFormula, formulaProblem, formulaValue } from '../tables/formula.js';
 import { autoNumberText } from '../tables/table.service.js';
+import { nextProjectSerial } from './project.repository.js';
 
 /**
  * A project's extension values (`extra`) against the extension schema of settings/project
@@ -23,9 +23,6 @@ import { autoNumberText } from '../tables/table.service.js';
  */
 
 export type ExpandMode = 'create' | 'update' | 'batch';
-
-/** Serial numbers are given one at a time across the platform (transaction-scoped advisory lock). */
-const SERIAL_LOCK = 0x7072_6578;
 
 function expandError(problems: Array<{ path: string; message: MessageKey; params?: Record<string, string | number> }>) {
   const fields: Record<string, MessageKey | FieldMessage> = {};
@@ -118,11 +115,9 @@ export async function expandValues(
     else result[name] = value;
   }
   if (mode === 'create') {
-    const serials = fields.filter((field) => field.type === 'autoNumber');
-    if (serials.length > 0) await tx.execute(sql`select pg_advisory_xact_lock(${SERIAL_LOCK})`);
-    for (const field of serials) {
+    for (const field of fields) {
       if (field.type !== 'autoNumber') continue;
-      result[field.name] = autoNumberText(field.options, await nextSerial(tx, field), now);
+      result[field.name] = autoNumberText(field.options, await nextProjectSerial(tx, field.name, field.options), now);
     }
   }
   return withFormulas(fields, result);
@@ -130,15 +125,6 @@ export async function expandValues(
 
 function isComputed(field: Field): boolean {
   return field.type === 'autoNumber' || field.type === 'formula';
-}
-
-/** The number after the highest given so far (the digits at the end of the stored values), or the start. */
-async function nextSerial(tx: Database, field: Extract<Field, { type: 'autoNumber' }>): Promise<number> {
-  const { rows } = (await tx.execute(
-    sql`select max((substring(extra ->> ${field.name} from '([0-9]+)$'))::numeric)::text as top from projects`,
-  )) as unknown as { rows: Array<{ top: string | null }> };
-  const top = rows[0]?.top;
-  return top === null || top === undefined ? field.options.start : Number(top) + field.options.step;
 }
 
 /** Formulas in field order over the project's values; one that fails leaves no value. */

@@ -1,7 +1,7 @@
 import type { ProjectPermissions } from '@gantry/shared';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
-import { projectCounts, projects, users } from '../../db/schema.js';
+import { projectCounts, projects, serialCounters, users } from '../../db/schema.js';
 import { CountCache } from '../../lib/count-cache.js';
 import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
@@ -55,6 +55,33 @@ const COUNT_TTL_MS = 3_000;
 export interface MaintainedTotal {
   userId: string | undefined;
   status: boolean | undefined;
+}
+
+/**
+ * The next serial number of a project extension field (its counter row, locked until `tx` ends):
+ * the last given + `step`. The first use of a counter starts after the highest number the projects
+ * already hold in that field (the digits ending its values; projects numbered before the counter
+ * existed), or at `start`.
+ */
+export async function nextProjectSerial(
+  tx: Database,
+  field: string,
+  options: { start: number; step: number },
+): Promise<number> {
+  const name = `project.${field}`;
+  const [taken] = await tx
+    .update(serialCounters)
+    .set({ last: sql`${serialCounters.last} + ${options.step}` })
+    .where(eq(serialCounters.name, name))
+    .returning({ last: serialCounters.last });
+  if (taken) return Number(taken.last);
+  const top = sql`(select max((substring(${projects.extra} ->> ${field} from '([0-9]+)$'))::numeric) from ${projects})`;
+  const [first] = await tx
+    .insert(serialCounters)
+    .values({ name, last: sql`coalesce(${top} + ${options.step}, ${options.start})` })
+    .onConflictDoUpdate({ target: serialCounters.name, set: { last: sql`${serialCounters.last} + ${options.step}` } })
+    .returning({ last: serialCounters.last });
+  return Number(first?.last);
 }
 
 export class ProjectRepository {
