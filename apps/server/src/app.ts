@@ -415,6 +415,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     taskEngine,
     settings,
     clock,
+    config.retentionPauseMs,
   );
 
   app.setValidatorCompiler(validatorCompiler);

@@ -45,6 +45,8 @@ const envSchema = z.object({
   GANTRY_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   /** Longest statement of long work (maintenance, backups). */
   GANTRY_BACKGROUND_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(86_400_000).default(900_000),
+  /** The time-series clean-up's pause between batches of 1,000 deletions: how gently it shares the database. */
+  GANTRY_RETENTION_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).default(5),
   /** The built console; served at /portal/ when present. */
   GANTRY_CONSOLE_DIR: z.string().optional(),
   /**
@@ -89,6 +91,8 @@ export interface Config {
   safetyBackupsKeep: number;
   pgliteSharedBuffers: string;
   statementLimits: { requestMs: number; backgroundMs: number };
+  /** The time-series clean-up's pause between batches (ms). */
+  retentionPauseMs: number;
   consoleDir: string;
   trustProxy: boolean | string[];
   licencePublicKeys: string[];
@@ -148,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestMs: e.GANTRY_STATEMENT_TIMEOUT_MS,
       backgroundMs: e.GANTRY_BACKGROUND_STATEMENT_TIMEOUT_MS,
     },
+    retentionPauseMs: e.GANTRY_RETENTION_PAUSE_MS,
     consoleDir: path.resolve(e.GANTRY_CONSOLE_DIR ?? fileURLToPath(new URL('../console/dist', SERVER_ROOT))),
     trustProxy: parseTrustProxy(e.GANTRY_TRUST_PROXY),
     licencePublicKeys: e.GANTRY_LICENCE_PUBLIC_KEYS.split(',')

@@ -6,6 +6,7 @@ describe('config', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', databaseUrl: undefined, env: 'development' });
     expect(config.dataDir).toMatch(/data$/);
+    expect(config.retentionPauseMs).toBe(5);
   });
 
   it('reads PORT, HOST, GANTRY_DATA_DIR and DATABASE_URL', () => {
@@ -43,6 +44,8 @@ describe('config', () => {
   it('fails fast with a readable message', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);
     expect(() => loadConfig({ GANTRY_PGLITE_SHARED_BUFFERS: 'lots' })).toThrow('GANTRY_PGLITE_SHARED_BUFFERS');
+    expect(() => loadConfig({ GANTRY_RETENTION_PAUSE_MS: '-1' })).toThrow('GANTRY_RETENTION_PAUSE_MS');
+    expect(loadConfig({ GANTRY_RETENTION_PAUSE_MS: '100' }).retentionPauseMs).toBe(100);
     try {
       loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' });
     } catch (error) {

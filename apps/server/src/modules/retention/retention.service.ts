@@ -12,8 +12,6 @@ const BATCH = 1_000;
 /** Progress is measured against at most this many records counted up front. */
 const COUNT_CAP = 1_000_000;
 const HOUR_MS = 3_600_000;
-/** A pause between batches, so a large clean-up leaves the database to requests now and then. */
-const BREATHE_MS = 5;
 
 /**
  * Time-series retention (console.md settings `bbs_realtime`): data records stored longer ago than
@@ -29,6 +27,8 @@ export class RetentionService {
     private readonly engine: TaskEngine,
     private readonly settings: SettingsService,
     private readonly clock: Clock,
+    /** A pause between batches, so a large clean-up leaves the database to requests now and then. */
+    private readonly pauseMs = 5,
   ) {
     engine.register(RETENTION_TASK, this.run);
   }
@@ -82,7 +82,7 @@ export class RetentionService {
       removed += deleted;
       context.progress(total > 0 ? Math.min(0.99, removed / total) : 0.99);
       if (deleted < BATCH) break;
-      await new Promise((resolve) => setTimeout(resolve, BREATHE_MS));
+      await new Promise((resolve) => setTimeout(resolve, this.pauseMs));
     }
     context.log(`cutoff ${cutoff.toISOString()}, removed ${removed}`);
     return `removed ${removed} data records stored before ${cutoff.toISOString()}`;
