@@ -23,8 +23,9 @@ export type Published = Invalidation;
 
 /**
  * Tells every server process sharing the database that something changed, so that their caches
- * (sessions, the platform licence, settings, project owners, table definitions) drop it. Caches also expire on their own after a few
- * seconds: the bus makes changes show at once, the expiry bounds what a missed message can cost.
+ * (sessions, the platform licence, settings, project owners, table definitions) drop it. Caches
+ * also expire on their own after a few seconds: the bus makes changes show at once, the expiry
+ * bounds what a missed message can cost.
  */
 export interface InvalidationBus {
   /**

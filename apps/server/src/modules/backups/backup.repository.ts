@@ -246,7 +246,9 @@ export class BackupRepository {
       await tx.insert(projectBackups).values({ ...record, documents: written });
       return written;
     });
-    await this.bus?.publish({ kind: 'tables', projectId });
+    // Committed: a failed announcement must not make the caller undo the restore's files (the
+    // other processes' cached definitions then expire on their own within seconds).
+    await this.bus?.publish({ kind: 'tables', projectId }).catch(() => undefined);
     return written;
   }
 
