@@ -157,6 +157,8 @@ test('design a table of every field type, publish it, add, edit, filter and batc
   await page.getByTestId('publish-confirm').click();
   await expect(page.getByTestId('publish-failure')).toHaveText('发布失败：字段不存在');
   await page.getByRole('button', { name: '取 消' }).click();
+  // The closed dialog leaves the page before the next opens: its buttons must not take the next clicks.
+  await expect(page.getByTestId('publish-changes')).toHaveCount(0);
   await page.getByRole('tab', { name: '基础配置' }).click();
   await page.getByTestId(`field-edit-${at('relation')}`).click();
   await pick(page, 'opt-table', 'sites');
