@@ -214,8 +214,12 @@ export class BackupRepository {
 
   /**
    * Applies a staged restore to the project in one transaction, with the restore's record (its
-   * commit is what the file journal looks for): per module, rule 2 clears the collection first; rule
-   * 0 overwrites documents of the same id; rule 1 keeps them. Answers the documents written per module.
+   * commit is what the file journal looks for): per module, rule 2 makes the collection exactly the
+   * archive's; rule 0 overwrites documents of the same id; rule 1 keeps them. Rules 0 and 2 write only
+   * the documents that differ (a document already as the archive holds it is left untouched: the
+   * same result, without rewriting its row and its index entries), and rule 2 deletes only those the
+   * archive lacks. Answers per module the documents now as the archive holds them (rules 0 and 2:
+   * every staged one) or added (rule 1).
    */
   async applyStaged(
     restoreId: string,
@@ -226,22 +230,33 @@ export class BackupRepository {
     const written = await this.background.transaction(async (tx) => {
       const written: Record<string, number> = {};
       for (const [collection, rule] of Object.entries(rules)) {
+        const staged = sql`from ${restoreStaging} s where s.restore_id = ${restoreId} and s.collection = ${collection}`;
         if (rule === 2) {
-          await tx
-            .delete(projectDocuments)
-            .where(and(eq(projectDocuments.projectId, projectId), eq(projectDocuments.collection, collection)));
+          await tx.execute(sql`
+            delete from ${projectDocuments} p
+            where p.project_id = ${projectId} and p.collection = ${collection}
+              and not exists (select 1 ${staged} and s.id = p.id)`);
         }
         const conflict =
           rule === 1
             ? sql`on conflict (project_id, collection, id) do nothing`
             : sql`on conflict (project_id, collection, id) do update set doc = excluded.doc,
-                create_time = excluded.create_time, update_time = excluded.update_time`;
+                create_time = excluded.create_time, update_time = excluded.update_time
+                where (p.doc, p.create_time, p.update_time)
+                  is distinct from (excluded.doc, excluded.create_time, excluded.update_time)`;
         const result = await tx.execute(sql`
-          insert into ${projectDocuments} (project_id, collection, id, doc, create_time, update_time)
-          select ${projectId}, collection, id, doc, create_time, update_time from ${restoreStaging}
-          where restore_id = ${restoreId} and collection = ${collection}
+          insert into ${projectDocuments} as p (project_id, collection, id, doc, create_time, update_time)
+          select ${projectId}, s.collection, s.id, s.doc, s.create_time, s.update_time ${staged}
           ${conflict}`);
-        written[collection] = Number((result as { rowCount?: number | null }).rowCount ?? 0);
+        if (rule === 1) {
+          written[collection] = Number((result as { rowCount?: number | null }).rowCount ?? 0);
+        } else {
+          const [count] = await tx
+            .select({ n: sql<number>`count(*)::int` })
+            .from(restoreStaging)
+            .where(and(eq(restoreStaging.restoreId, restoreId), eq(restoreStaging.collection, collection)));
+          written[collection] = count?.n ?? 0;
+        }
       }
       await tx.insert(projectBackups).values({ ...record, documents: written });
       return written;

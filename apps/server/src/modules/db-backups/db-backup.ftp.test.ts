@@ -81,7 +81,10 @@ describe('database backups on FTP storage (vsftpd)', () => {
       body: { fileServer: true, html: true, database: true },
     });
     expect(started.statusCode, started.body).toBe(200);
-    expect(await job(started.json().id)).toMatchObject({ status: 'success', log: 'Restore successful' });
+    expect(await job(started.json().id)).toMatchObject({
+      status: 'success',
+      log: expect.stringMatching(/^Restore successful\narchive verified \(\d+ entries\) in \d+ ms\n/),
+    });
     expect(await database()).toEqual(expectedData);
     expect(await files()).toEqual(expectedFiles);
 

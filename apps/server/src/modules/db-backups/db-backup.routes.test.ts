@@ -83,7 +83,10 @@ describe('database backups', () => {
     await change();
     expect(await database()).not.toEqual(beforeData);
     const done = await restore(id, { fileServer: true, html: true, database: true });
-    expect(done).toMatchObject({ status: 'success', log: 'Restore successful' });
+    expect(done).toMatchObject({
+      status: 'success',
+      log: expect.stringMatching(/^Restore successful\narchive verified \(\d+ entries\) in \d+ ms\n/),
+    });
     expect(await database()).toEqual(beforeData);
     expect(await files()).toEqual(beforeFiles);
     // Open again once the job ended.

@@ -33,7 +33,7 @@ import type { BackupRepository } from '../backups/backup.repository.js';
 import type { BackupContext, BackupService } from '../backups/backup.service.js';
 import { ArchiveProblem, type ArchiveReader, type Manifest, verifyArchive } from '../backups/backup-archive.js';
 import { BackupFiles, writeBackup } from '../backups/backup-export.js';
-import { applyRestore, RestoreJournals } from '../backups/backup-restore.js';
+import { applyRestore, elapsed, RestoreJournals } from '../backups/backup-restore.js';
 import type { FtpStorage } from '../ftp/ftp-storage.js';
 import { FtpStorageError } from '../ftp/ftp-storage.js';
 import type { TaskContext, TaskEngine } from '../tasks/task.engine.js';
@@ -439,7 +439,11 @@ export class DbBackupService {
         requester: task.requester,
       },
       { repo: this.deps.source, store: this.deps.store, files: this.files, now: this.deps.clock },
-      { progress: (fraction) => context.progress(fraction * share), checkpoint: () => context.checkpoint() },
+      {
+        progress: (fraction) => context.progress(fraction * share),
+        checkpoint: () => context.checkpoint(),
+        log: (line) => context.log(line),
+      },
     );
     const done = translate('dbBackup.dumped', params.language);
     if (!ftp) return done;
@@ -515,8 +519,10 @@ export class DbBackupService {
     const phase = (from: number, to: number) => ({
       progress: (fraction: number) => context.progress(from + (to - from) * fraction),
       checkpoint: () => context.checkpoint(),
+      log: (line: string) => context.log(line),
     });
     let manifest: Manifest;
+    const verifying = performance.now();
     try {
       manifest = await verifyArchive(reader, {
         onProgress: phase(0.05, 0.35).progress,
@@ -526,6 +532,7 @@ export class DbBackupService {
       if (error instanceof ArchiveProblem) throw new TaskError(problemText(error, params.language));
       throw error;
     }
+    context.log(`archive verified (${reader.entries.length} entries) in ${elapsed(verifying)}`);
     const held = dumpItemOf(manifest);
     if (!held.whole) throw new TaskError(translate('dbBackup.notWhole', params.language));
     const missing = DB_BACKUP_KINDS.filter((kind) => params.item[kind] && !held[kind]);
