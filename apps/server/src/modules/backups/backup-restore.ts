@@ -51,45 +51,57 @@ const PLAN_BATCH = 500;
 /** Document lines are staged in runs of about this many bytes (whole lines). */
 const STAGE_BYTES = 4 * 1024 * 1024;
 
+/** Runs staged at once: the database parses one while the next is read (and, on PostgreSQL, staged). */
+const RUNS_IN_FLIGHT = 2;
+
 /**
  * Streams a module's file in the archive (already verified) to `onRun` as runs of about STAGE_BYTES:
- * each run one JSON array of its lines' objects (the newlines between lines become commas), and how
- * many lines it holds.
+ * each run its whole lines, joined by newlines (no newline after the last), and how many lines it
+ * holds. Up to RUNS_IN_FLIGHT runs are handed on while the next is read and inflated (the database
+ * and this process work at once); a failed run stops the reading at the next hand-over.
  */
 async function readModuleRuns(
   reader: ArchiveReader,
   module: string,
-  onRun: (array: string, lines: number) => Promise<void>,
+  onRun: (lines: string, count: number) => Promise<void>,
 ): Promise<void> {
   const entry = reader.entries.find((e) => e.filename === `${BACKUP_ARCHIVE.modulesDir}/${module}.jsonl`);
   if (!entry || entry.directory) return;
   let parts: Buffer[] = [];
   let bytes = 0;
+  const inFlight: Array<Promise<void>> = [];
   const emit = async (run: Buffer) => {
-    let lines = 0;
-    for (let at = run.indexOf(10); at !== -1; at = run.indexOf(10, at + 1)) {
-      run[at] = 44; // ','
-      lines++;
-    }
-    // The run ends with a newline (now a comma): it becomes the closing bracket.
-    run[run.length - 1] = 93; // ']'
-    await onRun(`[${run.toString('utf8')}`, lines);
+    let count = 0;
+    for (let at = run.indexOf(10); at !== -1; at = run.indexOf(10, at + 1)) count++;
+    // The run ends with a newline, which is left out.
+    const lines = run.toString('utf8', 0, run.length - 1);
+    if (inFlight.length >= RUNS_IN_FLIGHT) await inFlight.shift();
+    const handedOn = onRun(lines, count);
+    // Not awaited here: its failure is met at a later hand-over or at the end.
+    handedOn.catch(() => undefined);
+    inFlight.push(handedOn);
   };
-  await reader.read(entry, async (chunk) => {
-    parts.push(Buffer.from(chunk));
-    bytes += chunk.byteLength;
-    if (bytes < STAGE_BYTES) return;
-    const joined = Buffer.concat(parts, bytes);
-    const cut = joined.lastIndexOf(10) + 1;
-    if (cut === 0) return;
-    parts = [joined.subarray(cut)];
-    bytes = joined.length - cut;
-    await emit(joined.subarray(0, cut));
-  });
-  const rest = Buffer.concat(parts, bytes);
-  if (rest.length === 0) return;
-  // A verified module file ends with a newline; one that does not gets it here.
-  await emit(rest[rest.length - 1] === 10 ? rest : Buffer.concat([rest, Buffer.from('\n')]));
+  try {
+    await reader.read(entry, async (chunk) => {
+      parts.push(Buffer.from(chunk));
+      bytes += chunk.byteLength;
+      if (bytes < STAGE_BYTES) return;
+      const joined = Buffer.concat(parts, bytes);
+      const cut = joined.lastIndexOf(10) + 1;
+      if (cut === 0) return;
+      parts = [joined.subarray(cut)];
+      bytes = joined.length - cut;
+      await emit(joined.subarray(0, cut));
+    });
+    const rest = Buffer.concat(parts, bytes);
+    // A verified module file ends with a newline; one that does not gets it here.
+    if (rest.length > 0) await emit(rest[rest.length - 1] === 10 ? rest : Buffer.concat([rest, Buffer.from('\n')]));
+  } catch (error) {
+    // The runs in flight end before the caller clears what was staged.
+    await Promise.allSettled(inFlight);
+    throw error;
+  }
+  await Promise.all(inFlight);
 }
 
 /** Streams each line of a module's file in the archive (already verified) to `onLine`. */
@@ -271,13 +283,13 @@ export async function applyRestore(
     const began = performance.now();
     let staged = 0;
     for (const module of Object.keys(request.rules)) {
-      await readModuleRuns(reader, module, async (array, lines) => {
+      await readModuleRuns(reader, module, async (lines, count) => {
         await steps.checkpoint();
-        const added = await repo.stageDocuments(request.id, module, array, {
+        const added = await repo.stageDocuments(request.id, module, lines, {
           from: manifest.project.id,
           to: request.projectId,
         });
-        if (added !== lines) throw new ArchiveProblem('duplicate', { module });
+        if (added !== count) throw new ArchiveProblem('duplicate', { module });
         staged += added;
       });
       step();

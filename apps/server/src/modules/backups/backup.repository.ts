@@ -35,7 +35,7 @@ export const BACKUP_RESOURCE: ResourceDef = {
 };
 
 /** Documents read or written per statement. */
-export const DOCUMENT_BATCH = 1_000;
+export const DOCUMENT_BATCH = 5_000;
 
 /** All SQL of project backups: their records, the documents they read, and the staged restore. */
 export class BackupRepository {
@@ -139,9 +139,12 @@ export class BackupRepository {
     const page = this.background
       .select({
         id: projectDocuments.id,
-        line: sql<string>`json_build_object('id', ${projectDocuments.id}, 'createTime', ${isoTime(projectDocuments.createTime)}, 'updateTime', ${isoTime(projectDocuments.updateTime)}, 'doc', ${projectDocuments.doc})::text || E'\n'`.as(
-          'line',
-        ),
+        // Concatenated rather than json_build_object (a third less of the database's time): the id
+        // is escaped by to_json, the times have only digits and separators, the doc is JSON already.
+        line: sql<string>`'{"id":' || to_json(${projectDocuments.id})::text
+          || ',"createTime":"' || ${isoTime(projectDocuments.createTime)}
+          || '","updateTime":"' || ${isoTime(projectDocuments.updateTime)}
+          || '","doc":' || ${projectDocuments.doc}::text || E'}\n'`.as('line'),
       })
       .from(projectDocuments)
       .where(
@@ -189,25 +192,25 @@ export class BackupRepository {
     return row?.n ?? 0;
   }
 
-  /** Stages a batch of a restore's documents (a duplicate id in the archive: the later line wins). */
   /**
-   * Stages a run of an archive's documents (verified already), given as one JSON array of the lines'
-   * objects: the database parses it once (`jsonb_to_recordset`), so the text goes in as it was read.
-   * A `projectId` field naming the source project becomes the target's. Answers how many were staged:
-   * fewer than given means an id came twice (kept once).
+   * Stages a run of an archive's documents (verified already): its lines, joined by newlines, split
+   * and parsed one by one by the database (a line each is several times faster than one JSON array of
+   * them: jsonb builds a large array slowly). A `projectId` field naming the source project becomes
+   * the target's. Answers how many were staged: fewer than given means an id came twice (kept once).
    */
   async stageDocuments(
     restoreId: string,
     collection: string,
-    array: string,
+    lines: string,
     retarget: { from: string; to: string },
   ): Promise<number> {
+    // OFFSET 0 keeps the subquery whole: pulled up, each use of `j` would parse the line again.
     const result = await this.background.execute(sql`
       insert into ${restoreStaging} (restore_id, collection, id, doc, create_time, update_time)
-      select ${restoreId}, ${collection}, d.id,
-        case when d.doc->>'projectId' = ${retarget.from} then jsonb_set(d.doc, '{projectId}', to_jsonb(${retarget.to}::text)) else d.doc end,
-        d."createTime", d."updateTime"
-      from jsonb_to_recordset(${array}::jsonb) as d(id text, doc jsonb, "createTime" timestamptz, "updateTime" timestamptz)
+      select ${restoreId}, ${collection}, j->>'id',
+        case when j->'doc'->>'projectId' = ${retarget.from} then jsonb_set(j->'doc', '{projectId}', to_jsonb(${retarget.to}::text)) else j->'doc' end,
+        (j->>'createTime')::timestamptz, (j->>'updateTime')::timestamptz
+      from (select line::jsonb as j from string_to_table(${lines}, E'\n') as line offset 0) as parsed
       on conflict (restore_id, collection, id) do nothing`);
     return Number((result as { rowCount?: number | null }).rowCount ?? 0);
   }
