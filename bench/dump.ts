@@ -5,8 +5,9 @@
  *  - a database backup (`POST db-backup/dump`, the whole job: every collection as JSON lines, deflated,
  *    hashed, the zip fsynced) against `pg_dump -Fc -t project_documents` of the same rows in the same run;
  *  - its restore (`POST db-backup/restore`, the whole job: verifying every entry, staging, the one
- *    transaction that replaces the project's rows) against `TRUNCATE` + `pg_restore --data-only` of that
- *    dump into the same table (its indexes and triggers in place, as ours);
+ *    transaction that replaces the project's rows), over the rows as dumped and again after every
+ *    document changed, against `TRUNCATE` + `pg_restore --data-only` of that dump into the same table
+ *    (its indexes and triggers in place, as ours);
  *  - the FTP push of the archive (our FtpStorage, as the dump job uploads it) against `curl -T` of the
  *    same file to the same private vsftpd on loopback, two rounds each, interleaved;
  *  - the server's peak RSS (VmHWM) over the dump and the restore.
@@ -123,17 +124,40 @@ export async function dumpBench(): Promise<void> {
     const pgDumpSeconds = timed('pg_dump', ['-Fc', '-t', 'project_documents', '-f', pgDumpFile, databaseUrl]);
     const pgDumpMB = statSync(pgDumpFile).size / MB;
 
-    // Ours: the restore job (the project's whole database), then TRUNCATE + pg_restore of the same rows.
-    const restoreBegan = performance.now();
-    const restoring = await post(
-      `${server.origin}/portal/rest/db-backup/restore?id=${encodeURIComponent(dumpId)}`,
-      { database: true },
-      headers,
+    // Ours: the restore job (the project's whole database), twice: over the rows as they were dumped
+    // (a restore writes only what differs), then after every document changed (each one rewritten).
+    const restoreJob = async () => {
+      const began = performance.now();
+      const restoring = await post(
+        `${server.origin}/portal/rest/db-backup/restore?id=${encodeURIComponent(dumpId)}`,
+        { database: true },
+        headers,
+      );
+      if (!restoring.ok) throw new Error(`restore ${restoring.status}: ${await restoring.text()}`);
+      const job = await waitJob(server, headers, ((await restoring.json()) as { id: string }).id);
+      if (job.status !== 'success') throw new Error(`restore ${job.status}: ${job.log}`);
+      return { seconds: seconds(began), log: job.log };
+    };
+    const restored = await restoreJob();
+    const restoreSeconds = restored.seconds;
+    execFileSync('psql', [
+      databaseUrl,
+      '-q',
+      '-c',
+      `UPDATE project_documents SET doc = doc || '{"benchChanged": true}' WHERE project_id = '${PROJECT}'`,
+      '-c',
+      'VACUUM ANALYZE project_documents',
+    ]);
+    const changed = await restoreJob();
+    const changedSeconds = changed.seconds;
+    const changedLeft = Number(
+      execFileSync(
+        'psql',
+        [databaseUrl, '-tA', '-c', `SELECT count(*) FROM project_documents WHERE doc ? 'benchChanged'`],
+        { encoding: 'utf8' },
+      ).trim(),
     );
-    if (!restoring.ok) throw new Error(`restore ${restoring.status}: ${await restoring.text()}`);
-    const restored = await waitJob(server, headers, ((await restoring.json()) as { id: string }).id);
-    const restoreSeconds = seconds(restoreBegan);
-    if (restored.status !== 'success') throw new Error(`restore ${restored.status}: ${restored.log}`);
+    if (changedLeft !== 0) throw new Error(`the restore left ${changedLeft} changed documents`);
     const peak = rssMiB(serverPid, 'VmHWM');
     await stopServer(server);
     const pgRestoreBegan = performance.now();
@@ -173,6 +197,7 @@ export async function dumpBench(): Promise<void> {
 
     const dumpRatio = pgDumpSeconds / dumpSeconds;
     const restoreRatio = pgRestoreSeconds / restoreSeconds;
+    const changedRatio = pgRestoreSeconds / changedSeconds;
     const bestPush = Math.min(...push);
     const bestCurl = Math.min(...curl);
     const ftpRatio = bestCurl / bestPush;
@@ -186,10 +211,16 @@ export async function dumpBench(): Promise<void> {
           `${dumpRatio.toFixed(2)} ${goal('database dump ÷ pg_dump', '≥ 0.8', dumpRatio.toFixed(2), dumpRatio >= 0.8)}`,
         ],
         [
-          'restore of that dump',
+          'restore of that dump, over the rows as dumped',
           `${restoreSeconds.toFixed(1)} s`,
           `TRUNCATE + pg_restore --data-only ${pgRestoreSeconds.toFixed(1)} s`,
-          `${restoreRatio.toFixed(2)} ${goal('database restore ÷ pg_restore', '≥ 0.8', restoreRatio.toFixed(2), restoreRatio >= 0.8)}`,
+          `${restoreRatio.toFixed(2)}`,
+        ],
+        [
+          'restore of that dump, after every document changed',
+          `${changedSeconds.toFixed(1)} s`,
+          'the same',
+          `${changedRatio.toFixed(2)} ${goal('database restore ÷ pg_restore (every document changed)', '≥ 0.8', changedRatio.toFixed(2), changedRatio >= 0.8)}`,
         ],
         [
           `FTP push of the archive (${archiveMB.toFixed(0)} MB)`,
@@ -206,11 +237,12 @@ export async function dumpBench(): Promise<void> {
       ],
     );
     console.log(`  dump job log:\n${dumped.log.trim().replace(/^/gm, '    ')}`);
-    console.log(`  restore job log:\n${restored.log.trim().replace(/^/gm, '    ')}`);
+    console.log(`  restore job log (rows as dumped):\n${restored.log.trim().replace(/^/gm, '    ')}`);
+    console.log(`  restore job log (every document changed):\n${changed.log.trim().replace(/^/gm, '    ')}`);
     printNotes([
       'ours: from the call to the job ending (polled every 100 ms); the server runs as users run it (npm start, NODE_ENV=production, default logging to a file)',
       "dump: our job writes every collection as JSON lines (built by PostgreSQL), deflates them, hashes every entry and fsyncs the zip; pg_dump -Fc writes the same table's rows compressed (its default level)",
-      'restore: our job verifies every entry, stages every line and replaces the rows in one transaction (indexes and triggers in place); the baseline empties the table and loads the pg_dump file into it (indexes and triggers in place)',
+      "restore: our job verifies every entry, stages every line and makes the rows the archive's in one transaction (indexes and triggers in place), writing only the documents that differ: first over the rows as dumped, then after an UPDATE changed every document (and VACUUM); the goal is judged on the second. The baseline empties the table and loads the pg_dump file into it (indexes and triggers in place)",
       'FTP: our FtpStorage.push (as the dump job uploads: a .part file, size checked, renamed) and curl -T to a private vsftpd on 127.0.0.1, interleaved',
     ]);
   });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { BACKUP_ARCHIVE, type BackupItem, linkModules, MEDIA_LIMITS } from '@gantry/shared';
 import { type FileStore, FileStoreError } from '../../lib/file-store.js';
 import { htmlArea, mediaArea } from '../media/media.service.js';
-import { type BackupRepository, type BackupRow, DOCUMENT_BATCH } from './backup.repository.js';
+import type { BackupRepository, BackupRow } from './backup.repository.js';
 import { ArchiveWriter } from './backup-archive.js';
 import { elapsed } from './backup-restore.js';
 import { compressEntry, type SpooledEntry, spoolEntry } from './zip-file-writer.js';
@@ -76,11 +76,11 @@ export async function fileBytes(
   return { bytes, files };
 }
 
-/** Documents per batch: about 4 MiB of them (by the collection's average), 16 to 1,000. */
-function batchSize(stats: { documents: number; bytes: number } | undefined): number {
-  if (!stats || stats.documents === 0) return DOCUMENT_BATCH;
+/** Documents per batch: about 4 MiB of them (by the collection's average), 16 to `most`. */
+function batchSize(stats: { documents: number; bytes: number } | undefined, most: number): number {
+  if (!stats || stats.documents === 0) return most;
   const average = Math.max(1, stats.bytes / stats.documents);
-  return Math.max(16, Math.min(DOCUMENT_BATCH, Math.floor((4 * 1024 * 1024) / average)));
+  return Math.max(16, Math.min(most, Math.floor((4 * 1024 * 1024) / average)));
 }
 
 /** Deflates each data module's lines into a file of `spool`, in order; stops when `stopped()` says so. */
@@ -89,7 +89,7 @@ async function spoolModules(
   modules: string[],
   spool: string,
   deps: {
-    repo: Pick<BackupRepository, 'documentLinesAfter'>;
+    repo: Pick<BackupRepository, 'documentLinesAfter' | 'documentBatch'>;
     stats: Map<string, { documents: number; bytes: number }>;
     progress: ExportProgress;
     advance: (bytes: number) => void;
@@ -100,7 +100,7 @@ async function spoolModules(
   const spooled: Array<{ module: string; entry: SpooledEntry; count: number }> = [];
   for (const module of modules) {
     let count = 0;
-    const limit = batchSize(stats.get(module));
+    const limit = batchSize(stats.get(module), repo.documentBatch);
     const lines = async function* () {
       // The next batch is asked for while this one is deflated.
       let next = repo.documentLinesAfter(projectId, module, undefined, limit);
@@ -214,7 +214,7 @@ async function writeFiles(
 export async function writeBackup(
   request: ExportRequest,
   deps: {
-    repo: Pick<BackupRepository, 'collectionStats' | 'documentLinesAfter' | 'insert'>;
+    repo: Pick<BackupRepository, 'collectionStats' | 'documentLinesAfter' | 'documentBatch' | 'insert'>;
     store: FileStore;
     files: BackupFiles;
     now: () => Date;

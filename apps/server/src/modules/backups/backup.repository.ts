@@ -34,8 +34,13 @@ export const BACKUP_RESOURCE: ResourceDef = {
   maxLimit: 1_000,
 };
 
-/** Documents read or written per statement. */
-export const DOCUMENT_BATCH = 5_000;
+/**
+ * Documents a backup reads per statement at most. On the embedded engine a statement holds its one
+ * session, so every other request waits for it: small batches. On PostgreSQL it holds one pooled
+ * connection, and fewer, larger statements make the dump faster (measured: 500,000 documents in 4.7 s
+ * at 5,000 against 6.5 s at 1,000).
+ */
+export const documentBatchFor = (engine: 'pglite' | 'postgres'): number => (engine === 'postgres' ? 5_000 : 1_000);
 
 /** All SQL of project backups: their records, the documents they read, and the staged restore. */
 export class BackupRepository {
@@ -45,6 +50,7 @@ export class BackupRepository {
     private readonly background: Database,
     /** Told when a restore has committed: the project's cached table definitions go. */
     private readonly bus?: InvalidationBus,
+    readonly documentBatch = documentBatchFor('pglite'),
   ) {}
 
   async insert(row: BackupRow, db: Database = this.db): Promise<void> {
@@ -128,7 +134,8 @@ export class BackupRepository {
   /**
    * The next `limit` documents of a collection after `afterId` (keyset paging on the key), as the
    * archive's lines (`{"id","createTime","updateTime","doc"}` and a newline each), built by the
-   * database: the JSON text is made where it is stored, in the database's own process.
+   * database: the JSON text is made where it is stored, in the database's own process. The lines
+   * come as rows and are joined here (measured: 40 % less time than `string_agg` in the statement).
    */
   async documentLinesAfter(
     projectId: string,
@@ -136,7 +143,7 @@ export class BackupRepository {
     afterId: string | undefined,
     limit: number,
   ): Promise<{ text: string; count: number; lastId: string } | undefined> {
-    const page = this.background
+    const rows = await this.background
       .select({
         id: projectDocuments.id,
         // Concatenated rather than json_build_object (a third less of the database's time): the id
@@ -144,7 +151,7 @@ export class BackupRepository {
         line: sql<string>`'{"id":' || to_json(${projectDocuments.id})::text
           || ',"createTime":"' || ${isoTime(projectDocuments.createTime)}
           || '","updateTime":"' || ${isoTime(projectDocuments.updateTime)}
-          || '","doc":' || ${projectDocuments.doc}::text || E'}\n'`.as('line'),
+          || '","doc":' || ${projectDocuments.doc}::text || E'}\n'`,
       })
       .from(projectDocuments)
       .where(
@@ -155,17 +162,10 @@ export class BackupRepository {
         ),
       )
       .orderBy(projectDocuments.id)
-      .limit(limit)
-      .as('page');
-    const [row] = await this.background
-      .select({
-        count: sql<number>`count(*)::int`,
-        lastId: sql<string | null>`max(${page.id})`,
-        text: sql<string | null>`string_agg(${page.line}, '' order by ${page.id})`,
-      })
-      .from(page);
-    if (!row || row.count === 0 || row.lastId === null || row.text === null) return undefined;
-    return { text: row.text, count: row.count, lastId: row.lastId };
+      .limit(limit);
+    const last = rows.at(-1);
+    if (!last) return undefined;
+    return { text: rows.map((row) => row.line).join(''), count: rows.length, lastId: last.id };
   }
 
   /** How many of `ids` a collection of a project holds. */

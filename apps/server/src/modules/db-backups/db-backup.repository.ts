@@ -104,8 +104,9 @@ export class DumpSource extends BackupRepository {
     db: Database,
     background: Database,
     private readonly dumps: DbBackupRepository,
+    documentBatch?: number,
   ) {
-    super(db, background);
+    super(db, background, undefined, documentBatch);
   }
 
   override async insert(row: BackupRow): Promise<void> {

@@ -155,6 +155,7 @@ export class TemplateService {
         repo: {
           collectionStats: (id) => backupRepo.collectionStats(id),
           documentLinesAfter: (...args) => backupRepo.documentLinesAfter(...args),
+          documentBatch: backupRepo.documentBatch,
           insert: async () => {},
         },
         store: this.deps.store,
