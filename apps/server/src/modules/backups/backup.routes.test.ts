@@ -290,6 +290,36 @@ describe('project backups', () => {
     expect(await list({ depth: '1' })).toBe(200);
   });
 
+  it('a restore rewrites only the documents that differ: an unchanged one keeps its row version', async () => {
+    await put('rule', { id: 'r1', name: 'high temperature', threshold: 80 });
+    await put('rule', { id: 'r2', name: 'low pressure', threshold: 1.5 });
+    const backup = await exportBackup({ name: 'rules', item: { mongodb: true }, moduleRules: { rule: 0 } });
+    const rowVersions = async () => {
+      const { rows } = (await app.database.db.execute(
+        sql`select id, xmin::text as version from project_documents where project_id = ${project} and collection = 'rule'`,
+      )) as unknown as { rows: Array<{ id: string; version: string }> };
+      return Object.fromEntries(rows.map((row) => [row.id, row.version]));
+    };
+    await app.database.db.execute(
+      sql`update project_documents set doc = doc || '{"threshold": 9}' where project_id = ${project} and id = 'r2'`,
+    );
+    await put('rule', { id: 'r3', name: 'added after the backup' });
+    const before = await rowVersions();
+
+    for (const rule of [0, 2]) {
+      const task = await restore({ id: backup, item: { mongodb: true }, moduleRules: { rule } });
+      expect(task.status, task.message ?? '').toBe('success');
+    }
+    const after = await rowVersions();
+    expect(after.r1).toBe(before.r1);
+    expect(after.r2).not.toBe(before.r2);
+    expect(Object.keys(after).sort()).toEqual(['r1', 'r2']);
+    expect((await documents('rule')).map((doc) => [doc.id, doc.threshold])).toEqual([
+      ['r1', 80],
+      ['r2', 1.5],
+    ]);
+  });
+
   it('moves a project: a backup of one restores into another, its project id rewritten', async () => {
     await seed();
     const id = await exportBackup({ name: 'move', item: ['mongodb'], moduleRules: { rule: 0 } });
