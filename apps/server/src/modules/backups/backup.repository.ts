@@ -230,7 +230,12 @@ export class BackupRepository {
     rules: Record<string, RestoreRule>,
     record: BackupRow,
   ): Promise<Record<string, number>> {
+    // The staging table was just filled: without fresh statistics the planner takes it for nearly
+    // empty and may pick a nested loop that scans it once per document (measured: 50,000 documents
+    // applied in 74–106 s instead of about 1 s). Nested loops are refused for the same reason.
+    await this.background.execute(sql`analyze ${restoreStaging}`);
     const written = await this.background.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_nestloop = off`);
       const written: Record<string, number> = {};
       for (const [collection, rule] of Object.entries(rules)) {
         const staged = sql`from ${restoreStaging} s where s.restore_id = ${restoreId} and s.collection = ${collection}`;
