@@ -27,6 +27,7 @@ import {
   loadAverage,
   login,
   post,
+  postOnNewConnection,
   printNotes,
   printTable,
   processesOf,
@@ -128,7 +129,7 @@ export async function dumpBench(): Promise<void> {
     // (a restore writes only what differs), then after every document changed (each one rewritten).
     const restoreJob = async () => {
       const began = performance.now();
-      const restoring = await post(
+      const restoring = await postOnNewConnection(
         `${server.origin}/portal/rest/db-backup/restore?id=${encodeURIComponent(dumpId)}`,
         { database: true },
         headers,

@@ -418,6 +418,37 @@ export async function post(url: string, body: unknown, headers: Record<string, s
   });
 }
 
+/**
+ * A JSON POST on a connection of its own (closed after the answer): a kept connection the server
+ * closed while the bench was busy elsewhere (a long psql step) failed a POST, which cannot be retried
+ * blindly (it may have started a job).
+ */
+export function postOnNewConnection(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const payload = Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': payload.length, ...headers },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve(new Response(Buffer.concat(chunks), { status: response.statusCode ?? 0 })));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
+
 const defaultAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 /**
