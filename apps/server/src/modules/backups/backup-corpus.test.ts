@@ -384,6 +384,23 @@ describe('restore rules', () => {
     expect(theme.json()).toMatchObject({ colour: '#0f0' });
   }, 60_000);
 
+  it('an archive with a document the database cannot store (a NUL character) is refused at upload, naming the line', async () => {
+    const headers = { authorization: acme, 'x-request-project': project, 'accept-language': 'en' };
+    await app.app.inject({ method: 'POST', url: `${CORE}/cron`, headers, payload: { id: 'nightly', at: '02:00' } });
+    const cron = {
+      name: `${BACKUP_ARCHIVE.modulesDir}/cron.jsonl`,
+      data: text(`${line('nightly', { at: '03:00' })}${line('poisoned', { at: 'a\u0000b' })}`),
+    };
+    const uploaded = await upload(await zip([cron], manifestFor([cron], { cron: { documents: 2 } })), 'nul.zip');
+    expect(uploaded.statusCode).toBe(400);
+    expect(uploaded.json()).toEqual({
+      message: 'The backup file is not valid: line 2 of data module cron is not a valid document',
+      code: 'backupArchiveInvalid',
+    });
+    const nightly = await app.app.inject({ method: 'GET', url: `${CORE}/cron/nightly`, headers });
+    expect(nightly.json()).toMatchObject({ at: '02:00' });
+  }, 60_000);
+
   it('a restore of an archive holding one id twice fails naming the module, and the project is as before', async () => {
     const headers = { authorization: acme, 'x-request-project': project, 'accept-language': 'en' };
     await app.app.inject({ method: 'POST', url: `${CORE}/cron`, headers, payload: { id: 'nightly', at: '02:00' } });
