@@ -69,18 +69,26 @@ export function EnableDialog({ tenant, onClose }: { tenant: TenantView; onClose:
             >
               {t('tenant.selectAll')}
             </Checkbox>
-            <Checkbox.Group value={selected} onChange={(ids) => setChosen(ids.map(String))} style={{ width: '100%' }}>
-              <Space orientation="vertical" style={{ width: '100%' }}>
-                {(projects.data ?? []).map((p) => (
-                  <Checkbox key={p.id} value={p.id} data-testid={`tenant-enable-project-${p.id}`}>
-                    <Space>
-                      {p.name}
-                      <StatusTag status={p.status} />
-                    </Space>
-                  </Checkbox>
-                ))}
-              </Space>
-            </Checkbox.Group>
+            {/* Each box is controlled here, not by Checkbox.Group: the group keeps its own list of
+                registered boxes (filled by their effects), and a click it sees before that list is
+                filled answers an empty choice. */}
+            <Space orientation="vertical" style={{ width: '100%' }}>
+              {(projects.data ?? []).map((p) => (
+                <Checkbox
+                  key={p.id}
+                  checked={selected.includes(p.id)}
+                  onChange={(e) =>
+                    setChosen(all.filter((id) => (id === p.id ? e.target.checked : selected.includes(id))))
+                  }
+                  data-testid={`tenant-enable-project-${p.id}`}
+                >
+                  <Space>
+                    {p.name}
+                    <StatusTag status={p.status} />
+                  </Space>
+                </Checkbox>
+              ))}
+            </Space>
           </>
         )}
       </div>
