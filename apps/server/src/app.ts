@@ -35,7 +35,7 @@ import { LoginAttemptRepository } from './modules/auth/login-attempt.repository.
 import { PasswordHasher } from './modules/auth/password-hasher.js';
 import { SessionRepository } from './modules/auth/session.repository.js';
 import { SessionCache } from './modules/auth/session-cache.js';
-import { BackupRepository, documentBatchFor } from './modules/backups/backup.repository.js';
+import { BackupRepository } from './modules/backups/backup.repository.js';
 import { backupRoutes } from './modules/backups/backup.routes.js';
 import { BackupService } from './modules/backups/backup.service.js';
 import { DashboardRepository } from './modules/dashboard/dashboard.repository.js';
@@ -362,8 +362,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     log: app.log,
   });
   const taskService = new TaskService(taskRepository, taskEngine, documentRepository);
-  const documentBatch = documentBatchFor(database.engine);
-  const backupRepository = new BackupRepository(db, database.background, invalidation, documentBatch);
+  const backupRepository = new BackupRepository(db, database.background, invalidation, database.copyOut);
   const backups = new BackupService(backupRepository, documentRepository, fileStore, taskEngine, clock, {
     dataDir: config.dataDir,
     uploadMaxBytes: config.backupUploadMaxBytes,
@@ -386,7 +385,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const maintenance = new ProjectMaintenance(dbBackupRepository);
   const dbBackups = new DbBackupService({
     repo: dbBackupRepository,
-    source: new DumpSource(db, database.background, dbBackupRepository, documentBatch),
+    source: new DumpSource(db, database.background, dbBackupRepository, database.copyOut),
     backupRepo: backupRepository,
     backups,
     store: fileStore,

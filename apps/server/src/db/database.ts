@@ -10,6 +10,9 @@ import * as schema from './schema.js';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** Streams what a `COPY (…) TO STDOUT` statement writes, chunk by chunk. */
+export type CopyOut = (statement: string) => AsyncIterable<Buffer>;
+
 /** Longest statement, by kind of work: a request's, and long work's (maintenance, backups). */
 export interface StatementLimits {
   requestMs: number;
@@ -32,6 +35,11 @@ export interface DatabaseHandle {
   status(timeoutMs: number): Promise<DatabaseStatus>;
   /** The embedded engine's process, when the engine is PGlite run by the server. */
   embedded?: EmbeddedEngine;
+  /**
+   * PostgreSQL only: the output of a `COPY … TO STDOUT` statement, streamed on a background
+   * connection (held until the stream ends, dropped if it is left early).
+   */
+  copyOut?: CopyOut;
   /** Set when the embedded engine last stopped on its own (a runaway statement, a crash). */
   lastStop?(): { at: number; reason: 'statement-limit' | 'crashed'; limitMs?: number } | undefined;
   close(): Promise<void>;
@@ -161,12 +169,29 @@ async function usePools(
       'busy',
     );
   };
+  // One COPY holds the one session of the embedded engine: there, reads stay in bounded statements.
+  const copyOut: CopyOut | undefined =
+    engine === 'postgres'
+      ? async function* (statement) {
+          const { to } = await import('pg-copy-streams');
+          const client = await long.connect();
+          let finished = false;
+          try {
+            yield* client.query(to(statement)) as AsyncIterable<Buffer>;
+            finished = true;
+          } finally {
+            // Left early, the connection is still in the middle of the COPY: it is closed, not reused.
+            client.release(!finished);
+          }
+        }
+      : undefined;
   return {
     db,
     background,
     engine,
     limits,
     status,
+    ...(copyOut ? { copyOut } : {}),
     ...(embedded ? { embedded, lastStop: () => embedded.lastStop } : {}),
     close,
   };

@@ -4,7 +4,7 @@ import { BACKUP_ARCHIVE, type BackupItem, linkModules, MEDIA_LIMITS } from '@gan
 import { type FileStore, FileStoreError } from '../../lib/file-store.js';
 import { inPool } from '../../lib/in-pool.js';
 import { htmlArea, mediaArea } from '../media/media.service.js';
-import type { BackupRepository, BackupRow } from './backup.repository.js';
+import { type BackupRepository, type BackupRow, DOCUMENT_BATCH_MAX } from './backup.repository.js';
 import { ArchiveWriter } from './backup-archive.js';
 import { elapsed } from './backup-restore.js';
 import { compressEntry, type SpooledEntry, spoolEntry } from './zip-file-writer.js';
@@ -77,11 +77,11 @@ export async function fileBytes(
   return { bytes, files };
 }
 
-/** Documents per batch: about 4 MiB of them (by the collection's average), 16 to `most`. */
-function batchSize(stats: { documents: number; bytes: number } | undefined, most: number): number {
-  if (!stats || stats.documents === 0) return most;
+/** Documents per batch on the embedded engine: about 4 MiB of them (by the collection's average), 16 to DOCUMENT_BATCH_MAX. */
+function batchSize(stats: { documents: number; bytes: number } | undefined): number {
+  if (!stats || stats.documents === 0) return DOCUMENT_BATCH_MAX;
   const average = Math.max(1, stats.bytes / stats.documents);
-  return Math.max(16, Math.min(most, Math.floor((4 * 1024 * 1024) / average)));
+  return Math.max(16, Math.min(DOCUMENT_BATCH_MAX, Math.floor((4 * 1024 * 1024) / average)));
 }
 
 /**
@@ -99,7 +99,7 @@ async function spoolModules(
   modules: string[],
   spool: string,
   deps: {
-    repo: Pick<BackupRepository, 'documentLinesAfter' | 'documentBatch'>;
+    repo: Pick<BackupRepository, 'documentLines'>;
     stats: Map<string, { documents: number; bytes: number }>;
     progress: ExportProgress;
     advance: (bytes: number) => void;
@@ -110,22 +110,13 @@ async function spoolModules(
   const spooled = new Map<string, { module: string; entry: SpooledEntry; count: number }>();
   await inPool(modules, MODULES_AT_ONCE, async (module) => {
     let count = 0;
-    const limit = batchSize(stats.get(module), repo.documentBatch);
     const lines = async function* () {
-      // The next batch is asked for while this one is deflated.
-      let next = repo.documentLinesAfter(projectId, module, undefined, limit);
-      next.catch(() => {});
-      for (;;) {
+      for await (const chunk of repo.documentLines(projectId, module, batchSize(stats.get(module)))) {
         await progress.checkpoint();
         if (stopped()) throw new Error('backup stopped');
-        const batch = await next;
-        if (!batch) return;
-        next = repo.documentLinesAfter(projectId, module, batch.lastId, limit);
-        next.catch(() => {});
-        count += batch.count;
-        const bytes = Buffer.from(batch.text);
-        advance(bytes.length);
-        yield new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        count += chunk.lines;
+        advance(chunk.bytes.length);
+        yield new Uint8Array(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.byteLength);
       }
     };
     const entry = await spoolEntry(lines(), path.join(spool, `${module}.jsonl.deflate`));
@@ -224,7 +215,7 @@ async function writeFiles(
 export async function writeBackup(
   request: ExportRequest,
   deps: {
-    repo: Pick<BackupRepository, 'collectionStats' | 'documentLinesAfter' | 'documentBatch' | 'insert'>;
+    repo: Pick<BackupRepository, 'collectionStats' | 'documentLines' | 'insert'>;
     store: FileStore;
     files: BackupFiles;
     now: () => Date;

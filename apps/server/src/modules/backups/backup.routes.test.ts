@@ -268,6 +268,36 @@ describe('project backups', () => {
     expect(Object.keys(await mediaFiles()).sort()).toEqual(['docs/', 'docs/empty/', 'docs/manual.txt', 'intruder.txt']);
   }, 120_000);
 
+  it('keeps every character of a document: quotes, backslashes, control characters, other scripts', async () => {
+    const hostile = {
+      id: 'weird-1',
+      name: 'say "hi"\\n \\\\ back\\slash\n\ttab \u0001\u0002\u001f 温度 😀 \u2028',
+      nested: { 'key "quoted"': ['\\', '"', '\r\n', 0.1, -2e-7, null, true], empty: {} },
+    };
+    await put('rule', hostile);
+    await put('rule', { id: 'r2', name: 'plain' });
+    const before = await documents('rule');
+    const id = await exportBackup({
+      name: 'characters',
+      item: { fileServer: false, html: false, mongodb: true },
+      moduleRules: { rule: 0 },
+      excludedDirs: [],
+    });
+    const record = (await call('GET', `${BACKUP}/${id}`)).json();
+    expect(record.documents).toEqual({ rule: 2 });
+
+    await call('PATCH', `${CORE}/rule/${hostile.id}`, { body: { name: 'changed' } });
+    expect((await documents('rule')).find((doc) => doc.id === hostile.id)?.name).toBe('changed');
+    const task = await restore({
+      id,
+      item: { fileServer: false, html: false, mongodb: true },
+      moduleRules: { rule: 0 },
+    });
+    expect(task.status, task.message ?? '').toBe('success');
+    expect(await documents('rule')).toEqual(before);
+    expect(before.find((doc) => doc.id === hostile.id)).toMatchObject(hostile);
+  });
+
   it("restores the designer's tables: the next record list reads the restored definition at once", async () => {
     const tables = `${SPM_URL}/tables`;
     const draft = async (id: string, fields: string[]) => {

@@ -1,5 +1,5 @@
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
-import type { Database } from '../../db/database.js';
+import type { CopyOut, Database } from '../../db/database.js';
 import { dbBackups, tasks } from '../../db/schema.js';
 import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
@@ -104,9 +104,9 @@ export class DumpSource extends BackupRepository {
     db: Database,
     background: Database,
     private readonly dumps: DbBackupRepository,
-    documentBatch?: number,
+    copyOut?: CopyOut,
   ) {
-    super(db, background, undefined, documentBatch);
+    super(db, background, undefined, copyOut);
   }
 
   override async insert(row: BackupRow): Promise<void> {

@@ -154,8 +154,7 @@ export class TemplateService {
         // The package is no backup of the project: no record in its backup list.
         repo: {
           collectionStats: (id) => backupRepo.collectionStats(id),
-          documentLinesAfter: (...args) => backupRepo.documentLinesAfter(...args),
-          documentBatch: backupRepo.documentBatch,
+          documentLines: (...args) => backupRepo.documentLines(...args),
           insert: async () => {},
         },
         store: this.deps.store,
