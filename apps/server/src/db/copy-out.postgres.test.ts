@@ -1,0 +1,89 @@
+/**
+ * `copyOut` (backups read each data module in one COPY on PostgreSQL) on a real PostgreSQL
+ * (GANTRY_TEST_DATABASE_URL; collected only by the `server-postgres` project).
+ */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CopyOut, type DatabaseHandle, openDatabase } from './database.js';
+
+const PG_URL = process.env.GANTRY_TEST_DATABASE_URL as string;
+const name = `gantry_copy_${randomBytes(6).toString('hex')}`;
+let database: DatabaseHandle;
+let copyOut: CopyOut;
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  await admin((client) => client.query(`CREATE DATABASE ${name}`));
+  const target = new URL(PG_URL);
+  target.pathname = `/${name}`;
+  database = await openDatabase({ url: target.toString(), dataDir: '' });
+  copyOut = database.copyOut as CopyOut;
+});
+afterAll(async () => {
+  await database?.close();
+  await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+});
+
+const ROWS = `COPY (SELECT g FROM generate_series(1, 200000) g) TO STDOUT`;
+
+function lines(chunks: Buffer[]): number {
+  return Buffer.concat(chunks).toString('latin1').split('\n').length - 1;
+}
+
+/** Both background connections answer (neither is left inside a COPY). */
+async function backgroundAnswers(): Promise<void> {
+  const answers = await Promise.all(
+    [1, 2].map(() => database.background.execute(sql`SELECT pg_sleep(0.05), 1 AS one`)),
+  );
+  expect(answers.map((answer) => answer.rows[0]?.one)).toEqual([1, 1]);
+}
+
+async function copiesRunning(): Promise<number> {
+  const result = await admin((client) =>
+    client.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'COPY (SELECT g%' AND state <> 'idle'`,
+      [name],
+    ),
+  );
+  return result.rows[0]?.n ?? -1;
+}
+
+describe('copyOut on PostgreSQL', () => {
+  it('streams the whole output of a COPY', async () => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of copyOut(ROWS)) chunks.push(chunk);
+    expect(lines(chunks)).toBe(200_000);
+    expect(Buffer.concat(chunks).subarray(0, 4).toString()).toBe('1\n2\n');
+    await backgroundAnswers();
+  });
+
+  it('left early, closes its connection instead of giving it back mid-COPY', async () => {
+    for await (const chunk of copyOut(ROWS)) {
+      expect(chunk.length).toBeGreaterThan(0);
+      break;
+    }
+    await backgroundAnswers();
+    await expect.poll(copiesRunning, { timeout: 5_000 }).toBe(0);
+  });
+
+  it("fails with the database's error, and the pool still serves", async () => {
+    const reading = (async () => {
+      for await (const _chunk of copyOut('COPY (SELECT 1 / (g - 3) FROM generate_series(1, 5) g) TO STDOUT')) {
+        // Rows before the failing one may arrive first.
+      }
+    })();
+    await expect(reading).rejects.toThrow(/division by zero/);
+    await backgroundAnswers();
+  });
+});
