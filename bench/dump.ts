@@ -251,7 +251,7 @@ export async function dumpBench(): Promise<void> {
     console.log(`  restore job log (every document changed):\n${changed.log.trim().replace(/^/gm, '    ')}`);
     printNotes([
       'ours: from the call to the job ending (polled every 100 ms); the server runs as users run it (npm start, NODE_ENV=production, default logging to a file)',
-      "dump: our job writes every collection as JSON lines (built by PostgreSQL), deflates them, hashes every entry and fsyncs the zip; pg_dump -Fc writes the same table's rows compressed (its default level)",
+      "dump: our job writes every collection as JSON lines (built by PostgreSQL, each collection read by one COPY), deflates them, hashes every entry and fsyncs the zip; pg_dump -Fc writes the same table's rows compressed (its default level)",
       "restore: our job verifies every entry, stages every line and makes the rows the archive's in one transaction (indexes and triggers in place), writing only the documents that differ: first over the rows as dumped, then after an UPDATE changed every document (and VACUUM); the goal is judged on the second. The baseline empties the table and loads the pg_dump file into it (indexes and triggers in place)",
       'FTP: our FtpStorage.push (as the dump job uploads: a .part file, size checked, renamed) and curl -T to a private vsftpd on 127.0.0.1, interleaved',
     ]);

@@ -12,6 +12,5 @@ ensureConsoleBuilt();
 await ensureServerBuilt();
 
 process.env.NODE_ENV ??= 'production';
-// package.json starts this script with --enable-source-maps (stack traces name the TypeScript sources)
-// and --heap-growing-percent=50 (docs/DECISIONS.md › The production start: the heap grows by half).
+// package.json starts this script with --enable-source-maps: stack traces name the TypeScript sources.
 await import(pathToFileURL(path.join(ROOT, 'apps/server/dist/main.js')).href);

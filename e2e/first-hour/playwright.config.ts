@@ -35,8 +35,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    // As `npm start` runs it (package.json: node --enable-source-maps --heap-growing-percent=50 scripts/start.mjs), on a fresh data directory.
-    command: `rm -rf "${DATA}" && exec node --enable-source-maps --heap-growing-percent=50 scripts/start.mjs`,
+    // As `npm start` runs it (package.json: node --enable-source-maps scripts/start.mjs), on a fresh data directory.
+    command: `rm -rf "${DATA}" && exec node --enable-source-maps scripts/start.mjs`,
     cwd: ROOT,
     url: `${BASE_URL}/readyz`,
     timeout: 240_000,

@@ -46,7 +46,7 @@ async function backgroundAnswers(): Promise<void> {
   const answers = await Promise.all(
     [1, 2].map(() => database.background.execute(sql`SELECT pg_sleep(0.05), 1 AS one`)),
   );
-  expect(answers.map((answer) => answer.rows[0]?.one)).toEqual([1, 1]);
+  expect(answers.map((answer) => (answer as { rows: Array<{ one: number }> }).rows[0]?.one)).toEqual([1, 1]);
 }
 
 async function copiesRunning(): Promise<number> {

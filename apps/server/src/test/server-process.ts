@@ -22,7 +22,7 @@ export async function startServer(
   started: ChildProcess[],
   options: { logLevel?: string; log?: string } = {},
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--enable-source-maps', '--heap-growing-percent=50', MAIN], {
+  const child = spawn(process.execPath, ['--enable-source-maps', MAIN], {
     env: {
       ...process.env,
       NODE_ENV: 'test',
