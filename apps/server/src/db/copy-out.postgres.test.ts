@@ -2,37 +2,23 @@
  * `copyOut` (backups read each data module in one COPY on PostgreSQL) on a real PostgreSQL
  * (GANTRY_TEST_DATABASE_URL; collected only by the `server-postgres` project).
  */
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchPostgres } from '../test/scratch-postgres.js';
 import { type CopyOut, type DatabaseHandle, openDatabase } from './database.js';
 
-const PG_URL = process.env.GANTRY_TEST_DATABASE_URL as string;
-const name = `gantry_copy_${randomBytes(6).toString('hex')}`;
+const scratch = scratchPostgres('gantry_copy');
 let database: DatabaseHandle;
 let copyOut: CopyOut;
 
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 beforeAll(async () => {
-  await admin((client) => client.query(`CREATE DATABASE ${name}`));
-  const target = new URL(PG_URL);
-  target.pathname = `/${name}`;
-  database = await openDatabase({ url: target.toString(), dataDir: '' });
+  await scratch.create();
+  database = await openDatabase({ url: scratch.url, dataDir: '' });
   copyOut = database.copyOut as CopyOut;
 });
 afterAll(async () => {
   await database?.close();
-  await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  await scratch.drop();
 });
 
 const ROWS = `COPY (SELECT g FROM generate_series(1, 200000) g) TO STDOUT`;
@@ -50,10 +36,10 @@ async function backgroundAnswers(): Promise<void> {
 }
 
 async function copiesRunning(): Promise<number> {
-  const result = await admin((client) =>
+  const result = await scratch.admin((client) =>
     client.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'COPY (SELECT g%' AND state <> 'idle'`,
-      [name],
+      [scratch.name],
     ),
   );
   return result.rows[0]?.n ?? -1;

@@ -2,37 +2,23 @@
  * The LISTEN/NOTIFY bus on a real PostgreSQL (GANTRY_TEST_DATABASE_URL; this file is collected only
  * by the `server-postgres` project, which exists only when that variable is set).
  */
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../db/database.js';
+import { scratchPostgres } from '../test/scratch-postgres.js';
 import { type Invalidation, PostgresInvalidationBus } from './invalidation-bus.js';
 
-const PG_URL = process.env.GANTRY_TEST_DATABASE_URL as string;
-const name = `gantry_bus_${randomBytes(6).toString('hex')}`;
-let url: string;
+const scratch = scratchPostgres('gantry_bus');
+const { name, url, admin } = scratch;
 let database: DatabaseHandle;
 
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 beforeAll(async () => {
-  await admin((client) => client.query(`CREATE DATABASE ${name}`));
-  const target = new URL(PG_URL);
-  target.pathname = `/${name}`;
-  url = target.toString();
+  await scratch.create();
   database = await openDatabase({ url, dataDir: '' });
 });
 afterAll(async () => {
   await database?.close();
-  await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  await scratch.drop();
 });
 
 /** A bus as a server process has one, on this database, with what it hears. */

@@ -1,5 +1,6 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
-import pg from 'pg';
+import type pg from 'pg';
+import { withClient } from './scratch-postgres.js';
 
 /**
  * Reuse of a test worker's databases (embedded PGlite instances, or databases on the test PostgreSQL). Starting a migrated PGlite costs 0.7–1.5 s of CPU,
@@ -208,14 +209,8 @@ export class PostgresPool {
     return url.toString();
   }
 
-  private async connected<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
+  private connected<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+    return withClient(url, work);
   }
 
   async acquire(): Promise<string> {

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/** Runs `work` with a client of its own on `url`, ended after. */
+export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A database of its own on the test PostgreSQL (GANTRY_TEST_DATABASE_URL), for the tests of the
+ * layers below the app (pools, COPY, LISTEN/NOTIFY): `create()` in beforeAll, `drop()` in afterAll.
+ */
+export function scratchPostgres(prefix: string) {
+  const serverUrl = process.env.GANTRY_TEST_DATABASE_URL as string;
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const target = new URL(serverUrl);
+  target.pathname = `/${name}`;
+  const admin = <T>(work: (client: pg.Client) => Promise<T>) => withClient(serverUrl, work);
+  return {
+    name,
+    url: target.toString(),
+    /** A client on the server's own database (for what the scratch database's pools must not see). */
+    admin,
+    create: () => admin((client) => client.query(`CREATE DATABASE ${name}`)),
+    drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+  };
+}
