@@ -209,15 +209,11 @@ export class PostgresPool {
     return url.toString();
   }
 
-  private connected<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-    return withClient(url, work);
-  }
-
   async acquire(): Promise<string> {
     const reused = this.idle.pop();
     if (reused) return reused;
     const name = await this.create();
-    this.baseline ??= this.connected(this.urlOf(name), (client) => readBaseline(clientRunner(client)));
+    this.baseline ??= withClient(this.urlOf(name), (client) => readBaseline(clientRunner(client)));
     await this.baseline;
     return name;
   }
@@ -227,7 +223,7 @@ export class PostgresPool {
     const reset =
       baseline !== undefined &&
       this.idle.length < this.maxIdle &&
-      (await this.connected(this.urlOf(name), async (client) => {
+      (await withClient(this.urlOf(name), async (client) => {
         await client.query(`SET lock_timeout = '5s'`);
         return resetToBaseline(clientRunner(client), baseline, false);
       }).catch(() => false));
@@ -241,6 +237,6 @@ export class PostgresPool {
   }
 
   private async drop(name: string): Promise<void> {
-    await this.connected(this.serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    await withClient(this.serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   }
 }

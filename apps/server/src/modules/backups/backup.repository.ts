@@ -64,8 +64,10 @@ const DOCUMENT_LINE = sql<string>`'{"id":' || to_json(${projectDocuments.id})::t
  * output escapes every control character), so each row is written as it is, plus a newline, where
  * COPY's text format would double every backslash of the JSON.
  */
+const dialect = new PgDialect();
+
 function copyLinesStatement(projectId: string, collection: string): string {
-  const select = new PgDialect().sqlToQuery(
+  const select = dialect.sqlToQuery(
     sql`select ${DOCUMENT_LINE} from ${projectDocuments} where ${projectDocuments.projectId} = ${sql.raw(
       escapeLiteral(projectId),
     )} and ${projectDocuments.collection} = ${sql.raw(escapeLiteral(collection))}`,
@@ -76,7 +78,7 @@ function copyLinesStatement(projectId: string, collection: string): string {
 /** Chunks of at least COPY_CHUNK bytes (fewer, larger writes into the deflater), lines counted. */
 const COPY_CHUNK = 1024 * 1024;
 
-async function* wholeChunks(source: AsyncIterable<Buffer>): AsyncGenerator<LineChunk> {
+async function* coalesced(source: AsyncIterable<Buffer>): AsyncGenerator<LineChunk> {
   let parts: Buffer[] = [];
   let bytes = 0;
   let lines = 0;
@@ -184,12 +186,6 @@ export class BackupRepository {
   }
 
   /**
-   * The next `limit` documents of a collection after `afterId` (keyset paging on the key), as the
-   * archive's lines (`{"id","createTime","updateTime","doc"}` and a newline each), built by the
-   * database: the JSON text is made where it is stored, in the database's own process. The lines
-   * come as rows and are joined here (measured: 40 % less time than `string_agg` in the statement).
-   */
-  /**
    * A collection's documents as JSON lines, each ending in a newline, in chunks of about a megabyte
    * (a chunk may end inside a line), each with how many lines end in it. On PostgreSQL one
    * `COPY … TO STDOUT` (one snapshot, no order: a restore needs none); on the embedded engine batches
@@ -198,7 +194,7 @@ export class BackupRepository {
    */
   async *documentLines(projectId: string, collection: string, batch: number): AsyncGenerator<LineChunk> {
     if (this.copyOut) {
-      yield* wholeChunks(this.copyOut(copyLinesStatement(projectId, collection)));
+      yield* coalesced(this.copyOut(copyLinesStatement(projectId, collection)));
       return;
     }
     let next = this.documentLinesAfter(projectId, collection, undefined, batch);
@@ -212,7 +208,10 @@ export class BackupRepository {
     }
   }
 
-  /** Up to `limit` lines of a collection after `afterId`, in id order, joined. */
+  /**
+   * The next `limit` lines of a collection after `afterId` (keyset paging on the key). The lines come
+   * as rows and are joined here (measured: 40 % less time than `string_agg` in the statement).
+   */
   private async documentLinesAfter(
     projectId: string,
     collection: string,
