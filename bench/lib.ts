@@ -78,6 +78,8 @@ export async function startServer(options: {
   env?: Record<string, string>;
   /** A fixed port (default: a free one). */
   port?: number;
+  /** Where `npm start` runs (default: the repository); the start bench's floor server has its own package. */
+  cwd?: string;
 }): Promise<ServerRun> {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
@@ -97,7 +99,7 @@ export async function startServer(options: {
   });
   const log = openSync(options.logFile, 'a');
   const began = performance.now();
-  const npm = spawn('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', log, log] });
+  const npm = spawn('npm', ['start', '--silent'], { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', log, log] });
   closeSync(log);
   running.add(npm);
   const exited = new Promise<number | null>((resolve) =>

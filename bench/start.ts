@@ -8,7 +8,12 @@
  *  - stop: one SIGTERM to npm until npm has exited 0 (requests done, the database closed).
  * A warm-up start first builds what is stale and is not counted; a sample whose `npm start` rebuilt
  * (sources changed meanwhile) is taken again. RSS after the project-list load is in the projects table.
+ * The baseline is the floor server (bench/start-floor.mjs: the same engine process, Fastify and
+ * node-postgres, one statement, nothing else), also through `npm start`, on the same existing
+ * directory, its samples alternated with the server's.
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import {
   goal,
   type Memory,
@@ -18,6 +23,7 @@ import {
   must,
   printNotes,
   printTable,
+  ROOT,
   rebuilt,
   type ServerRun,
   scratch,
@@ -73,8 +79,18 @@ export async function startBench(): Promise<void> {
     freshOwn.push(serverStartMs(run));
   }
 
+  const floorPackage = scratch('start-floor');
+  const floorScript = path.join(ROOT, 'bench/start-floor.mjs');
+  writeFileSync(
+    path.join(floorPackage, 'package.json'),
+    JSON.stringify({
+      private: true,
+      scripts: { start: `exec node --enable-source-maps ${JSON.stringify(floorScript)}` },
+    }),
+  );
   const again: number[] = [];
   const againMemory: Memory[] = [];
+  const floor: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
     const run = await start(() => existing);
     again.push(run.startMs);
@@ -82,6 +98,10 @@ export async function startBench(): Promise<void> {
     againMemory.push(memoryOf(run));
     stops.push(await stopServer(run));
     againOwn.push(serverStartMs(run));
+    const floorRun = await startServer({ dataDir: existing, logFile: `${logFile}.floor.${i}`, cwd: floorPackage });
+    floor.push(floorRun.startMs);
+    await sleep(SETTLE_MS);
+    await stopServer(floorRun);
   }
 
   const worst = (list: Memory[]) => list.reduce((a, b) => (total(b) > total(a) ? b : a));
@@ -113,6 +133,8 @@ export async function startBench(): Promise<void> {
     [
       ['npm start → /healthz 200, new data directory (ms, median / max)', spread(fresh), ''],
       ['npm start → /healthz 200, existing data directory (ms, median / max)', spread(again), startGoal],
+      ['baseline: the floor server through npm start, same existing directory (ms, median / max)', spread(floor), ''],
+      ['server ÷ floor, existing directory (medians)', (median(again) / median(floor)).toFixed(2), ''],
       [
         "  of which the server's own start (its log's startMs: main() → listening), new / existing (ms, median)",
         `${median(freshOwn).toFixed(0)} / ${median(againOwn).toFixed(0)}`,
@@ -137,5 +159,6 @@ export async function startBench(): Promise<void> {
     `the existing directory is the last new one, so every existing-directory sample opens what a first start left (${SAMPLES} samples each); ${retaken} sample(s) taken again because sources changed and npm start rebuilt first`,
     'RSS = VmRSS of the server process (node scripts/start.mjs running dist/main.js) + the embedded engine process (dist/pglite-host.js), read 2 s after healthy with no requests; the goal is on the sum',
     'RSS after load: see the projects table (after the 50-client project-list load at 150,000 projects)',
+    'floor server (bench/start-floor.mjs): the least a server on this engine does before /healthz answers: fork the same engine process (dist/pglite-host.js, same options), load Fastify and node-postgres meanwhile, connect once and run SELECT 1, listen; no routes, migrations, caches or logging; through `npm start` of its own package.json, so npm and Node start as for the server',
   ]);
 }

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig } from './config.js';
-import { openConfiguredDatabase } from './open-database.js';
+import { startConfiguredDatabase } from './open-database.js';
 
 /** A shutdown that takes longer than this (a request or the database that will not finish) is cut short. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -86,23 +86,23 @@ async function main(): Promise<void> {
     console.log(JSON.stringify({ level: levels[level], ...fields, msg: message })),
   );
   const config = loadConfig();
-  // The database (on PGlite, its own process) comes up while the rest of the server loads: the two
-  // take most of a start. app.js is a separate chunk of the build, so its modules load only now.
+  // The database (on PGlite, its own process) comes up while the rest of the server loads and is
+  // built: the two take most of a start. app.js is a separate chunk of the build, so its modules
+  // load only now; building registers routes and runs no statement (the onReady hooks do, at listen).
   let databaseLog = (message: string) => console.warn(message);
   const since = (from: number) => Math.round(performance.now() - from);
   const timings: Record<string, number> = {};
-  const opening = openConfiguredDatabase(config, (message) => databaseLog(message)).then((database) => {
-    timings.databaseMs = since(started);
-    return database;
-  });
+  const opening = startConfiguredDatabase(config, (message) => databaseLog(message));
   opening.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   const { buildApp } = await import('./app.js');
   timings.loadMs = since(started);
-  const database = await opening;
+  const { handle: database, ready } = await opening;
   const building = performance.now();
   const { app } = await buildApp({ config, database, closeDatabase: true });
   timings.buildMs = since(building);
   databaseLog = (message) => app.log.warn(message);
+  await ready;
+  timings.databaseMs = since(started);
   shutdown.attach(app);
   if (shutdown.requested) return;
   await app.listen({ port: config.port, host: config.host });

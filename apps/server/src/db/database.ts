@@ -52,19 +52,42 @@ const MIGRATION_LOCK = 0x6761_6e74;
 const IDLE_IN_TRANSACTION_MS = 60_000;
 const POOL_END_TIMEOUT_MS = 5_000;
 
+/** A database being opened: its handle at once, usable once `ready` has resolved. */
+export interface OpeningDatabase {
+  handle: DatabaseHandle;
+  /**
+   * The engine started (PGlite) and the checked-in migrations applied. Nothing may use the handle
+   * before; on failure the handle is closed already.
+   */
+  ready: Promise<void>;
+}
+
 /**
  * Opens the database named by the config and applies the checked-in migrations: PostgreSQL when a
  * URL is given, otherwise embedded PGlite in `dataDir`, run in its own process and reached through
  * the same driver (node-postgres) over a private Unix socket.
  */
-export async function openDatabase(options: {
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const { handle, ready } = await startDatabase(options);
+  await ready;
+  return handle;
+}
+
+export interface DatabaseOptions {
   url?: string | undefined;
   dataDir: string;
   /** PGlite's shared_buffers; its default (128MB) is most of an idle server's memory. */
   pgliteSharedBuffers?: string;
   limits?: StatementLimits;
   onLog?: (message: string) => void;
-}): Promise<DatabaseHandle> {
+}
+
+/**
+ * `openDatabase` in two steps, so that a start can build the server while the embedded engine's
+ * process comes up: the handle (its pools connect on first use) as soon as the drivers are loaded,
+ * and `ready` when the database may be used.
+ */
+export async function startDatabase(options: DatabaseOptions): Promise<OpeningDatabase> {
   const limits = options.limits ?? DEFAULT_STATEMENT_LIMITS;
   const onLog = options.onLog ?? ((message: string) => console.warn(message));
   if (options.url) {
@@ -84,15 +107,12 @@ export async function openDatabase(options: {
     },
     onLog,
   );
-  await engine.start();
-  try {
-    // PGlite cannot stop a statement: the host's watchdog does (it restarts the engine).
-    const connection = { host: engine.socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' };
-    return await usePools('pglite', limits, connection, onLog, { request: {}, background: {} }, engine);
-  } catch (error) {
-    await engine.stop();
-    throw error;
-  }
+  const starting = engine.start();
+  // Awaited by `ready`; a failure meanwhile is not an unhandled rejection.
+  starting.catch(() => undefined);
+  // PGlite cannot stop a statement: the host's watchdog does (it restarts the engine).
+  const connection = { host: engine.socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' };
+  return usePools('pglite', limits, connection, onLog, { request: {}, background: {} }, { engine, starting });
 }
 
 async function usePools(
@@ -101,11 +121,14 @@ async function usePools(
   connection: PoolConfig,
   onLog: (message: string) => void,
   kinds: { request: PoolConfig; background: PoolConfig },
-  embedded?: EmbeddedEngine,
-): Promise<DatabaseHandle> {
-  const { default: pg } = await import('pg');
-  const { drizzle } = await import('drizzle-orm/node-postgres');
-  const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+  host?: { engine: EmbeddedEngine; starting: Promise<void> },
+): Promise<OpeningDatabase> {
+  const embedded = host?.engine;
+  const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+    import('drizzle-orm/node-postgres/migrator'),
+  ]);
   const pools: Pool[] = [];
   const pool = (config: PoolConfig): Pool => {
     const created = new pg.Pool({
@@ -134,25 +157,29 @@ async function usePools(
     await withTimeout(ended, POOL_END_TIMEOUT_MS, undefined);
     await embedded?.stop();
   });
-  try {
-    // Several server processes may start together: one migrates at a time.
-    const lock = await long.connect();
+  const ready = (async () => {
     try {
-      await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-      await migrate(backgroundDb, { migrationsFolder });
-    } finally {
-      await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
-      lock.release();
+      await host?.starting;
+      // Several server processes may start together: one migrates at a time.
+      const lock = await long.connect();
+      try {
+        await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        await migrate(backgroundDb, { migrationsFolder });
+      } finally {
+        await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+        lock.release();
+      }
+      if (embedded?.creates) {
+        // The connections to the creating process end with it; the pools open new ones.
+        await Promise.all(pools.map((p) => drainIdle(p)));
+        await embedded.recycle();
+      }
+    } catch (error) {
+      await close();
+      throw error;
     }
-    if (embedded?.creates) {
-      // The connections to the creating process end with it; the pools open new ones.
-      await Promise.all(pools.map((p) => drainIdle(p)));
-      await embedded.recycle();
-    }
-  } catch (error) {
-    await close();
-    throw error;
-  }
+  })();
+  ready.catch(() => undefined); // the caller awaits it
   const status = async (timeoutMs: number): Promise<DatabaseStatus> => {
     // The engine process first (restarting? down?), then a statement: a long one holding the
     // embedded engine's one session, or every connection of PostgreSQL's pool, makes it 'busy'.
@@ -185,7 +212,7 @@ async function usePools(
           }
         }
       : undefined;
-  return {
+  const handle: DatabaseHandle = {
     db,
     background,
     engine,
@@ -195,6 +222,7 @@ async function usePools(
     ...(embedded ? { embedded, lastStop: () => embedded.lastStop } : {}),
     close,
   };
+  return { handle, ready };
 }
 
 /**

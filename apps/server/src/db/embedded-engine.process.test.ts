@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openDatabase, queryRows } from './database.js';
+import { type DatabaseHandle, openDatabase, queryRows, startDatabase } from './database.js';
 import { mapDatabaseError } from './database-errors.js';
 import { EmbeddedEngine } from './embedded-engine.js';
 
@@ -149,6 +150,20 @@ describe('embedded database process', () => {
     });
     await expect(second.start()).rejects.toThrow(/is in use by process \d+/);
     await second.stop();
+  });
+
+  it('hands out the database before its engine is up (starting), and a start that fails closes it', async () => {
+    const { handle: early, ready } = await startDatabase({
+      dataDir: path.join(dir, 'pglite'),
+      limits: { requestMs: 1_000, backgroundMs: 1_000 },
+    });
+    expect(await early.status(100)).toBe('starting');
+    const socketDir = early.embedded?.socketDir ?? '';
+    expect(existsSync(socketDir)).toBe(true);
+    // This directory's engine is the suite's: the second one gives up, and its folder goes.
+    await expect(ready).rejects.toThrow(/is in use by process \d+/);
+    expect(existsSync(socketDir)).toBe(false);
+    expect(await early.status(100)).toBe('stopped');
   });
 });
 
