@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import { type FileHandle, open } from 'node:fs/promises';
-import { promisify } from 'node:util';
-import { crc32, createDeflateRaw, deflateRaw } from 'node:zlib';
+import { crc32 } from 'node:zlib';
+import { deflateMixed, deflatePiece, FINAL_EMPTY_BLOCK } from './deflate-mixed.js';
 
 /**
- * Writes a zip file as a stream, on Node's own zlib: each entry is deflated (level 1, like `zip -1`)
- * on the thread pool while its CRC-32 and SHA-256 are computed here, and its local header is
+ * Writes a zip file as a stream, on Node's own zlib: each entry is deflated (level 1, like `zip -1`,
+ * but what does not compress is stored: `deflate-mixed.ts`) on the thread pool while its CRC-32 and
+ * SHA-256 are computed here, and its local header is
  * completed in place once its sizes are known (the output is a file, so no data descriptors).
  * ZIP64 records are written where sizes, offsets or the entry count need them.
  *
@@ -31,8 +31,6 @@ const ZIP64_EXTRA = 0x0001;
 /** Entries whose size is unknown or at least this get a ZIP64 local header (deflate may grow data a little). */
 const ZIP64_LOCAL_FROM = 0xf000_0000;
 const OUTPUT_BUFFER = 1 << 20;
-const DEFLATE = { level: 1, memLevel: 9 } as const;
-const deflateWhole = promisify(deflateRaw);
 
 /** An entry compressed ahead, in memory (small files, several at once on the thread pool). */
 export interface CompressedEntry {
@@ -49,37 +47,48 @@ interface Deflated {
   sha256: string;
 }
 
-/** Deflates a byte source into `sink` (on the thread pool), computing the CRC-32, SHA-256 and sizes here. */
+/** Bytes of a source gathered before they are deflated as one piece. */
+const PIECE_BYTES = 1 << 20;
+
+/**
+ * Deflates a byte source into `sink`, about PIECE_BYTES at a time on the thread pool (`deflatePiece`:
+ * parts that do not compress are stored), the next piece deflating while the last is written; the
+ * CRC-32, SHA-256 and sizes are computed here. The gathered bytes are copied, so a source may reuse
+ * its buffers.
+ */
 async function deflateInto(
   source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   sink: (chunk: Buffer) => Promise<void>,
 ): Promise<Deflated> {
   const hash = createHash('sha256');
   const result = { crc: 0, size: 0, compressed: 0 };
-  const deflate = createDeflateRaw({ ...DEFLATE, chunkSize: 256 * 1024 });
-  const output = (async () => {
-    for await (const chunk of deflate) {
-      result.compressed += (chunk as Buffer).length;
-      await sink(chunk as Buffer);
-    }
-  })().catch((error: unknown) => {
-    deflate.destroy(error as Error);
-    throw error;
-  });
-  try {
-    for await (const chunk of source) {
-      hash.update(chunk);
-      result.crc = crc32(chunk, result.crc);
-      result.size += chunk.byteLength;
-      if (!deflate.write(chunk)) await once(deflate, 'drain');
-    }
-    deflate.end();
-    await output;
-  } catch (error) {
-    deflate.destroy();
-    await output.catch(() => {});
-    throw error;
+  let gathered: Uint8Array[] = [];
+  let gatheredBytes = 0;
+  let ahead: Promise<Buffer> | undefined;
+  const write = async (piece: Buffer) => {
+    result.compressed += piece.length;
+    await sink(piece);
+  };
+  const deflateGathered = async () => {
+    const piece = deflatePiece(Buffer.concat(gathered, gatheredBytes));
+    // Awaited in order below; if the source fails first, nothing waits for it.
+    piece.catch(() => {});
+    gathered = [];
+    gatheredBytes = 0;
+    if (ahead) await write(await ahead);
+    ahead = piece;
+  };
+  for await (const chunk of source) {
+    hash.update(chunk);
+    result.crc = crc32(chunk, result.crc);
+    result.size += chunk.byteLength;
+    gathered.push(chunk);
+    gatheredBytes += chunk.byteLength;
+    if (gatheredBytes >= PIECE_BYTES) await deflateGathered();
   }
+  if (gatheredBytes > 0) await deflateGathered();
+  if (ahead) await write(await ahead);
+  await write(FINAL_EMPTY_BLOCK);
   return { ...result, sha256: hash.digest('hex') };
 }
 
@@ -111,9 +120,12 @@ async function writeFully(handle: FileHandle, bytes: Buffer, at: number): Promis
   }
 }
 
-/** Compresses `bytes` on the thread pool; the CRC-32 and SHA-256 are computed meanwhile. */
+/**
+ * Compresses `bytes` on the thread pool (parts that do not compress are stored: `deflateMixed`);
+ * the CRC-32 and SHA-256 are computed meanwhile.
+ */
 export async function compressEntry(bytes: Buffer): Promise<CompressedEntry> {
-  const deflating = deflateWhole(bytes, DEFLATE);
+  const deflating = deflateMixed(bytes);
   const crc = crc32(bytes);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   return { deflated: await deflating, crc, size: bytes.length, sha256 };
