@@ -9,7 +9,7 @@
 //      when both are done.
 // Ends with one line "N passed, M failed" over all suites.
 import { execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureChromium, ensureConsoleBuilt, ensureDependencies, mustRun, ROOT, run } from './lib.mjs';
@@ -50,7 +50,28 @@ async function vitest(name, args, { env = {} } = {}) {
   if (status !== 0 || !report) failedSuites.push(name);
 }
 
+/** The page snapshots Playwright wrote for the tests that failed since `since` (ms), for the log. */
+function failureContexts(since) {
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name === 'error-context.md' && statSync(full).mtimeMs >= since) found.push(full);
+    }
+  };
+  walk(path.join(ROOT, 'test-results'));
+  // the page's part only: the error and the test's source are in the reporter's output already
+  const page = (text) => {
+    const start = text.indexOf('```yaml');
+    const end = text.indexOf('# Test source');
+    return start < 0 ? text : text.slice(start, end < start ? undefined : end);
+  };
+  return found.map((file) => `\n── ${path.relative(ROOT, file)}\n${page(readFileSync(file, 'utf8'))}`).join('');
+}
+
 async function playwright(name, config, log) {
+  const began = Date.now();
   const report = path.join(reports, `${name}.json`);
   const status = await runAsync('npx', ['playwright', 'test', '-c', config, '--reporter=list,json'], {
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
@@ -59,7 +80,11 @@ async function playwright(name, config, log) {
   const stats = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')).stats : undefined;
   totals.passed += (stats?.expected ?? 0) + (stats?.flaky ?? 0);
   totals.failed += stats?.unexpected ?? 0;
-  if (status !== 0 || !stats) failedSuites.push(name);
+  if (status !== 0 || !stats) {
+    failedSuites.push(name);
+    // What the page showed when each test failed (its accessibility tree): the CI log is all that is kept.
+    log.write(failureContexts(began));
+  }
 }
 
 ensureDependencies();
