@@ -188,6 +188,8 @@ async function check(page: Page, screen: string, width: string, fits = false): P
   // wait for the data and for antd's measuring (fixed columns, sticky scrollbar)
   await page.waitForLoadState('networkidle');
   await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+  // cards still loading show skeletons, not spinners (the tenant dashboard's grants)
+  await expect(page.locator('.ant-skeleton')).toHaveCount(0);
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(SHOTS, `${screen}-${width}.png`), fullPage: true });
   expect(await layoutProblems(page, fits), `${screen} at ${width} px`).toEqual([]);
