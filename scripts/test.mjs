@@ -6,7 +6,7 @@
 //      started here), and the browser tests (Playwright driving Debian's chromium against the built
 //      console) followed by the first-hour test against the built server as `npm start` runs it
 //      (e2e/first-hour/); the browser output is kept in artifacts/reports/browser.log and printed
-//      when both are done.
+//      when both are done, with the page snapshot of each failed browser test.
 // Ends with one line "N passed, M failed" over all suites.
 import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
