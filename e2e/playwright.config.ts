@@ -21,8 +21,8 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 90_000,
-  // A page's first visit in a fresh browser is CPU-bound: the project form takes 1.0-1.9 s of the
-  // browser's main thread to appear on an idle machine here, and CI runs these tests beside the
+  // A page's first visit in a fresh browser is CPU-bound: the project form takes 1.2-1.9 s to appear
+  // on an idle machine here, mostly the browser's main thread, and CI runs these tests beside the
   // PostgreSQL API pass on two cores, where two first visits in a row took over 10 s (stop 26's CI).
   // These tests assert what a page shows, not how fast: speed is measured in `npm run bench`.
   expect: { timeout: 20_000 },
