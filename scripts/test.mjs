@@ -52,15 +52,11 @@ async function vitest(name, args, { env = {} } = {}) {
 
 /** The page snapshots Playwright wrote for the tests that failed since `since` (ms), for the log. */
 function failureContexts(since) {
-  const found = [];
-  const walk = (dir) => {
-    for (const entry of existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name === 'error-context.md' && statSync(full).mtimeMs >= since) found.push(full);
-    }
-  };
-  walk(path.join(ROOT, 'test-results'));
+  const results = path.join(ROOT, 'test-results');
+  const found = (existsSync(results) ? readdirSync(results, { recursive: true, encoding: 'utf8' }) : [])
+    .filter((name) => path.basename(name) === 'error-context.md')
+    .map((name) => path.join(results, name))
+    .filter((file) => statSync(file).mtimeMs >= since);
   // the page's part only: the error and the test's source are in the reporter's output already
   const page = (text) => {
     const start = text.indexOf('```yaml');
