@@ -3,7 +3,17 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { API, apiLogin, apiPatchSettings, clickCardSubmenu, expect, expectRoute, fillLogin, test } from './helpers';
+import {
+  API,
+  apiLogin,
+  apiPatchSettings,
+  clickCardSubmenu,
+  expect,
+  expectRoute,
+  fillLogin,
+  pickOption,
+  test,
+} from './helpers';
 import { ensureAdmin, ensureLicence, ensureProject, ensureTenant } from './seed';
 
 /**
@@ -151,8 +161,7 @@ test.describe('project backups', () => {
     expect(removed.status(), await removed.text()).toBe(200);
     expect(await tables(request, token)).toEqual(['boiler']);
     await page.getByTestId(`backup-restore-${uploadedId}`).click();
-    await page.getByTestId('backup-rule').click();
-    await page.getByTitle('Clear, then add').click();
+    await pickOption(page, 'backup-rule', 'Clear, then add');
     await expect(page.getByTestId('backup-plan')).toContainText('table');
     await page.getByTestId('backup-restore-ok').click();
     await expect(page.locator('.ant-modal-confirm-title')).toHaveText(

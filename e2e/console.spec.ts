@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { ADMIN_PASSWORD } from './accounts';
-import { API, ARTIFACTS, apiPatchSettings, expect, expectRoute, fillLogin, test } from './helpers';
+import { API, ARTIFACTS, apiPatchSettings, expect, expectRoute, fillLogin, pickOption, test } from './helpers';
 import { ensureAdmin } from './seed';
 
 /** Sets up its own start (e2e/seed.ts): the administrator exists, and the console is in English. */
@@ -131,8 +131,7 @@ test('the retention policy is saved in days', async ({ page, request }) => {
   await signIn(page);
   await page.goto('/portal/#/app/settings/bbs_realtime');
   await page.getByTestId('retention-count').fill('2');
-  await page.getByTestId('retention-unit').click();
-  await page.getByTitle('month(s)').click();
+  await pickOption(page, 'retention-unit', 'month(s)');
   await expect(page.getByTestId('retention-days')).toContainText('60');
   await page.getByTestId('retention-save').click();
   await expect(page.getByText('Successfully saved')).toBeVisible();

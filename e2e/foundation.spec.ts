@@ -1,6 +1,16 @@
 import { sha256Hex } from '@gantry/shared';
 import { ADMIN_PASSWORD, FIRST_PASSWORD } from './accounts';
-import { API, ARTIFACTS, apiLogin, apiPatchSettings, expect, expectRoute, fillLogin, test } from './helpers';
+import {
+  API,
+  ARTIFACTS,
+  apiLogin,
+  apiPatchSettings,
+  expect,
+  expectRoute,
+  fillLogin,
+  pickOption,
+  test,
+} from './helpers';
 import { localToday, markFirstRunPassword } from './seed';
 
 const PASSWORD = FIRST_PASSWORD;
@@ -107,8 +117,7 @@ test('first run, sign-in, settings, password change and logout', async ({ page, 
     await expect(page.getByTestId('settings-name')).toBeVisible();
     await page.screenshot({ path: `${ARTIFACTS}/settings.png`, fullPage: true });
     await page.getByTestId('settings-name').fill('Plant Ops');
-    await page.getByTestId('settings-language').click();
-    await page.getByTitle('English').click();
+    await pickOption(page, 'settings-language', 'English');
     await Promise.all([page.waitForEvent('load'), page.getByTestId('settings-save').click()]);
     await expect(page.getByTestId('header-title')).toContainText('Plant Ops');
     await expect(page.getByTestId('settings-save')).toContainText(/save/i);

@@ -88,3 +88,26 @@ export async function clickCardSubmenu(page: Page, project: string, parent: stri
     await entry.click({ timeout: 2_000 });
   }).toPass({ timeout: 30_000 });
 }
+
+/**
+ * Picks the option `title` in the antd select of `testId`, as a user does, and checks the select
+ * shows it. The click waits for the select's own dropdown to finish its opening motion (while it
+ * opens it can be realigned under the pointer) and for the option to be the one under the pointer.
+ * A click that landed mid-motion left the dropdown open and the choice unmade once in CI, on a
+ * starved CPU.
+ */
+export async function pickOption(page: Page, testId: string, title: string): Promise<void> {
+  const select = page.getByTestId(testId);
+  await select.click();
+  const combobox = select.getByRole('combobox');
+  await expect(combobox).toHaveAttribute('aria-controls', /_list$/);
+  const list = await combobox.getAttribute('aria-controls');
+  const dropdown = page.locator('.ant-select-dropdown').filter({ has: page.locator(`[id="${list}"]`) });
+  await expect(dropdown).toBeVisible();
+  await expect(dropdown).not.toHaveClass(/-(appear|enter)\b/);
+  const option = dropdown.getByTitle(title, { exact: true });
+  await option.hover();
+  await expect(option).toHaveClass(/\bant-select-item-option-active\b/);
+  await option.click();
+  await expect(select).toContainText(title);
+}

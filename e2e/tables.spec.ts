@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from '@playwright/test';
-import { API, apiLogin, apiPatchSettings, expect, expectRoute, fillLogin, test } from './helpers';
+import { API, apiLogin, apiPatchSettings, expect, expectRoute, fillLogin, pickOption, test } from './helpers';
 import { ensureAdmin, ensureLicence, ensureProject, ensureTenant } from './seed';
 
 /**
@@ -50,16 +49,6 @@ const TINY_PNG = Buffer.from(
   'hex',
 );
 const at = (type: string) => TYPES.findIndex(([name]) => name === type);
-
-/** Picks `title` in the antd select of `testId` (the open dropdown's option of that title). */
-async function pick(page: Page, testId: string, title: string): Promise<void> {
-  await page.getByTestId(testId).click();
-  await page
-    .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')
-    .getByTitle(title, { exact: true })
-    .click();
-  await expect(page.getByTestId(testId)).toContainText(title);
-}
 
 test.beforeAll(async ({ request }) => {
   const admin = await ensureAdmin(request);
@@ -126,10 +115,10 @@ test('design a table of every field type, publish it, add, edit, filter and batc
   await page.getByTestId('opt-expression').fill('number1 * 2');
   await page.getByTestId('field-editor-done').click();
   await page.getByTestId(`field-edit-${at('relation')}`).click();
-  await pick(page, 'opt-table', 'gauges');
+  await pickOption(page, 'opt-table', 'gauges');
   await page.getByTestId('field-editor-done').click();
   await page.getByTestId(`field-edit-${at('lookup')}`).click();
-  await pick(page, 'opt-relation', '关联');
+  await pickOption(page, 'opt-relation', '关联');
   await page.getByTestId('opt-field').fill('text1');
   await expect(page.getByTestId('opt-field')).toHaveValue('text1');
   await page.screenshot({ path: shot('field-editor-1440') });
@@ -161,7 +150,7 @@ test('design a table of every field type, publish it, add, edit, filter and batc
   await expect(page.getByTestId('publish-changes')).toHaveCount(0);
   await page.getByRole('tab', { name: '基础配置' }).click();
   await page.getByTestId(`field-edit-${at('relation')}`).click();
-  await pick(page, 'opt-table', 'sites');
+  await pickOption(page, 'opt-table', 'sites');
   await page.getByTestId('field-editor-done').click();
   await page.getByTestId('publish').click();
   await expect(page.getByTestId('change-byteArray1')).toContainText('新增');
@@ -184,7 +173,7 @@ test('design a table of every field type, publish it, add, edit, filter and batc
     const form = page.getByTestId('record-form');
     await form.getByTestId('record-input-text1').fill(text);
     await form.getByTestId('record-input-number1').fill(number);
-    await pick(page, 'record-input-select1', 'A');
+    await pickOption(page, 'record-input-select1', 'A');
     await form.getByTestId('record-input-link1').fill('https://example.com/gauge');
     if (text === 'alpha well') {
       // A photo uploaded into the project's media library from the form, kept as its address.
@@ -231,7 +220,7 @@ test('design a table of every field type, publish it, add, edit, filter and batc
   await expect(table).toContainText('16');
 
   // Filter with the text type's operator "contains".
-  await pick(page, 'filter-op-text1', '包含');
+  await pickOption(page, 'filter-op-text1', '包含');
   await page.getByTestId('filter-value-text1').fill('alpha');
   await page.getByTestId('filter-apply').click();
   await expect(table.locator('tbody tr.ant-table-row')).toHaveCount(1);
@@ -248,7 +237,7 @@ test('design a table of every field type, publish it, add, edit, filter and batc
   // Batch edit both records.
   await table.locator('thead .ant-checkbox-input').check();
   await page.getByTestId('batch-edit').click();
-  await pick(page, 'batch-field', '数字');
+  await pickOption(page, 'batch-field', '数字');
   await page.getByTestId('batch-value').fill('99');
   await page.getByTestId('batch-save').click();
   await expect(page.getByText('已更新 2 条记录')).toBeVisible();

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { API, apiLogin, apiPatchSettings, expect, expectRoute, fillLogin, test } from './helpers';
+import { API, apiLogin, apiPatchSettings, expect, expectRoute, fillLogin, pickOption, test } from './helpers';
 import { ensureAdmin, ensureLicence, ensureTenant } from './seed';
 
 /**
@@ -71,8 +71,7 @@ test('search, preview, use: the new project opens with the template data', async
   await input(page, 'templates-search').fill('');
   await input(page, 'templates-search').press('Enter');
   await expect(page.getByTestId('template-card-heating-station')).toBeVisible();
-  await page.getByTestId('templates-industry').click();
-  await page.getByTitle('油田').click();
+  await pickOption(page, 'templates-industry', '油田');
   await expect(page.getByTestId('template-card-heating-station')).toHaveCount(0);
   const card = page.getByTestId('template-card-oilfield-wells');
   await expect(card).toBeVisible();
@@ -137,11 +136,9 @@ test('search, preview, use: the new project opens with the template data', async
   // The project published as the tenant's own template, with an uploaded cover.
   await page.goto('/portal/#/app/templates');
   await page.getByTestId('template-publish').click();
-  await page.getByTestId('template-publish-project').click();
-  await page.getByTitle(`Wells of block A (${PROJECT})`).click();
+  await pickOption(page, 'template-publish-project', `Wells of block A (${PROJECT})`);
   await input(page, 'template-publish-name').fill('Block A wells');
-  await page.getByTestId('template-publish-industry').click();
-  await page.getByTitle('油田').last().click();
+  await pickOption(page, 'template-publish-industry', '油田');
   await page.getByLabel('开发者', { exact: true }).fill('Template Co');
   await page.getByTestId('template-publish-cover').locator('input[type=file]').setInputFiles({
     name: 'cover.png',
