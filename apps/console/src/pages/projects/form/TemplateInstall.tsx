@@ -23,8 +23,13 @@ export function ChosenTemplate({ id }: { id: string | null | undefined }) {
   );
 }
 
-/** How long the socket may take to open, or stay silent about the task, before the task is polled. */
-export const SOCKET_PATIENCE_MS = 3_000;
+/**
+ * How long the socket may take to open, or stay silent about the task, before the task is polled.
+ * The hub speaks of a running task every second, but on the embedded engine its look waits for any
+ * transaction in progress (an install's own writes hold the one session for seconds on a busy
+ * machine): a few seconds of silence are not a lost socket. A closed socket is polled at once.
+ */
+export const SOCKET_PATIENCE_MS = 10_000;
 
 /**
  * A task's state from the progress websocket (`historycomputed`, the server sends each change as it
