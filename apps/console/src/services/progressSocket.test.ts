@@ -1,22 +1,7 @@
 import { WS_AUTH_FAILED } from '@gantry/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeSocket } from '../test/utils';
 import { ProgressSocket, reconnectDelay, type TaskProgress } from './progressSocket';
-
-/** The browser's WebSocket as the client uses it: what it sent, and events a test can fire. */
-class FakeSocket {
-  sent: string[] = [];
-  closed = false;
-  onopen: (() => void) | null = null;
-  onmessage: ((event: { data: unknown }) => void) | null = null;
-  onclose: (() => void) | null = null;
-  constructor(readonly url: string) {}
-  send(text: string) {
-    this.sent.push(text);
-  }
-  close() {
-    this.closed = true;
-  }
-}
 
 let sockets: FakeSocket[];
 const make = () =>

@@ -42,6 +42,22 @@ export function mockFetch(handler: Handler) {
   return { calls, fn };
 }
 
+/** The browser's WebSocket as the progress client uses it: what it sent, and events a test can fire. */
+export class FakeSocket {
+  sent: string[] = [];
+  closed = false;
+  onopen: (() => void) | null = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  onclose: (() => void) | null = null;
+  constructor(readonly url: string) {}
+  send(text: string) {
+    this.sent.push(text);
+  }
+  close() {
+    this.closed = true;
+  }
+}
+
 /** Shows the router location, so tests can assert navigation. */
 export function LocationProbe() {
   const location = useLocation();

@@ -4,20 +4,16 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../../app/queryClient';
 import type { TaskProgress } from '../../../services/progressSocket';
-import { mockFetch, signIn, TENANT } from '../../../test/utils';
+import { FakeSocket, mockFetch, signIn, TENANT } from '../../../test/utils';
 import { SOCKET_PATIENCE_MS, useTaskProgress } from './TemplateInstall';
 
-/** The browser's WebSocket as the progress client uses it: a test opens, speaks and closes it. */
-class FakeSocket {
-  static made: FakeSocket[] = [];
-  onopen: (() => void) | null = null;
-  onmessage: ((event: { data: unknown }) => void) | null = null;
-  onclose: (() => void) | null = null;
-  constructor(readonly url: string) {
-    FakeSocket.made.push(this);
+/** The sockets the progress client made (the global WebSocket is the stand-in). */
+let sockets: FakeSocket[] = [];
+class RecordedSocket extends FakeSocket {
+  constructor(url: string) {
+    super(url);
+    sockets.push(this);
   }
-  send() {}
-  close() {}
 }
 
 const task = (status: TaskProgress['status'], progress: number): TaskProgress => ({
@@ -45,7 +41,7 @@ function setUp() {
     <QueryClientProvider client={client}>{children}</QueryClientProvider>
   );
   const hook = renderHook(() => useTaskProgress('t1'), { wrapper });
-  const socket = FakeSocket.made.at(-1) as FakeSocket;
+  const socket = sockets.at(-1) as FakeSocket;
   const polls = () => calls.filter((call) => call.url.includes('/taskmanager/t1')).length;
   return { hook, socket, polls };
 }
@@ -53,8 +49,8 @@ function setUp() {
 const wait = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 
 beforeEach(() => {
-  FakeSocket.made = [];
-  vi.stubGlobal('WebSocket', FakeSocket);
+  sockets = [];
+  vi.stubGlobal('WebSocket', RecordedSocket);
   vi.useFakeTimers();
 });
 afterEach(() => {
