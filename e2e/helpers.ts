@@ -74,18 +74,33 @@ export async function fillLogin(page: Page, username: string, password: string):
 
 /**
  * Clicks `item` of the project card's "more" menu, in the submenu that `parent` opens on hover.
- * A submenu still animating in can move under the pointer and close again; the open, hover and
- * click are then retried together rather than waiting on an item that is gone.
+ * Under a starved CPU a submenu still moving can take the pointer's hover or click and lose it,
+ * or a sibling submenu can open over the target: each step has a short timeout, and a failed
+ * attempt closes the menu (Escape, pointer away) and starts again from a clean page. A heard
+ * click closes the menu, so the entry still showing after the click means "try again".
  */
 export async function clickCardSubmenu(page: Page, project: string, parent: string, item: string): Promise<void> {
   const more = page.getByTestId(`project-card-${project}-more`);
   const submenu = page.getByTestId(`project-card-${project}-${parent}`);
   const entry = page.getByTestId(`project-card-${project}-${parent}-${item}`);
+  const popup = page.locator('.ant-dropdown-menu-submenu-popup').filter({ has: entry });
+  const row = page.getByRole('menuitem').filter({ has: entry });
+  const step = { timeout: 2_000 };
+  let attempt = 0;
   await expect(async () => {
-    if (!(await submenu.isVisible())) await more.click();
-    await submenu.hover();
-    await expect(entry).toBeVisible({ timeout: 2_000 });
-    await entry.click({ timeout: 2_000 });
+    if (attempt++ > 0) {
+      await page.keyboard.press('Escape');
+      await page.mouse.move(0, 0);
+      await expect(submenu).toBeHidden(step);
+    }
+    if (!(await submenu.isVisible())) await more.click(step);
+    await submenu.hover(step);
+    await expect(entry).toBeVisible(step);
+    await expect(popup).not.toHaveClass(/-(appear|enter)\b/, step);
+    await entry.hover(step);
+    await expect(row).toHaveClass(/\bant-dropdown-menu-item-active\b/, step);
+    await entry.click(step);
+    await expect(entry).toBeHidden(step);
   }).toPass({ timeout: 30_000 });
 }
 
