@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { ADMIN_PASSWORD } from './accounts';
-import { API, ARTIFACTS, apiPatchSettings, expect, expectRoute, fillLogin, pickOption, test } from './helpers';
+import { API, ARTIFACTS, apiPatchSettings, expect, expectRoute, fillLogin, logOut, pickOption, test } from './helpers';
 import { ensureAdmin } from './seed';
 
 /** Sets up its own start (e2e/seed.ts): the administrator exists, and the console is in English. */
@@ -62,8 +62,7 @@ test('a logo uploaded in settings is served and shown on the login page', async 
   const image = await request.get(saved.logo);
   expect(image.headers()['content-type']).toBe('image/png');
 
-  await page.getByTestId('user-menu').click();
-  await page.getByTestId('logout').click();
+  await logOut(page);
   await expectRoute(page, '/login');
   await expect(page.getByTestId('auth-shell').locator(`img[src="${saved.logo}"]`)).toBeVisible();
 });
@@ -146,8 +145,7 @@ test('a toast that no longer applies goes: an error from before signing out is n
   await page.goto('/portal/#/app/model/Project/no-such-project/detail');
   const toast = page.getByTestId('error-toast');
   await expect(toast).toBeVisible();
-  await page.getByTestId('user-menu').click();
-  await page.getByTestId('logout').click();
+  await logOut(page);
   await expectRoute(page, '/login');
   await expect(page.getByText('Logged out')).toBeVisible();
   await expect(toast).toHaveCount(0);

@@ -8,6 +8,7 @@ import {
   expect,
   expectRoute,
   fillLogin,
+  logOut,
   pickOption,
   test,
 } from './helpers';
@@ -145,8 +146,7 @@ test('first run, sign-in, settings, password change and logout', async ({ page, 
   await test.step('the new password works, and logout ends the session', async () => {
     await fillLogin(page, 'admin', NEW_PASSWORD);
     await expectRoute(page, '/app/dashboard');
-    await page.getByTestId('user-menu').click();
-    await page.getByTestId('logout').click();
+    await logOut(page);
     await expect(page.getByText('Logged out')).toBeVisible();
     await expectRoute(page, '/login');
   });

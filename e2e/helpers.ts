@@ -1,5 +1,12 @@
 import { sha256Hex } from '@gantry/shared';
-import { type APIRequestContext, type BrowserContext, test as base, expect, type Page } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type BrowserContext,
+  test as base,
+  expect,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 
 export { expect };
 
@@ -73,17 +80,14 @@ export async function fillLogin(page: Page, username: string, password: string):
 }
 
 /**
- * Clicks `item` of the project card's "more" menu, in the submenu that `parent` opens on hover.
- * Under a starved CPU a submenu still moving can take the pointer's hover or click and lose it,
- * or a sibling submenu can open over the target: each step has a short timeout, and a failed
- * attempt closes the menu (Escape, pointer away) and starts again from a clean page. A heard
- * click closes the menu, so the entry still showing after the click means "try again".
+ * Clicks `entry` in an antd dropdown menu that `open` shows, as a careful user does. Under a
+ * starved CPU a popup still moving can take the pointer's hover or click and lose it, or a sibling
+ * submenu can open over the target: each step has a short timeout, and a failed attempt closes the
+ * menu (Escape, pointer away) and starts again from a clean page. A heard click closes the menu, so
+ * the entry still showing after the click means "try again".
  */
-export async function clickCardSubmenu(page: Page, project: string, parent: string, item: string): Promise<void> {
-  const more = page.getByTestId(`project-card-${project}-more`);
-  const submenu = page.getByTestId(`project-card-${project}-${parent}`);
-  const entry = page.getByTestId(`project-card-${project}-${parent}-${item}`);
-  const popup = page.locator('.ant-dropdown-menu-submenu-popup').filter({ has: entry });
+export async function clickMenuEntry(page: Page, open: () => Promise<void>, entry: Locator): Promise<void> {
+  const popup = page.locator('.ant-dropdown, .ant-dropdown-menu-submenu-popup').filter({ has: entry }).last();
   const row = page.getByRole('menuitem').filter({ has: entry });
   const step = { timeout: 2_000 };
   let attempt = 0;
@@ -91,17 +95,33 @@ export async function clickCardSubmenu(page: Page, project: string, parent: stri
     if (attempt++ > 0) {
       await page.keyboard.press('Escape');
       await page.mouse.move(0, 0);
-      await expect(submenu).toBeHidden(step);
+      await expect(entry).toBeHidden(step);
     }
-    if (!(await submenu.isVisible())) await more.click(step);
-    await submenu.hover(step);
+    await open();
     await expect(entry).toBeVisible(step);
     await expect(popup).not.toHaveClass(/-(appear|enter)\b/, step);
     await entry.hover(step);
-    await expect(row).toHaveClass(/\bant-dropdown-menu-item-active\b/, step);
+    await expect(row).toHaveClass(/-item-active\b/, step);
     await entry.click(step);
     await expect(entry).toBeHidden(step);
   }).toPass({ timeout: 30_000 });
+}
+
+/** Clicks `item` of the project card's "more" menu, in the submenu that `parent` opens on hover. */
+export async function clickCardSubmenu(page: Page, project: string, parent: string, item: string): Promise<void> {
+  const more = page.getByTestId(`project-card-${project}-more`);
+  const submenu = page.getByTestId(`project-card-${project}-${parent}`);
+  const open = async () => {
+    if (!(await submenu.isVisible())) await more.click({ timeout: 2_000 });
+    await submenu.hover({ timeout: 2_000 });
+  };
+  await clickMenuEntry(page, open, page.getByTestId(`project-card-${project}-${parent}-${item}`));
+}
+
+/** Logs out through the user menu. */
+export async function logOut(page: Page): Promise<void> {
+  const open = () => page.getByTestId('user-menu').click({ timeout: 2_000 });
+  await clickMenuEntry(page, open, page.getByTestId('logout'));
 }
 
 /**
