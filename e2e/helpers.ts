@@ -80,19 +80,26 @@ export async function fillLogin(page: Page, username: string, password: string):
 }
 
 /**
- * Clicks `entry` in an antd dropdown menu that `open` shows, as a careful user does. Under a
- * starved CPU a popup still moving can take the pointer's hover or click and lose it, or a sibling
- * submenu can open over the target: each step has a short timeout, and a failed attempt closes the
- * menu (Escape, pointer away) and starts again from a clean page. A heard click closes the menu, so
- * the entry still showing after the click means "try again".
+ * Clicks `entry` in an antd dropdown menu that `open` shows, as a careful user does; `done` tells
+ * whether the click has had its effect (a new route). Under a starved CPU a popup still moving can
+ * take the pointer's hover or click and lose it, or a sibling submenu can open over the target: each
+ * step has a short timeout, and a failed attempt whose click had no effect closes the menu (Escape,
+ * pointer away) and starts again from a clean page.
  */
-export async function clickMenuEntry(page: Page, open: () => Promise<void>, entry: Locator): Promise<void> {
+export async function clickMenuEntry(
+  page: Page,
+  open: () => Promise<void>,
+  entry: Locator,
+  done: () => Promise<boolean>,
+): Promise<void> {
   const popup = page.locator('.ant-dropdown, .ant-dropdown-menu-submenu-popup').filter({ has: entry }).last();
   const row = page.getByRole('menuitem').filter({ has: entry });
   const step = { timeout: 2_000 };
   let attempt = 0;
   await expect(async () => {
     if (attempt++ > 0) {
+      // A click heard late (the page slow to change) is not clicked again.
+      if (await done()) return;
       await page.keyboard.press('Escape');
       await page.mouse.move(0, 0);
       await expect(entry).toBeHidden(step);
@@ -103,7 +110,7 @@ export async function clickMenuEntry(page: Page, open: () => Promise<void>, entr
     await entry.hover(step);
     await expect(row).toHaveClass(/-item-active\b/, step);
     await entry.click(step);
-    await expect(entry).toBeHidden(step);
+    await expect.poll(done, { timeout: 5_000 }).toBe(true);
   }).toPass({ timeout: 30_000 });
 }
 
@@ -115,13 +122,16 @@ export async function clickCardSubmenu(page: Page, project: string, parent: stri
     if (!(await submenu.isVisible())) await more.click({ timeout: 2_000 });
     await submenu.hover({ timeout: 2_000 });
   };
-  await clickMenuEntry(page, open, page.getByTestId(`project-card-${project}-${parent}-${item}`));
+  const list = await hashPath(page);
+  const left = async () => (await hashPath(page)) !== list;
+  await clickMenuEntry(page, open, page.getByTestId(`project-card-${project}-${parent}-${item}`), left);
 }
 
 /** Logs out through the user menu. */
 export async function logOut(page: Page): Promise<void> {
   const open = () => page.getByTestId('user-menu').click({ timeout: 2_000 });
-  await clickMenuEntry(page, open, page.getByTestId('logout'));
+  const out = async () => (await hashPath(page)) === '/login';
+  await clickMenuEntry(page, open, page.getByTestId('logout'), out);
 }
 
 /**

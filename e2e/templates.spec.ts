@@ -1,3 +1,4 @@
+import { TASK_SOCKET_PATIENCE_MS } from '@gantry/shared';
 import type { Locator, Page } from '@playwright/test';
 import { API, apiLogin, apiPatchSettings, expect, expectRoute, fillLogin, pickOption, test } from './helpers';
 import { ensureAdmin, ensureLicence, ensureTenant } from './seed';
@@ -5,9 +6,9 @@ import { ensureAdmin, ensureLicence, ensureTenant } from './seed';
 /**
  * Issue 14 in the browser: a tenant finds a solution template in the gallery (search by name and
  * industry), previews it full-screen, uses it; the project form has the template chosen, the install
- * shows its progress (from the progress websocket, not by polling the task), and the new project
- * opens with the template's content (its media library holds the template's pictures; its data layer
- * the template's devices and records). Then the tenant publishes that project as its own template
+ * shows its progress (from the progress websocket, polling the task only after a long silence), and
+ * the new project opens with the template's content (its media library holds the template's
+ * pictures; its data layer the template's devices and records). Then the tenant publishes that project as its own template
  * with an uploaded cover, and the gallery card shows that cover.
  */
 
@@ -46,14 +47,17 @@ test.beforeAll(async ({ request }) => {
 });
 
 test('search, preview, use: the new project opens with the template data', async ({ page, request }) => {
-  // What the progress websocket brings, and any polling of a task by id (there should be none).
-  const frames: string[] = [];
-  const taskPolls: string[] = [];
+  // What the progress websocket brings (and when), and when a task was polled by id.
+  const frames: Array<{ at: number; text: string }> = [];
+  const opened: number[] = [];
+  const taskPolls: number[] = [];
   page.on('websocket', (socket) => {
-    if (socket.url().includes('/proxy/ws/')) socket.on('framereceived', (frame) => frames.push(String(frame.payload)));
+    if (!socket.url().includes('/proxy/ws/')) return;
+    opened.push(Date.now());
+    socket.on('framereceived', (frame) => frames.push({ at: Date.now(), text: String(frame.payload) }));
   });
   page.on('request', (sent) => {
-    if (/\/proxy\/core\/taskmanager\/t/.test(sent.url())) taskPolls.push(sent.url());
+    if (/\/proxy\/core\/taskmanager\/t/.test(sent.url())) taskPolls.push(Date.now());
   });
   await page.goto('/portal/#/login');
   await fillLogin(page, TENANT, TENANT_PASSWORD);
@@ -104,21 +108,28 @@ test('search, preview, use: the new project opens with the template data', async
   // The install runs as a task (its progress shown meanwhile); its end is said, then the list.
   await expect(page.getByText('模板安装完成')).toBeVisible();
   await expectRoute(page, '/app/model/Project/list');
-  // Its progress came over the websocket: running, then ended; the task was never polled.
-  const states = frames
-    .flatMap((text) => {
-      try {
-        const message = JSON.parse(text) as { data?: Record<string, Record<string, { id: string; status: string }>> };
-        return Object.values(message.data ?? {}).flatMap((byRequest) => Object.values(byRequest));
-      } catch {
-        return [];
-      }
-    })
-    .filter((item) => item.id === task.id)
-    .map((item) => item.status);
-  expect(states).toContain('ongoing');
-  expect(states.at(-1)).toBe('success');
-  expect(taskPolls).toEqual([]);
+  // Its progress came over the websocket: running, then ended.
+  const heard = frames.flatMap(({ at, text }) => {
+    try {
+      const message = JSON.parse(text) as { data?: Record<string, Record<string, { id: string; status: string }>> };
+      return Object.values(message.data ?? {})
+        .flatMap((byRequest) => Object.values(byRequest))
+        .filter((item) => item.id === task.id)
+        .map((item) => ({ at, status: item.status }));
+    } catch {
+      return [];
+    }
+  });
+  expect(heard.map((item) => item.status)).toContain('ongoing');
+  expect(heard.at(-1)?.status).toBe('success');
+  // Polling is only the fallback: a poll comes only after the socket (open) said nothing of the task
+  // for TASK_SOCKET_PATIENCE_MS. On a starved machine that silence happens (the embedded engine's
+  // look waits for the install's transaction), so this asserts the rule, not that it never applied;
+  // the times are taken in the test process, hence the 2 s of slack.
+  for (const polled of taskPolls) {
+    const before = [...opened, ...heard.map((item) => item.at)].filter((at) => at <= polled);
+    expect(polled - Math.max(...before)).toBeGreaterThanOrEqual(TASK_SOCKET_PATIENCE_MS - 2_000);
+  }
   await expect(page.getByTestId(`project-card-${PROJECT}`)).toBeVisible();
 
   // The project opens with the template's content: its media library has the template's pictures.

@@ -58,3 +58,10 @@ export const DOCUMENT_ID_PATTERN = /^[A-Za-z0-9_\-:@][A-Za-z0-9_\-.:@]*$/;
 export const WS_AUTH_FAILED = 'failed to get current user ID';
 /** The client's keep-alive period on the progress websocket. */
 export const WS_KEEPALIVE_MS = 30_000;
+/**
+ * How long the console waits for the progress websocket to open, or to say anything of a running
+ * task, before it polls the task instead. The hub speaks of a running task every second, but on the
+ * embedded engine its look waits for any transaction in progress (an install's own writes hold the
+ * one session for seconds on a busy machine): a few seconds of silence are not a lost socket.
+ */
+export const TASK_SOCKET_PATIENCE_MS = 10_000;

@@ -1,3 +1,4 @@
+import { TASK_SOCKET_PATIENCE_MS } from '@gantry/shared';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -5,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '../../../app/queryClient';
 import type { TaskProgress } from '../../../services/progressSocket';
 import { FakeSocket, mockFetch, signIn, TENANT } from '../../../test/utils';
-import { SOCKET_PATIENCE_MS, useTaskProgress } from './TemplateInstall';
+import { useTaskProgress } from './TemplateInstall';
 
 /** The sockets the progress client made (the global WebSocket is the stand-in). */
 let sockets: FakeSocket[] = [];
@@ -70,15 +71,15 @@ describe('useTaskProgress: the progress socket first, the task polled only as a 
     }
     expect(hook.result.current).toMatchObject({ task: { status: 'ongoing', progress: 0.7 }, source: 'socket' });
     await act(async () => socket.onmessage?.(frame('success', 1)));
-    await wait(SOCKET_PATIENCE_MS * 2);
+    await wait(TASK_SOCKET_PATIENCE_MS * 2);
     expect(hook.result.current).toMatchObject({ task: { status: 'success' }, source: 'socket' });
     expect(polls()).toBe(0);
   });
 
-  it('polls the task once the open socket has said nothing of it for SOCKET_PATIENCE_MS, not before', async () => {
+  it('polls the task once the open socket has said nothing of it for TASK_SOCKET_PATIENCE_MS, not before', async () => {
     const { hook, socket, polls } = setUp();
     await act(async () => socket.onopen?.());
-    await wait(SOCKET_PATIENCE_MS - 100);
+    await wait(TASK_SOCKET_PATIENCE_MS - 100);
     expect(polls()).toBe(0);
     await wait(200);
     expect(polls()).toBe(1);

@@ -1,4 +1,5 @@
 import '../../templates/texts';
+import { TASK_SOCKET_PATIENCE_MS } from '@gantry/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Modal, Progress } from 'antd';
 import { useEffect, useState } from 'react';
@@ -24,17 +25,9 @@ export function ChosenTemplate({ id }: { id: string | null | undefined }) {
 }
 
 /**
- * How long the socket may take to open, or stay silent about the task, before the task is polled.
- * The hub speaks of a running task every second, but on the embedded engine its look waits for any
- * transaction in progress (an install's own writes hold the one session for seconds on a busy
- * machine): a few seconds of silence are not a lost socket. A closed socket is polled at once.
- */
-export const SOCKET_PATIENCE_MS = 10_000;
-
-/**
  * A task's state from the progress websocket (`historycomputed`, the server sends each change as it
  * is written). Polled instead (every 500 ms) only while the socket is closed, has not opened within
- * SOCKET_PATIENCE_MS, or has said nothing of the task for that long (it ended before the socket
+ * TASK_SOCKET_PATIENCE_MS, or has said nothing of the task for that long (it ended before the socket
  * listened). Answers the latest state and where it came from.
  */
 export function useTaskProgress(taskId: string): { task: TaskState | undefined; source: 'socket' | 'poll' | null } {
@@ -51,7 +44,7 @@ export function useTaskProgress(taskId: string): { task: TaskState | undefined; 
     const wait = () => {
       clearTimeout(patience);
       setImpatient(false);
-      patience = setTimeout(() => setImpatient(true), SOCKET_PATIENCE_MS);
+      patience = setTimeout(() => setImpatient(true), TASK_SOCKET_PATIENCE_MS);
     };
     const socket = new ProgressSocket(token);
     const unsubscribe = socket.subscribe((tasks) => {
