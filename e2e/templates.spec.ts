@@ -8,8 +8,8 @@ import { ensureAdmin, ensureLicence, ensureTenant } from './seed';
  * industry), previews it full-screen, uses it; the project form has the template chosen, the install
  * shows its progress (from the progress websocket, polling the task only after a long silence), and
  * the new project opens with the template's content (its media library holds the template's
- * pictures; its data layer the template's devices and records). Then the tenant publishes that project as its own template
- * with an uploaded cover, and the gallery card shows that cover.
+ * pictures; its data layer the template's devices and records). Then the tenant publishes that
+ * project as its own template with an uploaded cover, and the gallery card shows that cover.
  */
 
 /** A 2×2 PNG (the cover uploaded in the publish dialog). */
