@@ -362,7 +362,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
     log: app.log,
   });
   const taskService = new TaskService(taskRepository, taskEngine, documentRepository);
-  const backupRepository = new BackupRepository(db, database.background, invalidation, database.copyOut);
+  const backupRepository = new BackupRepository(
+    db,
+    database.background,
+    invalidation,
+    database.copyOut,
+    config.ownPartitionMinDocuments,
+  );
   const backups = new BackupService(backupRepository, documentRepository, fileStore, taskEngine, clock, {
     dataDir: config.dataDir,
     uploadMaxBytes: config.backupUploadMaxBytes,

@@ -28,6 +28,8 @@ const envSchema = z.object({
   GANTRY_MEDIA_FILE_MAX_BYTES: z.coerce.number().int().min(1).default(MEDIA_LIMITS.fileBytes),
   GANTRY_BACKUP_UPLOAD_MAX_MB: z.coerce.number().int().min(1).default(20_480),
   GANTRY_SAFETY_BACKUPS_KEEP: z.coerce.number().int().min(1).max(100).default(3),
+  /** A whole-project restore of at least this many documents gets the project a partition of its own. */
+  GANTRY_OWN_PARTITION_MIN_DOCUMENTS: z.coerce.number().int().min(1).default(100_000),
   /**
    * Behind a reverse proxy: 'true' (trust any), or the proxies' addresses (comma-separated), so
    * that the client address (login throttling, verification codes) comes from X-Forwarded-For.
@@ -89,6 +91,8 @@ export interface Config {
   backupUploadMaxBytes: number;
   /** Safety backups (taken before each restore) kept per project. */
   safetyBackupsKeep: number;
+  /** Documents from which a whole-project restore loads the project's own partition (GANTRY_OWN_PARTITION_MIN_DOCUMENTS). */
+  ownPartitionMinDocuments: number;
   pgliteSharedBuffers: string;
   statementLimits: { requestMs: number; backgroundMs: number };
   /** The time-series clean-up's pause between batches (ms). */
@@ -147,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaFileMaxBytes: e.GANTRY_MEDIA_FILE_MAX_BYTES,
     backupUploadMaxBytes: e.GANTRY_BACKUP_UPLOAD_MAX_MB * 1024 * 1024,
     safetyBackupsKeep: e.GANTRY_SAFETY_BACKUPS_KEEP,
+    ownPartitionMinDocuments: e.GANTRY_OWN_PARTITION_MIN_DOCUMENTS,
     pgliteSharedBuffers: e.GANTRY_PGLITE_SHARED_BUFFERS,
     statementLimits: {
       requestMs: e.GANTRY_STATEMENT_TIMEOUT_MS,

@@ -1,7 +1,14 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { BACKUP_ARCHIVE, BACKUP_LIMITS, MEDIA_LIMITS, type RestorePlan, type RestoreRule } from '@gantry/shared';
+import {
+  BACKUP_ARCHIVE,
+  BACKUP_LIMITS,
+  COLLECTIONS,
+  MEDIA_LIMITS,
+  type RestorePlan,
+  type RestoreRule,
+} from '@gantry/shared';
 import { type FileStore, FileStoreError } from '../../lib/file-store.js';
 import { inPool } from '../../lib/in-pool.js';
 import { htmlArea, mediaArea } from '../media/media.service.js';
@@ -15,6 +22,7 @@ import {
   parseDocumentLine,
   placeEntry,
 } from './backup-archive.js';
+import type { LoadedCollections } from './document-partitions.repository.js';
 
 type FileKind = 'fileServer' | 'html';
 const areaOf = (kind: FileKind, projectId: string) => (kind === 'fileServer' ? mediaArea : htmlArea)(projectId);
@@ -43,6 +51,9 @@ export interface RestoreSteps {
   /** A line for the task's log (what was done, and how long it took). */
   log?(line: string): void;
 }
+
+/** Whether a restore makes every collection of the project exactly the archive's (rule 2 for all). */
+const wholeProject = (rules: Record<string, RestoreRule>) => COLLECTIONS.every((name) => rules[name] === 2);
 
 /** Files extracted at once (reading an entry waits on the thread pool; a few in flight keep it busy). */
 const EXTRACT_AT_ONCE = 3;
@@ -279,22 +290,39 @@ export async function applyRestore(
   const total = Object.keys(request.rules).length + request.kinds.length + 1;
   let done = 0;
   const step = () => steps.progress(++done / total);
+  const { partitions } = repo;
+  const byPartition =
+    wholeProject(request.rules) &&
+    (await partitions.wanted(
+      request.projectId,
+      Object.values(manifest.modules).reduce((sum, module) => sum + module.documents, 0),
+    ));
+  let loaded: LoadedCollections = [];
+  const retarget = { from: manifest.project.id, to: request.projectId };
   try {
     const began = performance.now();
     let staged = 0;
+    if (byPartition) await partitions.createLoad(request.id, request.projectId);
     for (const module of Object.keys(request.rules)) {
       await readModuleRuns(reader, module, async (lines, count) => {
         await steps.checkpoint();
-        const added = await repo.stageDocuments(request.id, module, lines, {
-          from: manifest.project.id,
-          to: request.projectId,
-        });
+        const added = byPartition
+          ? await partitions.load(request.id, request.projectId, module, lines, retarget)
+          : await repo.stageDocuments(request.id, module, lines, retarget);
         if (added !== count) throw new ArchiveProblem('duplicate', { module });
         staged += added;
       });
       step();
     }
-    if (staged > 0) steps.log?.(`documents: ${staged} staged in ${elapsed(began)}`);
+    if (byPartition) {
+      const indexing = performance.now();
+      loaded = await partitions.finishLoad(request.id);
+      steps.log?.(
+        `documents: ${staged} loaded into a new partition in ${elapsed(began)} (its indexes ${elapsed(indexing)})`,
+      );
+    } else if (staged > 0) {
+      steps.log?.(`documents: ${staged} staged in ${elapsed(began)}`);
+    }
     const extracting = performance.now();
     let extracted = 0;
     for (const kind of request.kinds) {
@@ -344,18 +372,28 @@ export async function applyRestore(
   } catch (error) {
     await store.removeArea(staging);
     await repo.clearStaging(request.id);
+    await partitions.dropLoad(request.id);
     await journals.remove(request.id);
     throw error;
   }
   let written: Record<string, number>;
   const applying = performance.now();
   try {
-    written = await repo.applyStaged(request.id, request.projectId, request.rules, request.record);
-    steps.log?.(`documents: applied in one transaction in ${elapsed(applying)}`);
+    if (byPartition) {
+      const counts = new Map(loaded.map((row) => [row.collection, row.documents]));
+      written = Object.fromEntries(Object.keys(request.rules).map((module) => [module, counts.get(module) ?? 0]));
+      await partitions.swapIn(request.id, request.projectId, loaded, { ...request.record, documents: written });
+      await repo.announceRestored(request.projectId);
+      steps.log?.(`documents: the new partition swapped in in ${elapsed(applying)}`);
+    } else {
+      written = await repo.applyStaged(request.id, request.projectId, request.rules, request.record);
+      steps.log?.(`documents: applied in one transaction in ${elapsed(applying)}`);
+    }
   } catch (error) {
-    // Not committed: the journal goes, and the staged files with it.
+    // Not committed: the journal goes, and the staged files and documents with it.
     await store.removeArea(staging);
     await repo.clearStaging(request.id);
+    await partitions.dropLoad(request.id);
     await journals.remove(request.id);
     throw error;
   }
@@ -404,5 +442,6 @@ export async function recoverRestores(deps: {
     }
   }
   await deps.repo.clearStrayStaging();
+  await deps.repo.partitions.dropStrayLoads();
   return { finished, dropped };
 }

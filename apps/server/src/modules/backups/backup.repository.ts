@@ -8,6 +8,7 @@ import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import { isoTime } from '../../lib/json-view.js';
 import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
+import { DocumentPartitions } from './document-partitions.repository.js';
 
 export type BackupRow = typeof projectBackups.$inferSelect;
 export interface StoredDocument {
@@ -97,6 +98,9 @@ async function* coalesced(source: AsyncIterable<Buffer>): AsyncGenerator<LineChu
 
 /** All SQL of project backups: their records, the documents they read, and the staged restore. */
 export class BackupRepository {
+  /** Whole-project restores by partition (large ones, and any of a project that has its own). */
+  readonly partitions: DocumentPartitions;
+
   /** `db` for requests; `background` (its longer statement limit) for the tasks' reads and the restore. */
   constructor(
     private readonly db: Database,
@@ -105,7 +109,10 @@ export class BackupRepository {
     private readonly bus?: InvalidationBus,
     /** PostgreSQL's COPY: a collection is then read in one statement (`documentLines`). */
     private readonly copyOut?: CopyOut,
-  ) {}
+    ownPartitionMinDocuments = 100_000,
+  ) {
+    this.partitions = new DocumentPartitions(background, ownPartitionMinDocuments);
+  }
 
   async insert(row: BackupRow, db: Database = this.db): Promise<void> {
     await db.insert(projectBackups).values(row);
@@ -336,10 +343,16 @@ export class BackupRepository {
       await tx.insert(projectBackups).values({ ...record, documents: written });
       return written;
     });
-    // Committed: a failed announcement must not make the caller undo the restore's files (the
-    // other processes' cached definitions then expire on their own within seconds).
-    await this.bus?.publish({ kind: 'tables', projectId }).catch(() => undefined);
+    await this.announceRestored(projectId);
     return written;
+  }
+
+  /**
+   * Tells every process a restore has committed. A failed announcement must not make the caller undo
+   * the restore's files (the other processes' cached definitions then expire on their own within seconds).
+   */
+  async announceRestored(projectId: string): Promise<void> {
+    await this.bus?.publish({ kind: 'tables', projectId }).catch(() => undefined);
   }
 
   /** Whether a task of `type` is running (or waiting) for a project. */

@@ -22,8 +22,11 @@ export interface World {
 export const worlds = { current: undefined as unknown as World, opened: [] as TestApp[] };
 
 /** An app with tenants acme (projects plant1, plant2) and other (project rival). */
-export async function openWorld(options: Parameters<typeof createTestApp>[1] = {}): Promise<World> {
-  const app = await createTestApp({}, options);
+export async function openWorld(
+  options: Parameters<typeof createTestApp>[1] = {},
+  env: Record<string, string> = {},
+): Promise<World> {
+  const app = await createTestApp(env, options);
   worlds.opened.push(app);
   const admin = await adminWithLicence(app);
   await createTenant(app, admin, 'acme');

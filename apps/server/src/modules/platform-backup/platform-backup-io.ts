@@ -325,6 +325,7 @@ export async function restorePlatformBackup(
           }
         }
         await deps.repo.resetSequences(tx);
+        await deps.repo.pruneDocumentPartitions(tx);
         await tx.insert(auditLog).values({
           actorId: actor.id,
           actorName: actor.name,

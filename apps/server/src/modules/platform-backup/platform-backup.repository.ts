@@ -24,12 +24,17 @@ const FETCH_ROWS = 1000;
 
 /** All SQL of the platform backup and restore: generic over the schema's tables, so new tables come along. */
 export class PlatformBackupRepository {
-  /** Every table of the schema (the `public` one), by name. */
+  /**
+   * Every table of the schema (the `public` one), by name. A partitioned table counts once, by its own
+   * name: its partitions (project_documents' per project, migration 0020) are read and written through it.
+   * A restore's load table (a partition being built) is scratch, like the staging table.
+   */
   async tables(db: Database): Promise<string[]> {
     const rows = await queryRows<{ name: string }>(
       db,
-      sql`SELECT table_name AS name FROM information_schema.tables
-          WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+      sql`SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+            AND c.relname NOT LIKE 'project\\_documents\\_load\\_%' ORDER BY c.relname`,
     );
     return rows.map((row) => row.name);
   }
@@ -194,6 +199,11 @@ export class PlatformBackupRepository {
       sql`INSERT INTO ${name} SELECT r.* FROM json_populate_recordset(NULL::${name}, ${jsonArray}::json) r ${where}`,
     )) as unknown as { rowCount?: number | null };
     return result.rowCount ?? 0;
+  }
+
+  /** Drops the own partitions (and their default-partition CHECKs) of projects the restore did not bring back. */
+  async pruneDocumentPartitions(tx: Database): Promise<void> {
+    await tx.execute(sql`SELECT project_documents_prune()`);
   }
 
   /** Moves every serial column's sequence past the largest value restored. */

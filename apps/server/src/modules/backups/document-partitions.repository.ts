@@ -1,0 +1,197 @@
+import { createHash } from 'node:crypto';
+import { type SQL, sql } from 'drizzle-orm';
+import { escapeLiteral } from 'pg';
+import { type Database, queryRows } from '../../db/database.js';
+import { projectBackups, projectCollectionStats, tasks } from '../../db/schema.js';
+import type { BackupRow } from './backup.repository.js';
+import { ArchiveProblem } from './backup-archive.js';
+
+/** How long the swap waits for its locks before trying again (others queue behind a waiting lock). */
+const SWAP_LOCK_TIMEOUT_MS = 3_000;
+const SWAP_ATTEMPTS = 5;
+
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+/** Names come from hashes: ids are free text, a table name is not. The migration uses the same ones. */
+const ownName = (projectId: string) => `project_documents_p_${md5(projectId)}`;
+const defaultCheckName = (projectId: string) => `project_documents_default_not_${md5(projectId)}`;
+const LOAD_PREFIX = 'project_documents_load_';
+const loadName = (restoreId: string) => `${LOAD_PREFIX}${md5(restoreId)}`;
+
+const id = (name: string) => sql.identifier(name);
+const literal = (text: string) => sql.raw(escapeLiteral(text));
+
+const isCode = (error: unknown, code: string): boolean => {
+  for (let current = error, depth = 0; depth < 4 && current instanceof Error; depth++) {
+    if ('code' in current && current.code === code) return true;
+    current = current.cause;
+  }
+  return false;
+};
+
+/** Documents and stored bytes per collection of a loaded table. */
+export type LoadedCollections = Array<{ collection: string; documents: number; bytes: number }>;
+
+/**
+ * All SQL of whole-project restores by partition: a restore's documents go into a table of their own
+ * (no index while loading), which gets the parent's key, indexes and foreign key, then replaces the
+ * project's rows in one short transaction: the project's old partition is dropped (or, the first
+ * time, its rows deleted from the default partition) and the new table attached in its place.
+ */
+export class DocumentPartitions {
+  constructor(
+    private readonly background: Database,
+    /** Documents from which a whole-project restore loads a partition even for a project without one. */
+    private readonly minDocuments: number,
+  ) {}
+
+  /** Whether a whole-project restore of `documents` documents goes by partition. */
+  async wanted(projectId: string, documents: number): Promise<boolean> {
+    return documents >= this.minDocuments || (await this.hasOwn(projectId));
+  }
+
+  async hasOwn(projectId: string): Promise<boolean> {
+    const [row] = await this.rows<{ found: boolean }>(
+      sql`select to_regclass(${ownName(projectId)}) is not null as found`,
+    );
+    return row?.found === true;
+  }
+
+  /** A new, empty load table for a restore; one left by an earlier attempt of the same id goes. */
+  async createLoad(restoreId: string, projectId: string): Promise<void> {
+    const table = id(loadName(restoreId));
+    await this.background.execute(sql`drop table if exists ${table}`);
+    // The CHECK is what lets ATTACH skip scanning the table for rows of other projects.
+    await this.background.execute(
+      sql`create table ${table} (like project_documents, check (project_id = ${literal(projectId)}))`,
+    );
+  }
+
+  /**
+   * Loads a run of an archive's documents (verified already), like the staging table's
+   * `stageDocuments`: lines joined by newlines, parsed by the database, a `projectId` field naming the
+   * source project made the target's. Answers how many were loaded.
+   */
+  async load(
+    restoreId: string,
+    projectId: string,
+    collection: string,
+    lines: string,
+    retarget: { from: string; to: string },
+  ): Promise<number> {
+    const result = await this.background.execute(sql`
+      insert into ${id(loadName(restoreId))} (project_id, collection, id, doc, create_time, update_time)
+      select ${projectId}, ${collection}, j->>'id',
+        case when j->'doc'->>'projectId' = ${retarget.from} then jsonb_set(j->'doc', '{projectId}', to_jsonb(${retarget.to}::text)) else j->'doc' end,
+        (j->>'createTime')::timestamptz, (j->>'updateTime')::timestamptz
+      from (select line::jsonb as j from string_to_table(${lines}, E'\n') as line offset 0) as parsed`);
+    return Number((result as { rowCount?: number | null }).rowCount ?? 0);
+  }
+
+  /**
+   * Gives the loaded table the parent's key, indexes and foreign key (built once over all rows, as
+   * pg_restore does), and answers its documents and bytes per collection. An id twice in a
+   * collection fails the key: `duplicate`, naming the collection.
+   */
+  async finishLoad(restoreId: string): Promise<LoadedCollections> {
+    const table = id(loadName(restoreId));
+    try {
+      await this.background.execute(sql`alter table ${table} add primary key (project_id, collection, id)`);
+    } catch (error) {
+      if (!isCode(error, '23505')) throw error;
+      const [twice] = await this.rows<{ collection: string }>(
+        sql`select collection from ${table} group by collection, id having count(*) > 1 limit 1`,
+      );
+      throw new ArchiveProblem('duplicate', { module: twice?.collection ?? '' });
+    }
+    await this.background.execute(sql`create index on ${table} (project_id, collection, create_time, id)`);
+    await this.background.execute(sql`create index on ${table} (create_time) where collection = 'data_record'`);
+    await this.background.execute(
+      sql`create index on ${table} (project_id, (doc ->> 'table'), create_time, id) where collection = 'table_record'`,
+    );
+    // Validated here, outside the swap: attaching adopts an equal foreign key as it is.
+    await this.background.execute(
+      sql`alter table ${table} add foreign key (project_id) references projects (id) on delete cascade`,
+    );
+    await this.background.execute(sql`analyze ${table}`);
+    return this.rows<{ collection: string; documents: number; bytes: number }>(
+      sql`select collection, count(*)::int as documents, sum(pg_column_size(doc))::float8 as bytes
+          from ${table} group by collection`,
+    );
+  }
+
+  /**
+   * The swap, in one transaction with the restore's record: the project's own partition is dropped,
+   * or (its first) its rows leave the default partition, which gets a CHECK without the project; the
+   * loaded table is attached as the project's partition and its totals written. Dropping a partition
+   * takes an exclusive lock on the whole table, so the swap waits at most SWAP_LOCK_TIMEOUT_MS for it
+   * (every other statement on the documents queues behind a waiting lock) and tries again.
+   */
+  async swapIn(restoreId: string, projectId: string, loaded: LoadedCollections, record: BackupRow): Promise<void> {
+    const own = id(ownName(projectId));
+    const hadOwn = await this.hasOwn(projectId);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.background.transaction(async (tx) => {
+          await tx.execute(sql`set local lock_timeout = ${sql.raw(String(SWAP_LOCK_TIMEOUT_MS))}`);
+          if (hadOwn) {
+            await tx.execute(sql`drop table ${own}`);
+          } else {
+            // Straight from the partition: the parent's statement triggers would count every row.
+            await tx.execute(sql`delete from project_documents_default where project_id = ${projectId}`);
+            await tx.execute(
+              sql`alter table project_documents_default add constraint ${id(defaultCheckName(projectId))}
+                  check (project_id <> ${literal(projectId)})`,
+            );
+          }
+          await tx.execute(sql`alter table ${id(loadName(restoreId))} rename to ${own}`);
+          await tx.execute(
+            sql`alter table project_documents attach partition ${own} for values in (${literal(projectId)})`,
+          );
+          await tx.delete(projectCollectionStats).where(sql`${projectCollectionStats.projectId} = ${projectId}`);
+          if (loaded.length > 0) {
+            await tx.insert(projectCollectionStats).values(
+              loaded.map((row) => ({
+                projectId,
+                collection: row.collection,
+                documents: row.documents,
+                bytes: row.bytes,
+              })),
+            );
+          }
+          await tx.insert(projectBackups).values(record);
+        });
+        return;
+      } catch (error) {
+        // 55P03: lock_not_available.
+        if (!isCode(error, '55P03') || attempt >= SWAP_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  async dropLoad(restoreId: string): Promise<void> {
+    await this.background.execute(sql`drop table if exists ${id(loadName(restoreId))}`);
+  }
+
+  /** Drops load tables of restores no longer running (a server stopped while one loaded). */
+  async dropStrayLoads(): Promise<number> {
+    const ongoing = await this.rows<{ id: string }>(
+      sql`select ${tasks.id} as id from ${tasks} where ${tasks.status} = 'ongoing'`,
+    );
+    const keep = new Set(ongoing.map((row) => loadName(row.id)));
+    const tables = await this.rows<{ name: string }>(
+      sql`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname = 'public' and c.relkind = 'r' and c.relname like ${`${LOAD_PREFIX.replaceAll('_', '\\_')}%`}`,
+    );
+    let dropped = 0;
+    for (const { name } of tables) {
+      if (keep.has(name)) continue;
+      await this.background.execute(sql`drop table if exists ${id(name)}`);
+      dropped++;
+    }
+    return dropped;
+  }
+
+  private rows<T>(query: SQL): Promise<T[]> {
+    return queryRows<T>(this.background, query);
+  }
+}
