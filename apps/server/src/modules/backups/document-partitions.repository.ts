@@ -3,6 +3,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { escapeLiteral } from 'pg';
 import { type Database, queryRows } from '../../db/database.js';
 import { projectBackups, projectCollectionStats, tasks } from '../../db/schema.js';
+import { tableIndexPrefix } from '../tables/record-index.js';
 import type { BackupRow } from './backup.repository.js';
 import { ArchiveProblem } from './backup-archive.js';
 
@@ -136,6 +137,7 @@ export class DocumentPartitions {
           if (hadOwn) {
             await tx.execute(sql`drop table ${own}`);
           } else {
+            await this.dropRecordIndexesFromDefault(tx, projectId);
             // Straight from the partition: the parent's statement triggers would count every row.
             await tx.execute(sql`delete from project_documents_default where project_id = ${projectId}`);
             await tx.execute(
@@ -166,6 +168,30 @@ export class DocumentPartitions {
         if (!isCode(error, '55P03') || attempt >= SWAP_ATTEMPTS) throw error;
       }
     }
+  }
+
+  /**
+   * The designer's record indexes of the project's tables (tables/record-index.ts), partial indexes
+   * on the default partition while the project's rows were there: they leave with the rows (the
+   * table designer makes them again on the new partition at its next list).
+   */
+  private async dropRecordIndexesFromDefault(tx: Database, projectId: string): Promise<void> {
+    const tables = await queryRows<{ id: string }>(
+      tx,
+      sql`select id from project_documents_default where project_id = ${projectId} and collection = 'table'`,
+    );
+    if (tables.length === 0) return;
+    const prefixes = tables.map((table) => tableIndexPrefix(projectId, table.id));
+    const indexes = await queryRows<{ name: string }>(
+      tx,
+      sql`select c.relname as name from pg_index i join pg_class c on c.oid = i.indexrelid
+          where i.indrelid = 'project_documents_default'::regclass
+            and left(c.relname, ${prefixes[0]?.length ?? 0}) in (${sql.join(
+              prefixes.map((prefix) => sql`${prefix}`),
+              sql`, `,
+            )})`,
+    );
+    for (const { name } of indexes) await tx.execute(sql`drop index ${id(name)}`);
   }
 
   async dropLoad(restoreId: string): Promise<void> {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/database.js';
 import { SPM_URL } from '../../test/fixtures.js';
 import { DocumentPartitions } from '../backups/document-partitions.repository.js';
+import { tableIndexPrefix } from '../tables/record-index.js';
 import {
   CORE,
   call,
@@ -102,6 +103,34 @@ describe('whole-project restores by partition', () => {
     expect(await partitions()).toEqual(['project_documents_default']);
     expect(await defaultChecks()).toEqual([]);
     expect(await database(world, 'plant2')).toEqual(neighbour);
+  });
+
+  it('the designer’s record indexes follow the project’s rows into its partition', async () => {
+    const table = (await call('POST', `${SPM_URL}/tables`, { body: { name: 'wells' } })).json<{ id: string }>().id;
+    const fields = [{ name: 'depth', title: 'depth', type: 'number', sortable: true }];
+    expect((await call('PUT', `${SPM_URL}/tables/${table}/draft`, { body: { fields } })).statusCode).toBe(200);
+    expect((await call('POST', `${SPM_URL}/tables/${table}/publish`, { body: {} })).statusCode).toBe(200);
+    for (let depth = 0; depth < 3; depth++) {
+      const made = await call('POST', `${SPM_URL}/tables/${table}/records`, { body: { depth } });
+      expect(made.statusCode, made.body).toBe(200);
+    }
+    const prefix = tableIndexPrefix(project, table);
+    const indexedTables = async () =>
+      (
+        await rows<{ name: string }>(
+          sql`select tablename as name from pg_indexes where left(indexname, ${prefix.length}) = ${prefix}`,
+        )
+      ).map((row) => row.name);
+    expect(await indexedTables()).toEqual(['project_documents_default']);
+    const id = await dump('with a table');
+    expect(await restore(id, { fileServer: true, html: true, database: true })).toMatchObject({ status: 'success' });
+    // Gone from the default partition with the rows; a list after the designer's next check (at most
+    // a minute after the last) makes it on the project's own.
+    expect(await indexedTables()).toEqual([]);
+    world.app.advance(61_000);
+    const list = await call('GET', `${SPM_URL}/tables/${table}/records`);
+    expect(list.statusCode, list.body).toBe(200);
+    expect(await indexedTables()).toEqual([`project_documents_p_${md5(project)}`]);
   });
 
   it('a restore that fails before its swap leaves the project as it was and no load table', async () => {

@@ -94,11 +94,22 @@ export function createStatisticsSql(projectId: string, tableId: string, field: s
   return `CREATE STATISTICS IF NOT EXISTS ${name} ON (nullif(doc #> ${dataPathLiteral(field)}::text[], 'null'::jsonb)) FROM project_documents`;
 }
 
-/** `CREATE INDEX` of one field's record index (`concurrently` on PostgreSQL: writes go on meanwhile). */
-export function createIndexSql(projectId: string, tableId: string, field: string, concurrently: boolean): string {
+/**
+ * `CREATE INDEX` of one field's record index (`concurrently` on PostgreSQL: writes go on meanwhile),
+ * on the partition that holds the project's rows (`partition`, a plain name): a partitioned table
+ * takes no concurrent index, and the others' partitions need none.
+ */
+export function createIndexSql(
+  projectId: string,
+  tableId: string,
+  field: string,
+  concurrently: boolean,
+  partition: string,
+): string {
+  if (!/^project_documents_\w+$/.test(partition)) throw new Error(`not a document partition: ${partition}`);
   return [
     `CREATE INDEX ${concurrently ? 'CONCURRENTLY ' : ''}IF NOT EXISTS ${recordIndexName(projectId, tableId, field)}`,
-    `ON project_documents ((nullif(doc #> ${dataPathLiteral(field)}::text[], 'null'::jsonb)), id)`,
+    `ON ${partition} ((nullif(doc #> ${dataPathLiteral(field)}::text[], 'null'::jsonb)), id)`,
     `WHERE collection = 'table_record' AND project_id = ${literal(projectId)} AND (doc ->> 'table') = ${literal(tableId)}`,
   ].join(' ');
 }

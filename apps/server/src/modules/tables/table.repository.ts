@@ -121,9 +121,11 @@ export class TableRepository {
       dropped++;
     }
     let created = 0;
+    let partition: string | undefined;
     for (const [name, field] of wanted) {
       if (existing.has(name)) continue;
-      await this.db.execute(sql.raw(createIndexSql(projectId, tableId, field, concurrently)));
+      partition ??= await this.partitionOf(projectId);
+      await this.db.execute(sql.raw(createIndexSql(projectId, tableId, field, concurrently, partition)));
       await this.db.execute(sql.raw(createStatisticsSql(projectId, tableId, field)));
       created++;
     }
@@ -133,6 +135,14 @@ export class TableRepository {
       await this.db.execute(sql.raw('ANALYZE project_documents'));
     }
     return { created, dropped };
+  }
+
+  /** The partition of project_documents that holds a project's rows: its own, or the default one. */
+  private async partitionOf(projectId: string): Promise<string> {
+    const { rows } = (await this.db.execute(
+      sql`select coalesce(to_regclass('project_documents_p_' || md5(${projectId}))::text, 'project_documents_default') as name`,
+    )) as unknown as { rows: Array<{ name: string }> };
+    return rows[0]?.name ?? 'project_documents_default';
   }
 
   private async dropIndex(name: string, concurrently: boolean): Promise<void> {
