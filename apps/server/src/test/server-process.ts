@@ -20,11 +20,12 @@ export async function startServer(
   dir: string,
   port: number,
   started: ChildProcess[],
-  options: { logLevel?: string; log?: string } = {},
+  options: { logLevel?: string; log?: string; env?: Record<string, string> } = {},
 ): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--enable-source-maps', MAIN], {
     env: {
       ...process.env,
+      ...options.env,
       NODE_ENV: 'test',
       GANTRY_DATA_DIR: dir,
       PORT: String(port),
