@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { BACKUP_ARCHIVE } from '@gantry/shared';
+import { BACKUP_ARCHIVE, COLLECTIONS } from '@gantry/shared';
 import { Uint8ArrayReader, Uint8ArrayWriter, ZipWriter } from '@zip.js/zip.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,8 @@ let acme: string;
 
 beforeAll(async () => {
   configureZip();
-  app = await createTestApp();
+  // A restore replacing every module of an archive of 3 documents or more goes by partition.
+  app = await createTestApp({ GANTRY_OWN_PARTITION_MIN_DOCUMENTS: '3' });
   const admin = await adminWithLicence(app);
   await createTenant(app, admin, 'acme');
   acme = await app.login('acme', TENANT_PASSWORD);
@@ -401,29 +402,44 @@ describe('restore rules', () => {
     expect(nightly.json()).toMatchObject({ at: '02:00' });
   }, 60_000);
 
-  it('a restore of an archive holding one id twice fails naming the module, and the project is as before', async () => {
-    const headers = { authorization: acme, 'x-request-project': project, 'accept-language': 'en' };
-    await app.app.inject({ method: 'POST', url: `${CORE}/cron`, headers, payload: { id: 'nightly', at: '02:00' } });
-    const cron = {
-      name: `${BACKUP_ARCHIVE.modulesDir}/cron.jsonl`,
-      data: text(
-        `${line('only-in-archive', { at: '01:00' })}${line('nightly', { at: '03:00' })}${line('nightly', { at: '04:00' })}`,
-      ),
-    };
-    const uploaded = await upload(await zip([cron], manifestFor([cron], { cron: { documents: 3 } })), 'twice.zip');
-    expect(uploaded.statusCode, uploaded.body).toBe(200);
-    const id = uploaded.json<{ id: string }>().id;
-    const restoreQuery = encodeURIComponent(JSON.stringify({ id, item: ['mongodb'], moduleRules: { cron: 2 } }));
-    const restoring = await app.app.inject({ method: 'GET', url: `${BACKUP}/import?query=${restoreQuery}`, headers });
-    expect(restoring.statusCode, restoring.body).toBe(200);
-    const outcome = await waitTask(restoring.json<{ id: string }>().id);
-    expect(outcome).toEqual({
-      status: 'failed',
-      message: 'The backup file is not valid: data module cron holds the same document id more than once',
-    });
-    const nightly = await app.app.inject({ method: 'GET', url: `${CORE}/cron/nightly`, headers });
-    expect(nightly.json()).toMatchObject({ at: '02:00' });
-    const missing = await app.app.inject({ method: 'GET', url: `${CORE}/cron/only-in-archive`, headers });
-    expect(missing.statusCode).toBe(404);
-  }, 60_000);
+  it.each([
+    ['through the staging table', { cron: 2 }],
+    ['by partition (every module replaced)', Object.fromEntries(COLLECTIONS.map((name) => [name, 2]))],
+  ])(
+    'a restore of an archive holding one id twice fails naming the module, and the project is as before (%s)',
+    async (_, moduleRules) => {
+      const headers = { authorization: acme, 'x-request-project': project, 'accept-language': 'en' };
+      await app.app.inject({ method: 'POST', url: `${CORE}/cron`, headers, payload: { id: 'nightly', at: '02:00' } });
+      const cron = {
+        name: `${BACKUP_ARCHIVE.modulesDir}/cron.jsonl`,
+        data: text(
+          `${line('only-in-archive', { at: '01:00' })}${line('nightly', { at: '03:00' })}${line('nightly', { at: '04:00' })}`,
+        ),
+      };
+      // The archive holds every module the restore names (empty but cron).
+      const others = Object.keys(moduleRules).filter((name) => name !== 'cron');
+      const entries = [
+        cron,
+        ...others.map((name) => ({ name: `${BACKUP_ARCHIVE.modulesDir}/${name}.jsonl`, data: text('') })),
+      ];
+      const modules = Object.fromEntries(others.map((name) => [name, { documents: 0 }]));
+      const manifest = manifestFor(entries, { ...modules, cron: { documents: 3 } });
+      const uploaded = await upload(await zip(entries, manifest), 'twice.zip');
+      expect(uploaded.statusCode, uploaded.body).toBe(200);
+      const id = uploaded.json<{ id: string }>().id;
+      const restoreQuery = encodeURIComponent(JSON.stringify({ id, item: ['mongodb'], moduleRules }));
+      const restoring = await app.app.inject({ method: 'GET', url: `${BACKUP}/import?query=${restoreQuery}`, headers });
+      expect(restoring.statusCode, restoring.body).toBe(200);
+      const outcome = await waitTask(restoring.json<{ id: string }>().id);
+      expect(outcome).toEqual({
+        status: 'failed',
+        message: 'The backup file is not valid: data module cron holds the same document id more than once',
+      });
+      const nightly = await app.app.inject({ method: 'GET', url: `${CORE}/cron/nightly`, headers });
+      expect(nightly.json()).toMatchObject({ at: '02:00' });
+      const missing = await app.app.inject({ method: 'GET', url: `${CORE}/cron/only-in-archive`, headers });
+      expect(missing.statusCode).toBe(404);
+    },
+    60_000,
+  );
 });
