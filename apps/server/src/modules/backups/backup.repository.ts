@@ -96,6 +96,20 @@ async function* coalesced(source: AsyncIterable<Buffer>): AsyncGenerator<LineChu
   if (bytes > 0) yield { bytes: Buffer.concat(parts, bytes), lines };
 }
 
+/**
+ * A run of an archive's document lines (joined by newlines) as rows (id, doc, create_time,
+ * update_time), split and parsed one by one by the database (a line each is several times faster than
+ * one JSON array of them: jsonb builds a large array slowly); a `projectId` field naming the source
+ * project made the target's. OFFSET 0 keeps the subquery whole: pulled up, each use of `j` would
+ * parse the line again.
+ */
+export function parsedLines(lines: string, retarget: { from: string; to: string }): SQL {
+  return sql`(select j->>'id' as id,
+      case when j->'doc'->>'projectId' = ${retarget.from} then jsonb_set(j->'doc', '{projectId}', to_jsonb(${retarget.to}::text)) else j->'doc' end as doc,
+      (j->>'createTime')::timestamptz as create_time, (j->>'updateTime')::timestamptz as update_time
+    from (select line::jsonb as j from string_to_table(${lines}, E'\n') as line offset 0) as parsed) as document`;
+}
+
 /** All SQL of project backups: their records, the documents they read, and the staged restore. */
 export class BackupRepository {
   /** Whole-project restores by partition (large ones, and any of a project that has its own). */
@@ -267,10 +281,8 @@ export class BackupRepository {
   }
 
   /**
-   * Stages a run of an archive's documents (verified already): its lines, joined by newlines, split
-   * and parsed one by one by the database (a line each is several times faster than one JSON array of
-   * them: jsonb builds a large array slowly). A `projectId` field naming the source project becomes
-   * the target's. Answers how many were staged: fewer than given means an id came twice (kept once).
+   * Stages a run of an archive's documents (verified already; `parsedLines`). Answers how many were
+   * staged: fewer than given means an id came twice (kept once).
    */
   async stageDocuments(
     restoreId: string,
@@ -278,13 +290,9 @@ export class BackupRepository {
     lines: string,
     retarget: { from: string; to: string },
   ): Promise<number> {
-    // OFFSET 0 keeps the subquery whole: pulled up, each use of `j` would parse the line again.
     const result = await this.background.execute(sql`
       insert into ${restoreStaging} (restore_id, collection, id, doc, create_time, update_time)
-      select ${restoreId}, ${collection}, j->>'id',
-        case when j->'doc'->>'projectId' = ${retarget.from} then jsonb_set(j->'doc', '{projectId}', to_jsonb(${retarget.to}::text)) else j->'doc' end,
-        (j->>'createTime')::timestamptz, (j->>'updateTime')::timestamptz
-      from (select line::jsonb as j from string_to_table(${lines}, E'\n') as line offset 0) as parsed
+      select ${restoreId}, ${collection}, id, doc, create_time, update_time from ${parsedLines(lines, retarget)}
       on conflict (restore_id, collection, id) do nothing`);
     return Number((result as { rowCount?: number | null }).rowCount ?? 0);
   }

@@ -4,7 +4,7 @@ import { escapeLiteral } from 'pg';
 import { type Database, queryRows } from '../../db/database.js';
 import { projectBackups, projectCollectionStats, tasks } from '../../db/schema.js';
 import { tableIndexPrefix } from '../tables/record-index.js';
-import type { BackupRow } from './backup.repository.js';
+import { type BackupRow, parsedLines } from './backup.repository.js';
 import { ArchiveProblem } from './backup-archive.js';
 
 /** How long the swap waits for its locks before trying again (others queue behind a waiting lock). */
@@ -68,9 +68,8 @@ export class DocumentPartitions {
   }
 
   /**
-   * Loads a run of an archive's documents (verified already), like the staging table's
-   * `stageDocuments`: lines joined by newlines, parsed by the database, a `projectId` field naming the
-   * source project made the target's. Answers how many were loaded.
+   * Loads a run of an archive's documents (verified already; `parsedLines`). Answers how many were
+   * loaded (an id twice fails the key in `finishLoad`).
    */
   async load(
     restoreId: string,
@@ -81,10 +80,7 @@ export class DocumentPartitions {
   ): Promise<number> {
     const result = await this.background.execute(sql`
       insert into ${id(loadName(restoreId))} (project_id, collection, id, doc, create_time, update_time)
-      select ${projectId}, ${collection}, j->>'id',
-        case when j->'doc'->>'projectId' = ${retarget.from} then jsonb_set(j->'doc', '{projectId}', to_jsonb(${retarget.to}::text)) else j->'doc' end,
-        (j->>'createTime')::timestamptz, (j->>'updateTime')::timestamptz
-      from (select line::jsonb as j from string_to_table(${lines}, E'\n') as line offset 0) as parsed`);
+      select ${projectId}, ${collection}, id, doc, create_time, update_time from ${parsedLines(lines, retarget)}`);
     return Number((result as { rowCount?: number | null }).rowCount ?? 0);
   }
 
