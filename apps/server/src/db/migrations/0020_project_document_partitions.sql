@@ -17,6 +17,12 @@ ALTER TABLE "project_documents_default" RENAME CONSTRAINT "project_documents_pro
 ALTER INDEX "project_documents_created_idx" RENAME TO "project_documents_default_created_idx";--> statement-breakpoint
 ALTER INDEX "project_documents_records_time_idx" RENAME TO "project_documents_default_records_time_idx";--> statement-breakpoint
 ALTER INDEX "project_documents_table_records_idx" RENAME TO "project_documents_default_table_records_idx";--> statement-breakpoint
+-- The table designer's statistics follow its record indexes onto the partition (tables/record-index.ts).
+DO $$ BEGIN
+  IF EXISTS (SELECT 1 FROM pg_statistic_ext WHERE stxname = 'project_documents_table_stats') THEN
+    ALTER STATISTICS "project_documents_table_stats" RENAME TO "project_documents_default_tstats";
+  END IF;
+END $$;--> statement-breakpoint
 CREATE TABLE "project_documents" (
 	"project_id" text NOT NULL,
 	"collection" text NOT NULL,

@@ -3,7 +3,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { escapeLiteral } from 'pg';
 import { type Database, queryRows } from '../../db/database.js';
 import { projectBackups, projectCollectionStats, tasks } from '../../db/schema.js';
-import { tableIndexPrefix } from '../tables/record-index.js';
+import { statisticsName, tableIndexPrefix } from '../tables/record-index.js';
 import { type BackupRow, parsedLines } from './backup.repository.js';
 import { ArchiveProblem } from './backup-archive.js';
 
@@ -167,9 +167,9 @@ export class DocumentPartitions {
   }
 
   /**
-   * The designer's record indexes of the project's tables (tables/record-index.ts), partial indexes
-   * on the default partition while the project's rows were there: they leave with the rows (the
-   * table designer makes them again on the new partition at its next list).
+   * The designer's record indexes (and their statistics) of the project's tables
+   * (tables/record-index.ts), on the default partition while the project's rows were there: they
+   * leave with the rows (the table designer makes them again on the new partition at its next list).
    */
   private async dropRecordIndexesFromDefault(tx: Database, projectId: string): Promise<void> {
     const tables = await queryRows<{ id: string }>(
@@ -187,7 +187,10 @@ export class DocumentPartitions {
               sql`, `,
             )})`,
     );
-    for (const { name } of indexes) await tx.execute(sql`drop index ${id(name)}`);
+    for (const { name } of indexes) {
+      await tx.execute(sql`drop index ${id(name)}`);
+      await tx.execute(sql`drop statistics if exists ${id(statisticsName(name))}`);
+    }
   }
 
   async dropLoad(restoreId: string): Promise<void> {

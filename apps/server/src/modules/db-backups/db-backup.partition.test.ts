@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/database.js';
 import { SPM_URL } from '../../test/fixtures.js';
 import { DocumentPartitions } from '../backups/document-partitions.repository.js';
-import { tableIndexPrefix } from '../tables/record-index.js';
+import { recordIndexName, statisticsName, tableIndexPrefix } from '../tables/record-index.js';
 import {
   CORE,
   call,
@@ -130,7 +130,19 @@ describe('whole-project restores by partition', () => {
     world.app.advance(61_000);
     const list = await call('GET', `${SPM_URL}/tables/${table}/records`);
     expect(list.statusCode, list.body).toBe(200);
-    expect(await indexedTables()).toEqual([`project_documents_p_${md5(project)}`]);
+    const own = `project_documents_p_${md5(project)}`;
+    expect(await indexedTables()).toEqual([own]);
+    // Their statistics too: a query of the project is planned on its partition, with its statistics.
+    const statistics = await rows<{ name: string; on: string }>(
+      sql`select stxname as name, stxrelid::regclass::text as on from pg_statistic_ext
+          where stxname like 'trs\\_%' or stxname like '%\\_tstats' order by 1`,
+    );
+    expect(statistics).toEqual([
+      // The default partition's stays: other projects' tables are there.
+      { name: 'project_documents_default_tstats', on: 'project_documents_default' },
+      { name: `${own}_tstats`, on: own },
+      { name: statisticsName(recordIndexName(project, table, 'depth')), on: own },
+    ]);
   });
 
   it('a restore that fails before its swap leaves the project as it was and no load table', async () => {

@@ -107,7 +107,7 @@ describe('record indexes', () => {
       [recordIndexName(project, table, 'num'), recordIndexName(project, table, 'flag')].sort(),
     );
     const { rows: stats } = (await app.database.db.execute(
-      sql`select stxname from pg_statistic_ext where stxname in (${statisticsName(recordIndexName(project, table, 'num'))}, 'project_documents_table_stats')`,
+      sql`select stxname from pg_statistic_ext where stxname in (${statisticsName(recordIndexName(project, table, 'num'))}, 'project_documents_default_tstats')`,
     )) as unknown as { rows: unknown[] };
     expect(stats).toHaveLength(2);
     // The list's own statement is one the index serves (a small table is read whole and sorted otherwise).

@@ -76,12 +76,12 @@ export function indexedFields(definition: TableDefinition): string[] {
  * index is partial too), so without these it guesses 0.5 % for every condition on a field and picks
  * the filter's index and a sort over the sort field's index and a short walk. Statistics objects on
  * the same expressions (PostgreSQL 14+) give it the values' real distribution; one on project,
- * collection and table gives a table's share of the records.
+ * collection and table gives a table's share of the records. Like the indexes they are made on the
+ * partition that holds the project's rows: a query of one project is planned on that partition, with
+ * its own statistics, not the partitioned table's.
  */
-export const TABLE_STATISTICS = 'project_documents_table_stats';
-
-export function tableStatisticsSql(): string {
-  return `CREATE STATISTICS IF NOT EXISTS ${TABLE_STATISTICS} (mcv) ON project_id, collection, (doc ->> 'table') FROM project_documents`;
+export function tableStatisticsSql(partition: string): string {
+  return `CREATE STATISTICS IF NOT EXISTS ${checkedPartition(partition)}_tstats (mcv) ON project_id, collection, (doc ->> 'table') FROM ${partition}`;
 }
 
 /** The statistics object of a field's index (the index name with `trs_` for `trx_`). */
@@ -89,9 +89,15 @@ export function statisticsName(indexName: string): string {
   return `trs_${indexName.slice(RECORD_INDEX_PREFIX.length)}`;
 }
 
-export function createStatisticsSql(projectId: string, tableId: string, field: string): string {
+export function createStatisticsSql(projectId: string, tableId: string, field: string, partition: string): string {
   const name = statisticsName(recordIndexName(projectId, tableId, field));
-  return `CREATE STATISTICS IF NOT EXISTS ${name} ON (nullif(doc #> ${dataPathLiteral(field)}::text[], 'null'::jsonb)) FROM project_documents`;
+  return `CREATE STATISTICS IF NOT EXISTS ${name} ON (nullif(doc #> ${dataPathLiteral(field)}::text[], 'null'::jsonb)) FROM ${checkedPartition(partition)}`;
+}
+
+/** A partition's name, checked before it goes into DDL as it is. */
+function checkedPartition(partition: string): string {
+  if (!/^project_documents_\w+$/.test(partition)) throw new Error(`not a document partition: ${partition}`);
+  return partition;
 }
 
 /**
@@ -106,10 +112,9 @@ export function createIndexSql(
   concurrently: boolean,
   partition: string,
 ): string {
-  if (!/^project_documents_\w+$/.test(partition)) throw new Error(`not a document partition: ${partition}`);
   return [
     `CREATE INDEX ${concurrently ? 'CONCURRENTLY ' : ''}IF NOT EXISTS ${recordIndexName(projectId, tableId, field)}`,
-    `ON ${partition} ((nullif(doc #> ${dataPathLiteral(field)}::text[], 'null'::jsonb)), id)`,
+    `ON ${checkedPartition(partition)} ((nullif(doc #> ${dataPathLiteral(field)}::text[], 'null'::jsonb)), id)`,
     `WHERE collection = 'table_record' AND project_id = ${literal(projectId)} AND (doc ->> 'table') = ${literal(tableId)}`,
   ].join(' ');
 }

@@ -126,13 +126,13 @@ export class TableRepository {
       if (existing.has(name)) continue;
       partition ??= await this.partitionOf(projectId);
       await this.db.execute(sql.raw(createIndexSql(projectId, tableId, field, concurrently, partition)));
-      await this.db.execute(sql.raw(createStatisticsSql(projectId, tableId, field)));
+      await this.db.execute(sql.raw(createStatisticsSql(projectId, tableId, field, partition)));
       created++;
     }
-    if (created > 0) {
-      await this.db.execute(sql.raw(tableStatisticsSql()));
+    if (partition !== undefined) {
+      await this.db.execute(sql.raw(tableStatisticsSql(partition)));
       // The new statistics are empty until analysed (PostgreSQL's autovacuum would come later).
-      await this.db.execute(sql.raw('ANALYZE project_documents'));
+      await this.db.execute(sql.raw(`ANALYZE ${partition}`));
     }
     return { created, dropped };
   }
