@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { escapeLiteral } from 'pg';
 import { type Database, queryRows } from '../../db/database.js';
+import { DEFAULT_PARTITION, md5Hex, ownPartitionName } from '../../db/document-partitions.js';
 import { projectBackups, projectCollectionStats, tasks } from '../../db/schema.js';
 import { statisticsName, tableIndexPrefix } from '../tables/record-index.js';
 import { type BackupRow, parsedLines } from './backup.repository.js';
@@ -11,12 +11,10 @@ import { ArchiveProblem } from './backup-archive.js';
 const SWAP_LOCK_TIMEOUT_MS = 3_000;
 const SWAP_ATTEMPTS = 5;
 
-const md5 = (text: string) => createHash('md5').update(text).digest('hex');
-/** Names come from hashes: ids are free text, a table name is not. The migration uses the same ones. */
-const ownName = (projectId: string) => `project_documents_p_${md5(projectId)}`;
-const defaultCheckName = (projectId: string) => `project_documents_default_not_${md5(projectId)}`;
+const ownName = ownPartitionName;
+const defaultCheckName = (projectId: string) => `${DEFAULT_PARTITION}_not_${md5Hex(projectId)}`;
 const LOAD_PREFIX = 'project_documents_load_';
-const loadName = (restoreId: string) => `${LOAD_PREFIX}${md5(restoreId)}`;
+const loadName = (restoreId: string) => `${LOAD_PREFIX}${md5Hex(restoreId)}`;
 
 const id = (name: string) => sql.identifier(name);
 const literal = (text: string) => sql.raw(escapeLiteral(text));
