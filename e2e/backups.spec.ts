@@ -8,6 +8,7 @@ import {
   apiLogin,
   apiPatchSettings,
   clickCardSubmenu,
+  clickDialogButton,
   expect,
   expectRoute,
   fillLogin,
@@ -109,14 +110,14 @@ test.describe('project backups', () => {
     await expect(name).toHaveValue(/^Boilers_\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     await name.fill('e2e_full');
     await page.getByTestId('backup-kind-mongodb').check();
-    await page.getByTestId('backup-create-ok').click();
+    await clickDialogButton(page, 'backup-create-ok');
     await expect(page.getByText('data content required')).toBeVisible();
     await page.getByTestId('backup-module-data-table').check();
     // The selection links: the data group brings user and role.
     await expect(page.getByTestId('backup-module-auth-user')).toBeChecked();
     await expect(page.getByTestId('backup-module-auth-role')).toBeChecked();
     const started = page.waitForResponse((response) => /\/backup\/export\?/.test(response.url()));
-    await page.getByTestId('backup-create-ok').click();
+    await clickDialogButton(page, 'backup-create-ok');
     const { id: taskId } = (await (await started).json()) as { id: string };
     // The progress notification, or (on a fast machine) its end.
     await expect(
@@ -135,7 +136,7 @@ test.describe('project backups', () => {
     await expect(page.getByTestId('backup-code-hint')).toHaveText('if adding a verification code, fill it first');
     await page.getByTestId('backup-code').fill(CODE);
     const downloading = page.waitForEvent('download');
-    await page.getByTestId('backup-download-ok').click();
+    await clickDialogButton(page, 'backup-download-ok');
     const download = await downloading;
     expect(download.suggestedFilename()).toBe('e2e_full.zip');
     const file = path.join(SCRATCH, 'e2e_full.zip');
@@ -163,7 +164,7 @@ test.describe('project backups', () => {
     await page.getByTestId(`backup-restore-${uploadedId}`).click();
     await pickOption(page, 'backup-rule', 'Clear, then add');
     await expect(page.getByTestId('backup-plan')).toContainText('table');
-    await page.getByTestId('backup-restore-ok').click();
+    await clickDialogButton(page, 'backup-restore-ok');
     await expect(page.locator('.ant-modal-confirm-title')).toHaveText(
       "The restore replaces the project's data. Continue?",
     );
@@ -178,7 +179,7 @@ test.describe('project backups', () => {
         }
       }, 10);
     });
-    await page.getByTestId('backup-replace-ok').click();
+    await clickDialogButton(page, 'backup-replace-ok');
     await expect(page.getByText(RESTORED)).toBeVisible({ timeout: 30_000 });
     await expectRoute(page, '/login');
     const loginAt = await page.evaluate(() => (window as unknown as { loginAt?: number }).loginAt ?? 0);

@@ -4,7 +4,16 @@ import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { startVsftpd } from '../apps/server/src/test/vsftpd';
 import { ADMIN_PASSWORD } from './accounts';
-import { apiLogin, apiPatchSettings, clickCardSubmenu, expect, expectRoute, fillLogin, test } from './helpers';
+import {
+  apiLogin,
+  apiPatchSettings,
+  clickCardSubmenu,
+  clickDialogButton,
+  expect,
+  expectRoute,
+  fillLogin,
+  test,
+} from './helpers';
 import { ensureAdmin, ensureLicence, ensureProject, ensureTenant } from './seed';
 
 /**
@@ -86,7 +95,7 @@ test.describe('database backups', () => {
     await expect(name).toHaveValue(/^Valves_\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     await name.fill('e2e_dump');
     const started = page.waitForResponse((response) => response.url().endsWith('/db-backup/dump'));
-    await page.getByTestId('db-create-ok').click();
+    await clickDialogButton(page, 'db-create-ok');
     expect((await started).status()).toBe(200);
     await expect(page.getByText('backup complete')).toBeVisible({ timeout: 30_000 });
     const made = (await dumps(request, token)).find((d) => !before.some((old) => old.id === d.id));
@@ -102,7 +111,7 @@ test.describe('database backups', () => {
     // Upload: the code is asked first; then the file, with a progress bar, and the new row.
     await openMenu(page, 'upload');
     await page.getByTestId('db-upload-code').fill(CODE);
-    await page.getByTestId('db-code-ok').click();
+    await clickDialogButton(page, 'db-code-ok');
     const uploaded = page.waitForResponse((response) => /\/db-backup\/upload\?/.test(response.url()));
     await page.getByTestId('db-upload-input').setInputFiles(file);
     const answer = await uploaded;
@@ -119,7 +128,7 @@ test.describe('database backups', () => {
     await expect(page.getByTestId('db-title')).toHaveText('Database restore');
     await page.getByTestId(`db-restore-backup-${uploadedId}`).click();
     await expect(page.getByTestId('db-restore-confirm')).toBeVisible();
-    await page.getByTestId('db-restore-ok').click();
+    await clickDialogButton(page, 'db-restore-ok');
     await expect(page.getByTestId('db-restoring')).toHaveText(
       'Restoring the database: the project is unavailable until the restore ends',
     );
@@ -175,7 +184,7 @@ test.describe('database backups', () => {
       const rowId = ((await ftpRows.first().getAttribute('data-testid')) ?? '').replace('db-row-ftp-', '');
       await expect(page.getByTestId(`db-name-ftp-${rowId}`)).toHaveText('ftp_dump');
       await page.getByTestId(`db-restore-ftp-${rowId}`).click();
-      await page.getByTestId('db-restore-ok').click();
+      await clickDialogButton(page, 'db-restore-ok');
       await expect(page.getByText('Restore successful')).toBeVisible({ timeout: 60_000 });
       expect(await records(request, token)).toEqual(['r1', 'r2', 'r3']);
     } finally {

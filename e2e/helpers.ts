@@ -114,6 +114,20 @@ export async function clickMenuEntry(
   }).toPass({ timeout: 30_000 });
 }
 
+/**
+ * Clicks the button `testId` of an antd dialog (modal or popconfirm) once the dialog has finished
+ * its opening motion. A click that lands mid-zoom can press on the button and release beside it:
+ * the button is focused and nothing happens. This left the database upload's code dialog open once
+ * in CI, on a starved CPU.
+ */
+export async function clickDialogButton(page: Page, testId: string): Promise<void> {
+  const button = page.getByTestId(testId);
+  const dialog = page.locator('.ant-modal, .ant-popover').filter({ has: button }).last();
+  await expect(dialog).toBeVisible();
+  await expect(dialog).not.toHaveClass(/-(appear|enter)\b/);
+  await button.click();
+}
+
 /** Clicks `item` of the project card's "more" menu, in the submenu that `parent` opens on hover. */
 export async function clickCardSubmenu(page: Page, project: string, parent: string, item: string): Promise<void> {
   const more = page.getByTestId(`project-card-${project}-more`);

@@ -1,6 +1,16 @@
 import { sha256Hex } from '@gantry/shared';
 import { ADMIN_PASSWORD } from './accounts';
-import { API, apiLogin, apiPatchSettings, expect, expectRoute, fillLogin, hashPath, test } from './helpers';
+import {
+  API,
+  apiLogin,
+  apiPatchSettings,
+  clickDialogButton,
+  expect,
+  expectRoute,
+  fillLogin,
+  hashPath,
+  test,
+} from './helpers';
 import { ensureAdmin, ensureLicence, ensureTenant } from './seed';
 
 /**
@@ -57,10 +67,10 @@ test('back up the platform, restore it, sign in again', async ({ page, request }
   expect(await apiLogin(request, 'lateco', TENANT_PASSWORD)).toBeTruthy();
 
   await page.getByTestId('platform-restore').first().click();
-  await page.getByTestId('platform-restore-ok').click();
+  await clickDialogButton(page, 'platform-restore-ok');
   await expect(page.getByText('Enter the password', { exact: true })).toBeVisible();
   await page.getByTestId('platform-restore-password').fill(ADMIN_PASSWORD);
-  await page.getByTestId('platform-restore-ok').click();
+  await clickDialogButton(page, 'platform-restore-ok');
   await expect(page.getByTestId('login-error')).toHaveText('The platform was restored. Sign in again.', {
     timeout: 120_000,
   });

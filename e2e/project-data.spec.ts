@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { sha256Hex } from '@gantry/shared';
 import { type APIRequestContext, type Locator, type Page, request as playwrightRequest } from '@playwright/test';
 import { ADMIN_PASSWORD } from './accounts';
-import { API, apiLogin, apiPatchSettings, expect, expectRoute, fillLogin, test } from './helpers';
+import { API, apiLogin, apiPatchSettings, clickDialogButton, expect, expectRoute, fillLogin, test } from './helpers';
 import { ensureAdmin, ensureLicence, ensureProject, ensureTenant } from './seed';
 
 /**
@@ -62,7 +62,7 @@ async function askName(page: Page, name: string): Promise<void> {
   const input = page.getByTestId('media-name-input');
   await input.fill(name);
   await expect(input).toHaveValue(name);
-  await page.getByTestId('media-name-ok').click();
+  await clickDialogButton(page, 'media-name-ok');
   await expect(page.getByTestId('media-name-input')).toHaveCount(0);
 }
 

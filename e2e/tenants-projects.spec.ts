@@ -1,7 +1,7 @@
 import { sha256Hex } from '@gantry/shared';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { ADMIN_PASSWORD } from './accounts';
-import { API, ARTIFACTS, apiLogin, expect, expectRoute, fillLogin, test } from './helpers';
+import { API, ARTIFACTS, apiLogin, clickDialogButton, expect, expectRoute, fillLogin, test } from './helpers';
 import { ensureAdmin, ensureLicence } from './seed';
 
 /**
@@ -216,7 +216,7 @@ test('card grid, list view, filters and batch delete', async ({ page, request })
     if (r.method() === 'DELETE') deletes.push(new URL(r.url()).pathname);
   });
   await page.getByTestId('project-batch-delete').click();
-  await page.getByTestId('project-batch-delete-ok').click();
+  await clickDialogButton(page, 'project-batch-delete-ok');
   await expect(page.getByTestId('project-row-grid3')).toHaveCount(0);
   await expect(page.getByTestId('project-row-grid4')).toHaveCount(0);
   expect(deletes.sort()).toEqual([`${API}/project/grid3`, `${API}/project/grid4`]);
