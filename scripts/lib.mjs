@@ -61,7 +61,10 @@ export function ensureConsoleBuilt({ force = false } = {}) {
   const stale = !existsSync(index) || sources.some((dir) => newestMtime(dir) > statSync(index).mtimeMs);
   if (!force && !stale) return;
   console.log('▸ building the console');
-  mustRun('npm', ['run', 'build', '-w', '@gantry/console']);
+  // Always a production build: a caller's NODE_ENV (vitest's 'test', when a process test runs `npm
+  // start` after a source changed) would otherwise reach Vite and antd, whose test mode gives every
+  // select the same element id.
+  mustRun('npm', ['run', 'build', '-w', '@gantry/console'], { env: { ...process.env, NODE_ENV: 'production' } });
 }
 
 export const CHROMIUM = '/usr/bin/chromium';

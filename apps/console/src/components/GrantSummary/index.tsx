@@ -9,9 +9,9 @@ import {
   measureOf,
 } from '@gantry/shared';
 import { Descriptions, Space, Table, Tag, Typography } from 'antd';
-import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { translateMessage } from '../../i18n';
+import { rowTestId } from '../../utils/testId';
 
 /** The last day a grant covers (its `endTime` is the first day it no longer does). */
 export function lastDay(grant: Pick<GrantView, 'endTime'>): string {
@@ -83,7 +83,7 @@ export function GrantSummary({ grant, allocated }: { grant: GrantView; allocated
         size="small"
         pagination={false}
         dataSource={rows}
-        onRow={(row) => ({ 'data-testid': `grant-measure-${row.path}` }) as HTMLAttributes<HTMLElement>}
+        onRow={(row) => rowTestId(`grant-measure-${row.path}`)}
         columns={[
           {
             key: 'label',

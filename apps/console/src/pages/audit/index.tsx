@@ -1,8 +1,9 @@
 import { AutoComplete, Button, Card, Input, Select, Space, Table } from 'antd';
-import { type HTMLAttributes, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ColumnSettings, useTableLayout } from '../../components/ColumnSettings';
 import { type AuditEntry, type AuditFilter, useAudit } from '../../services/audit';
+import { rowTestId } from '../../utils/testId';
 import { auditColumns } from './auditColumns';
 import { AUDIT_ACTIONS, AUDIT_OBJECT_TYPES, actionText, objectTypeText } from './labels';
 
@@ -74,7 +75,7 @@ export default function AuditPage() {
         dataSource={list.data?.rows ?? []}
         columns={layout.columns}
         scroll={{ x: 'max-content' }}
-        onRow={(entry) => ({ 'data-testid': `audit-row-${entry.id}` }) as HTMLAttributes<HTMLElement>}
+        onRow={(entry) => rowTestId(`audit-row-${entry.id}`)}
         expandable={{
           rowExpandable: (entry) => entry.detail !== null && Object.keys(entry.detail).length > 0,
           expandedRowRender: (entry) => (

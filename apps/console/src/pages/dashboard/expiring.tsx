@@ -1,11 +1,11 @@
 import { LICENCE_WARNING_DAYS } from '@gantry/shared';
 import { Card, Space, Table, Tag } from 'antd';
-import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { lastDay } from '../../components/GrantSummary';
 import { type ExpiringGrant, useDashboard } from '../../services/dashboard';
 import { useSessionUser } from '../../services/session';
+import { rowTestId } from '../../utils/testId';
 import { grantHref, nearestFirst } from './components/ExpiringGrants';
 
 function GrantTable({
@@ -29,7 +29,7 @@ function GrantTable({
         data-testid={`expiring-${kind}s`}
         dataSource={nearestFirst(items)}
         pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}
-        onRow={(row) => ({ 'data-testid': `expiring-${kind}-${row.id}` }) as HTMLAttributes<HTMLElement>}
+        onRow={(row) => rowTestId(`expiring-${kind}-${row.id}`)}
         columns={[
           {
             key: 'name',

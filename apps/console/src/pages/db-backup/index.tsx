@@ -1,11 +1,12 @@
 import './texts';
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, type ButtonProps, Card, Empty, notification, Select, Tabs } from 'antd';
+import { Button, Card, Empty, notification, Select, Tabs } from 'antd';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DbBackupSource } from '../../services/dbBackup';
 import { request } from '../../services/request';
+import { testId } from '../../utils/testId';
 import { useQueryParams } from '../backup/components/useQueryParams';
 import { DbBackupList, type DbBackupRow, dbBackupsKey } from './components/DbBackupList';
 import { useDbJobs } from './components/useDbJobs';
@@ -27,8 +28,6 @@ type Dialog =
   | { kind: 'download'; source: DbBackupSource; row: DbBackupRow }
   | { kind: 'restore'; source: DbBackupSource; row: DbBackupRow }
   | null;
-const testId = (id: string) => ({ 'data-testid': id }) as ButtonProps;
-
 /**
  * /app/db-backup?projectId=…: the database backup dialog (backups-data-designer.md §2), titled for
  * backup or restore: the dump backups and the FTP list, back up and upload, and per row download,

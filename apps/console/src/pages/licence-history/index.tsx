@@ -2,11 +2,12 @@ import { DownloadOutlined } from '@ant-design/icons';
 import type { MachineInfoRow } from '@gantry/shared';
 import { Button, Card, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { type HTMLAttributes, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHasRight } from '../../services/auth';
 import { exportHistory, useHistory } from '../../services/licenceHistory';
 import { fileDate, saveFile } from '../../utils/saveFile';
+import { rowTestId } from '../../utils/testId';
 import { TABLE_COLUMNS } from './fields';
 import { fieldLabel, fieldValue } from './fieldValue';
 import { HistoryDrawer } from './HistoryDrawer';
@@ -86,7 +87,7 @@ export default function LicenceHistoryPage() {
         columns={columns}
         scroll={{ x: HISTORY_SCROLL_X }}
         sticky
-        onRow={(row) => ({ 'data-testid': `history-row-${row.id}` }) as HTMLAttributes<HTMLElement>}
+        onRow={(row) => rowTestId(`history-row-${row.id}`)}
         pagination={{
           current: page,
           pageSize,

@@ -1,12 +1,11 @@
 import type { ProjectView } from '@gantry/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import type { ButtonProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLazyModal } from '../../components/LazyModal';
 import { toast } from '../../services/feedback';
 import { deleteProject, setProjectStatus } from '../../services/project';
 import { isRequestError } from '../../services/request';
-import { withTestId } from './testIds';
+import { testId } from '../../utils/testId';
 import { PROJECTS_KEY } from './useProjectLists';
 
 type ProjectRef = Pick<ProjectView, 'id' | 'name' | 'status'>;
@@ -49,7 +48,7 @@ export function useProjectActions() {
     modal.confirm({
       title: t(enabling ? 'project.enableConfirm' : 'project.disableConfirm', { name: project.name }),
       content: enabling ? undefined : t('project.disableHint'),
-      okButtonProps: withTestId<ButtonProps>('project-status-ok'),
+      okButtonProps: testId('project-status-ok'),
       onOk: async () => {
         try {
           await setProjectStatus(project.id, enabling);
@@ -67,7 +66,7 @@ export function useProjectActions() {
       title: t('project.deleteConfirm', { name: project.name }),
       content: t('project.deleteHint'),
       okType: 'danger',
-      okButtonProps: withTestId<ButtonProps>('project-delete-ok'),
+      okButtonProps: testId('project-delete-ok'),
       onOk: async () => {
         try {
           await deleteProject(project.id);
@@ -87,7 +86,7 @@ export function useProjectActions() {
       title: t('project.batchDeleteConfirm', { n: projects.length }),
       content: t('project.deleteHint'),
       okType: 'danger',
-      okButtonProps: withTestId<ButtonProps>('project-batch-delete-ok'),
+      okButtonProps: testId('project-batch-delete-ok'),
       onOk: async () => {
         const result = await deleteEach(projects);
         if (result.deleted.length > 0) toast.success(t('project.batchDeleted', { n: result.deleted.length }));

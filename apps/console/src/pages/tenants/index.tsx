@@ -1,7 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import type { TableSetting, TenantView } from '@gantry/shared';
 import { Button, Card, Input, Space, Table } from 'antd';
-import { type HTMLAttributes, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ColumnSettings, useTableLayout } from '../../components/ColumnSettings';
@@ -10,6 +10,7 @@ import { useLicenceBlock } from '../../components/LicenceStatus/useLicenceBlock'
 import { useIsMobile } from '../../layouts/useIsMobile';
 import { PAGES } from '../../routes';
 import { useTenants } from '../../services/tenant';
+import { rowTestId } from '../../utils/testId';
 import { EnableDialog } from './components/EnableDialog';
 import { tenantProjectsPath } from './components/labels';
 import { PasswordDialog } from './components/PasswordDialog';
@@ -94,7 +95,7 @@ export default function TenantsPage() {
         loading={list.isFetching || !layout.ready}
         dataSource={rows}
         scroll={{ x: 'max-content' }}
-        onRow={(tenant) => ({ 'data-testid': `tenant-row-${tenant.id}` }) as HTMLAttributes<HTMLElement>}
+        onRow={(tenant) => rowTestId(`tenant-row-${tenant.id}`)}
         columns={[
           ...layout.columns,
           {

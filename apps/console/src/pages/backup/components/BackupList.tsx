@@ -1,10 +1,10 @@
 import { DeleteOutlined, DownloadOutlined, PlusOutlined, RollbackOutlined, UploadOutlined } from '@ant-design/icons';
 import { BACKUP_KINDS, BACKUP_LIMITS, type BackupView } from '@gantry/shared';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, type ButtonProps, DatePicker, Input, Modal, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { Button, DatePicker, Input, Modal, Space, Table, Tabs, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { Dayjs } from 'dayjs';
-import { type HTMLAttributes, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteBackup, listBackups, renameBackup } from '../../../services/backup';
 import { onBackupTaskEnded } from '../../../services/backupTasks';
@@ -13,11 +13,10 @@ import { likeText } from '../../../services/list';
 import { reportError } from '../../../services/request';
 import { useSessionUser } from '../../../services/session';
 import { formatDateTime } from '../../../utils/dateTime';
+import { rowTestId, testId } from '../../../utils/testId';
 
 export type BackupTab = 'backups' | 'reduction';
 const PAGE_SIZE = 10;
-const testId = (id: string) => ({ 'data-testid': id }) as ButtonProps;
-
 export interface BackupListProps {
   projectId: string;
   tab: BackupTab;
@@ -263,7 +262,7 @@ export function BackupList({ projectId, tab, onTab, onCreate, onUpload, onDownlo
           onChange: setPage,
           showSizeChanger: false,
         }}
-        onRow={(record) => ({ 'data-testid': `backup-row-${record.id}` }) as HTMLAttributes<HTMLElement>}
+        onRow={(record) => rowTestId(`backup-row-${record.id}`)}
       />
     </>
   );

@@ -1,11 +1,12 @@
 import { BACKUP_LIMITS, type BackupKind, defaultBackupName } from '@gantry/shared';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, type ButtonProps, Form, Input, Modal, Tag } from 'antd';
+import { Alert, Button, Form, Input, Modal, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { backupSizes, startBackup } from '../../../services/backup';
 import { watchBackupTask } from '../../../services/backupTasks';
 import { toast } from '../../../services/feedback';
+import { testId } from '../../../utils/testId';
 import { FolderPicker } from './FolderPicker';
 import { KindChoice } from './KindChoice';
 import { ModuleChoice } from './ModuleChoice';
@@ -81,7 +82,7 @@ export function CreateBackup({
     if (total > BACKUP_LIMITS.largeContentMb) {
       modal.confirm({
         title: t('backups.large', { mb: BACKUP_LIMITS.largeContentMb }),
-        okButtonProps: { 'data-testid': 'backup-large-ok' } as ButtonProps,
+        okButtonProps: testId('backup-large-ok'),
         onOk: () => start(values),
       });
       return;
@@ -97,7 +98,7 @@ export function CreateBackup({
       onCancel={onClose}
       onOk={() => form.submit()}
       confirmLoading={busy}
-      okButtonProps={{ 'data-testid': 'backup-create-ok' } as ButtonProps}
+      okButtonProps={testId('backup-create-ok')}
       destroyOnHidden
     >
       {modalHolder}

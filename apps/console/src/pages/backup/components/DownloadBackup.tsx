@@ -1,8 +1,9 @@
 import { BACKUP_LIMITS, type BackupView } from '@gantry/shared';
-import { type ButtonProps, Checkbox, Input, Modal } from 'antd';
+import { Checkbox, Input, Modal } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { backupDownloadUrl } from '../../../services/backup';
+import { testId } from '../../../utils/testId';
 
 /** 'add code' with the verification code field: `null` while a chosen code is still empty (§2, §5). */
 export function CodeField({ onChange }: { onChange: (code: string | null) => void }) {
@@ -72,7 +73,7 @@ export function DownloadBackup({
       title={`${t('backups.download')}: ${record.name}`}
       onCancel={onClose}
       onOk={download}
-      okButtonProps={{ disabled: code === null, 'data-testid': 'backup-download-ok' } as ButtonProps}
+      okButtonProps={testId('backup-download-ok', { disabled: code === null })}
       destroyOnHidden
     >
       <CodeField onChange={setCode} />

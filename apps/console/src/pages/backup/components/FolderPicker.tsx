@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { type ButtonProps, Empty, Input, Modal, Tree, type TreeDataNode } from 'antd';
+import { Empty, Input, Modal, Tree, type TreeDataNode } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type MediaNode, mediaTree } from '../../../services/media';
+import { testId } from '../../../utils/testId';
 
 /** The folders of the tree whose name contains `search`, with the folders that lead to them. */
 export function matchingFolders(nodes: MediaNode[], search: string): MediaNode[] {
@@ -44,7 +45,7 @@ export function FolderPicker({
       title={t('backups.exempt')}
       onCancel={() => onClose(null)}
       onOk={() => onClose(checked)}
-      okButtonProps={{ 'data-testid': 'backup-folders-ok' } as ButtonProps}
+      okButtonProps={testId('backup-folders-ok')}
       destroyOnHidden
     >
       <Input.Search

@@ -1,11 +1,12 @@
 import { BACKUP_KINDS, type BackupKind, type BackupView, RESTORE_RULES, type RestoreRule } from '@gantry/shared';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, type ButtonProps, Form, Modal, Select, Table } from 'antd';
+import { Alert, Form, Modal, Select, Table } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ImportInput, restorePlan, startRestore } from '../../../services/backup';
 import { watchBackupTask } from '../../../services/backupTasks';
 import { toast } from '../../../services/feedback';
+import { testId } from '../../../utils/testId';
 import { newRequestId } from './CreateBackup';
 import { KindChoice } from './KindChoice';
 import { useDialogWidth } from './useDialogWidth';
@@ -60,7 +61,7 @@ export function RestoreBackup({
   const submit = (values: Values) => {
     modal.confirm({
       title: t('backups.replaceConfirm'),
-      okButtonProps: { danger: true, 'data-testid': 'backup-replace-ok' } as ButtonProps,
+      okButtonProps: testId('backup-replace-ok', { danger: true }),
       onOk: async () => {
         setBusy(true);
         try {
@@ -86,7 +87,7 @@ export function RestoreBackup({
       onCancel={onClose}
       onOk={() => form.submit()}
       confirmLoading={busy}
-      okButtonProps={{ 'data-testid': 'backup-restore-ok' } as ButtonProps}
+      okButtonProps={testId('backup-restore-ok')}
       destroyOnHidden
     >
       {modalHolder}

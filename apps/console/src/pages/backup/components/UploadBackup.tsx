@@ -1,11 +1,12 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { BACKUP_LIMITS, BACKUP_UPLOAD_EXTENSIONS, BACKUP_UPLOAD_NAME } from '@gantry/shared';
-import { Button, type ButtonProps, Modal, Progress } from 'antd';
+import { Button, Modal, Progress } from 'antd';
 import { type ChangeEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { uploadBackup } from '../../../services/backup';
 import { toast } from '../../../services/feedback';
 import { isRequestError } from '../../../services/request';
+import { testId } from '../../../utils/testId';
 import { CodeField } from './DownloadBackup';
 
 const MB = 1024 * 1024;
@@ -63,7 +64,7 @@ export function UploadBackup({
     if (file.size > BACKUP_LIMITS.largeUploadBytes) {
       modal.confirm({
         title: t('backups.uploadLarge'),
-        okButtonProps: { 'data-testid': 'backup-upload-large-ok' } as ButtonProps,
+        okButtonProps: testId('backup-upload-large-ok'),
         onOk: () => {
           void send(file, code);
         },

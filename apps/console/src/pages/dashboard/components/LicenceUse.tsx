@@ -1,9 +1,9 @@
 import { Alert, Card, Progress, Space, Table, Typography } from 'antd';
-import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { lastDay, RemainingDays } from '../../../components/GrantSummary';
 import { translateMessage } from '../../../i18n';
 import type { Dashboard, MeasureUse } from '../../../services/dashboard';
+import { rowTestId } from '../../../utils/testId';
 
 function percent(part: number, whole: number | null): number {
   if (!whole) return 0;
@@ -42,7 +42,7 @@ export function LicenceUse({ licence, isAdmin }: { licence: Dashboard['licence']
         pagination={false}
         dataSource={licence.measures}
         scroll={{ x: 'max-content' }}
-        onRow={(row) => ({ 'data-testid': `dashboard-measure-${row.path}` }) as HTMLAttributes<HTMLElement>}
+        onRow={(row) => rowTestId(`dashboard-measure-${row.path}`)}
         columns={[
           {
             key: 'label',

@@ -1,7 +1,7 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { type DbBackupCycleView, PERIODIC_BACKUP_LIMITS as L } from '@gantry/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, type ButtonProps, Form, Input, InputNumber, Modal, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Button, Form, Input, InputNumber, Modal, Space, Switch, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,8 +9,8 @@ import { type CycleInput, createCycle, deleteCycle, listCycles, updateCycle } fr
 import { toast } from '../../../services/feedback';
 import { isRequestError } from '../../../services/request';
 import { formatDateTime } from '../../../utils/dateTime';
+import { testId } from '../../../utils/testId';
 
-const testId = (id: string) => ({ 'data-testid': id }) as ButtonProps;
 export const cyclesKey = (projectId: string) => ['db-backup-cycles', projectId];
 const RESULT_COLOUR = { running: 'processing', success: 'success', failed: 'error' } as const;
 

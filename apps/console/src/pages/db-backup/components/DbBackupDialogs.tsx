@@ -8,7 +8,7 @@ import {
   defaultBackupName,
 } from '@gantry/shared';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, type ButtonProps, Checkbox, Input, Modal, Progress, Tag } from 'antd';
+import { Alert, Button, Checkbox, Input, Modal, Progress, Tag } from 'antd';
 import { type ChangeEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -22,12 +22,12 @@ import {
 import { toast } from '../../../services/feedback';
 import { isRequestError } from '../../../services/request';
 import '../../backup/texts';
+import { testId } from '../../../utils/testId';
 import { CodeField } from '../../backup/components/DownloadBackup';
 import { FolderPicker } from '../../backup/components/FolderPicker';
 import { uploadPercent } from '../../backup/components/UploadBackup';
 import type { DbBackupRow } from './DbBackupList';
 
-const testId = (id: string) => ({ 'data-testid': id }) as ButtonProps;
 const flags = (kinds: DbBackupKind[]) => Object.fromEntries(kinds.map((kind) => [kind, true]));
 
 /** The parts to back up or restore, with select-all (indeterminate when only some are chosen). */

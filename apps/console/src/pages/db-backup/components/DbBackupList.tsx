@@ -1,14 +1,14 @@
 import { DeleteOutlined, DownloadOutlined, RollbackOutlined } from '@ant-design/icons';
 import { DB_BACKUP_KINDS, type DbBackupItem } from '@gantry/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, type ButtonProps, Modal, Space, Table, Tag } from 'antd';
+import { Alert, Button, Modal, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type DbBackupSource, deleteDbBackup, listDbBackups, listFtpBackups } from '../../../services/dbBackup';
 import { toast } from '../../../services/feedback';
 import { isRequestError } from '../../../services/request';
 import { formatDateTime } from '../../../utils/dateTime';
+import { rowTestId, testId } from '../../../utils/testId';
 
 /** A row of either list: a database backup (§3) or an FTP backup record. */
 export interface DbBackupRow {
@@ -19,7 +19,6 @@ export interface DbBackupRow {
   fileSize: number;
 }
 
-const testId = (id: string) => ({ 'data-testid': id }) as ButtonProps;
 export const dbBackupsKey = (projectId: string, source: DbBackupSource) => ['db-backups', projectId, source];
 
 /**
@@ -141,7 +140,7 @@ export function DbBackupList({
         scroll={{ x: 760 }}
         pagination={{ pageSize: 10, showSizeChanger: false, hideOnSinglePage: true }}
         locale={{ emptyText: t(source === 'ftp' ? 'dbBackups.ftpEmpty' : 'dbBackups.empty') }}
-        onRow={(row) => ({ 'data-testid': `db-row-${source}-${row.id}` }) as HTMLAttributes<HTMLElement>}
+        onRow={(row) => rowTestId(`db-row-${source}-${row.id}`)}
       />
     </>
   );

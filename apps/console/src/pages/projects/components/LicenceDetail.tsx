@@ -12,10 +12,10 @@ import {
   remainingDays,
 } from '@gantry/shared';
 import { Descriptions, Empty, Table, Tag, Typography } from 'antd';
-import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
+import { rowTestId } from '../../../utils/testId';
 import { remainingOf } from '../projectNumbers';
-import { slug, withTestId } from '../testIds';
+import { slug } from '../testIds';
 
 interface Row {
   path: MeasurePath;
@@ -60,7 +60,7 @@ export function LicenceDetail({ project }: { project: Pick<ProjectView, 'grant' 
         rowKey="path"
         pagination={false}
         dataSource={rows}
-        onRow={(row) => withTestId<HTMLAttributes<HTMLElement>>(`licence-detail-${slug(row.path)}`)}
+        onRow={(row) => rowTestId(`licence-detail-${slug(row.path)}`)}
         columns={[
           { title: t('project.measure'), dataIndex: 'path', render: (path: MeasurePath) => t(`grant.label.${path}`) },
           { title: t('project.granted'), dataIndex: 'granted', render: (v: number | undefined) => v ?? unlimited },

@@ -2,12 +2,11 @@ import { DownOutlined } from '@ant-design/icons';
 import { PROJECT_LIST_PAGE, type ProjectView } from '@gantry/shared';
 import { Button, Dropdown, Grid, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { openSite } from '../../../components/OpenSite';
 import { formatDateTime } from '../../../utils/dateTime';
+import { rowTestId, withTestId } from '../../../utils/testId';
 import { deviceStats } from '../projectNumbers';
-import { withTestId } from '../testIds';
 import { backupItems, openBackupItem } from './backupItems';
 
 export interface ProjectTableProps {
@@ -68,7 +67,7 @@ export function ProjectTable(props: ProjectTableProps) {
       width: 240,
       fixed: screens.md ? 'left' : undefined,
       ellipsis: { showTitle: true },
-      onCell: (project) => ({ 'data-testid': `${row(project)}-name` }) as HTMLAttributes<HTMLElement>,
+      onCell: (project) => rowTestId(`${row(project)}-name`),
     },
     { title: t('project.owner'), dataIndex: ['user', 'name'], width: 180, ellipsis: { showTitle: true } },
     {
@@ -157,7 +156,7 @@ export function ProjectTable(props: ProjectTableProps) {
       scroll={{ x: scrollX }}
       sticky={{ offsetHeader: 0 }}
       tableLayout="fixed"
-      onRow={(project) => withTestId<HTMLAttributes<HTMLElement>>(row(project))}
+      onRow={(project) => rowTestId(row(project))}
       rowSelection={{
         selectedRowKeys: [...selected],
         preserveSelectedRowKeys: true,

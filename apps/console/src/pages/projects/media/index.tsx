@@ -11,7 +11,6 @@ import { checkMediaName } from '@gantry/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Button,
-  type ButtonProps,
   Card,
   Descriptions,
   Empty,
@@ -40,10 +39,9 @@ import { formatDateTime } from '../../../utils/dateTime';
 import { formatBytes } from '../detail/ProjectData';
 import { projectPath } from '../paths';
 import './texts';
+import { testId } from '../../../utils/testId';
 
 const IMAGE = /\.(png|jpe?g|gif|webp|bmp|ico)$/i;
-const testId = (id: string) => ({ 'data-testid': id }) as ButtonProps;
-
 /** The nodes whose name contains `search` (any case), with the folders that lead to them. */
 export function filterTree(nodes: MediaNode[], search: string): MediaNode[] {
   const needle = search.trim().toLowerCase();

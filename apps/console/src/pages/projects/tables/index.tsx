@@ -1,23 +1,7 @@
 import { ArrowLeftOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { tableName } from '@gantry/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Button,
-  type ButtonProps,
-  Card,
-  Col,
-  Empty,
-  Form,
-  Input,
-  Modal,
-  Popconfirm,
-  Row,
-  Space,
-  Spin,
-  Tabs,
-  Tag,
-  Tooltip,
-} from 'antd';
+import { Button, Card, Col, Empty, Form, Input, Modal, Popconfirm, Row, Space, Spin, Tabs, Tag, Tooltip } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
@@ -30,6 +14,7 @@ import {
   renameTable,
   type TableSummary,
 } from '../../../services/tables';
+import { testId } from '../../../utils/testId';
 import { projectPath } from '../paths';
 import { dynamicText } from './texts';
 
@@ -60,7 +45,7 @@ function TableRename({
     <Modal
       open={table !== undefined}
       title={t('designer.rename')}
-      okButtonProps={{ 'data-testid': 'table-rename-save', disabled: problem !== undefined } as ButtonProps}
+      okButtonProps={testId('table-rename-save', { disabled: problem !== undefined })}
       onCancel={onClose}
       onOk={() => onSave({ name: name.trim(), ...(title.trim() ? { title: title.trim() } : {}) })}
       destroyOnHidden
@@ -200,7 +185,7 @@ export default function ProjectTablesPage() {
                 />
                 <Popconfirm
                   title={t('tables.ui.deleteConfirm')}
-                  okButtonProps={{ 'data-testid': `table-delete-confirm-${item.name}` } as ButtonProps}
+                  okButtonProps={testId(`table-delete-confirm-${item.name}`)}
                   onConfirm={async () => {
                     await deleteTable(projectId, item.id);
                     toast.success(t('table.deleted'));

@@ -1,8 +1,8 @@
 import type { ProjectView } from '@gantry/shared';
 import { Card, Col, Empty, Row, Table, Typography } from 'antd';
-import type { HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../utils/dateTime';
+import { rowTestId } from '../../../utils/testId';
 import { StatusTag } from './labels';
 
 interface TenantProjectListProps {
@@ -25,7 +25,7 @@ export function TenantProjectList({ projects, loading, variant }: TenantProjectL
         dataSource={projects ?? []}
         pagination={false}
         locale={{ emptyText: empty }}
-        onRow={(p) => ({ 'data-testid': `tenant-project-${p.id}` }) as HTMLAttributes<HTMLElement>}
+        onRow={(p) => rowTestId(`tenant-project-${p.id}`)}
         columns={[
           { key: 'name', title: t('tenant.name'), dataIndex: 'name' },
           {

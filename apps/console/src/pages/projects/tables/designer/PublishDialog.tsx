@@ -1,6 +1,7 @@
-import { Alert, type ButtonProps, Modal, Table, Tag } from 'antd';
+import { Alert, Modal, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { FieldChange, PublishPreview } from '../../../../services/tables';
+import { testId } from '../../../../utils/testId';
 import { dynamicText } from '../texts';
 
 interface Props {
@@ -33,7 +34,7 @@ export function PublishDialog({ preview, update, publishing, failure, onConfirm,
       open={preview !== undefined}
       title={update ? t('tables.ui.updatePublish') : t('tables.ui.publish')}
       okText={update ? t('tables.ui.updatePublish') : t('tables.ui.publish')}
-      okButtonProps={{ 'data-testid': 'publish-confirm', loading: publishing } as ButtonProps}
+      okButtonProps={testId('publish-confirm', { loading: publishing })}
       onOk={onConfirm}
       onCancel={onCancel}
       width={Math.min(760, typeof window === 'undefined' ? 760 : window.innerWidth - 16)}

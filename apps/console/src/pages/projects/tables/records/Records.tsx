@@ -19,7 +19,6 @@ import { useQuery } from '@tanstack/react-query';
 import {
   Alert,
   Button,
-  type ButtonProps,
   Card,
   Descriptions,
   Drawer,
@@ -48,6 +47,7 @@ import {
   updateRecord,
 } from '../../../../services/tables';
 import { formatDateTime } from '../../../../utils/dateTime';
+import { testId } from '../../../../utils/testId';
 import type { DetailConfig } from '../designer/Designer';
 import { dynamicText } from '../texts';
 import { RecordForm } from './RecordForm';
@@ -95,7 +95,7 @@ function FilterValue({
 }) {
   const { t } = useTranslation();
   const many = condition.op === 'in' || condition.op === 'nin';
-  const testId = `filter-value-${field.name}`;
+  const valueTestId = `filter-value-${field.name}`;
   const options =
     field.type === 'select' || field.type === 'multiSelect'
       ? field.options.options.map((option) => ({ value: option.value, label: option.label || option.value }))
@@ -103,7 +103,7 @@ function FilterValue({
   if (options)
     return (
       <Select
-        data-testid={testId}
+        data-testid={valueTestId}
         allowClear
         style={{ minWidth: 160 }}
         mode={many ? 'multiple' : undefined}
@@ -115,7 +115,7 @@ function FilterValue({
   if (many)
     return (
       <Select
-        data-testid={testId}
+        data-testid={valueTestId}
         mode="tags"
         style={{ minWidth: 160 }}
         value={Array.isArray(condition.value) ? (condition.value as string[]) : []}
@@ -125,7 +125,7 @@ function FilterValue({
   if (field.type === 'boolean')
     return (
       <Select
-        data-testid={testId}
+        data-testid={valueTestId}
         allowClear
         style={{ width: 100 }}
         value={condition.value as boolean | undefined}
@@ -143,7 +143,7 @@ function FilterValue({
   )
     return (
       <InputNumber
-        data-testid={testId}
+        data-testid={valueTestId}
         value={typeof condition.value === 'number' ? condition.value : null}
         onChange={(value) => onChange(value ?? undefined)}
       />
@@ -151,12 +151,12 @@ function FilterValue({
   if (field.type === 'date' || field.type === 'time')
     return (
       <div style={{ minWidth: 160 }}>
-        <ValueEditor field={field} value={condition.value} onChange={onChange} testId={testId} />
+        <ValueEditor field={field} value={condition.value} onChange={onChange} testId={valueTestId} />
       </div>
     );
   return (
     <Input
-      data-testid={testId}
+      data-testid={valueTestId}
       style={{ width: 160 }}
       value={typeof condition.value === 'string' ? condition.value : ''}
       onChange={(event) => onChange(event.target.value)}
@@ -340,7 +340,7 @@ export default function Records({ projectId, table }: { projectId: string; table
           />
           <Popconfirm
             title={t('designer.rec.deleteConfirm')}
-            okButtonProps={{ 'data-testid': `record-delete-confirm-${record.id}` } as ButtonProps}
+            okButtonProps={testId(`record-delete-confirm-${record.id}`)}
             onConfirm={async () => {
               await deleteRecord(projectId, table.id, record.id);
               toast.success(t('table.recordDeleted'));
@@ -494,7 +494,7 @@ export default function Records({ projectId, table }: { projectId: string; table
       <Modal
         open={batch !== undefined}
         title={t('designer.rec.batchEdit')}
-        okButtonProps={{ 'data-testid': 'batch-save', disabled: !batchField } as ButtonProps}
+        okButtonProps={testId('batch-save', { disabled: !batchField })}
         destroyOnHidden
         onCancel={() => setBatch(undefined)}
         onOk={async () => {
