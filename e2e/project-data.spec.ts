@@ -205,7 +205,7 @@ test.describe('media library', () => {
     await node(page, 'photos/shift-notes.txt').click();
     await page.getByTestId('media-delete').click();
     await expect(page.getByText('Delete "shift-notes.txt"?')).toBeVisible();
-    await page.getByTestId('media-delete-confirm').click();
+    await clickDialogButton(page, 'media-delete-confirm');
     await expect(node(page, 'photos/shift-notes.txt')).toHaveCount(0);
     await expect(page.getByText('Deleted')).toBeVisible();
     expect([...(await apiTree(request, tenantToken)).keys()].sort()).toEqual(['photos', 'photos/pixel.png']);
@@ -213,7 +213,7 @@ test.describe('media library', () => {
     await node(page, 'photos').click();
     await page.getByTestId('media-delete').click();
     await expect(page.getByText('Delete "photos"?')).toBeVisible();
-    await page.getByTestId('media-delete-confirm').click();
+    await clickDialogButton(page, 'media-delete-confirm');
     await expect(node(page, 'photos')).toHaveCount(0);
     await expect(page.getByTestId('media-tree')).toContainText('The media library has no files yet');
     expect((await apiTree(request, tenantToken)).size).toBe(0);

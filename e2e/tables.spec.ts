@@ -1,6 +1,16 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { API, apiLogin, apiPatchSettings, expect, expectRoute, fillLogin, pickOption, test } from './helpers';
+import {
+  API,
+  apiLogin,
+  apiPatchSettings,
+  clickDialogButton,
+  expect,
+  expectRoute,
+  fillLogin,
+  pickOption,
+  test,
+} from './helpers';
 import { ensureAdmin, ensureLicence, ensureProject, ensureTenant } from './seed';
 
 /**
@@ -143,7 +153,7 @@ test('design a table of every field type, publish it, add, edit, filter and batc
   await page.getByTestId('publish').click();
   await expect(page.getByTestId('publish-intro')).toHaveText('首次发布');
   await expect(page.getByTestId('change-byteArray1')).toContainText('新增');
-  await page.getByTestId('publish-confirm').click();
+  await clickDialogButton(page, 'publish-confirm');
   await expect(page.getByTestId('publish-failure')).toHaveText('发布失败：字段不存在');
   await page.getByRole('button', { name: '取 消' }).click();
   // The closed dialog leaves the page before the next opens: its buttons must not take the next clicks.
@@ -154,13 +164,13 @@ test('design a table of every field type, publish it, add, edit, filter and batc
   await page.getByTestId('field-editor-done').click();
   await page.getByTestId('publish').click();
   await expect(page.getByTestId('change-byteArray1')).toContainText('新增');
-  await page.getByTestId('publish-confirm').click();
+  await clickDialogButton(page, 'publish-confirm');
   await expect(page.getByTestId('table-gauges')).toContainText('已发布');
 
   // Rename: a title beside the name.
   await page.getByTestId('table-rename-gauges').click();
   await page.getByTestId('table-rename-title').fill('压力表');
-  await page.getByTestId('table-rename-save').click();
+  await clickDialogButton(page, 'table-rename-save');
   await expect(page.getByTestId('table-gauges')).toContainText('压力表');
 
   // Records: two added through the form.
@@ -239,7 +249,7 @@ test('design a table of every field type, publish it, add, edit, filter and batc
   await page.getByTestId('batch-edit').click();
   await pickOption(page, 'batch-field', '数字');
   await page.getByTestId('batch-value').fill('99');
-  await page.getByTestId('batch-save').click();
+  await clickDialogButton(page, 'batch-save');
   await expect(page.getByText('已更新 2 条记录')).toBeVisible();
   await expect(table.locator('tbody tr.ant-table-row').filter({ hasText: '99' })).toHaveCount(2);
 
@@ -262,7 +272,7 @@ test('design a table of every field type, publish it, add, edit, filter and batc
   await page.screenshot({ path: shot('records-390'), fullPage: true });
   // Delete a table after the confirmation.
   await page.getByTestId('table-delete-sites').click();
-  await page.getByTestId('table-delete-confirm-sites').click();
+  await clickDialogButton(page, 'table-delete-confirm-sites');
   await expect(page.getByText('表已删除')).toBeVisible();
   await expect(page.getByTestId('table-sites')).toHaveCount(0);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

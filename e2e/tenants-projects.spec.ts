@@ -166,7 +166,7 @@ test('disabling the tenant refuses its login and disables its projects; enabling
   await expect(input(page, 'tenant-enable-project-acmeplant')).toBeChecked();
   await expect(input(page, 'tenant-enable-project-acmesecond')).toBeChecked();
   await input(page, 'tenant-enable-project-acmesecond').uncheck();
-  await page.getByTestId('tenant-enable-confirm').click();
+  await clickDialogButton(page, 'tenant-enable-confirm');
   await expect(page.getByTestId(`tenant-status-${TENANT}`)).toContainText(/启用|Enabled/i);
 
   const after = await request.get(
