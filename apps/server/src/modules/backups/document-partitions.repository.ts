@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { escapeLiteral } from 'pg';
 import { type Database, queryRows } from '../../db/database.js';
-import { DEFAULT_PARTITION, md5Hex, ownPartitionName } from '../../db/document-partitions.js';
+import { DEFAULT_PARTITION, hasOwnPartition, md5Hex, ownPartitionName } from '../../db/document-partitions.js';
 import { projectBackups, projectCollectionStats, tasks } from '../../db/schema.js';
 import { statisticsName, tableIndexPrefix } from '../tables/record-index.js';
 import { type BackupRow, parsedLines } from './backup.repository.js';
@@ -11,7 +11,6 @@ import { ArchiveProblem } from './backup-archive.js';
 const SWAP_LOCK_TIMEOUT_MS = 3_000;
 const SWAP_ATTEMPTS = 5;
 
-const ownName = ownPartitionName;
 const defaultCheckName = (projectId: string) => `${DEFAULT_PARTITION}_not_${md5Hex(projectId)}`;
 const LOAD_PREFIX = 'project_documents_load_';
 const loadName = (restoreId: string) => `${LOAD_PREFIX}${md5Hex(restoreId)}`;
@@ -48,11 +47,8 @@ export class DocumentPartitions {
     return documents >= this.minDocuments || (await this.hasOwn(projectId));
   }
 
-  async hasOwn(projectId: string): Promise<boolean> {
-    const [row] = await this.rows<{ found: boolean }>(
-      sql`select to_regclass(${ownName(projectId)}) is not null as found`,
-    );
-    return row?.found === true;
+  private hasOwn(projectId: string): Promise<boolean> {
+    return hasOwnPartition(this.background, projectId);
   }
 
   /** A new, empty load table for a restore; one left by an earlier attempt of the same id goes. */
@@ -122,7 +118,7 @@ export class DocumentPartitions {
    * (every other statement on the documents queues behind a waiting lock) and tries again.
    */
   async swapIn(restoreId: string, projectId: string, loaded: LoadedCollections, record: BackupRow): Promise<void> {
-    const own = id(ownName(projectId));
+    const own = id(ownPartitionName(projectId));
     const hadOwn = await this.hasOwn(projectId);
     for (let attempt = 1; ; attempt++) {
       try {

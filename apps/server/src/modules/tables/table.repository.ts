@@ -1,7 +1,7 @@
 import type { TableDefinition } from '@gantry/shared';
 import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
-import { DEFAULT_PARTITION, ownPartitionName } from '../../db/document-partitions.js';
+import { DEFAULT_PARTITION, hasOwnPartition, ownPartitionName } from '../../db/document-partitions.js';
 import { projectDocuments, projects } from '../../db/schema.js';
 import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { ListQuery } from '../../lib/list-query/list-query.js';
@@ -140,11 +140,7 @@ export class TableRepository {
 
   /** The partition of project_documents that holds a project's rows: its own, or the default one. */
   private async partitionOf(projectId: string): Promise<string> {
-    const own = ownPartitionName(projectId);
-    const { rows } = (await this.db.execute(sql`select to_regclass(${own}) is not null as found`)) as unknown as {
-      rows: Array<{ found: boolean }>;
-    };
-    return rows[0]?.found ? own : DEFAULT_PARTITION;
+    return (await hasOwnPartition(this.db, projectId)) ? ownPartitionName(projectId) : DEFAULT_PARTITION;
   }
 
   private async dropIndex(name: string, concurrently: boolean): Promise<void> {

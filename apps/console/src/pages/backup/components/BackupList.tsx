@@ -94,7 +94,7 @@ export function BackupList({ projectId, tab, onTab, onCreate, onUpload, onDownlo
   const remove = (ids: string[]) => {
     modal.confirm({
       title: t('backups.deleteConfirm', { count: ids.length }),
-      okButtonProps: { danger: true, ...testId('backup-delete-ok') },
+      okButtonProps: testId('backup-delete-ok', { danger: true }),
       onOk: async () => {
         let failed = false;
         for (const id of ids) {

@@ -139,7 +139,7 @@ export function CyclePanel({ projectId }: { projectId: string }) {
   const remove = (cycle: DbBackupCycleView) => {
     modal.confirm({
       title: t('cycles.deleteConfirm', { name: cycle.name }),
-      okButtonProps: { danger: true, ...testId('cycle-delete-ok') },
+      okButtonProps: testId('cycle-delete-ok', { danger: true }),
       onOk: async () => {
         try {
           await deleteCycle(projectId, cycle.id);

@@ -134,7 +134,7 @@ export function DumpDialog({
       title={t('dbBackups.createTitle')}
       onCancel={onClose}
       onOk={confirm}
-      okButtonProps={{ disabled: parts.length === 0 || nameError !== null, loading: busy, ...testId('db-create-ok') }}
+      okButtonProps={testId('db-create-ok', { disabled: parts.length === 0 || nameError !== null, loading: busy })}
       destroyOnHidden
       maskClosable={false}
     >
@@ -220,7 +220,7 @@ export function RestoreDialog({
       onCancel={onClose}
       onOk={() => void start()}
       okText={t('dbBackups.restore')}
-      okButtonProps={{ danger: true, disabled: parts.length === 0, loading: busy, ...testId('db-restore-ok') }}
+      okButtonProps={testId('db-restore-ok', { danger: true, disabled: parts.length === 0, loading: busy })}
       destroyOnHidden
       maskClosable={false}
     >
@@ -264,7 +264,7 @@ export function DownloadDialog({
       title={`${t('dbBackups.download')}: ${row.name}`}
       onCancel={onClose}
       onOk={download}
-      okButtonProps={{ disabled: code === null, ...testId('db-download-ok') }}
+      okButtonProps={testId('db-download-ok', { disabled: code === null })}
       destroyOnHidden
     >
       <CodeField onChange={setCode} />

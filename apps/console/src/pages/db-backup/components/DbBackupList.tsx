@@ -51,7 +51,7 @@ export function DbBackupList({
   const remove = (row: DbBackupRow) => {
     modal.confirm({
       title: t('dbBackups.deleteConfirm', { name: row.name }),
-      okButtonProps: { danger: true, ...testId('db-delete-ok') },
+      okButtonProps: testId('db-delete-ok', { danger: true }),
       onOk: async () => {
         try {
           await deleteDbBackup(projectId, source, row.id);

@@ -108,7 +108,7 @@ function NameDialog(props: {
       title={props.title}
       destroyOnHidden
       onCancel={props.onCancel}
-      okButtonProps={{ disabled: name === '' || problem !== undefined, loading: busy, ...testId('media-name-ok') }}
+      okButtonProps={testId('media-name-ok', { disabled: name === '' || problem !== undefined, loading: busy })}
       onOk={() => {
         setBusy(true);
         void props.onSubmit(name).finally(() => setBusy(false));

@@ -5,9 +5,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../services/feedback';
 import { enableTenant, tenantKeys, useTenantProjects } from '../../../services/tenant';
+import { testId } from '../../../utils/testId';
 import { StatusTag } from './labels';
-
-const testId = (id: string) => ({ 'data-testid': id });
 
 /**
  * Enabling a tenant (console.md §4): its projects listed, all preselected; the administrator picks
@@ -49,7 +48,7 @@ export function EnableDialog({ tenant, onClose }: { tenant: TenantView; onClose:
       okText={t('tenant.enable')}
       cancelText={t('tenant.cancel')}
       confirmLoading={saving}
-      okButtonProps={{ disabled: projects.isPending, ...testId('tenant-enable-confirm') }}
+      okButtonProps={testId('tenant-enable-confirm', { disabled: projects.isPending })}
       cancelButtonProps={testId('tenant-enable-cancel')}
     >
       <div data-testid="tenant-enable-dialog">

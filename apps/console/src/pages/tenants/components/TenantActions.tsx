@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from '../../../services/feedback';
 import { deleteTenant, disableTenant, tenantKeys } from '../../../services/tenant';
+import { testId } from '../../../utils/testId';
 
 export interface TenantActionHandlers {
   onProjects: (tenant: TenantView) => void;
@@ -13,8 +14,6 @@ export interface TenantActionHandlers {
   /** After a delete: the list may have to step back a page. */
   onDeleted: () => void;
 }
-
-const testId = (id: string) => ({ 'data-testid': id });
 
 /** A row's actions: projects, detail, enable/disable, edit, delete, change password. */
 export function TenantActions({ tenant, handlers }: { tenant: TenantView; handlers: TenantActionHandlers }) {
@@ -85,7 +84,7 @@ export function TenantActions({ tenant, handlers }: { tenant: TenantView; handle
       <Popconfirm
         title={t('tenant.deleteConfirm', { name: tenant.name })}
         onConfirm={onDelete}
-        okButtonProps={{ danger: true, ...testId('tenant-delete-confirm') }}
+        okButtonProps={testId('tenant-delete-confirm', { danger: true })}
       >
         <Button type="link" size="small" danger data-testid={`tenant-delete-${id}`}>
           {t('tenant.delete')}
