@@ -7,7 +7,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifyWebsocket from '@fastify/websocket';
-import { effectiveFeatures, TEMPLATE_COLLECTIONS } from '@gantry/shared';
+import { BACKUP_LIMITS, effectiveFeatures, TEMPLATE_COLLECTIONS } from '@gantry/shared';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -38,6 +38,7 @@ import { SessionCache } from './modules/auth/session-cache.js';
 import { BackupRepository } from './modules/backups/backup.repository.js';
 import { backupRoutes } from './modules/backups/backup.routes.js';
 import { BackupService } from './modules/backups/backup.service.js';
+import { configureArchiveLimits } from './modules/backups/backup-archive.js';
 import { DashboardRepository } from './modules/dashboard/dashboard.repository.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
@@ -369,6 +370,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     database.copyOut,
     config.ownPartitionMinDocuments,
   );
+  configureArchiveLimits({
+    expandedBytesMax: config.archiveExpandedMaxBytes,
+    diskReserveBytes: BACKUP_LIMITS.diskReserveBytes,
+  });
   const backups = new BackupService(backupRepository, documentRepository, fileStore, taskEngine, clock, {
     dataDir: config.dataDir,
     uploadMaxBytes: config.backupUploadMaxBytes,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MEDIA_LIMITS } from '@gantry/shared';
+import { BACKUP_LIMITS, MEDIA_LIMITS } from '@gantry/shared';
 import { z } from 'zod';
 import { DEVELOPMENT_PUBLIC_KEY } from './modules/licence/trusted-keys.js';
 import { SERVER_ROOT } from './server-root.js';
@@ -27,6 +27,12 @@ const envSchema = z.object({
   /** The largest file one media-library upload may bring (bytes; 2 GiB by default). */
   GANTRY_MEDIA_FILE_MAX_BYTES: z.coerce.number().int().min(1).default(MEDIA_LIMITS.fileBytes),
   GANTRY_BACKUP_UPLOAD_MAX_MB: z.coerce.number().int().min(1).default(20_480),
+  /** Bytes (in MB) all entries of one archive may expand to; never more than the data directory's free space. */
+  GANTRY_ARCHIVE_EXPANDED_MAX_MB: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(BACKUP_LIMITS.expandedBytesMax / 1024 ** 2),
   GANTRY_SAFETY_BACKUPS_KEEP: z.coerce.number().int().min(1).max(100).default(3),
   /** A whole-project restore of at least this many documents gets the project a partition of its own. */
   GANTRY_OWN_PARTITION_MIN_DOCUMENTS: z.coerce.number().int().min(1).default(100_000),
@@ -89,6 +95,8 @@ export interface Config {
   mediaFileMaxBytes: number;
   /** The largest backup file an upload may bring (GANTRY_BACKUP_UPLOAD_MAX_MB, default 20 GiB). */
   backupUploadMaxBytes: number;
+  /** The bound of one archive's expansion (GANTRY_ARCHIVE_EXPANDED_MAX_MB, default 64 GiB). */
+  archiveExpandedMaxBytes: number;
   /** Safety backups (taken before each restore) kept per project. */
   safetyBackupsKeep: number;
   /** Documents from which a whole-project restore loads the project's own partition (GANTRY_OWN_PARTITION_MIN_DOCUMENTS). */
@@ -150,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     hashQueue: e.GANTRY_HASH_QUEUE,
     mediaFileMaxBytes: e.GANTRY_MEDIA_FILE_MAX_BYTES,
     backupUploadMaxBytes: e.GANTRY_BACKUP_UPLOAD_MAX_MB * 1024 * 1024,
+    archiveExpandedMaxBytes: e.GANTRY_ARCHIVE_EXPANDED_MAX_MB * 1024 * 1024,
     safetyBackupsKeep: e.GANTRY_SAFETY_BACKUPS_KEEP,
     ownPartitionMinDocuments: e.GANTRY_OWN_PARTITION_MIN_DOCUMENTS,
     pgliteSharedBuffers: e.GANTRY_PGLITE_SHARED_BUFFERS,

@@ -148,4 +148,20 @@ export const BACKUP_MESSAGES = {
     en: 'the file is encrypted: give its verification code',
   },
   'backup.problem.truncated': { zh_Hans: '文件不完整或已损坏', en: 'the file is truncated or damaged' },
+  'backup.problem.overlap': {
+    zh_Hans: '文件中的条目相互重叠（疑似压缩炸弹）',
+    en: 'entries of the file overlap (a zip bomb?)',
+  },
+  'backup.problem.mismatch': {
+    zh_Hans: '条目的本地头与中央目录不一致',
+    en: "an entry's local header disagrees with its central record",
+  },
+  'backup.problem.bomb': {
+    zh_Hans: '整个文件的压缩比异常（{{ratio}} 倍，疑似压缩炸弹）',
+    en: 'the file expands suspiciously far ({{ratio}} times its size: a zip bomb?)',
+  },
+  'backup.problem.noSpace': {
+    zh_Hans: '解压需要 {{need}} MB，数据目录仅余 {{free}} MB 可用',
+    en: 'it expands to {{need}} MB; the data directory has {{free}} MB to spare',
+  },
 } as const satisfies Record<string, Record<Language, string>>;

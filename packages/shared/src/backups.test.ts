@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BACKUP_LIMITS, defaultBackupName, linkModules, toWholeMb } from './backups.js';
+import {
+  BACKUP_LIMITS,
+  BACKUP_UPLOAD_NAME,
+  defaultBackupName,
+  linkModules,
+  toWholeMb,
+  uploadRecordName,
+} from './backups.js';
 import { backupExportSchema, backupImportSchema } from './schemas/backup.schema.js';
 
 describe('selection links (§4)', () => {
@@ -20,6 +27,18 @@ describe('backup names', () => {
     const long = defaultBackupName('北京供热站监控项目的一个很长的名字', at);
     expect([...long].length).toBe(BACKUP_LIMITS.nameMax);
     expect(long.endsWith('_2026-11-23 04:05:06')).toBe(true);
+  });
+  it('names an uploaded file by the §5 rule, whatever its own name (a downloaded backup uploads back)', () => {
+    const downloaded = `${defaultBackupName('一号工厂', new Date(2026, 10, 28, 20, 50, 56)).replaceAll(':', '_')}.zip`;
+    expect(downloaded).toBe('一号工厂_2026-11-28 20_50_56.zip');
+    expect(uploadRecordName(downloaded)).toBe('一号工厂_2026_11_28_20_50_56');
+    expect(uploadRecordName('C:\\Users\\op\\plant backup (2).ZIP')).toBe('plant_backup_2');
+    expect(uploadRecordName('../../etc/passwd.zip')).toBe('passwd');
+    expect(uploadRecordName('!!!.zip')).toBe('');
+    const long = uploadRecordName(`${'長'.repeat(40)}.zip`);
+    expect([...long].length).toBe(BACKUP_LIMITS.nameMax);
+    for (const name of [downloaded, 'a-b c.zip', 'x.y_z.zip'])
+      expect(BACKUP_UPLOAD_NAME.test(uploadRecordName(name))).toBe(true);
   });
   it('rounds sizes to whole MB', () => {
     expect(toWholeMb(0)).toBe(0);

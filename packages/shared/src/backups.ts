@@ -40,6 +40,13 @@ export const BACKUP_LIMITS = {
    * about 1030 on runs of one byte; documents compress 5–30×, media files about 1×).
    */
   ratioMax: 200,
+  /**
+   * The whole archive's expansion over its size is held to `ratioMax` too, once it expands past this
+   * (a split bomb: many small entries, each under the per-entry check, sharing or repeating one run).
+   */
+  ratioFloorBytes: 32 * 1024 * 1024,
+  /** Free space an archive's expansion must leave in the data directory. */
+  diskReserveBytes: 512 * 1024 * 1024,
   /** One line (document) of a data module file, in bytes; documents themselves are ≤ 1 MiB. */
   lineBytesMax: 2 * 1024 * 1024,
   /** The verification code of a protected download or upload. */
@@ -48,8 +55,21 @@ export const BACKUP_LIMITS = {
   excludedDirsMax: 500,
 } as const;
 
-/** Upload names: letters (any script), digits, dot and underscore; no other symbol (§5). */
+/** Backup record names: letters (any script), digits, dot and underscore; no other symbol (§5). */
 export const BACKUP_UPLOAD_NAME = /^[\p{L}\p{N}._]+$/u;
+
+/**
+ * The record name an uploaded file gets: its name without folder or `.zip`, every run of other
+ * symbols (spaces, dashes, colons…) made one underscore, at most `nameMax` characters. The rule of
+ * §5 applies to this name, not to the file's own: a file the product offered for download
+ * (`一号工厂_2026-11-28 20_50_56.zip`) uploads back unchanged. Empty when nothing is left.
+ */
+export function uploadRecordName(filename: string): string {
+  const file = filename.slice(Math.max(filename.lastIndexOf('/'), filename.lastIndexOf('\\')) + 1);
+  const stem = file.replace(/\.zip$/i, '');
+  const name = stem.replace(/[^\p{L}\p{N}._]+/gu, '_').replace(/^_+|_+$/g, '');
+  return [...name].slice(0, BACKUP_LIMITS.nameMax).join('');
+}
 
 /** Compressed files an upload may be (§5 'please upload compressed file'); the server checks the bytes too. */
 export const BACKUP_UPLOAD_EXTENSIONS = ['.zip'] as const;

@@ -350,6 +350,27 @@ describe('project backups', () => {
     ]);
   });
 
+  it('takes back a file it offered for download under the name the browser saved it as', async () => {
+    await seed();
+    const id = await exportBackup({
+      name: '一号工厂_2026-11-28 20:50:56',
+      item: ['mongodb'],
+      moduleRules: { rule: 0 },
+    });
+    const download = await call('GET', `${BACKUP}/download/${id}`);
+    expect(download.statusCode).toBe(200);
+    // What a browser saves `一号工厂_2026-11-28 20:50:56.zip` as (a colon is not allowed in a file name).
+    const body = form('一号工厂_2026-11-28 20_50_56.zip', download.rawPayload);
+    const uploaded = await app.app.inject({
+      method: 'POST',
+      url: `${BACKUP}/upload`,
+      headers: { authorization: acme, 'x-request-project': project, 'accept-language': 'en', ...body.headers },
+      payload: body.payload,
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    expect(uploaded.json()).toMatchObject({ status: 'OK', name: '一号工厂_2026_11_28_20_50_56' });
+  });
+
   it('moves a project: a backup of one restores into another, its project id rewritten', async () => {
     await seed();
     const id = await exportBackup({ name: 'move', item: ['mongodb'], moduleRules: { rule: 0 } });
@@ -470,7 +491,7 @@ describe('project backups', () => {
     expect((await upload('fake.zip', Buffer.from('hello, not a zip at all'))).json().message).toBe(
       'Upload file format error, please upload compressed file!',
     );
-    expect((await upload('bad name!.zip', Buffer.from('PK\u0003\u0004'))).json().message).toBe(
+    expect((await upload('!!! ###.zip', Buffer.from('PK\u0003\u0004'))).json().message).toBe(
       'Backup names allow no special symbols except dot and underscore',
     );
     const list = await call('GET', `${BACKUP}?query=${q({ withCount: true })}`);

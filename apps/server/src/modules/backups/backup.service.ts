@@ -7,7 +7,6 @@ import {
   BACKUP_LIMITS,
   BACKUP_TASK_EXPORT,
   BACKUP_TASK_IMPORT,
-  BACKUP_UPLOAD_NAME,
   type BackupExportQuery,
   type BackupImportQuery,
   type BackupKind,
@@ -21,6 +20,7 @@ import {
   type RestoreRule,
   toWholeMb,
   translate,
+  uploadRecordName,
 } from '@gantry/shared';
 import { ZipWriter } from '@zip.js/zip.js';
 import { AppError } from '../../lib/app-error.js';
@@ -356,7 +356,7 @@ export class BackupService {
     const row: BackupRow = {
       id,
       projectId: context.projectId,
-      name: [...base].slice(0, BACKUP_LIMITS.nameMax).join(''),
+      name: base,
       type: 'export',
       status: 'succeed',
       item: manifest.item,
@@ -394,8 +394,8 @@ export class BackupService {
     projectId: string,
   ): Promise<{ id: string; base: string; manifest: Manifest; file: string; size: number }> {
     if (!filename.toLowerCase().endsWith('.zip')) throw new AppError('backupUploadNotZip');
-    const base = filename.slice(0, -'.zip'.length);
-    if (!BACKUP_UPLOAD_NAME.test(base)) throw new AppError('backupUploadName');
+    const base = uploadRecordName(filename);
+    if (!base) throw new AppError('backupUploadName');
     const id = `u${randomBytes(10).toString('hex')}`;
     await mkdir(files.folder(projectId), { recursive: true });
     const partial = files.partial(projectId, id);
@@ -461,6 +461,8 @@ export class BackupService {
     const output = createWriteStream(to, { flags: 'wx', mode: 0o600 });
     const zip = new ZipWriter(Writable.toWeb(output), { keepOrder: true });
     try {
+      // The structure first (manifest, names, declared sizes): only a sound archive is decrypted whole.
+      await readManifest(reader);
       await reader.copyInto(zip);
       await zip.close();
     } catch (error) {

@@ -18,6 +18,7 @@ const MAX32 = 0xffffffff;
 const MAX16 = 0xffff;
 const UTF8_NAMES = 0x0800;
 const ENCRYPTED = 0x0001;
+const DATA_DESCRIPTOR = 0x0008;
 const ZIP64_EXTRA = 0x0001;
 const EXTENDED_TIME = 0x5455;
 const UNICODE_PATH = 0x7075;
@@ -27,6 +28,9 @@ const BLOCK = 1 << 20;
 
 export interface ZipEntry {
   filename: string;
+  /** The name's bytes as the central directory has them: the local header must repeat them. */
+  rawName: Buffer;
+  flags: number;
   directory: boolean;
   encrypted: boolean;
   symlink: boolean;
@@ -36,11 +40,19 @@ export interface ZipEntry {
   crc: number;
   method: number;
   offset: number;
+  /** Where the next entry's local header (or the central directory) starts: this entry's data ends before it. */
+  end: number;
 }
 
 /** Why a file cannot be read as a zip: not one (or its directory is damaged), or an entry's data is. */
 export class ZipReadError extends Error {
-  constructor(readonly reason: 'notZip' | 'damaged' | 'unsupported') {
+  /**
+   * notZip: no readable directory; damaged: an entry's data does not match its record; unsupported:
+   * a method other than store or deflate; overlap: two entries (or an entry and the directory) share
+   * bytes, the trick of split zip bombs; mismatch: a local header that names other bytes than its
+   * central record (another name, size, checksum or method).
+   */
+  constructor(readonly reason: 'notZip' | 'damaged' | 'unsupported' | 'overlap' | 'mismatch') {
     super(`zip ${reason}`);
   }
 }
@@ -123,7 +135,7 @@ function parseDirectory(directory: Buffer, count: number, maxEntries: number, si
     const extraAt = nameAt + nameLength;
     const next = extraAt + extraLength + commentLength;
     if (next > directory.length) throw new ZipReadError('notZip');
-    const rawName = directory.subarray(nameAt, extraAt);
+    const rawName = Buffer.from(directory.subarray(nameAt, extraAt));
     let filename = flags & UTF8_NAMES ? rawName.toString('utf8') : rawName.toString('latin1');
     let lastModDate = dosDate(date, time);
     for (let e = extraAt; e + 4 <= extraAt + extraLength; ) {
@@ -152,6 +164,8 @@ function parseDirectory(directory: Buffer, count: number, maxEntries: number, si
     const unixMode = madeBy >> 8 === 3 ? (external >>> 16) & 0o170000 : 0;
     entries.push({
       filename,
+      rawName,
+      flags,
       directory: filename.endsWith('/'),
       encrypted: (flags & ENCRYPTED) !== 0,
       symlink: unixMode === 0o120000,
@@ -161,16 +175,53 @@ function parseDirectory(directory: Buffer, count: number, maxEntries: number, si
       crc,
       method,
       offset,
+      end: 0,
     });
     p = next;
   }
   return entries;
 }
 
+/**
+ * Gives every entry the bytes up to the next local header (or the directory) and refuses any
+ * overlap: an entry's header, name and data must fit before the next one starts. Entries sharing
+ * data are how a few kilobytes declare gigabytes (a split zip bomb).
+ */
+export function assignSpans<T extends { offset: number; compressedSize: number; end: number }>(
+  entries: T[],
+  nameLength: (entry: T) => number,
+  directoryAt: number,
+): void {
+  const byOffset = [...entries].sort((a, b) => a.offset - b.offset);
+  for (let i = 0; i < byOffset.length; i++) {
+    const entry = byOffset[i] as T;
+    entry.end = byOffset[i + 1]?.offset ?? directoryAt;
+    if (entry.offset + 30 + nameLength(entry) + entry.compressedSize > entry.end) throw new ZipReadError('overlap');
+  }
+}
+
+/** The local header must repeat the central record: the same name bytes, method and (without a data descriptor) sizes and CRC. */
+function checkLocalHeader(local: Buffer, entry: ZipEntry): void {
+  const flags = local.readUInt16LE(6);
+  if (local.readUInt16LE(8) !== entry.method || (flags & ENCRYPTED) !== (entry.flags & ENCRYPTED))
+    throw new ZipReadError('mismatch');
+  if (!local.subarray(30).equals(entry.rawName)) throw new ZipReadError('mismatch');
+  if (flags & DATA_DESCRIPTOR) return;
+  // MAX32: the real sizes are in the local ZIP64 field (the central record's are the ones used).
+  const sameSize = (local32: number, central: number) => local32 === central || local32 === MAX32;
+  if (
+    local.readUInt32LE(14) >>> 0 !== entry.crc >>> 0 ||
+    !sameSize(local.readUInt32LE(18), entry.compressedSize) ||
+    !sameSize(local.readUInt32LE(22), entry.uncompressedSize)
+  ) {
+    throw new ZipReadError('mismatch');
+  }
+}
+
 export class ZipFileReader {
   private constructor(
     private readonly handle: FileHandle,
-    private readonly size: number,
+    readonly size: number,
     readonly entries: ZipEntry[],
   ) {}
 
@@ -179,18 +230,23 @@ export class ZipFileReader {
     const { size } = await handle.stat();
     const { at, length, count } = await findDirectory(handle, size);
     const directory = await readAt(handle, at, length);
-    return new ZipFileReader(handle, size, parseDirectory(directory, count, options.maxEntries, size));
+    const entries = parseDirectory(directory, count, options.maxEntries, size);
+    if (entries.length <= options.maxEntries) assignSpans(entries, (entry) => entry.rawName.length, at);
+    return new ZipFileReader(handle, size, entries);
   }
 
   /** Streams an entry's bytes to `sink` (awaited: a slow sink slows the reading), checked against its size and CRC-32. */
   async read(entry: ZipEntry, sink: (chunk: Buffer) => void | Promise<void>): Promise<void> {
     if (entry.method !== 0 && entry.method !== 8) throw new ZipReadError('unsupported');
-    const local = await readAt(this.handle, entry.offset, 30).catch(() => {
+    // The header and the name the central record expects, in one read.
+    const head = await readAt(this.handle, entry.offset, 30 + entry.rawName.length).catch(() => {
       throw new ZipReadError('damaged');
     });
-    if (local.readUInt32LE(0) !== LOCAL_HEADER) throw new ZipReadError('damaged');
-    const start = entry.offset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
-    if (start + entry.compressedSize > this.size) throw new ZipReadError('damaged');
+    if (head.readUInt32LE(0) !== LOCAL_HEADER) throw new ZipReadError('damaged');
+    if (head.readUInt16LE(26) !== entry.rawName.length) throw new ZipReadError('mismatch');
+    const start = entry.offset + 30 + entry.rawName.length + head.readUInt16LE(28);
+    if (start + entry.compressedSize > entry.end) throw new ZipReadError('overlap');
+    checkLocalHeader(head, entry);
     let crc = 0;
     let size = 0;
     const take = async (chunk: Buffer) => {

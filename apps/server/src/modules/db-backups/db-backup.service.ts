@@ -273,7 +273,7 @@ export class DbBackupService {
       const row: DbBackupRow = {
         id: received.id,
         projectId: context.projectId,
-        name: [...received.base].slice(0, BACKUP_LIMITS.nameMax).join(''),
+        name: received.base,
         type: 'dump',
         status: 'success',
         item: { fileServer: item.fileServer, html: item.html, database: item.database },

@@ -5,6 +5,7 @@ import {
   ArchiveProblem,
   type ArchiveReader,
   checkEntryLimits,
+  readManifestJson,
   verifyEntryBytes,
 } from '../backups/backup-archive.js';
 
@@ -92,23 +93,6 @@ export function isRowLine(line: string): boolean {
   }
 }
 
-async function readManifestEntry(reader: ArchiveReader, entry: ArchiveEntry): Promise<unknown> {
-  const limit = 512 * 1024 * 1024;
-  if (entry.uncompressedSize > limit) throw new ArchiveProblem('manifestInvalid', { detail: 'size' });
-  const parts: Buffer[] = [];
-  let bytes = 0;
-  await reader.read(entry, (chunk) => {
-    bytes += chunk.byteLength;
-    if (bytes > limit) throw new ArchiveProblem('manifestInvalid', { detail: 'size' });
-    parts.push(Buffer.from(chunk));
-  });
-  try {
-    return JSON.parse(Buffer.concat(parts).toString('utf8'));
-  } catch {
-    throw new ArchiveProblem('manifestInvalid', { detail: 'JSON' });
-  }
-}
-
 export interface PlatformVerifyOptions {
   /** The tables this server has: an archive naming another is refused. */
   knownTables: ReadonlySet<string>;
@@ -137,7 +121,7 @@ export async function verifyPlatformArchive(
   }
   const manifestEntry = entries.find((entry) => entry.filename === PLATFORM_ARCHIVE.manifest);
   if (!manifestEntry || manifestEntry.directory) throw new ArchiveProblem('manifestMissing');
-  const raw = await readManifestEntry(reader, manifestEntry);
+  const raw = await readManifestJson(reader, manifestEntry);
   const head = raw as { format?: unknown; version?: unknown } | null;
   if (head?.format !== PLATFORM_ARCHIVE.format) throw new ArchiveProblem('manifestInvalid', { detail: 'format' });
   if (head.version !== PLATFORM_ARCHIVE.version) throw new ArchiveProblem('version', { version: String(head.version) });

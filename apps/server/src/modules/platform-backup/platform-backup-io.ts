@@ -269,7 +269,7 @@ export async function restorePlatformBackup(
   const began = performance.now();
   const recovered = await recoverPlatformRestore(deps);
   if (recovered !== 'none') deps.log(`an earlier restore a stopped process left: ${recovered}`);
-  const reader = await ArchiveReader.open(file);
+  const reader = await ArchiveReader.open(file, undefined, { maxEntries: PLATFORM_LIMITS.entriesMax });
   try {
     const tables = await deps.repo.tables(deps.db);
     const migrations = await deps.repo.schemaMigrations(deps.db);

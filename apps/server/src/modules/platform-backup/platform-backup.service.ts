@@ -21,7 +21,7 @@ import type { Actor, AuditService } from '../audit/audit.service.js';
 import { ArchiveProblem, ArchiveReader } from '../backups/backup-archive.js';
 import type { TaskContext, TaskEngine } from '../tasks/task.engine.js';
 import type { UserRow } from '../users/user.repository.js';
-import { verifyPlatformArchive } from './platform-archive.js';
+import { PLATFORM_LIMITS, verifyPlatformArchive } from './platform-archive.js';
 import type { PlatformBackupRepository } from './platform-backup.repository.js';
 import {
   type PlatformBackupDeps,
@@ -191,7 +191,7 @@ export class PlatformBackupService {
   private async check(file: string, language: Language): Promise<void> {
     let reader: ArchiveReader | undefined;
     try {
-      reader = await ArchiveReader.open(file);
+      reader = await ArchiveReader.open(file, undefined, { maxEntries: PLATFORM_LIMITS.entriesMax });
       await verifyPlatformArchive(reader, { knownTables: new Set(await this.deps.repo.tables(this.deps.db)) });
     } catch (error) {
       if (error instanceof ArchiveProblem) {

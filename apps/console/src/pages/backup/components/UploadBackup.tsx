@@ -1,5 +1,5 @@
 import { UploadOutlined } from '@ant-design/icons';
-import { BACKUP_LIMITS, BACKUP_UPLOAD_EXTENSIONS, BACKUP_UPLOAD_NAME } from '@gantry/shared';
+import { BACKUP_LIMITS, BACKUP_UPLOAD_EXTENSIONS, uploadRecordName } from '@gantry/shared';
 import { Button, Modal, Progress } from 'antd';
 import { type ChangeEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -57,7 +57,7 @@ export function UploadBackup({
       toast.error(t('backup.uploadNotZip'));
       return;
     }
-    if (!BACKUP_UPLOAD_NAME.test(file.name)) {
+    if (!uploadRecordName(file.name)) {
       toast.error(t('backup.uploadName'));
       return;
     }

@@ -2,10 +2,10 @@ import { UploadOutlined } from '@ant-design/icons';
 import {
   BACKUP_LIMITS,
   BACKUP_UPLOAD_EXTENSIONS,
-  BACKUP_UPLOAD_NAME,
   DB_BACKUP_KINDS,
   type DbBackupKind,
   defaultBackupName,
+  uploadRecordName,
 } from '@gantry/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, Input, Modal, Progress, Tag } from 'antd';
@@ -317,7 +317,7 @@ export function UploadDialog({
       toast.error(t('backup.uploadNotZip'));
       return;
     }
-    if (!BACKUP_UPLOAD_NAME.test(file.name)) {
+    if (!uploadRecordName(file.name)) {
       toast.error(t('backup.uploadName'));
       return;
     }
