@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { translate } from '@gantry/shared';
 import { ConfigError, loadConfig } from '../config.js';
-import { ArchiveProblem } from '../modules/backups/backup-archive.js';
+import { ArchiveProblem } from '../lib/archive/archive-problem.js';
 import { PlatformBackupRepository } from '../modules/platform-backup/platform-backup.repository.js';
 import {
   PlatformRestoreRefused,

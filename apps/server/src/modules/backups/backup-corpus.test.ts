@@ -5,9 +5,9 @@ import { BACKUP_ARCHIVE, COLLECTIONS } from '@gantry/shared';
 import { Uint8ArrayReader, Uint8ArrayWriter, ZipWriter } from '@zip.js/zip.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configureZip } from '../../lib/archive/zip-codec.js';
 import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { configureZip } from './zip-codec.js';
 
 const BACKUP = `${SPM_URL}/proxy/core/backup`;
 const CORE = '/portal/rest/core';
@@ -355,7 +355,7 @@ describe('restore rules', () => {
     // Rewrite the archive with one document changed and the manifest left as it was.
     const archive = path.join(app.dataDir, 'backups', project, `${id}.zip`);
     const original = await readFile(archive);
-    const { ArchiveReader } = await import('./backup-archive.js');
+    const { ArchiveReader } = await import('../../lib/archive/archive-reader.js');
     const reader = await ArchiveReader.open(archive);
     const entries: Entry[] = [];
     let manifest = '';

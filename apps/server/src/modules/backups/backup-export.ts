@@ -1,13 +1,14 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { BACKUP_ARCHIVE, type BackupItem, linkModules, MEDIA_LIMITS } from '@gantry/shared';
+import { ArchiveWriter } from '../../lib/archive/archive-writer.js';
+import { compressEntry, type SpooledEntry, spoolEntry } from '../../lib/archive/zip-file-writer.js';
 import { type FileStore, FileStoreError } from '../../lib/file-store.js';
 import { inPool } from '../../lib/in-pool.js';
 import { htmlArea, mediaArea } from '../media/media.service.js';
 import { type BackupRepository, type BackupRow, DOCUMENT_BATCH_MAX } from './backup.repository.js';
-import { ArchiveWriter } from './backup-archive.js';
+import type { ManifestHead } from './backup-archive.js';
 import { elapsed } from './backup-restore.js';
-import { compressEntry, type SpooledEntry, spoolEntry } from './zip-file-writer.js';
 
 /** Files are read in blocks this big (fewer, larger chunks through the deflater). */
 const READ_CHUNK = 1 << 20;
@@ -136,7 +137,7 @@ const AHEAD = 4;
  * written, which keeps both cores busy; a large file waits for those and is streamed.
  */
 async function writeFiles(
-  writer: ArchiveWriter,
+  writer: ArchiveWriter<ManifestHead>,
   store: FileStore,
   areas: Array<{ kind: 'fileServer' | 'html'; area: string; skip: string[][] }>,
   progress: ExportProgress,
@@ -245,9 +246,9 @@ export async function writeBackup(
   await mkdir(files.folder(request.projectId), { recursive: true });
   const partial = files.partial(request.projectId, request.id);
   const spool = files.spool(request.projectId, request.id);
-  let writer: ArchiveWriter | undefined;
+  let writer: ArchiveWriter<ManifestHead> | undefined;
   try {
-    writer = await ArchiveWriter.create(partial);
+    writer = await ArchiveWriter.create<ManifestHead>(partial);
     await mkdir(spool);
     // The data modules are deflated into spool files (the database building their lines in its
     // process) while this process writes the media files; then they are copied in.

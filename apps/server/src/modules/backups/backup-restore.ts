@@ -9,19 +9,14 @@ import {
   type RestorePlan,
   type RestoreRule,
 } from '@gantry/shared';
+import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
+import type { ArchiveEntry, ArchiveReader } from '../../lib/archive/archive-reader.js';
+import { LineSplitter } from '../../lib/archive/entry-checks.js';
 import { type FileStore, FileStoreError } from '../../lib/file-store.js';
 import { inPool } from '../../lib/in-pool.js';
 import { htmlArea, mediaArea } from '../media/media.service.js';
 import type { BackupRepository, BackupRow } from './backup.repository.js';
-import {
-  type ArchiveEntry,
-  ArchiveProblem,
-  type ArchiveReader,
-  LineSplitter,
-  type Manifest,
-  parseDocumentLine,
-  placeEntry,
-} from './backup-archive.js';
+import { type Manifest, parseDocumentLine, placeEntry } from './backup-archive.js';
 import type { LoadedCollections } from './document-partitions.repository.js';
 
 type FileKind = 'fileServer' | 'html';

@@ -5,10 +5,11 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { SERVER_STOPPED } from '../tasks/task.engine.js';
-import { ArchiveReader, verifyArchive } from './backup-archive.js';
+import { verifyArchive } from './backup-archive.js';
 
 const BACKUP = `${SPM_URL}/proxy/core/backup`;
 const CORE = '/portal/rest/core';

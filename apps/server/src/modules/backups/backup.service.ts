@@ -24,6 +24,9 @@ import {
 } from '@gantry/shared';
 import { ZipWriter } from '@zip.js/zip.js';
 import { AppError } from '../../lib/app-error.js';
+import { ArchiveProblem, WrongPassword } from '../../lib/archive/archive-problem.js';
+import { ArchiveReader } from '../../lib/archive/archive-reader.js';
+import { configureZip } from '../../lib/archive/zip-codec.js';
 import type { Clock } from '../../lib/clock.js';
 import type { FileStore } from '../../lib/file-store.js';
 import type { ListTotal } from '../../lib/list-count.js';
@@ -36,17 +39,9 @@ import { SERVER_STOPPED, TaskError } from '../tasks/task.engine.js';
 import type { UserRow } from '../users/user.repository.js';
 import { presentBackup } from './backup.presenter.js';
 import { BACKUP_RESOURCE, type BackupRepository, type BackupRow } from './backup.repository.js';
-import {
-  ArchiveProblem,
-  ArchiveReader,
-  type Manifest,
-  readManifest,
-  verifyArchive,
-  WrongPassword,
-} from './backup-archive.js';
+import { type Manifest, readManifest, verifyArchive } from './backup-archive.js';
 import { BackupFiles, fileBytes, writeBackup } from './backup-export.js';
 import { applyRestore, elapsed, planRestore, RestoreJournals, recoverRestores } from './backup-restore.js';
-import { configureZip } from './zip-codec.js';
 
 /** The project a backup call works on, checked for the caller. */
 export interface BackupContext {

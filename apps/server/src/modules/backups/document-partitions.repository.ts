@@ -3,9 +3,9 @@ import { escapeLiteral } from 'pg';
 import { type Database, queryRows } from '../../db/database.js';
 import { DEFAULT_PARTITION, hasOwnPartition, md5Hex, ownPartitionName } from '../../db/document-partitions.js';
 import { projectBackups, projectCollectionStats, tasks } from '../../db/schema.js';
+import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import { statisticsName, tableIndexPrefix } from '../tables/record-index.js';
 import { type BackupRow, parsedLines } from './backup.repository.js';
-import { ArchiveProblem } from './backup-archive.js';
 
 /** How long the swap waits for its locks before trying again (others queue behind a waiting lock). */
 const SWAP_LOCK_TIMEOUT_MS = 3_000;

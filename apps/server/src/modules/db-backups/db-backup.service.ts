@@ -25,13 +25,15 @@ import {
   translate,
 } from '@gantry/shared';
 import { AppError } from '../../lib/app-error.js';
+import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
+import type { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import type { Clock } from '../../lib/clock.js';
 import type { FileStore } from '../../lib/file-store.js';
 import type { ListTotal } from '../../lib/list-count.js';
 import { mapQueryError, parseListQuery } from '../../lib/list-query/list-query.js';
 import type { BackupRepository } from '../backups/backup.repository.js';
 import type { BackupContext, BackupService } from '../backups/backup.service.js';
-import { ArchiveProblem, type ArchiveReader, type Manifest, verifyArchive } from '../backups/backup-archive.js';
+import { type Manifest, verifyArchive } from '../backups/backup-archive.js';
 import { BackupFiles, writeBackup } from '../backups/backup-export.js';
 import { applyRestore, elapsed, RestoreJournals } from '../backups/backup-restore.js';
 import type { FtpStorage } from '../ftp/ftp-storage.js';

@@ -1,13 +1,8 @@
 import { z } from 'zod';
+import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
+import { type ArchiveEntry, type ArchiveReader, readManifestJson } from '../../lib/archive/archive-reader.js';
+import { checkEntryLimits, verifyEntryBytes } from '../../lib/archive/entry-checks.js';
 import { inPool } from '../../lib/in-pool.js';
-import {
-  type ArchiveEntry,
-  ArchiveProblem,
-  type ArchiveReader,
-  checkEntryLimits,
-  readManifestJson,
-  verifyEntryBytes,
-} from '../backups/backup-archive.js';
 
 /**
  * The whole-platform archive (issue 13 §4): a zip with `tables/<table>.jsonl` (one row per line, as

@@ -5,10 +5,12 @@ import path from 'node:path';
 import { MEDIA_TEMP_PREFIX } from '@gantry/shared';
 import type { Database } from '../../db/database.js';
 import { auditLog } from '../../db/schema.js';
-import { ArchiveProblem, ArchiveReader, LineSplitter } from '../backups/backup-archive.js';
+import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
+import { ArchiveReader } from '../../lib/archive/archive-reader.js';
+import { LineSplitter } from '../../lib/archive/entry-checks.js';
+import { ZipFileWriter } from '../../lib/archive/zip-file-writer.js';
 import { APP_VERSION } from '../backups/backup-export.js';
 import { elapsed } from '../backups/backup-restore.js';
-import { ZipFileWriter } from '../backups/zip-file-writer.js';
 import { PLATFORM_ARCHIVE, PLATFORM_LIMITS, type PlatformManifest, verifyPlatformArchive } from './platform-archive.js';
 import { NOT_ARCHIVED, type PlatformBackupRepository } from './platform-backup.repository.js';
 

@@ -1,7 +1,8 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { BACKUP_ARCHIVE } from '@gantry/shared';
-import { ArchiveWriter } from '../backups/backup-archive.js';
+import { ArchiveWriter } from '../../lib/archive/archive-writer.js';
+import type { ManifestHead } from '../backups/backup-archive.js';
 import { APP_VERSION } from '../backups/backup-export.js';
 import type { PackageContent } from './template-builtins.js';
 
@@ -39,7 +40,7 @@ export async function writePackage(
 ): Promise<{ bytes: number; modules: Record<string, number> }> {
   await mkdir(files.folder(), { recursive: true });
   const partial = files.partial(`${project.id}-${process.pid}-${Date.now()}`);
-  const writer = await ArchiveWriter.create(partial);
+  const writer = await ArchiveWriter.create<ManifestHead>(partial);
   try {
     const byModule = new Map<string, string[]>();
     const stamp = at.toISOString();

@@ -4,11 +4,11 @@ import type { TemplateView } from '@gantry/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projects, templates, users as usersTable } from '../../db/schema.js';
+import { ArchiveReader } from '../../lib/archive/archive-reader.js';
+import { ZipFileWriter } from '../../lib/archive/zip-file-writer.js';
 import { LocalInvalidationBus } from '../../lib/invalidation-bus.js';
 import { adminWithLicence, createTenant, projectBody, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
 import { createTestApp, multipartFile, type TestApp, TINY_PNG } from '../../test/test-app.js';
-import { ArchiveReader } from '../backups/backup-archive.js';
-import { ZipFileWriter } from '../backups/zip-file-writer.js';
 import { TemplateRepository } from './template.repository.js';
 
 const TEMPLATES = `${SPM_URL}/templates`;

@@ -20,6 +20,8 @@ import {
   translate,
 } from '@gantry/shared';
 import { AppError } from '../../lib/app-error.js';
+import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
+import { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import type { Clock } from '../../lib/clock.js';
 import type { FileStore } from '../../lib/file-store.js';
 import type { Storage } from '../../lib/storage.js';
@@ -27,7 +29,7 @@ import { mayManageTemplate, mayUseTemplate, mayViewTemplate, templatePublisher }
 import type { Actor } from '../audit/audit.service.js';
 import type { BackupRepository } from '../backups/backup.repository.js';
 import type { BackupService } from '../backups/backup.service.js';
-import { ArchiveProblem, ArchiveReader, type Manifest, verifyArchive } from '../backups/backup-archive.js';
+import { type Manifest, verifyArchive } from '../backups/backup-archive.js';
 import { BackupFiles, writeBackup } from '../backups/backup-export.js';
 import { applyRestore, RestoreJournals } from '../backups/backup-restore.js';
 import type { ProjectRepository } from '../projects/project.repository.js';

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { BACKUP_ARCHIVE } from '@gantry/shared';
 import { Uint8ArrayReader, Uint8ArrayWriter, ZipWriter } from '@zip.js/zip.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLATFORM_ARCHIVE } from '../../modules/platform-backup/platform-archive.js';
 import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
 import { type CentralPart, deflatedRun, type LocalPart, rawZip, sha256 } from '../../test/hostile-zip.js';
 import { createTestApp, multipartFile, type TestApp } from '../../test/test-app.js';
-import { PLATFORM_ARCHIVE } from '../platform-backup/platform-archive.js';
 import { configureZip } from './zip-codec.js';
 
 /**

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ArchiveReader } from './backup-archive.js';
+import { ArchiveReader } from './archive-reader.js';
 import { ZipFileWriter } from './zip-file-writer.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'gantry-zip-writer-'));
