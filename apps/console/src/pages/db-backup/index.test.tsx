@@ -36,7 +36,7 @@ const FTP_WARNING = {
 
 function server(options: { ftp?: 'off' | 'on' | 'failing'; states?: JobState[]; backups?: DbBackupView[] } = {}) {
   const states = [...(options.states ?? [{ status: 'success', log: 'Restore successful' }])];
-  return mockFetch((call) => {
+  return mockFetch((call): { status?: number; body?: unknown; headers?: Record<string, string> } | undefined => {
     const path = call.url.split('?')[0];
     if (path === '/portal/rest/spm/project/available') return { body: [{ id: 'p1', name: 'Plant' }] };
     if (path === `${DB}/backup` && call.method === 'GET') {
