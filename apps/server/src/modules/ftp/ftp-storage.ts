@@ -3,7 +3,8 @@
  * basic-ftp. Every operation opens its own connection (with a connect and transfer timeout), works
  * inside the configured remote folder only, and closes its client. Failures are `FtpStorageError`s
  * whose `failure` says what went wrong and whose message is an English sentence naming the server,
- * the operation and the file (never the password).
+ * the operation and the file (never the password), for the log; their `key` is what a user reads (a
+ * message in both languages).
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
