@@ -1,4 +1,5 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page } from '@playwright/test';
@@ -30,6 +31,8 @@ const PROJECT = 'dbplant';
 const DB = '/portal/rest/db-backup';
 const CORE = '/portal/rest/core';
 const CODE = 'Valve-9-code';
+/** FTP storage switched off again (a remote folder must still be a valid one). */
+const FTP_OFF = { enabled: false, host: '', port: 21, user: '', remoteFolder: '/', tls: 'none' };
 
 interface DumpRecord {
   id: string;
@@ -54,6 +57,20 @@ async function openMenu(page: Page, action: 'create' | 'upload' | 'restore' | 'f
   await page.goto('/portal/#/app/model/Project/list');
   await clickCardSubmenu(page, PROJECT, 'dbBackup', action);
   await expectRoute(page, '/app/db-backup');
+}
+
+/** A loopback port nothing listens on (bound, then released): an unreachable FTP server. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
 }
 
 test.describe('database backups', () => {
@@ -188,8 +205,69 @@ test.describe('database backups', () => {
       await expect(page.getByText('Restore successful')).toBeVisible({ timeout: 60_000 });
       expect(await records(request, token)).toEqual(['r1', 'r2', 'r3']);
     } finally {
-      await settings({ enabled: false, host: '', port: 21, user: '', remoteFolder: '', tls: 'none' });
+      await settings(FTP_OFF);
       await ftp.stop();
+    }
+  });
+  test('an unreachable FTP server: the backup ends with a translated warning toast and a warning on its row', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const adminToken = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+    const settings = (body: object) =>
+      request.put('/portal/rest/db-backup/ftp-settings', {
+        headers: { authorization: `Bearer ${adminToken}` },
+        data: body,
+      });
+    try {
+      const port = await closedPort();
+      const saved = await settings({
+        enabled: true,
+        host: '127.0.0.1',
+        port,
+        user: 'nobody',
+        password: 'not-used',
+        remoteFolder: '/',
+        tls: 'none',
+      });
+      expect(saved.status(), await saved.text()).toBe(200);
+      const before = await dumps(request, token);
+
+      // The console in Chinese: the warning must not be the FTP library's English.
+      await page.addInitScript(() => localStorage.setItem('gantry.language', 'zh_Hans'));
+      await page.goto('/portal/#/login');
+      await fillLogin(page, TENANT, TENANT_PASSWORD);
+      await expectRoute(page, '/app/dashboard');
+      await openMenu(page, 'create');
+      await expect(page.getByTestId('db-title')).toHaveText('数据库备份');
+      await page.getByTestId('db-create-name').fill('ftp_down');
+      await clickDialogButton(page, 'db-create-ok');
+
+      const warning = '备份完成，但复制到 FTP 服务器失败：FTP 服务器拒绝连接或无法到达（本地备份已保留）';
+      const toast = page.getByTestId('db-job-warning');
+      await expect(toast).toHaveText(warning, { timeout: 30_000 });
+      // A warning toast (antd message.warning), not the success one.
+      await expect(page.locator('.ant-message-warning').filter({ has: toast })).toBeVisible();
+      await expect(page.getByText('备份完成', { exact: true })).toHaveCount(0);
+
+      // The local backup is kept and listed with its warning (tooltip: the same sentence).
+      const made = (await dumps(request, token)).find((d) => !before.some((old) => old.id === d.id));
+      expect(made?.name).toBe('ftp_down');
+      const mark = page.getByTestId(`db-warning-backup-${made?.id}`);
+      await expect(mark).toHaveText('警告');
+      await mark.hover();
+      await expect(page.locator('.ant-tooltip').filter({ hasText: warning })).toBeVisible();
+
+      // FTP not configured: the FTP tab says so (a hint, no error).
+      expect((await settings(FTP_OFF)).status()).toBe(200);
+      await page.getByTestId('db-tab-ftp').click();
+      await expect(page.getByTestId('db-ftp-not-configured')).toHaveText(
+        'FTP 存储未配置：管理员可在“系统设置 → FTP 存储”中配置',
+      );
+      await expect(page.getByTestId('db-list-error-ftp')).toHaveCount(0);
+    } finally {
+      await settings(FTP_OFF);
     }
   });
 });

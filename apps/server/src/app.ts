@@ -247,6 +247,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     audit,
     clock,
     secrets: openSecrets,
+    log: app.log,
   });
   const ftpStorage = createFtpStorage({ settings: ftpSettings, log: app.log });
   const licenceHistory = new LicenceHistoryRepository(db);
@@ -529,7 +530,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Language', 'x-request-project'],
-    exposedHeaders: ['count', 'count-estimated', 'next-cursor', 'Content-Disposition'],
+    exposedHeaders: ['count', 'count-estimated', 'next-cursor', 'Content-Disposition', 'ftp-configured'],
     maxAge: 600,
   });
   await registerSecurityHeaders(app);

@@ -34,3 +34,18 @@ export function isMessageKey(key: string): key is MessageKey {
 export function translate(key: MessageKey, language: Language, params: Record<string, string | number> = {}): string {
   return fill(MESSAGES[key][language], params);
 }
+
+/** `translate`, with every param that is itself a message key translated first (with the same params). */
+export function translateWithParams(
+  key: MessageKey,
+  language: Language,
+  params: Record<string, string | number> = {},
+): string {
+  const filled = Object.fromEntries(
+    Object.entries(params).map(([name, value]) => [
+      name,
+      typeof value === 'string' && isMessageKey(value) ? translate(value, language, params) : value,
+    ]),
+  );
+  return translate(key, language, filled);
+}

@@ -25,6 +25,62 @@ export const BACKUP_MESSAGES = {
   },
   'ftp.tls': { zh_Hans: '请选择加密方式', en: 'Choose the encryption' },
   'ftp.passiveOnly': { zh_Hans: '只支持被动模式', en: 'Only passive mode is supported' },
+  // What an FTP operation ran into (FtpStorageError's failure kinds), without the server's own words.
+  'ftp.error.dns': { zh_Hans: 'FTP 服务器名称无法解析（DNS）', en: 'the FTP server name could not be resolved (DNS)' },
+  'ftp.error.refused': {
+    zh_Hans: 'FTP 服务器拒绝连接或无法到达',
+    en: 'the FTP server refused the connection or cannot be reached',
+  },
+  'ftp.error.timeout': { zh_Hans: 'FTP 服务器未及时响应', en: 'the FTP server did not answer in time' },
+  'ftp.error.tls': { zh_Hans: '与 FTP 服务器的 TLS 加密连接失败', en: 'the TLS connection to the FTP server failed' },
+  'ftp.error.noExplicitTls': {
+    zh_Hans: 'FTP 服务器不支持显式 TLS（拒绝了 AUTH TLS）',
+    en: 'the FTP server does not offer explicit TLS (it refused AUTH TLS)',
+  },
+  'ftp.error.login': {
+    zh_Hans: 'FTP 服务器拒绝了用户名或密码',
+    en: 'the FTP server refused the user name or password',
+  },
+  'ftp.error.permission': {
+    zh_Hans: 'FTP 服务器拒绝了该操作（权限不足）',
+    en: 'the FTP server refused the operation (permission)',
+  },
+  'ftp.error.notFound': { zh_Hans: 'FTP 服务器上没有该文件', en: 'the file does not exist on the FTP server' },
+  'ftp.error.diskFull': { zh_Hans: '存储空间不足', en: 'there is no space left for the file' },
+  'ftp.error.interrupted': {
+    zh_Hans: '与 FTP 服务器的连接中断',
+    en: 'the connection to the FTP server was interrupted',
+  },
+  'ftp.error.sizeMismatch': {
+    zh_Hans: 'FTP 服务器上的文件大小与本地不符',
+    en: 'the file size on the FTP server differs from the local one',
+  },
+  'ftp.error.notConfigured': {
+    zh_Hans: 'FTP 存储未启用或配置不完整',
+    en: 'FTP storage is not enabled or not fully configured',
+  },
+  'ftp.error.other': { zh_Hans: 'FTP 操作失败', en: 'the FTP operation failed' },
+  'ftp.error.badFolder': {
+    zh_Hans: '远程目录包含不允许的字符或 ..',
+    en: 'the remote folder contains a character that is not allowed, or ..',
+  },
+  'ftp.error.noPassword': {
+    zh_Hans: '未保存 FTP 密码：请输入密码',
+    en: 'No FTP password is stored: enter the password',
+  },
+  'ftp.error.accountChanged': {
+    zh_Hans: '服务器、端口或用户名与已保存的不同：请输入密码再测试',
+    en: 'The server, port or user differs from the saved one: enter the password to test it',
+  },
+  'ftp.error.secretKey': {
+    zh_Hans: '已保存的 FTP 密码无法解密（密钥已更换）：请在 FTP 设置中重新输入密码',
+    en: 'The stored FTP password cannot be decrypted (the secret key changed): enter it again in the FTP settings',
+  },
+  'ftp.testPassed': {
+    zh_Hans: '已连接 {{server}} 并登录，在“{{folder}}”中写入、读取并删除了测试文件',
+    en: 'Connected to {{server}}, logged in, and wrote, read and deleted a file in "{{folder}}"',
+  },
+  'ftp.testStepFailed': { zh_Hans: '{{server}}：{{reason}}', en: '{{server}}: {{reason}}' },
 
   'backup.contentEmpty': { zh_Hans: '备份内容不能为空', en: 'backup content cannot be empty' },
   'backup.nameRequired': { zh_Hans: '请输入名称', en: 'name required' },
@@ -72,6 +128,14 @@ export const BACKUP_MESSAGES = {
   },
   'dbBackup.ftpUnavailable': { zh_Hans: 'FTP 存储未配置', en: 'FTP storage is not configured' },
   'dbBackup.ftpFailed': { zh_Hans: 'FTP 存储出错：{{reason}}', en: 'FTP storage failed: {{reason}}' },
+  'dbBackup.ftpCopyFailed': {
+    zh_Hans: '备份完成，但复制到 FTP 服务器失败：{{reason}}（本地备份已保留）',
+    en: 'backup complete, but its copy to the FTP server failed: {{reason}} (the local backup is kept)',
+  },
+  'dbBackup.ftpNotConfiguredHint': {
+    zh_Hans: 'FTP 存储未配置：管理员可在“系统设置 → FTP 存储”中配置',
+    en: 'FTP storage is not configured: an administrator sets it up in System settings → FTP storage',
+  },
   'dbBackup.dumped': { zh_Hans: '备份完成', en: 'backup complete' },
   'dbBackup.restored': { zh_Hans: '还原成功', en: 'Restore successful' },
   'dbBackup.paused': { zh_Hans: '任务已暂停', en: 'The job was paused' },

@@ -41,5 +41,6 @@ export const dbBackupPageEn: Record<keyof typeof dbBackupPageZh, string> = {
   'dbBackups.uploadFailed': 'Upload failed!',
   'dbBackups.uploadLarge': 'The backup file is over 2 GB: the upload takes long. Continue?',
   'dbBackups.ftpEmpty': 'The FTP server holds no backup of this project',
+  'dbBackups.warning': 'Warning',
   'dbBackups.empty': 'No backups yet',
 } as const;

@@ -41,5 +41,6 @@ export const dbBackupPageZh = {
   'dbBackups.uploadFailed': 'Upload failed!',
   'dbBackups.uploadLarge': '备份文件超过 2 GB，上传需要较长时间，是否继续？',
   'dbBackups.ftpEmpty': 'FTP 服务器上没有该项目的备份',
+  'dbBackups.warning': '警告',
   'dbBackups.empty': '暂无备份',
 } as const;

@@ -1,7 +1,7 @@
 import type { DbBackupItem, DbBackupJobView, DbBackupStatsView, DbBackupView, FtpBackupView } from '@gantry/shared';
 import { uploadArchive } from './backup';
 import { fetchList, type ListPage } from './list';
-import { API_ROOT, request } from './request';
+import { API_ROOT, request, requestWithHeaders } from './request';
 import { getToken } from './session';
 
 /** The database backup calls (backups-data-designer.md §7), every one with `x-request-project`. */
@@ -42,9 +42,17 @@ export const listDbBackups = (projectId: string): Promise<ListPage<DbBackupView>
     { headers: headersFor(projectId) },
   );
 
-/** What the FTP server holds (no filter, §4); an FTP problem rejects without a toast (the list says it). */
-export const listFtpBackups = (projectId: string) =>
-  request<FtpBackupView[]>(`${BASE}/ftp`, { headers: headersFor(projectId), noMessage: true });
+/**
+ * What the FTP server holds (no filter, §4); an FTP problem rejects without a toast (the list says it).
+ * `configured` is false when FTP storage is not set up (the server's `ftp-configured` header; the list is empty then).
+ */
+export async function listFtpBackups(projectId: string): Promise<{ rows: FtpBackupView[]; configured: boolean }> {
+  const { data, headers } = await requestWithHeaders<FtpBackupView[]>(`${BASE}/ftp`, {
+    headers: headersFor(projectId),
+    noMessage: true,
+  });
+  return { rows: Array.isArray(data) ? data : [], configured: headers.get('ftp-configured') !== 'false' };
+}
 
 export const deleteDbBackup = (projectId: string, source: DbBackupSource, id: string) =>
   request<unknown>(`${BASE}/${source}/${encodeURIComponent(id)}`, { method: 'DELETE', headers: headersFor(projectId) });

@@ -423,6 +423,8 @@ export const dbBackups = pgTable(
     file: text('file').notNull(),
     sourceProjectId: text('source_project_id').notNull(),
     taskId: text('task_id'),
+    /** A backup that succeeded with a problem (its FTP copy failed): message key and params (issue 30). */
+    warning: jsonb('warning').$type<{ key: string; params: Record<string, string | number> }>(),
     createTime: timestamp('create_time', { withTimezone: true, precision: 3 }).notNull(),
     updateTime: timestamp('update_time', { withTimezone: true, precision: 3 }).notNull(),
   },

@@ -46,6 +46,18 @@ export const dbBackupRestoreSchema = dbBackupItemSchema;
 
 const itemView = z.object({ fileServer: z.boolean(), html: z.boolean(), database: z.boolean() });
 
+/**
+ * What went wrong in a job that still succeeded (a dump whose FTP copy failed): a message `key` and its
+ * `params` (a param that is itself a message key, e.g. `reason: 'ftp.error.refused'`, is translated
+ * too), so that a console shows it in its own language; `message` is that text in the caller's language.
+ */
+export const backupWarningView = z.object({
+  key: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
+  message: z.string(),
+});
+export type BackupWarningView = z.infer<typeof backupWarningView>;
+
 /** A database backup record (§3): fileSize in whole MB (`bytes` exact). */
 export const dbBackupView = z.object({
   id: z.string(),
@@ -59,6 +71,8 @@ export const dbBackupView = z.object({
   status: z.literal('success'),
   /** The project the archive was made from (another one for an uploaded backup of another project). */
   sourceProjectId: z.string(),
+  /** Present when the backup succeeded with a problem (its FTP copy failed). */
+  warning: backupWarningView.optional(),
 });
 export type DbBackupView = z.infer<typeof dbBackupView>;
 
@@ -79,6 +93,8 @@ export const dbBackupJobView = z.object({
   status: z.enum(DB_BACKUP_JOB_STATES),
   progress: z.number(),
   log: z.string(),
+  /** A job that succeeded with a problem (a dump whose FTP copy failed): what to warn of. */
+  warning: backupWarningView.optional(),
 });
 export type DbBackupJobView = z.infer<typeof dbBackupJobView>;
 

@@ -97,7 +97,7 @@ export const ftpSettingsSchema = z.object({
 });
 export type FtpSettings = z.infer<typeof ftpSettingsSchema>;
 
-/** 'Test connection': which step failed, in an English sentence naming it. */
+/** 'Test connection': which step failed, in a sentence in the caller's language naming it. */
 export const ftpTestResultSchema = z.object({
   ok: z.boolean(),
   failure: z.enum(FTP_FAILURES).optional(),

@@ -1,4 +1,4 @@
-import type { DbBackupView } from '@gantry/shared';
+import type { DbBackupJobView, DbBackupView } from '@gantry/shared';
 import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, renderPage, signIn } from '../../test/utils';
@@ -25,12 +25,24 @@ function dump(id: string, extra: Partial<DbBackupView> = {}): DbBackupView {
 }
 
 /** A server whose jobs answer `states` one poll after another (the last one stays). */
-function server(options: { ftp?: 'off' | 'on'; states?: Array<{ status: string; log: string }> } = {}) {
+type JobState = { status: string; log: string; warning?: DbBackupJobView['warning'] };
+
+/** What a dump whose FTP copy was refused answers (its warning: a message key and params). */
+const FTP_WARNING = {
+  key: 'dbBackup.ftpCopyFailed',
+  params: { reason: 'ftp.error.refused' },
+  message: 'backup complete, but its copy to the FTP server failed: … (the server language)',
+};
+
+function server(options: { ftp?: 'off' | 'on' | 'failing'; states?: JobState[]; backups?: DbBackupView[] } = {}) {
   const states = [...(options.states ?? [{ status: 'success', log: 'Restore successful' }])];
-  return mockFetch((call) => {
+  return mockFetch((call): { status?: number; body?: unknown; headers?: Record<string, string> } | undefined => {
     const path = call.url.split('?')[0];
     if (path === '/portal/rest/spm/project/available') return { body: [{ id: 'p1', name: 'Plant' }] };
-    if (path === `${DB}/backup` && call.method === 'GET') return { body: [dump('d1')], headers: { count: '1' } };
+    if (path === `${DB}/backup` && call.method === 'GET') {
+      const rows = options.backups ?? [dump('d1')];
+      return { body: rows, headers: { count: String(rows.length) } };
+    }
     if (path === `${DB}/ftp` && call.method === 'GET') {
       return options.ftp === 'on'
         ? {
@@ -44,7 +56,9 @@ function server(options: { ftp?: 'off' | 'on'; states?: Array<{ status: string; 
               },
             ],
           }
-        : { status: 503, body: { code: 'dbBackupFtpUnavailable', message: 'FTP 存储未配置' } };
+        : options.ftp === 'failing'
+          ? { status: 502, body: { code: 'dbBackupFtpFailed', message: 'FTP 存储出错：FTP 服务器拒绝连接或无法到达' } }
+          : { body: [], headers: { 'ftp-configured': 'false' } };
     }
     if (path === `${DB}/stats`) {
       return {
@@ -95,7 +109,37 @@ describe('database backup dialog', () => {
     server({ ftp: 'off' });
     open('/app/db-backup?projectId=p1&action=ftpRestore');
     expect(screen.getByTestId('db-title').textContent).toBe('数据库还原');
-    expect((await screen.findByTestId('db-list-error-ftp')).textContent).toContain('FTP 存储未配置');
+    expect((await screen.findByTestId('db-ftp-not-configured')).textContent).toBe(
+      'FTP 存储未配置：管理员可在“系统设置 → FTP 存储”中配置',
+    );
+    expect(screen.getByText('FTP 服务器上没有该项目的备份')).toBeTruthy();
+    expect(screen.queryByTestId('db-list-error-ftp')).toBeNull();
+  });
+
+  it('shows an FTP server that fails as an error above the FTP list', async () => {
+    server({ ftp: 'failing' });
+    open('/app/db-backup?projectId=p1&tab=ftp');
+    const error = await screen.findByTestId('db-list-error-ftp');
+    expect(error.textContent).toBe('FTP 存储出错：FTP 服务器拒绝连接或无法到达');
+    expect(error.classList.contains('ant-alert-error')).toBe(true);
+  });
+
+  it('ends a dump whose FTP copy failed with a warning toast, and marks the backup in the list', async () => {
+    server({
+      states: [{ status: 'success', log: 'backup complete, but …', warning: FTP_WARNING }],
+      backups: [dump('d1', { warning: FTP_WARNING })],
+    });
+    open('/app/db-backup?projectId=p1&action=create');
+    const mark = await screen.findByTestId('db-warning-backup-d1');
+    const chinese = '备份完成，但复制到 FTP 服务器失败：FTP 服务器拒绝连接或无法到达（本地备份已保留）';
+    expect(mark.getAttribute('aria-label')).toBe(chinese);
+    expect(mark.textContent).toBe('警告');
+    await waitFor(() => expect((screen.getByTestId('db-create-name') as HTMLInputElement).value).not.toBe(''));
+    fireEvent.click(screen.getByTestId('db-create-ok'));
+    const toast = await screen.findByTestId('db-job-warning', {}, { timeout: 4000 });
+    expect(toast.textContent).toBe(chinese);
+    expect(toast.closest('.ant-message-notice-content')?.querySelector('.ant-message-warning')).not.toBeNull();
+    expect(screen.queryByText('备份完成')).toBeNull();
   });
 
   it('restores from the FTP list: polls the job every second, shows the restoring notice, then success', async () => {

@@ -48,7 +48,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export function call(
   method: Method,
   url: string,
-  options: { token?: string; projectId?: string | null; body?: unknown; w?: World } = {},
+  options: { token?: string; projectId?: string | null; body?: unknown; w?: World; language?: 'en' | 'zh' } = {},
 ) {
   const w = options.w ?? worlds.current;
   return w.app.app.inject({
@@ -56,7 +56,7 @@ export function call(
     url,
     headers: {
       authorization: `Bearer ${options.token ?? w.acme}`,
-      'accept-language': 'en',
+      'accept-language': options.language ?? 'en',
       ...(options.projectId === null ? {} : { 'x-request-project': options.projectId ?? project }),
     },
     ...(options.body === undefined ? {} : { payload: options.body as object }),
@@ -123,7 +123,10 @@ export async function upload(
 
 /** Polls a job as the console does, until it is no longer running. */
 export async function job(id: string, w = worlds.current, projectId = project) {
-  let answer: { status: string; log: string } = { status: 'running', log: '' };
+  let answer: { status: string; log: string; warning?: { key: string; params: object; message: string } } = {
+    status: 'running',
+    log: '',
+  };
   await expect
     .poll(
       async () => {

@@ -55,6 +55,14 @@ export class DbBackupRepository {
     return cappedCount(this.db, dbBackups, and(eq(dbBackups.projectId, projectId), where));
   }
 
+  /** Records what went wrong in a backup that still succeeded (its FTP copy failed). */
+  async setWarning(projectId: string, id: string, warning: DbBackupRow['warning']): Promise<void> {
+    await this.db
+      .update(dbBackups)
+      .set({ warning })
+      .where(and(eq(dbBackups.projectId, projectId), eq(dbBackups.id, id)));
+  }
+
   async remove(projectId: string, id: string): Promise<DbBackupRow | undefined> {
     const [row] = await this.db
       .delete(dbBackups)
@@ -89,6 +97,7 @@ export function dumpRowOf(row: BackupRow): DbBackupRow {
     file: row.file ?? `${row.id}.zip`,
     sourceProjectId: row.sourceProjectId,
     taskId: row.taskId,
+    warning: null,
     createTime: row.createTime,
     updateTime: row.updateTime,
   };

@@ -18,6 +18,7 @@ import {
   database,
   dump,
   files,
+  job,
   MEDIA,
   openWorld,
   project,
@@ -327,9 +328,15 @@ describe('database backups', () => {
     expect(changedFiles).not.toEqual(beforeFiles);
   });
 
-  it('answers that FTP storage is not configured when it is not', async () => {
+  it('answers that FTP storage is not configured when it is not (the list: empty, 200)', async () => {
+    const list = await call('GET', `${DB}/ftp`);
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json()).toEqual([]);
+    expect(list.headers['ftp-configured']).toBe('false');
+    // A dump without FTP storage: no warning.
+    const id = await dump('local only');
+    expect((await job(id)).warning).toBeUndefined();
     for (const [method, url] of [
-      ['GET', `${DB}/ftp`],
       ['DELETE', `${DB}/ftp/x1`],
       ['GET', `${DB}/ftp/download/x1`],
       ['POST', `${DB}/ftp/restore?id=x1`],

@@ -136,14 +136,14 @@ export function dbBackupRoutes(service: DbBackupService) {
         config: { action: 'dbBackup.read' },
         schema: {
           tags,
-          description: `The database backups of the project. ${LIST_QUERY_DESCRIPTION} Fields: id, name, type (dump), status (success), bytes, createTime, updateTime. Default sort createTime desc.`,
+          description: `The database backups of the project. ${LIST_QUERY_DESCRIPTION} Fields: id, name, type (dump), status (success), bytes, createTime, updateTime. Default sort createTime desc. A backup whose FTP copy failed has \`warning\` ({key, params, message}).`,
           headers: projectHeader,
           querystring: listQuerystring.extend(projectQuery),
           response: { 200: z.array(dbBackupView) },
         },
       },
       async (request, reply) => {
-        const { items, total } = await service.list(await context(request), request.query.query);
+        const { items, total } = await service.list(await context(request), request.query.query, request.language);
         if (total) countAnswer(reply, total);
         return items;
       },
@@ -156,13 +156,19 @@ export function dbBackupRoutes(service: DbBackupService) {
         schema: {
           tags,
           description:
-            'What the FTP server holds for the project: id, name, item, uploadTime, fileSize (MB). 503 when FTP storage is not configured.',
+            'What the FTP server holds for the project: id, name, item, uploadTime, fileSize (MB). The header ' +
+            '`ftp-configured` says whether FTP storage is configured: when it is not (`false`), the list is empty ' +
+            "(200). An FTP server that fails answers 502 dbBackupFtpFailed, its reason in the caller's language.",
           headers: projectHeader,
           querystring: z.object(projectQuery),
           response: { 200: z.array(ftpBackupView) },
         },
       },
-      async (request) => service.ftpList(await context(request)),
+      async (request, reply) => {
+        const { items, configured } = await service.ftpList(await context(request));
+        reply.header('ftp-configured', String(configured));
+        return items;
+      },
     );
 
     typed.delete(
@@ -262,7 +268,7 @@ export function dbBackupRoutes(service: DbBackupService) {
       async (request) => {
         const where = await context(request);
         return storeOneUpload(request, (filename, file) =>
-          service.upload(where, filename, file, request.query.password || undefined),
+          service.upload(where, filename, file, request.query.password || undefined, request.language),
         );
       },
     );
@@ -275,14 +281,15 @@ export function dbBackupRoutes(service: DbBackupService) {
           tags,
           description:
             'A dump or restore job of the project (polled each second): status running, success or failed, and ' +
-            "`log`, the outcome in words (a failure's reason first).",
+            "`log`, the outcome in words (a failure's reason first); `warning` ({key, params, message}) when a " +
+            'dump succeeded but its FTP copy failed.',
           headers: projectHeader,
           params: z.object({ jobId: z.string().min(1).max(64) }),
           querystring: z.object(projectQuery),
           response: { 200: dbBackupJobView },
         },
       },
-      async (request) => service.job(await context(request), request.params.jobId),
+      async (request) => service.job(await context(request), request.params.jobId, request.language),
     );
   };
 }

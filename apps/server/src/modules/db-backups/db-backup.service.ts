@@ -20,9 +20,11 @@ import {
   type FtpBackupView,
   isMessageKey,
   type Language,
+  type MessageKey,
   type RestoreRule,
   toWholeMb,
   translate,
+  translateWithParams,
 } from '@gantry/shared';
 import { AppError } from '../../lib/app-error.js';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
@@ -42,7 +44,7 @@ import type { TaskContext, TaskEngine } from '../tasks/task.engine.js';
 import { TaskError } from '../tasks/task.engine.js';
 import type { TaskRepository } from '../tasks/task.repository.js';
 import type { UserRow } from '../users/user.repository.js';
-import { presentDbBackup } from './db-backup.presenter.js';
+import { presentDbBackup, presentWarning } from './db-backup.presenter.js';
 import {
   DB_BACKUP_RESOURCE,
   type DbBackupRepository,
@@ -206,8 +208,11 @@ export class DbBackupService {
     return { id: task.id };
   }
 
-  /** `GET db-backup/{jobId}`: a dump or restore job of this project; running until success or failed. */
-  async job(context: BackupContext, id: string): Promise<DbBackupJobView> {
+  /**
+   * `GET db-backup/{jobId}`: a dump or restore job of this project; running until success or failed.
+   * A dump that succeeded with a problem (its FTP copy failed) carries its backup's warning, in `language`.
+   */
+  async job(context: BackupContext, id: string, language: Language): Promise<DbBackupJobView> {
     const task = await this.deps.taskRepo.find(id);
     if (
       !task ||
@@ -217,20 +222,28 @@ export class DbBackupService {
       throw new AppError('notFound');
     }
     const status = task.status === 'ongoing' ? 'running' : task.status === 'success' ? 'success' : 'failed';
-    const language = (task.params as { language?: Language }).language ?? 'en';
-    const message = task.status === 'pause' ? translate('dbBackup.paused', language) : (task.message ?? '');
+    // The outcome is in the language of the call that started the job; the warning in this call's.
+    const taskLanguage = (task.params as { language?: Language }).language ?? 'en';
+    const message = task.status === 'pause' ? translate('dbBackup.paused', taskLanguage) : (task.message ?? '');
+    // A dump's backup has the job's id.
+    const warning =
+      task.type === DB_BACKUP_TASK_DUMP && status === 'success'
+        ? (await this.deps.repo.find(context.projectId, task.id))?.warning
+        : undefined;
     return {
       id: task.id,
       type: task.type === DB_BACKUP_TASK_DUMP ? 'dump' : 'restore',
       status,
       progress: task.progress,
       log: [message, task.log].filter(Boolean).join('\n'),
+      ...(warning ? { warning: presentWarning(warning, language) } : {}),
     };
   }
 
   async list(
     context: BackupContext,
     rawQuery: string | undefined,
+    language: Language,
   ): Promise<{ items: DbBackupView[]; total?: ListTotal }> {
     const query = parseListQuery(rawQuery, DB_BACKUP_RESOURCE);
     try {
@@ -238,7 +251,7 @@ export class DbBackupService {
         this.deps.repo.list(context.projectId, query),
         query.withCount ? this.deps.repo.total(context.projectId, query.where) : undefined,
       ]);
-      return { items: rows.map(presentDbBackup), ...(total ? { total } : {}) };
+      return { items: rows.map((row) => presentDbBackup(row, language)), ...(total ? { total } : {}) };
     } catch (error) {
       throw mapQueryError(error);
     }
@@ -265,7 +278,13 @@ export class DbBackupService {
    * backup upload is (same name rule, size limit and checks), then listed. An archive holding only
    * some data modules is a project backup, not a database one: refused.
    */
-  async upload(context: BackupContext, filename: string, source: Readable, password: string | undefined) {
+  async upload(
+    context: BackupContext,
+    filename: string,
+    source: Readable,
+    password: string | undefined,
+    language: Language,
+  ) {
     const received = await this.deps.backups.receiveArchive(filename, source, password, this.files, context.projectId);
     const archive = this.files.archive(context.projectId, received.file);
     try {
@@ -287,11 +306,12 @@ export class DbBackupService {
         file: received.file,
         sourceProjectId: received.manifest.project.id,
         taskId: null,
+        warning: null,
         createTime: now,
         updateTime: now,
       };
       await this.deps.repo.insert(row);
-      return presentDbBackup(row);
+      return presentDbBackup(row, language);
     } catch (error) {
       await rm(archive, { force: true });
       throw error;
@@ -346,9 +366,13 @@ export class DbBackupService {
     return sidecar;
   }
 
-  /** `GET db-backup/ftp`: what the FTP server holds for this project (each archive with its sidecar). */
-  async ftpList(context: BackupContext): Promise<FtpBackupView[]> {
-    const ftp = await this.ftp();
+  /**
+   * `GET db-backup/ftp`: what the FTP server holds for this project (each archive with its sidecar);
+   * with FTP storage not configured, nothing (`configured: false`), which is no error.
+   */
+  async ftpList(context: BackupContext): Promise<{ items: FtpBackupView[]; configured: boolean }> {
+    const ftp = this.deps.ftp;
+    if (!ftp || !(await ftp.enabled())) return { items: [], configured: false };
     let files: Awaited<ReturnType<FtpStorage['list']>>;
     try {
       files = await ftp.list(context.projectId);
@@ -372,7 +396,7 @@ export class DbBackupService {
         fileSize: toWholeMb(archive.size),
       });
     }
-    return items.sort((a, b) => b.uploadTime.localeCompare(a.uploadTime));
+    return { items: items.sort((a, b) => b.uploadTime.localeCompare(a.uploadTime)), configured: true };
   }
 
   async ftpRemove(context: BackupContext, id: string): Promise<void> {
@@ -468,9 +492,16 @@ export class DbBackupService {
       context.log(`FTP: ${row.id}.zip uploaded`);
       return done;
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      context.log(`FTP upload failed (the local backup is kept): ${reason}`);
-      return `${done}; FTP upload failed: ${reason}`;
+      // The details (server, file, the server's words) in the log; the warning names the failure kind
+      // as a message key, so that the list and the console say it in their language.
+      const detail = error instanceof Error ? error.message : String(error);
+      context.log(`FTP upload failed (the local backup is kept): ${detail}`);
+      const warning = {
+        key: 'dbBackup.ftpCopyFailed',
+        params: { reason: error instanceof FtpStorageError ? error.key : 'ftp.error.other' },
+      } satisfies { key: MessageKey; params: Record<string, string> };
+      await this.deps.repo.setWarning(projectId, row.id, warning);
+      return translateWithParams(warning.key, params.language, warning.params);
     }
   }
 
@@ -636,7 +667,7 @@ async function sha256Of(file: string): Promise<string> {
 function ftpError(error: unknown): unknown {
   if (error instanceof FtpStorageError) {
     if (error.failure === 'notConfigured') return new AppError('dbBackupFtpUnavailable');
-    return new AppError('dbBackupFtpFailed', { params: { reason: error.message } });
+    return new AppError('dbBackupFtpFailed', { params: { reason: error.key } });
   }
   return error;
 }
@@ -652,6 +683,8 @@ function taskText(error: unknown, language: Language): string {
     );
     return translate(error.options.message ?? ERRORS[error.code].message, language, params);
   }
-  if (error instanceof FtpStorageError) return translate('dbBackup.ftpFailed', language, { reason: error.message });
+  if (error instanceof FtpStorageError) {
+    return translate('dbBackup.ftpFailed', language, { reason: translate(error.key, language) });
+  }
   return String(error);
 }

@@ -175,27 +175,48 @@ describe(`FTP settings (${ENGINE})`, () => {
     expect(await storedRow()).toBeUndefined();
   });
 
-  it('tests a connection and says exactly what failed', async () => {
-    const test = async (body: Record<string, unknown>) => {
-      const response = await t.call('POST', `${URL}/test`, token, body);
+  it("tests a connection and says exactly what failed, in the caller's language", async () => {
+    const test = async (body: Record<string, unknown>, language: 'en' | 'zh' = 'en') => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `${URL}/test`,
+        headers: { authorization: `Bearer ${token}`, 'accept-language': language },
+        payload: body,
+      });
       expect(response.statusCode).toBe(200);
       return response.json<{ ok: boolean; failure?: string; message: string }>();
     };
     expect(await test(settings())).toEqual({
       ok: true,
-      message: expect.stringMatching(/^Connected to 127\.0\.0\.1:\d+, logged in, and wrote, read and deleted a file/),
+      message: expect.stringMatching(
+        /^Connected to 127\.0\.0\.1:\d+, logged in, and wrote, read and deleted a file in "\/gantry"$/,
+      ),
+    });
+    expect(await test(settings(), 'zh')).toEqual({
+      ok: true,
+      message: expect.stringMatching(/^已连接 127\.0\.0\.1:\d+ 并登录，在“\/gantry”中写入、读取并删除了测试文件$/),
     });
     expect(await test(settings({ password: 'wrong-one' }))).toMatchObject({
       ok: false,
       failure: 'login',
-      message: expect.stringMatching(/refused the user name or password/),
+      message: expect.stringMatching(/^127\.0\.0\.1:\d+: the FTP server refused the user name or password$/),
+    });
+    expect(await test(settings({ password: 'wrong-one' }), 'zh')).toMatchObject({
+      ok: false,
+      failure: 'login',
+      message: expect.stringMatching(/^127\.0\.0\.1:\d+：FTP 服务器拒绝了用户名或密码$/),
     });
     expect(await test(settings({ host: 'gantry-nowhere.invalid' }))).toMatchObject({ ok: false, failure: 'dns' });
     const refused = await test(settings({ port: 1 }));
     expect(refused).toMatchObject({
       ok: false,
       failure: 'refused',
-      message: expect.stringMatching(/refused the connection/),
+      message: '127.0.0.1:1: the FTP server refused the connection or cannot be reached',
+    });
+    expect(await test(settings({ port: 1 }), 'zh')).toMatchObject({
+      ok: false,
+      failure: 'refused',
+      message: '127.0.0.1:1：FTP 服务器拒绝连接或无法到达',
     });
     expect(await test(settings({ tls: 'explicit' }))).toMatchObject({
       ok: false,
@@ -204,7 +225,12 @@ describe(`FTP settings (${ENGINE})`, () => {
     });
     // Without a password: the stored one, for the stored server only.
     const { password: _omitted, ...withoutPassword } = settings();
-    expect(await test(withoutPassword)).toMatchObject({ ok: false, failure: 'notConfigured' });
+    expect(await test(withoutPassword)).toMatchObject({
+      ok: false,
+      failure: 'notConfigured',
+      message: 'No FTP password is stored: enter the password',
+    });
+    expect(await test(withoutPassword, 'zh')).toMatchObject({ message: '未保存 FTP 密码：请输入密码' });
     await t.call('PUT', URL, token, settings());
     expect(await test(withoutPassword)).toMatchObject({ ok: true });
     expect(await test({ ...withoutPassword, host: 'localhost' })).toMatchObject({
@@ -249,7 +275,7 @@ describe('the secret key from GANTRY_SECRET_KEY', () => {
     expect(tried.json()).toMatchObject({
       ok: false,
       failure: 'notConfigured',
-      message: expect.stringMatching(/cannot be decrypted/),
+      message: '已保存的 FTP 密码无法解密（密钥已更换）：请在 FTP 设置中重新输入密码',
     });
     // Entering it again seals it under the server's key.
     await t.call('PUT', URL, token, settings());

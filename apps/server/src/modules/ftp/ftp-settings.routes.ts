@@ -43,12 +43,13 @@ export function ftpSettingsRoutes(ftp: FtpSettingsService) {
         schema: {
           tags: ['db-backup'],
           description:
-            'Tries the posted settings (the stored password when none is posted): connect, log in, enter or create the folder, write, read and delete a probe file.',
+            'Tries the posted settings (the stored password when none is posted): connect, log in, enter or create the folder, write, read and delete a probe file. ' +
+            "`failure` names the step that failed; `message` says it in the caller's language.",
           body: ftpSettingsInputSchema,
           response: { 200: ftpTestResultSchema },
         },
       },
-      async (request) => ftp.test(request.body),
+      async (request) => ftp.test(request.body, request.language),
     );
   };
 }

@@ -1,4 +1,12 @@
-import { FTP_LIMITS, type FtpSettings, type FtpSettingsInput, type FtpTestResult } from '@gantry/shared';
+import {
+  type BackupMessageKey,
+  FTP_LIMITS,
+  type FtpSettings,
+  type FtpSettingsInput,
+  type FtpTestResult,
+  type Language,
+  translate,
+} from '@gantry/shared';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
@@ -30,6 +38,8 @@ export interface FtpSettingsDeps {
   secrets: () => Promise<SecretBox>;
   /** Limit of each step of 'test connection' (ms). */
   testTimeoutMs?: number;
+  /** Where a failed connection test's English details go. */
+  log?: { info(fields: object, message: string): void };
 }
 
 /**
@@ -91,30 +101,31 @@ export class FtpSettingsService implements FtpConnectionSource {
   /**
    * 'Test connection' with the posted settings; a missing password tries the stored one. Answers which
    * step failed; a configuration that cannot be tried (no password anywhere) fails as notConfigured.
+   * The message is in `language` (the failure's English details go to the server log only).
    */
-  async test(input: FtpSettingsInput): Promise<FtpTestResult> {
+  async test(input: FtpSettingsInput, language: Language): Promise<FtpTestResult> {
+    const notConfigured = (key: BackupMessageKey): FtpTestResult => ({
+      ok: false,
+      failure: 'notConfigured',
+      message: translate(key, language),
+    });
     let password = input.password;
     if (password === undefined) {
       const row = await this.deps.repo.read();
-      if (!row?.passwordEncrypted) {
-        return { ok: false, failure: 'notConfigured', message: 'No FTP password is stored: enter the password.' };
-      }
+      if (!row?.passwordEncrypted) return notConfigured('ftp.error.noPassword');
       // The stored password goes only to the server and user it was saved for.
-      if (!sameAccount(row, input)) {
-        return {
-          ok: false,
-          failure: 'notConfigured',
-          message: 'The server, port or user differs from the saved one: enter the password to test it.',
-        };
-      }
+      if (!sameAccount(row, input)) return notConfigured('ftp.error.accountChanged');
       try {
         password = (await this.connectionOf(row, undefined)).password;
       } catch (error) {
-        if (error instanceof FtpStorageError) return { ok: false, failure: error.failure, message: error.message };
+        if (error instanceof FtpStorageError) {
+          return { ok: false, failure: error.failure, message: translate(error.key, language) };
+        }
         throw error;
       }
     }
-    if (input.host === '') return { ok: false, failure: 'notConfigured', message: 'Enter the FTP server address.' };
+    if (input.host === '') return notConfigured('ftp.hostRequired');
+    const server = `${input.host}:${input.port}`;
     const result = await testFtpConnection(
       {
         host: input.host,
@@ -127,14 +138,24 @@ export class FtpSettingsService implements FtpConnectionSource {
       },
       this.deps.testTimeoutMs,
     );
-    return result;
+    if (result.ok) {
+      return { ok: true, message: translate('ftp.testPassed', language, { server, folder: result.folder }) };
+    }
+    this.deps.log?.info({ server, failure: result.failure, detail: result.message }, 'FTP connection test failed');
+    return {
+      ok: false,
+      failure: result.failure,
+      message: translate('ftp.testStepFailed', language, { server, reason: translate(result.key, language) }),
+    };
   }
 
   private async connectionOf(row: FtpSettingsRow, password: string | undefined): Promise<FtpConnection> {
     const sealed = row.passwordEncrypted;
     let plain = password;
     if (plain === undefined) {
-      if (!sealed) throw new FtpStorageError('notConfigured', 'No FTP password is stored.');
+      if (!sealed) {
+        throw new FtpStorageError('notConfigured', 'No FTP password is stored.', { key: 'ftp.error.noPassword' });
+      }
       const box = await this.deps.secrets();
       try {
         plain = box.open(sealed, PASSWORD_PURPOSE);
@@ -142,6 +163,7 @@ export class FtpSettingsService implements FtpConnectionSource {
         throw new FtpStorageError(
           'notConfigured',
           'The stored FTP password cannot be decrypted (the secret key changed): enter it again in the FTP settings.',
+          { key: 'ftp.error.secretKey' },
         );
       }
     }

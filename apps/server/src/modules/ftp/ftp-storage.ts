@@ -3,12 +3,14 @@
  * basic-ftp. Every operation opens its own connection (with a connect and transfer timeout), works
  * inside the configured remote folder only, and closes its client. Failures are `FtpStorageError`s
  * whose `failure` says what went wrong and whose message is an English sentence naming the server,
- * the operation and the file (never the password).
+ * the operation and the file (never the password), for the log; their `key` is what a user reads (a
+ * message in both languages).
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
+import type { BackupMessageKey } from '@gantry/shared';
 import { Client, FTPError } from 'basic-ftp';
 
 export type FtpFailure =
@@ -27,10 +29,13 @@ export type FtpFailure =
 
 export class FtpStorageError extends Error {
   readonly failure: FtpFailure;
-  constructor(failure: FtpFailure, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /** The failure as a message key (both languages, without the server's own words): `ftp.error.<failure>` unless given. */
+  readonly key: BackupMessageKey;
+  constructor(failure: FtpFailure, message: string, options?: { cause?: unknown; key?: BackupMessageKey }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'FtpStorageError';
     this.failure = failure;
+    this.key = options?.key ?? `ftp.error.${failure}`;
   }
 }
 
@@ -127,11 +132,15 @@ function pathError(relative: string, why: string): FtpStorageError {
 export function normalizeRemoteFolder(folder: string): string {
   const trimmed = folder.trim();
   if (trimmed.includes('\0') || trimmed.includes('\\') || /[\r\n]/.test(trimmed)) {
-    throw new FtpStorageError('notConfigured', 'The FTP remote folder contains a character that is not allowed.');
+    throw new FtpStorageError('notConfigured', 'The FTP remote folder contains a character that is not allowed.', {
+      key: 'ftp.error.badFolder',
+    });
   }
   const segments = trimmed.split('/').filter((segment) => segment !== '' && segment !== '.');
   if (segments.includes('..')) {
-    throw new FtpStorageError('notConfigured', 'The FTP remote folder must not contain "..".');
+    throw new FtpStorageError('notConfigured', 'The FTP remote folder must not contain "..".', {
+      key: 'ftp.error.badFolder',
+    });
   }
   return segments.length === 0 ? '' : `/${segments.join('/')}`;
 }
@@ -328,7 +337,7 @@ export class FtpSession {
           throw new FtpStorageError(
             'tls',
             `The FTP server ${session.server} does not offer explicit TLS (it refused AUTH TLS). The server answered: ${error.message.trim()}`,
-            { cause: error },
+            { cause: error, key: 'ftp.error.noExplicitTls' },
           );
         }
       }
@@ -778,7 +787,10 @@ const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
 export async function testFtpConnection(
   conn: FtpConnection,
   timeoutMs = 15_000,
-): Promise<{ ok: true; message: string } | { ok: false; failure: FtpFailure; message: string }> {
+): Promise<
+  | { ok: true; message: string; folder: string }
+  | { ok: false; failure: FtpFailure; key: BackupMessageKey; message: string }
+> {
   let session: FtpSession | undefined;
   try {
     session = await FtpSession.open(conn, timeoutMs);
@@ -805,10 +817,11 @@ export async function testFtpConnection(
     return {
       ok: true,
       message: `Connected to ${open.server}, logged in, and wrote, read and deleted a file in "${open.folder || '/'}".`,
+      folder: open.folder || '/',
     };
   } catch (error) {
     const failure = classifyFtpError(error, { server: `${conn.host}:${conn.port}`, operation: 'connect' });
-    return { ok: false, failure: failure.failure, message: failure.message };
+    return { ok: false, failure: failure.failure, key: failure.key, message: failure.message };
   } finally {
     session?.close();
   }

@@ -322,17 +322,20 @@ describe('FTP storage on vsftpd', () => {
     expect(await testFtpConnection(ftp.connection())).toEqual({
       ok: true,
       message: expect.stringMatching(/logged in, and wrote, read and deleted a file in "\/gantry"/),
+      folder: '/gantry',
     });
     // The probe file is gone, the folder stays.
     expect(await readdir(path.join(ftp.root, 'gantry'))).toEqual([]);
     expect(await testFtpConnection(ftp.connection({ password: 'nope' }))).toMatchObject({
       ok: false,
       failure: 'login',
+      key: 'ftp.error.login',
     });
     await mkdir(path.join(ftp.root, 'locked'));
     expect(await testFtpConnection(ftp.connection({ remoteFolder: '/locked/deeper' }))).toMatchObject({
       ok: false,
       failure: 'permission',
+      key: 'ftp.error.permission',
       message: expect.stringMatching(/creation of the folder "\/locked\/deeper"/),
     });
   });

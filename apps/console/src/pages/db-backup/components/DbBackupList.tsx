@@ -1,7 +1,7 @@
-import { DeleteOutlined, DownloadOutlined, RollbackOutlined } from '@ant-design/icons';
-import { DB_BACKUP_KINDS, type DbBackupItem } from '@gantry/shared';
+import { DeleteOutlined, DownloadOutlined, RollbackOutlined, WarningOutlined } from '@ant-design/icons';
+import { type BackupWarningView, DB_BACKUP_KINDS, type DbBackupItem } from '@gantry/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Modal, Space, Table, Tag } from 'antd';
+import { Alert, Button, Modal, Space, Table, Tag, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { type DbBackupSource, deleteDbBackup, listDbBackups, listFtpBackups } from '../../../services/dbBackup';
@@ -9,6 +9,7 @@ import { toast } from '../../../services/feedback';
 import { isRequestError } from '../../../services/request';
 import { formatDateTime } from '../../../utils/dateTime';
 import { rowTestId, testId } from '../../../utils/testId';
+import { warningText } from './warningText';
 
 /** A row of either list: a database backup (§3) or an FTP backup record. */
 export interface DbBackupRow {
@@ -17,6 +18,14 @@ export interface DbBackupRow {
   item: DbBackupItem;
   time: string;
   fileSize: number;
+  /** A backup that succeeded with a problem (its FTP copy failed). */
+  warning?: BackupWarningView | undefined;
+}
+
+interface ListAnswer {
+  rows: DbBackupRow[];
+  /** The FTP list only: false when FTP storage is not configured. */
+  configured: boolean;
 }
 
 export const dbBackupsKey = (projectId: string, source: DbBackupSource) => ['db-backups', projectId, source];
@@ -41,10 +50,14 @@ export function DbBackupList({
   const [modal, modalHolder] = Modal.useModal();
   const list = useQuery({
     queryKey: dbBackupsKey(projectId, source),
-    queryFn: async (): Promise<DbBackupRow[]> =>
-      source === 'ftp'
-        ? (await listFtpBackups(projectId)).map((row) => ({ ...row, time: row.uploadTime }))
-        : (await listDbBackups(projectId)).rows.map((row) => ({ ...row, time: row.updateTime })),
+    queryFn: async (): Promise<ListAnswer> => {
+      if (source === 'ftp') {
+        const answer = await listFtpBackups(projectId);
+        return { rows: answer.rows.map((row) => ({ ...row, time: row.uploadTime })), configured: answer.configured };
+      }
+      const page = await listDbBackups(projectId);
+      return { rows: page.rows.map((row) => ({ ...row, time: row.updateTime })), configured: true };
+    },
     retry: false,
   });
 
@@ -68,7 +81,23 @@ export function DbBackupList({
     {
       title: t('dbBackups.name'),
       dataIndex: 'name',
-      render: (name: string, row) => <span data-testid={`db-name-${source}-${row.id}`}>{name}</span>,
+      render: (name: string, row) => (
+        <Space size={6}>
+          <span data-testid={`db-name-${source}-${row.id}`}>{name}</span>
+          {row.warning && (
+            <Tooltip title={warningText(row.warning)}>
+              <Tag
+                color="warning"
+                icon={<WarningOutlined />}
+                data-testid={`db-warning-${source}-${row.id}`}
+                aria-label={warningText(row.warning)}
+              >
+                {t('dbBackups.warning')}
+              </Tag>
+            </Tooltip>
+          )}
+        </Space>
+      ),
     },
     {
       title: t('dbBackups.content'),
@@ -126,17 +155,26 @@ export function DbBackupList({
 
   if (list.isError) {
     const message = isRequestError(list.error) ? list.error.message : t('dbBackups.failed');
-    return <Alert type="info" showIcon message={message} data-testid={`db-list-error-${source}`} />;
+    return <Alert type="error" showIcon message={message} data-testid={`db-list-error-${source}`} />;
   }
   return (
     <>
       {modalHolder}
+      {list.data?.configured === false && (
+        <Alert
+          type="info"
+          showIcon
+          message={t('dbBackup.ftpNotConfiguredHint')}
+          style={{ marginBottom: 12 }}
+          data-testid="db-ftp-not-configured"
+        />
+      )}
       <Table<DbBackupRow>
         rowKey="id"
         size="middle"
         loading={list.isFetching}
         columns={columns}
-        dataSource={list.data ?? []}
+        dataSource={list.data?.rows ?? []}
         scroll={{ x: 760 }}
         pagination={{ pageSize: 10, showSizeChanger: false, hideOnSinglePage: true }}
         locale={{ emptyText: t(source === 'ftp' ? 'dbBackups.ftpEmpty' : 'dbBackups.empty') }}

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dbJob } from '../../../services/dbBackup';
 import { toast } from '../../../services/feedback';
+import { warningText } from './warningText';
 
 export type DbJobKind = 'dump' | 'restore';
 interface Watched {
@@ -15,7 +16,8 @@ interface Watched {
 
 /**
  * A dump or restore job, polled every 1,000 ms until it succeeds or fails (backups-data-designer.md
- * §4): success stops the polling with a toast; failure stops it and shows the job's log as the error.
+ * §4): success stops the polling with a toast (a warning toast when the job succeeded with a problem:
+ * a dump whose FTP copy failed); failure stops it and shows the job's log as the error.
  * While a restore runs, a persistent notice says so (closed when the job ends).
  */
 export function useDbJobs(notifications: NotificationInstance, onEnded: (kind: DbJobKind) => void) {
@@ -54,9 +56,11 @@ export function useDbJobs(notifications: NotificationInstance, onEnded: (kind: D
           const answer = await dbJob(projectId, id);
           if (answer.status === 'running') return;
           stop(id);
-          if (answer.status === 'success')
+          if (answer.status === 'success' && answer.warning) {
+            toast.warning(<span data-testid="db-job-warning">{warningText(answer.warning)}</span>);
+          } else if (answer.status === 'success') {
             toast.success(t(kind === 'restore' ? 'dbBackups.restored' : 'dbBackups.complete'));
-          else toast.error(answer.log || t('dbBackups.failed'));
+          } else toast.error(answer.log || t('dbBackups.failed'));
           ended.current(kind);
         } catch (error) {
           stop(id);

@@ -1,0 +1,1 @@
+ALTER TABLE "db_backups" ADD COLUMN "warning" jsonb;
