@@ -9,6 +9,7 @@ import { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { SERVER_STOPPED } from '../tasks/task.engine.js';
+import { importTask } from './backup.service.js';
 import { verifyArchive } from './backup-archive.js';
 
 const BACKUP = `${SPM_URL}/proxy/core/backup`;
@@ -512,11 +513,16 @@ describe('project backups', () => {
         sql`update tasks set status = 'failed', message = ${SERVER_STOPPED} where id = ${taskId}`,
       );
     await stoppedAs(restoreId);
-    const orphan = await app.services.tasks.submit({
-      type: 'backup.import',
+    const orphan = await app.services.tasks.submit(importTask, {
       projectId: project,
       requester: 'acme',
-      params: { backupId: 'gone' },
+      params: {
+        backupId: 'gone',
+        name: 'gone',
+        item: { fileServer: false, html: false, mongodb: true },
+        rules: {},
+        language: 'en',
+      },
     });
     await expect.poll(async () => (await finished(orphan.id)).status).toBe('failed');
     await stoppedAs(orphan.id);

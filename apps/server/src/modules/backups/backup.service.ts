@@ -16,13 +16,14 @@ import {
   DEFAULT_LANGUAGE,
   LANGUAGES,
   type Language,
+  RESTORE_RULES,
   type RestorePlan,
-  type RestoreRule,
   toWholeMb,
   translate,
   uploadRecordName,
 } from '@gantry/shared';
 import { ZipWriter } from '@zip.js/zip.js';
+import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { ArchiveProblem, WrongPassword } from '../../lib/archive/archive-problem.js';
 import { ArchiveReader } from '../../lib/archive/archive-reader.js';
@@ -35,7 +36,7 @@ import { ownsProject } from '../../policy/policy.js';
 import type { DocumentRepository } from '../documents/document.repository.js';
 import { htmlArea, mediaArea } from '../media/media.service.js';
 import type { TaskContext, TaskEngine } from '../tasks/task.engine.js';
-import { SERVER_STOPPED, TaskError } from '../tasks/task.engine.js';
+import { SERVER_STOPPED, TaskError, taskType } from '../tasks/task.engine.js';
 import type { UserRow } from '../users/user.repository.js';
 import { presentBackup } from './backup.presenter.js';
 import { BACKUP_RESOURCE, type BackupRepository, type BackupRow } from './backup.repository.js';
@@ -63,20 +64,28 @@ export interface BackupServiceOptions {
 /** A partial archive untouched this long is a leftover of a stopped server (another process may be writing newer ones). */
 const PARTIAL_STALE_MS = 60 * 60 * 1000;
 
-interface ExportParams {
-  name: string;
-  item: Record<BackupKind, boolean>;
-  modules: string[];
-  excludedDirs: string[];
-  language: Language;
-}
-interface ImportParams {
-  backupId: string;
-  name: string;
-  item: Record<BackupKind, boolean>;
-  rules: Record<string, RestoreRule>;
-  language: Language;
-}
+const backupItem = z.object({ fileServer: z.boolean(), html: z.boolean(), mongodb: z.boolean() });
+const exportTask = taskType(
+  BACKUP_TASK_EXPORT,
+  z.object({
+    name: z.string(),
+    item: backupItem,
+    modules: z.array(z.string()),
+    excludedDirs: z.array(z.string()),
+    language: z.enum(LANGUAGES),
+  }),
+);
+export const importTask = taskType(
+  BACKUP_TASK_IMPORT,
+  z.object({
+    backupId: z.string(),
+    name: z.string(),
+    item: backupItem,
+    rules: z.record(z.string(), z.union(RESTORE_RULES.map((rule) => z.literal(rule)))),
+    language: z.enum(LANGUAGES),
+  }),
+);
+type ImportParams = z.infer<typeof importTask.params>;
 
 const problemError = (problem: ArchiveProblem) =>
   new AppError('backupArchiveInvalid', { params: { ...problem.params, problem: problem.messageKey } });
@@ -112,8 +121,8 @@ export class BackupService {
     this.files = new BackupFiles(options.dataDir);
     this.journals = new RestoreJournals(options.dataDir);
     configureZip();
-    tasks.register(BACKUP_TASK_EXPORT, (context) => this.runExport(context));
-    tasks.register(BACKUP_TASK_IMPORT, (context) => this.runImport(context));
+    tasks.register(exportTask, (context, params) => this.runExport(context, params));
+    tasks.register(importTask, (context, params) => this.runImport(context, params));
   }
 
   /**
@@ -181,19 +190,18 @@ export class BackupService {
   }
 
   async startExport(context: BackupContext, user: UserRow, query: BackupExportQuery, language: Language) {
-    const params: ExportParams = {
+    const params: z.infer<typeof exportTask.params> = {
       name: query.name,
       item: query.item,
       modules: query.modules,
       excludedDirs: query.excludedDirs,
       language,
     };
-    const task = await this.tasks.submit({
-      type: BACKUP_TASK_EXPORT,
+    const task = await this.tasks.submit(exportTask, {
       projectId: context.projectId,
       requester: user.id,
       requestId: query.requestId,
-      params: { ...params },
+      params,
     });
     return { id: task.id, requestId: task.requestId };
   }
@@ -240,12 +248,11 @@ export class BackupService {
       rules: query.item.mongodb ? query.rules : {},
       language,
     };
-    const task = await this.tasks.submit({
-      type: BACKUP_TASK_IMPORT,
+    const task = await this.tasks.submit(importTask, {
       projectId: context.projectId,
       requester: user.id,
       requestId: query.requestId,
-      params: { ...params },
+      params,
     });
     return { id: task.id, requestId: task.requestId };
   }
@@ -488,9 +495,8 @@ export class BackupService {
     }
   }
 
-  private async runExport(context: TaskContext): Promise<string> {
+  private async runExport(context: TaskContext, params: z.infer<typeof exportTask.params>): Promise<string> {
     const { task } = context;
-    const params = task.params as unknown as ExportParams;
     const projectId = task.projectId as string;
     const began = performance.now();
     const row = await writeBackup(
@@ -512,9 +518,8 @@ export class BackupService {
     return translate('backup.exported', params.language);
   }
 
-  private async runImport(context: TaskContext): Promise<string> {
+  private async runImport(context: TaskContext, params: ImportParams): Promise<string> {
     const { task } = context;
-    const params = task.params as unknown as ImportParams;
     const projectId = task.projectId as string;
     const record = await this.repo.find(projectId, params.backupId);
     if (!record?.file) throw new TaskError(translate('backup.notFound', params.language));

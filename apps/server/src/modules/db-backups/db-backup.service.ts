@@ -19,6 +19,7 @@ import {
   ERRORS,
   type FtpBackupView,
   isMessageKey,
+  LANGUAGES,
   type Language,
   type MessageKey,
   type RestoreRule,
@@ -26,6 +27,7 @@ import {
   translate,
   translateWithParams,
 } from '@gantry/shared';
+import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import type { ArchiveReader } from '../../lib/archive/archive-reader.js';
@@ -41,7 +43,7 @@ import { applyRestore, elapsed, RestoreJournals } from '../backups/backup-restor
 import type { FtpStorage } from '../ftp/ftp-storage.js';
 import { FtpStorageError } from '../ftp/ftp-storage.js';
 import type { TaskContext, TaskEngine } from '../tasks/task.engine.js';
-import { TaskError } from '../tasks/task.engine.js';
+import { TaskError, taskType } from '../tasks/task.engine.js';
 import type { TaskRepository } from '../tasks/task.repository.js';
 import type { UserRow } from '../users/user.repository.js';
 import { presentDbBackup, presentWarning } from './db-backup.presenter.js';
@@ -63,19 +65,28 @@ export class DumpFiles extends BackupFiles {
   }
 }
 
-interface DumpParams {
-  name: string;
-  item: DbBackupItem;
-  excludedDirs: string[];
-  language: Language;
-}
-interface RestoreParams {
-  backupId: string;
-  item: DbBackupItem;
-  /** Where the archive is: a listed database backup, or the FTP server. */
-  from: 'local' | 'ftp';
-  language: Language;
-}
+const dbBackupItem = z.object({ fileServer: z.boolean(), html: z.boolean(), database: z.boolean() });
+const dumpTask = taskType(
+  DB_BACKUP_TASK_DUMP,
+  z.object({
+    name: z.string(),
+    item: dbBackupItem,
+    excludedDirs: z.array(z.string()),
+    language: z.enum(LANGUAGES),
+  }),
+);
+type DumpParams = z.infer<typeof dumpTask.params>;
+const restoreTask = taskType(
+  DB_BACKUP_TASK_RESTORE,
+  z.object({
+    backupId: z.string(),
+    item: dbBackupItem,
+    /** Where the archive is: a listed database backup, or the FTP server. */
+    from: z.enum(['local', 'ftp']),
+    language: z.enum(LANGUAGES),
+  }),
+);
+type RestoreParams = z.infer<typeof restoreTask.params>;
 
 export interface DbBackupServiceDeps {
   repo: DbBackupRepository;
@@ -133,8 +144,8 @@ export class DbBackupService {
   constructor(private readonly deps: DbBackupServiceDeps) {
     this.files = new DumpFiles(deps.dataDir);
     this.journals = new RestoreJournals(deps.dataDir);
-    deps.tasks.register(DB_BACKUP_TASK_DUMP, (context) => this.runDump(context));
-    deps.tasks.register(DB_BACKUP_TASK_RESTORE, (context) => this.runRestore(context));
+    deps.tasks.register(dumpTask, (context, params) => this.runDump(context, params));
+    deps.tasks.register(restoreTask, (context, params) => this.runRestore(context, params));
   }
 
   /** The project of a call, checked for the caller by the project backups' rule (the policy's owner rule). */
@@ -149,12 +160,7 @@ export class DbBackupService {
 
   async startDump(context: BackupContext, user: UserRow, body: DbBackupDumpBody, language: Language) {
     const params: DumpParams = { name: body.name, item: body.item, excludedDirs: body.excludedDirs, language };
-    const task = await this.deps.tasks.submit({
-      type: DB_BACKUP_TASK_DUMP,
-      projectId: context.projectId,
-      requester: user.id,
-      params: { ...params },
-    });
+    const task = await this.deps.tasks.submit(dumpTask, { projectId: context.projectId, requester: user.id, params });
     return { id: task.id };
   }
 
@@ -169,7 +175,7 @@ export class DbBackupService {
       excludedDirs: [],
       language,
     };
-    return this.deps.tasks.submitOnce({ id, type: DB_BACKUP_TASK_DUMP, projectId, requester, params: { ...params } });
+    return this.deps.tasks.submitOnce(dumpTask, { id, projectId, requester, params });
   }
 
   async startRestore(context: BackupContext, user: UserRow, id: string, item: DbBackupItem, language: Language) {
@@ -198,11 +204,10 @@ export class DbBackupService {
     if (await this.deps.repo.running(context.projectId, [DB_BACKUP_TASK_RESTORE, BACKUP_TASK_IMPORT])) {
       throw new AppError('backupRestoreRunning');
     }
-    const task = await this.deps.tasks.submit({
-      type: DB_BACKUP_TASK_RESTORE,
+    const task = await this.deps.tasks.submit(restoreTask, {
       projectId: context.projectId,
       requester: user.id,
-      params: { ...params },
+      params,
     });
     this.deps.maintenance.forget(context.projectId);
     return { id: task.id };
@@ -223,7 +228,7 @@ export class DbBackupService {
     }
     const status = task.status === 'ongoing' ? 'running' : task.status === 'success' ? 'success' : 'failed';
     // The outcome is in the language of the call that started the job; the warning in this call's.
-    const taskLanguage = (task.params as { language?: Language }).language ?? 'en';
+    const taskLanguage = LANGUAGES.find((known) => known === task.params.language) ?? 'en';
     const message = task.status === 'pause' ? translate('dbBackup.paused', taskLanguage) : (task.message ?? '');
     // A dump's backup has the job's id.
     const warning =
@@ -445,9 +450,8 @@ export class DbBackupService {
     }
   }
 
-  private async runDump(context: TaskContext): Promise<string> {
+  private async runDump(context: TaskContext, params: DumpParams): Promise<string> {
     const { task } = context;
-    const params = task.params as unknown as DumpParams;
     const projectId = task.projectId as string;
     const ftp = this.deps.ftp && (await this.deps.ftp.enabled()) ? this.deps.ftp : undefined;
     const share = ftp ? 0.7 : 1;
@@ -505,9 +509,8 @@ export class DbBackupService {
     }
   }
 
-  private async runRestore(context: TaskContext): Promise<string> {
+  private async runRestore(context: TaskContext, params: RestoreParams): Promise<string> {
     const { task } = context;
-    const params = task.params as unknown as RestoreParams;
     const projectId = task.projectId as string;
     this.deps.maintenance.enter(projectId);
     let fetched: string | undefined;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  BACKUP_LIMITS,
   type Language,
   PLATFORM_BACKUP_TASK,
   type PlatformBackupStatus,
@@ -12,6 +13,7 @@ import {
   translate,
 } from '@gantry/shared';
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Database } from '../../db/database.js';
 import { queryRows } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
@@ -20,7 +22,7 @@ import { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import type { Clock } from '../../lib/clock.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
-import type { TaskContext, TaskEngine } from '../tasks/task.engine.js';
+import { type TaskContext, type TaskEngine, taskType } from '../tasks/task.engine.js';
 import type { UserRow } from '../users/user.repository.js';
 import { PLATFORM_LIMITS, verifyPlatformArchive } from './platform-archive.js';
 import type { PlatformBackupRepository } from './platform-backup.repository.js';
@@ -32,7 +34,7 @@ import {
 } from './platform-backup-io.js';
 
 /** Disk space an upload always leaves free. */
-const DISK_RESERVE = 512 * 1024 * 1024;
+const DISK_RESERVE = BACKUP_LIMITS.diskReserveBytes;
 /** A platform backup's file name in `<data>/platform-backups/`: no path, no hidden or temporary file. */
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,120}\.zip$/;
 
@@ -56,11 +58,14 @@ export interface PlatformBackupServiceDeps {
  * in maintenance (every API call but the status answers 503 `platformRestoring`), with the task
  * engine quiet, replaces everything as `npm run restore` does, and empties every cache.
  */
+/** The backup task: the address of who asked (for the audit entry it writes). */
+const backupTask = taskType(PLATFORM_BACKUP_TASK, z.object({ ip: z.string() }));
+
 export class PlatformBackupService {
   private state: PlatformBackupStatus = { state: 'idle' };
 
   constructor(private readonly deps: PlatformBackupServiceDeps) {
-    deps.tasks.register(PLATFORM_BACKUP_TASK, (context) => this.runBackup(context));
+    deps.tasks.register(backupTask, (context, params) => this.runBackup(context, params));
   }
 
   get folder(): string {
@@ -97,8 +102,7 @@ export class PlatformBackupService {
   }
 
   async start(actor: Actor, requestId: string | undefined): Promise<string> {
-    const task = await this.deps.tasks.submit({
-      type: PLATFORM_BACKUP_TASK,
+    const task = await this.deps.tasks.submit(backupTask, {
       projectId: null,
       requester: actor.user.id,
       requestId,
@@ -107,7 +111,7 @@ export class PlatformBackupService {
     return task.id;
   }
 
-  private async runBackup(context: TaskContext): Promise<string> {
+  private async runBackup(context: TaskContext, params: { ip: string }): Promise<string> {
     await mkdir(this.folder, { recursive: true });
     const stamp = this.deps.clock().toISOString().replace(/[:.]/g, '-');
     const name = `platform-${stamp}.zip`;
@@ -122,11 +126,11 @@ export class PlatformBackupService {
     );
     await rename(partial, path.join(this.folder, name));
     const user = await this.deps.users.findById(context.task.requester);
-    const ip = context.task.params.ip;
+    const { ip } = params;
     if (user) {
       await this.deps.db.transaction((tx) =>
         this.deps.audit.record(
-          { user, ip: typeof ip === 'string' ? ip : '' },
+          { user, ip },
           { action: 'platform.backup', objectType: 'platform', objectId: name, detail: { bytes: summary.bytes } },
           tx,
         ),

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { projectDocuments } from '../../db/schema.js';
 import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { retentionTask } from './retention.service.js';
 
 let app: TestApp;
 let admin: string;
@@ -75,17 +76,17 @@ describe('time-series retention', () => {
   it('a task named after its hour is queued once, however often it is submitted', async () => {
     const { tasks } = app.services;
     const hour = new Date().toISOString().slice(0, 13).replace(/[-T]/g, '');
-    const once = await tasks.submitOnce({
+    const once = await tasks.submitOnce(retentionTask, {
       id: `retention-${hour}`,
-      type: 'data.retention',
       projectId: null,
       requester: 'system',
+      params: {},
     });
-    const twice = await tasks.submitOnce({
+    const twice = await tasks.submitOnce(retentionTask, {
       id: `retention-${hour}`,
-      type: 'data.retention',
       projectId: null,
       requester: 'system',
+      params: {},
     });
     expect(once?.id).toBe(`retention-${hour}`);
     expect(twice).toBeUndefined();

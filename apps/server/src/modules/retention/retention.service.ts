@@ -1,12 +1,16 @@
 import { retentionDays } from '@gantry/shared';
+import { z } from 'zod';
 import type { Clock } from '../../lib/clock.js';
 import type { SettingsService } from '../settings/settings.service.js';
-import type { TaskEngine, TaskHandler } from '../tasks/task.engine.js';
+import { type TaskEngine, type TaskHandler, taskType } from '../tasks/task.engine.js';
 import { presentTask, type TaskView } from '../tasks/task.presenter.js';
 import type { TaskRepository } from '../tasks/task.repository.js';
 import type { RetentionRepository } from './retention.repository.js';
 
 export const RETENTION_TASK = 'data.retention';
+/** The clean-up takes no parameters: it reads the policy from the settings when it runs. */
+export const retentionTask = taskType(RETENTION_TASK, z.object({}).strict());
+
 /** Records deleted per statement: small, so other work interleaves and no statement runs long. */
 const BATCH = 1_000;
 /** Progress is measured against at most this many records counted up front. */
@@ -30,7 +34,7 @@ export class RetentionService {
     /** A pause between batches, so a large clean-up leaves the database to requests now and then. */
     private readonly pauseMs = 5,
   ) {
-    engine.register(RETENTION_TASK, this.run);
+    engine.register(retentionTask, this.run);
   }
 
   /** Hourly runs; the first a minute after start. */
@@ -52,17 +56,17 @@ export class RetentionService {
 
   submitForThisHour() {
     const hour = this.clock().toISOString().slice(0, 13).replace(/[-T]/g, '');
-    return this.engine.submitOnce({
+    return this.engine.submitOnce(retentionTask, {
       id: `retention-${hour}`,
-      type: RETENTION_TASK,
       projectId: null,
       requester: 'system',
+      params: {},
     });
   }
 
   /** A run now, asked for by the administrator. */
   async runNow(requester: string): Promise<TaskView> {
-    return presentTask(await this.engine.submit({ type: RETENTION_TASK, projectId: null, requester }));
+    return presentTask(await this.engine.submit(retentionTask, { projectId: null, requester, params: {} }));
   }
 
   async lastRun(): Promise<TaskView | null> {
@@ -70,7 +74,7 @@ export class RetentionService {
     return task ? presentTask(task) : null;
   }
 
-  private readonly run: TaskHandler = async (context) => {
+  private readonly run: TaskHandler<Record<string, never>> = async (context) => {
     const { retentionPolicy } = await this.settings.get();
     const days = retentionDays(retentionPolicy.count, retentionPolicy.unit);
     const cutoff = new Date(this.clock().getTime() - days * 86_400_000);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.js';
 import type { TaskRepository, TaskRow } from './task.repository.js';
 
@@ -13,18 +14,33 @@ export interface TaskContext {
   log(line: string): void;
 }
 
-/** The work of one task type; answers the outcome in words (shown as the task's message). */
-export type TaskHandler = (context: TaskContext) => Promise<string>;
+/** Parameters as a task row stores them (a JSON object). */
+export type TaskParams = Record<string, unknown>;
 
-export interface TaskInput {
-  type: string;
+/**
+ * A task type: its name (the row's `type`) and the schema of its parameters. The engine checks a
+ * row's parameters against it before the handler runs, so a handler gets them typed (issue 30).
+ */
+export interface TaskType<P extends TaskParams> {
+  readonly name: string;
+  readonly params: z.ZodType<P>;
+}
+
+export function taskType<P extends TaskParams>(name: string, params: z.ZodType<P>): TaskType<P> {
+  return { name, params };
+}
+
+/** The work of one task type; answers the outcome in words (shown as the task's message). */
+export type TaskHandler<P extends TaskParams> = (context: TaskContext, params: P) => Promise<string>;
+
+export interface TaskInput<P extends TaskParams> {
   /** Null: a platform task. */
   projectId: string | null;
   /** The user id that asked (`system` for scheduled work). */
   requester: string;
   /** The client's id for the request, to find its progress; a new one when absent. */
   requestId?: string | undefined;
-  params?: Record<string, unknown>;
+  params: P;
 }
 
 /** A failure whose message is for the task's watchers (other errors are logged, and shown as INTERNAL_FAILURE). */
@@ -74,7 +90,7 @@ interface Running {
  */
 export class TaskEngine {
   readonly runner = `r${randomBytes(8).toString('hex')}`;
-  private readonly handlers = new Map<string, TaskHandler>();
+  private readonly handlers = new Map<string, (context: TaskContext) => Promise<string>>();
   private readonly running = new Map<string, Running>();
   private poller: NodeJS.Timeout | undefined;
   private reporter: NodeJS.Timeout | undefined;
@@ -90,8 +106,12 @@ export class TaskEngine {
     private readonly options: TaskEngineOptions,
   ) {}
 
-  register(type: string, handler: TaskHandler): void {
-    this.handlers.set(type, handler);
+  register<P extends TaskParams>(type: TaskType<P>, handler: TaskHandler<P>): void {
+    this.handlers.set(type.name, (context) => {
+      const params = type.params.safeParse(context.task.params);
+      if (!params.success) throw new Error(`task ${context.task.id} (${type.name}): parameters not of their schema`);
+      return handler(context, params.data);
+    });
   }
 
   /**
@@ -123,8 +143,8 @@ export class TaskEngine {
   }
 
   /** Queues a task; it runs here or in another process, whichever claims it first. */
-  async submit(input: TaskInput): Promise<TaskRow> {
-    const task = await this.submitOnce({ ...input, id: `t${randomBytes(10).toString('hex')}` });
+  async submit<P extends TaskParams>(type: TaskType<P>, input: TaskInput<P>): Promise<TaskRow> {
+    const task = await this.submitOnce(type, { ...input, id: `t${randomBytes(10).toString('hex')}` });
     if (!task) throw new Error('a new task id was taken');
     return task;
   }
@@ -133,16 +153,19 @@ export class TaskEngine {
    * Queues a task under a given id, unless a task has that id already (undefined then): a periodic
    * task named after its period runs once per period, however many processes try.
    */
-  async submitOnce(input: TaskInput & { id: string }): Promise<TaskRow | undefined> {
-    if (!this.handlers.has(input.type)) throw new Error(`no handler for task type ${input.type}`);
+  async submitOnce<P extends TaskParams>(
+    type: TaskType<P>,
+    input: TaskInput<P> & { id: string },
+  ): Promise<TaskRow | undefined> {
+    if (!this.handlers.has(type.name)) throw new Error(`no handler for task type ${type.name}`);
     const now = this.clock();
     const task = await this.repo.insert({
       id: input.id,
       projectId: input.projectId,
-      type: input.type,
+      type: type.name,
       status: 'ongoing',
       progress: 0,
-      params: input.params ?? {},
+      params: type.params.parse(input.params),
       requester: input.requester,
       requestId: input.requestId ?? randomBytes(8).toString('hex'),
       message: null,

@@ -1,9 +1,18 @@
 import { WS_AUTH_FAILED } from '@gantry/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { INTERNAL_FAILURE, SERVER_STOPPED, TaskEngine, TaskError } from './task.engine.js';
+import { INTERNAL_FAILURE, SERVER_STOPPED, TaskEngine, TaskError, taskType } from './task.engine.js';
 import { TaskRepository } from './task.repository.js';
+
+/** Task types of these tests only: no parameters. */
+const TEST_TASKS = {
+  'test.gate': taskType('test.gate', z.object({})),
+  'test.loop': taskType('test.loop', z.object({})),
+  'test.fail': taskType('test.fail', z.object({})),
+  'test.crash': taskType('test.crash', z.object({})),
+};
 
 let app: TestApp;
 let admin: string;
@@ -23,13 +32,13 @@ beforeEach(async () => {
   project = (await createProject(app, acme, { id: 'plant1' })).id;
   gates = new Map();
   const { tasks } = app.services;
-  tasks.register('test.gate', async (context) => {
+  tasks.register(TEST_TASKS['test.gate'], async (context) => {
     context.progress(0.5);
     await new Promise<void>((resolve) => gates.set(context.task.id, resolve));
     await context.checkpoint();
     return 'opened';
   });
-  tasks.register('test.loop', async (context) => {
+  tasks.register(TEST_TASKS['test.loop'], async (context) => {
     for (let step = 1; ; step++) {
       context.progress(Math.min(0.99, step / 1000));
       context.log(`step ${step}`);
@@ -37,10 +46,10 @@ beforeEach(async () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   });
-  tasks.register('test.fail', async () => {
+  tasks.register(TEST_TASKS['test.fail'], async () => {
     throw new TaskError('the disk is full');
   });
-  tasks.register('test.crash', async () => {
+  tasks.register(TEST_TASKS['test.crash'], async () => {
     throw new Error('relation "secret_table" does not exist');
   });
   await app.app.ready();
@@ -50,8 +59,8 @@ afterEach(async () => {
   await app.close();
 });
 
-const submit = (type: string, projectId: string | null = project, requester = 'acme') =>
-  app.services.tasks.submit({ type, projectId, requester });
+const submit = (type: keyof typeof TEST_TASKS, projectId: string | null = project, requester = 'acme') =>
+  app.services.tasks.submit(TEST_TASKS[type], { projectId, requester, params: {} });
 const taskmanager = (token: string, query: unknown = {}, projectId?: string) =>
   app.app.inject({
     method: 'GET',

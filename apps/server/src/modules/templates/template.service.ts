@@ -4,6 +4,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import {
   appInfoOf,
+  LANGUAGES,
   type Language,
   type ProjectCreateBody,
   type ProjectFromTemplateBody,
@@ -16,9 +17,11 @@ import {
   type TemplatePublishBody,
   type TemplateView,
   templateModules,
+  templatePublishBody,
   templateText,
   translate,
 } from '@gantry/shared';
+import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import { ArchiveReader } from '../../lib/archive/archive-reader.js';
@@ -35,7 +38,7 @@ import { applyRestore, RestoreJournals } from '../backups/backup-restore.js';
 import type { ProjectRepository } from '../projects/project.repository.js';
 import { PROJECTS_AREA, type ProjectService } from '../projects/project.service.js';
 import type { TaskContext, TaskEngine } from '../tasks/task.engine.js';
-import { TaskError, TaskPaused } from '../tasks/task.engine.js';
+import { TaskError, TaskPaused, taskType } from '../tasks/task.engine.js';
 import type { UserRow } from '../users/user.repository.js';
 import { presentTemplate, type Viewer } from './template.presenter.js';
 import type { TemplateRepository, TemplateRow } from './template.repository.js';
@@ -58,13 +61,17 @@ export interface TemplateDeps {
   dataDir: string;
 }
 
-interface PublishParams {
-  templateId: string;
-  body: Omit<TemplatePublishBody, 'requestId'>;
-  source: 'platform' | 'tenant';
-  ownerId: string;
-  language: Language;
-}
+const publishTask = taskType(
+  TEMPLATE_TASK_PUBLISH,
+  z.object({
+    templateId: z.string(),
+    body: templatePublishBody.omit({ requestId: true }),
+    source: z.enum(['platform', 'tenant']),
+    ownerId: z.string(),
+    language: z.enum(LANGUAGES),
+  }),
+);
+type PublishParams = z.infer<typeof publishTask.params>;
 
 /** Backup archives written into the templates folder (a template package is one). */
 class PackageFiles extends BackupFiles {
@@ -76,12 +83,16 @@ class PackageFiles extends BackupFiles {
   }
 }
 
-interface InstallParams {
-  projectId: string;
-  templateId: string;
-  modules: string[];
-  language: Language;
-}
+const installTask = taskType(
+  TEMPLATE_TASK_INSTALL,
+  z.object({
+    projectId: z.string(),
+    templateId: z.string(),
+    modules: z.array(z.string()),
+    language: z.enum(LANGUAGES),
+  }),
+);
+type InstallParams = z.infer<typeof installTask.params>;
 
 const BUILTINS = new Map(BUILTIN_TEMPLATES.map((template) => [template.id, template]));
 
@@ -102,8 +113,8 @@ export class TemplateService {
     this.files = new TemplateFiles(deps.dataDir);
     this.images = new TemplateImageStore(deps.dataDir);
     this.journals = new RestoreJournals(deps.dataDir);
-    deps.tasks.register(TEMPLATE_TASK_INSTALL, (context) => this.runInstall(context));
-    deps.tasks.register(TEMPLATE_TASK_PUBLISH, (context) => this.runPublish(context));
+    deps.tasks.register(installTask, (context, params) => this.runInstall(context, params));
+    deps.tasks.register(publishTask, (context, params) => this.runPublish(context, params));
   }
 
   /**
@@ -122,19 +133,17 @@ export class TemplateService {
       ownerId: publisher.ownerId,
       language,
     };
-    const task = await this.deps.tasks.submit({
-      type: TEMPLATE_TASK_PUBLISH,
+    const task = await this.deps.tasks.submit(publishTask, {
       projectId: body.projectId,
       requester: user.id,
       requestId,
-      params: { ...params },
+      params,
     });
     return { id: task.id, requestId: task.requestId, templateId: params.templateId };
   }
 
-  private async runPublish(context: TaskContext): Promise<string> {
+  private async runPublish(context: TaskContext, params: PublishParams): Promise<string> {
     const { task } = context;
-    const params = task.params as unknown as PublishParams;
     const { body } = params;
     const project = await this.deps.projectRepo.find(body.projectId);
     if (!project) throw new TaskError(templateText('template.projectGone', params.language));
@@ -440,12 +449,7 @@ export class TemplateService {
     };
     try {
       // A platform task (no project): its record and message outlive a project removed when it fails.
-      const task = await this.deps.tasks.submit({
-        type: TEMPLATE_TASK_INSTALL,
-        projectId: null,
-        requester: user.id,
-        params: { ...params },
-      });
+      const task = await this.deps.tasks.submit(installTask, { projectId: null, requester: user.id, params });
       return { ...project, task: { id: task.id, requestId: task.requestId } };
     } catch (error) {
       await this.removeProject(project.id, '');
@@ -453,9 +457,8 @@ export class TemplateService {
     }
   }
 
-  private async runInstall(context: TaskContext): Promise<string> {
+  private async runInstall(context: TaskContext, params: InstallParams): Promise<string> {
     const { task } = context;
-    const params = task.params as unknown as InstallParams;
     try {
       const template = await this.deps.repo.find(params.templateId);
       if (!template) throw new TaskError(templateText('template.gone', params.language));
