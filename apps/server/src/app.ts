@@ -117,6 +117,7 @@ import { registerErrorHandler } from './plugins/error-handler.js';
 import { logDestination, loggerOptions, RequestLog } from './plugins/logging.js';
 import { rejectNulCharacters } from './plugins/nul-characters.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
+import { registerUnreadBody } from './plugins/unread-body.js';
 import { rightsOf } from './policy/policy.js';
 import './plugins/types.js';
 
@@ -427,6 +428,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app, database);
+  // An answer given before its request's body was read leaves the connection usable (or closes it).
+  registerUnreadBody(app);
   registerAuth(app, auth, API);
   // A project whose database restore runs refuses its data calls (423), here for every route.
   registerMaintenanceGuard(app, maintenance);
