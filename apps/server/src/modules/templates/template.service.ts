@@ -48,7 +48,7 @@ export interface TemplateDeps {
   projectRepo: Pick<ProjectRepository, 'permissionsOf' | 'find'>;
   projects: ProjectService;
   /** Receives and verifies an uploaded package (the backup upload's own checks). */
-  backups: Pick<BackupService, 'receiveArchive'>;
+  backups: Pick<BackupService, 'receiveArchive' | 'uploadMaxBytes'>;
   store: FileStore;
   storage: Storage;
   tasks: TaskEngine;
@@ -102,6 +102,11 @@ export class TemplateService {
     this.journals = new RestoreJournals(deps.dataDir);
     deps.tasks.register(TEMPLATE_TASK_INSTALL, (context) => this.runInstall(context));
     deps.tasks.register(TEMPLATE_TASK_PUBLISH, (context) => this.runPublish(context));
+  }
+
+  /** The largest template package an import may bring (a backup upload's limit). */
+  get uploadMaxBytes(): number {
+    return this.deps.backups.uploadMaxBytes;
   }
 
   /**
