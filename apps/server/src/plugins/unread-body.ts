@@ -20,27 +20,27 @@ function consumed(raw: IncomingMessage): boolean {
 function drain(raw: IncomingMessage): Promise<boolean> {
   // The body's readers (a multipart parser that stopped at an early error) let go of it.
   raw.unpipe();
-  let read = 0;
-  raw.on('data', (chunk: Buffer) => {
-    read += chunk.length;
-  });
-  raw.resume();
   const declared = Number(raw.headers['content-length']);
-  if (!raw.readableDidRead && declared > DRAIN_MAX_BYTES) return Promise.resolve(false);
+  // Nothing read yet and more declared than the bound: no use reading any of it before answering.
+  const hopeless = !raw.readableDidRead && declared > DRAIN_MAX_BYTES;
   return new Promise((resolve) => {
+    let read = 0;
+    let settled = false;
     const finish = (ended: boolean) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      clearInterval(counter);
-      raw.off('end', onEnd);
-      raw.off('close', onClose);
       resolve(ended);
     };
-    const onEnd = () => finish(true);
-    const onClose = () => finish(raw.readableEnded);
     const timer = setTimeout(() => finish(false), DRAIN_MAX_MS);
-    const counter = setInterval(() => read > DRAIN_MAX_BYTES && finish(false), 20);
-    raw.once('end', onEnd);
-    raw.once('close', onClose);
+    raw.on('data', (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > DRAIN_MAX_BYTES) finish(false);
+    });
+    raw.once('end', () => finish(true));
+    raw.once('close', () => finish(raw.readableEnded));
+    raw.resume();
+    if (hopeless) finish(false);
   });
 }
 
