@@ -14,7 +14,8 @@ export interface KeptRequest {
   method: string;
   path: string;
   headers?: Record<string, string>;
-  body?: Buffer;
+  /** The body; several pieces are sent one by one (chunked, unless a Content-Length is given). */
+  body?: Buffer | Buffer[];
 }
 
 /**
@@ -72,7 +73,9 @@ export class KeepAliveClient {
         clearTimeout(timer);
         reject(error);
       });
-      call.end(request.body);
+      const pieces = Array.isArray(request.body) ? request.body : [request.body];
+      for (const piece of pieces.slice(0, -1)) if (piece) call.write(piece);
+      call.end(pieces.at(-1));
     });
   }
 
