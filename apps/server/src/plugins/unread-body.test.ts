@@ -77,8 +77,9 @@ describe('an answer before the body is read', () => {
     const client = new KeepAliveClient(port, 15_000);
     try {
       // Chunked (no Content-Length): 6 MiB in 64 KiB pieces, all sent although the answer comes at 4 MiB.
-      const pieces = Array.from({ length: 96 }, () => randomBytes(64 * 1024));
-      expect(pieces.length * pieces[0].length).toBeGreaterThan(DRAIN_MAX_BYTES);
+      const piece = 64 * 1024;
+      const pieces = Array.from({ length: 96 }, () => randomBytes(piece));
+      expect(pieces.length * piece).toBeGreaterThan(DRAIN_MAX_BYTES);
       const refused = await client.send({
         method: 'POST',
         path: `${SPM_URL}/resource/img`,
