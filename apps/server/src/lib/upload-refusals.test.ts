@@ -153,7 +153,19 @@ function commonRefusals(route: UploadRoute, caller: Caller): Refusal[] {
   ];
   const max = formBytesMax(route.rule);
   const tooLarge = tooLargeError(route.rule);
-  if (max !== undefined) refusals.push({ what: 'declared size', declared: max + 1, status: 413, code: tooLarge.code });
+  if (max !== undefined) {
+    refusals.push({ what: 'declared size', declared: max + 1, status: 413, code: tooLarge.code });
+    // The caller's rights first: no limit is told to one without them.
+    if (caller !== 'nobody') {
+      refusals.push({
+        what: 'declared size, anonymous',
+        caller: 'nobody',
+        declared: max + 1,
+        status: 401,
+        code: 'unauthorized',
+      });
+    }
+  }
   const fileBytes = route.rule.fileBytes;
   if (fileBytes !== undefined && fileBytes < PAD) {
     refusals.push({

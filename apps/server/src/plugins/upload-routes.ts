@@ -12,7 +12,8 @@ export interface UploadRoute {
  * Every route that receives files, known from the route table as routes are added: a route whose
  * schema consumes multipart/form-data declares `config.upload` (else the server stops at start), and a
  * request whose `Content-Length` is past the rule's limits is refused before its body is read
- * (after the caller's rights are checked, so a caller without them learns nothing of the limits).
+ * (after the API's session and policy checks, which run first, so a caller without rights learns
+ * nothing of the limits).
  * Registered before the routes; answers the list, which fills as they are added.
  */
 export function registerUploadRoutes(app: FastifyInstance): readonly UploadRoute[] {
