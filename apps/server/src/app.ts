@@ -118,6 +118,8 @@ import { registerErrorHandler } from './plugins/error-handler.js';
 import { logDestination, loggerOptions, RequestLog } from './plugins/logging.js';
 import { rejectNulCharacters } from './plugins/nul-characters.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
+import { registerUnreadBody } from './plugins/unread-body.js';
+import { registerUploadRoutes, type UploadRoute } from './plugins/upload-routes.js';
 import { rightsOf } from './policy/policy.js';
 import './plugins/types.js';
 
@@ -148,6 +150,8 @@ export interface AppOptions {
 export interface App {
   app: FastifyInstance;
   database: DatabaseHandle;
+  /** The routes that take files (multipart/form-data), as they were added. */
+  multipartRoutes: readonly UploadRoute[];
   services: {
     auth: AuthService;
     settings: SettingsService;
@@ -433,6 +437,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app, database);
+  // An answer given before its request's body was read leaves the connection usable (or closes it).
+  registerUnreadBody(app);
+  // Every route that takes files, from the route table: its declared limits checked before its body is read.
+  const multipartRoutes = registerUploadRoutes(app);
   registerAuth(app, auth, API);
   // A project whose database restore runs refuses its data calls (423), here for every route.
   registerMaintenanceGuard(app, maintenance);
@@ -624,6 +632,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   return {
     app,
     database,
+    multipartRoutes,
     services: {
       auth,
       settings,

@@ -1,4 +1,5 @@
 import type { Language } from '@gantry/shared';
+import type { UploadRule } from '../lib/upload-receiver.js';
 import type { UserRow } from '../modules/users/user.repository.js';
 import type { Action } from '../policy/policy.js';
 
@@ -17,6 +18,8 @@ declare module 'fastify' {
      * README, contract 3). Every other route takes the token from the Authorization header only.
      */
     tokenInQuery?: boolean;
+    /** The route receives files (multipart/form-data): its limits and errors (`lib/upload-receiver.ts`). */
+    upload?: UploadRule;
   }
   interface FastifyRequest {
     language: Language;

@@ -1,9 +1,8 @@
-import type { Readable } from 'node:stream';
-import { BACKUP_LIMITS } from '@gantry/shared';
+import { BACKUP_LIMITS, toWholeMb } from '@gantry/shared';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
-import { multipartError } from '../../lib/read-upload.js';
+import type { UploadRule } from '../../lib/upload-receiver.js';
 
 /** What the project and database backup routes share: the project header, ids, codes, file names. */
 export const PROJECT_HEADER = 'x-request-project';
@@ -24,21 +23,11 @@ export function disposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-/** The one file of a multipart upload, handed to `store` as a stream; no file or a second one is refused. */
-export async function storeOneUpload<T>(
-  request: FastifyRequest,
-  store: (filename: string, file: Readable) => Promise<T>,
-): Promise<T> {
-  if (!request.isMultipart()) throw new AppError('noFile');
-  let stored: { value: T } | undefined;
-  try {
-    const parts = request.files({ limits: { files: 1, fileSize: Number.MAX_SAFE_INTEGER, fields: 10 } });
-    for await (const part of parts) stored = { value: await store(part.filename, part.file) };
-  } catch (error) {
-    const { code } = error as { code?: string };
-    if (code === 'FST_FILES_LIMIT') throw new AppError('oneFile');
-    throw multipartError(error);
-  }
-  if (!stored) throw new AppError('noFile');
-  return stored.value;
+/** The upload of one backup archive (project, database, template package), streamed to disk up to `maxBytes`. */
+export function backupUpload(maxBytes: number): UploadRule {
+  return {
+    fileBytes: maxBytes,
+    fields: 10,
+    tooLarge: () => new AppError('backupTooLarge', { params: { max: toWholeMb(maxBytes) } }),
+  };
 }

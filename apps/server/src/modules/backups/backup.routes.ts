@@ -13,16 +13,17 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { countAnswer, LIST_QUERY_DESCRIPTION, listQuerystring } from '../../lib/list-response.js';
+import { streamFile } from '../../lib/upload-receiver.js';
 import { actorOf } from '../../plugins/auth.js';
 import type { BackupService } from './backup.service.js';
 import {
+  backupUpload,
   disposition,
   idParams,
   PROJECT_HEADER,
   password,
   projectHeader,
   projectOf,
-  storeOneUpload,
 } from './backup-http.js';
 
 const tags = ['backups'];
@@ -180,7 +181,7 @@ export function backupRoutes(backups: BackupService) {
     typed.post(
       `${BACKUP_PREFIX}/upload`,
       {
-        config: { action: 'backup.write' },
+        config: { action: 'backup.write', upload: backupUpload(backups.uploadMaxBytes) },
         schema: {
           tags,
           consumes: ['multipart/form-data'],
@@ -195,7 +196,7 @@ export function backupRoutes(backups: BackupService) {
       },
       async (request) => {
         const where = await context(request, request.query.projectId);
-        const stored = await storeOneUpload(request, (filename, file) =>
+        const stored = await streamFile(request, (filename, file) =>
           backups.upload(where, filename, file, request.query.password || undefined),
         );
         return { ...stored, status: 'OK' as const, recordStatus: stored.status };

@@ -125,6 +125,11 @@ export class BackupService {
     tasks.register(importTask, (context, params) => this.runImport(context, params));
   }
 
+  /** The largest backup file an upload may bring. */
+  get uploadMaxBytes(): number {
+    return this.options.uploadMaxBytes;
+  }
+
   /**
    * At start (and then periodically): restores a restart cut short are finished or dropped; archives
    * left half-written go, and so do whole ones whose record was never inserted (a stop between the

@@ -12,15 +12,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { countAnswer, LIST_QUERY_DESCRIPTION, listQuerystring } from '../../lib/list-response.js';
+import { streamFile } from '../../lib/upload-receiver.js';
 import { actorOf } from '../../plugins/auth.js';
 import {
+  backupUpload,
   disposition,
   idParams,
   PROJECT_HEADER,
   password,
   projectHeader,
   projectOf,
-  storeOneUpload,
 } from '../backups/backup-http.js';
 import type { DbBackupService } from './db-backup.service.js';
 
@@ -252,7 +253,7 @@ export function dbBackupRoutes(service: DbBackupService) {
     typed.post(
       `${DB_BACKUP_PREFIX}/upload`,
       {
-        config: { action: 'dbBackup.write' },
+        config: { action: 'dbBackup.write', upload: backupUpload(service.uploadMaxBytes) },
         schema: {
           tags,
           consumes: ['multipart/form-data'],
@@ -267,7 +268,7 @@ export function dbBackupRoutes(service: DbBackupService) {
       },
       async (request) => {
         const where = await context(request);
-        return storeOneUpload(request, (filename, file) =>
+        return streamFile(request, (filename, file) =>
           service.upload(where, filename, file, request.query.password || undefined, request.language),
         );
       },

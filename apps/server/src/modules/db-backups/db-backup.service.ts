@@ -148,6 +148,11 @@ export class DbBackupService {
     deps.tasks.register(restoreTask, (context, params) => this.runRestore(context, params));
   }
 
+  /** The largest backup file an upload may bring. */
+  get uploadMaxBytes(): number {
+    return this.deps.backups.uploadMaxBytes;
+  }
+
   /** The project of a call, checked for the caller by the project backups' rule (the policy's owner rule). */
   context(user: UserRow, projectId: string | undefined): Promise<BackupContext> {
     return this.deps.backups.context(user, projectId);

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
-import { readOneFile } from '../../lib/read-upload.js';
+import { receiveFile, type UploadRule } from '../../lib/upload-receiver.js';
 import { actorOf } from '../../plugins/auth.js';
 import type { LicenceService } from './licence.service.js';
 import type { PlatformLicenceService } from './platform-licence.service.js';
@@ -78,8 +78,12 @@ export function licenceRoutes(licence: LicenceService, platform: PlatformLicence
     );
 
     const upload = { tags, consumes: ['multipart/form-data'], response: { 200: licenceCheck } };
+    const licenceFile: UploadRule = {
+      fileBytes: LICENCE_FILE_MAX_BYTES,
+      tooLarge: () => new AppError('licenceTooLarge'),
+    };
     const fileText = async (request: FastifyRequest) => {
-      const bytes = await readOneFile(request, LICENCE_FILE_MAX_BYTES, 'licenceTooLarge');
+      const bytes = await receiveFile(request);
       try {
         // ignoreBOM keeps a byte-order mark in the text, where the exact-text check refuses it.
         return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
@@ -90,7 +94,7 @@ export function licenceRoutes(licence: LicenceService, platform: PlatformLicence
     app.post(
       '/license/verify',
       {
-        config: { action: 'licence.write' },
+        config: { action: 'licence.write', upload: licenceFile },
         schema: { ...upload, description: 'Checks a licence file (multipart `file`) and says what it would change.' },
       },
       async (request) => platform.check(await fileText(request)),
@@ -98,7 +102,7 @@ export function licenceRoutes(licence: LicenceService, platform: PlatformLicence
     app.post(
       '/license/upload',
       {
-        config: { action: 'licence.write' },
+        config: { action: 'licence.write', upload: licenceFile },
         schema: {
           ...upload,
           description: 'Applies a licence file (multipart `file`); a refused file changes nothing.',

@@ -4,9 +4,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import type { TreeNode } from '../../lib/file-store.js';
-import { multipartError } from '../../lib/read-upload.js';
+import { streamFiles, type UploadRule } from '../../lib/upload-receiver.js';
 import { actorOf } from '../../plugins/auth.js';
-import type { MediaService, UploadedFile } from './media.service.js';
+import type { MediaService } from './media.service.js';
 
 const tags = ['media'];
 const PROJECT_HEADER = 'x-request-project';
@@ -56,6 +56,22 @@ function disposition(kind: 'attachment' | 'inline', name: string): string {
 }
 
 /**
+ * A media upload (the console's and a project site's back office): up to filesPerUpload files, each
+ * streamed to disk within the server's limit, their names as sent (a name with a path is refused by
+ * the store, never cut to its last part).
+ */
+export function mediaUpload(media: MediaService): UploadRule {
+  return {
+    fileBytes: media.maxFileBytes,
+    files: MEDIA_LIMITS.filesPerUpload,
+    fields: 20,
+    keepPaths: true,
+    tooLarge: () => new AppError('mediaFileTooLarge', { params: { max: media.maxFileBytes } }),
+    tooMany: () => new AppError('mediaTooManyFiles', { params: { max: MEDIA_LIMITS.filesPerUpload } }),
+  };
+}
+
+/**
  * The media library (issue 11 §2) under `proxy/core/mediaLibrary`, the project in the
  * `x-request-project` header. Paths are relative to the library's root (`images/logo.png`; the root
  * is `''`); `public/…` is the platform's public folder where it is shown. Registered with the
@@ -96,7 +112,7 @@ export function mediaRoutes(media: MediaService) {
     typed.post(
       `${MEDIA_PREFIX}/upload`,
       {
-        config: { action: 'project.data.write' },
+        config: { action: 'project.data.write', upload: mediaUpload(media) },
         schema: {
           tags,
           consumes: ['multipart/form-data'],
@@ -114,30 +130,10 @@ export function mediaRoutes(media: MediaService) {
       async (request) => {
         const where = await context(request);
         const folder = media.uploadFolder(where, request.query.path ?? '');
-        if (!request.isMultipart()) throw new AppError('noFile');
-        const stored: UploadedFile[] = [];
-        try {
-          const parts = request.files({
-            // One byte more than the limit reaches the store, which refuses the file and removes it.
-            limits: { files: MEDIA_LIMITS.filesPerUpload, fileSize: media.maxFileBytes + 1, fields: 20 },
-            throwFileSizeLimit: false,
-            // The name as sent: a name with a path in it is refused, never silently cut to its last part.
-            preservePath: true,
-          });
-          for await (const part of parts) {
-            stored.push(
-              await media.upload(where, folder, part.filename, part.file, request.query.overwrite === 'true'),
-            );
-          }
-        } catch (error) {
-          const { code } = error as { code?: string };
-          if (code === 'FST_FILES_LIMIT') {
-            throw new AppError('mediaTooManyFiles', { params: { max: MEDIA_LIMITS.filesPerUpload } });
-          }
-          throw multipartError(error);
-        }
-        if (stored.length === 0) throw new AppError('noFile');
-        return stored;
+        // One byte more than the limit reaches the store, which refuses the file and removes it.
+        return streamFiles(request, (name, file) =>
+          media.upload(where, folder, name, file, request.query.overwrite === 'true'),
+        );
       },
     );
 

@@ -8,8 +8,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
+import { streamFile } from '../../lib/upload-receiver.js';
 import { actorOf } from '../../plugins/auth.js';
-import { disposition, storeOneUpload } from '../backups/backup-http.js';
+import { disposition } from '../backups/backup-http.js';
 import type { PlatformBackupService } from './platform-backup.service.js';
 
 const tags = ['platform-backups'];
@@ -110,7 +111,8 @@ export function platformBackupRoutes(service: PlatformBackupService) {
     typed.post(
       `${PLATFORM_BACKUP_PREFIX}/upload`,
       {
-        config: { action: 'platformBackup.write' },
+        // No size of its own: the upload stops short of filling the disk (the service).
+        config: { action: 'platformBackup.write', upload: { fields: 10 } },
         schema: {
           tags,
           consumes: ['multipart/form-data'],
@@ -120,7 +122,7 @@ export function platformBackupRoutes(service: PlatformBackupService) {
           response: { 200: platformBackupView },
         },
       },
-      (request) => storeOneUpload(request, (filename, file) => service.upload(filename, file, request.language)),
+      (request) => streamFile(request, (filename, file) => service.upload(filename, file, request.language)),
     );
 
     typed.post(

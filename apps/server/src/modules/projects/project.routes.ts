@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { COUNT_CAP } from '../../lib/list-count.js';
 import { COUNT_ESTIMATED_HEADER, idParams, registerListRoutes } from '../../lib/list-response.js';
-import { multipartError } from '../../lib/read-upload.js';
+import { receiveForm, type UploadRule } from '../../lib/upload-receiver.js';
 import { actorOf } from '../../plugins/auth.js';
 import { badInputError, findBadInput } from '../../plugins/nul-characters.js';
 import { PROJECT_RESOURCE } from './project.repository.js';
@@ -25,30 +25,18 @@ import type { ProjectService } from './project.service.js';
 
 const CERT_MAX_BYTES = 64 * 1024;
 
-type CertFile = { name: string; data: Buffer };
+/** The certificate form: two files (.key, .pem) of at most CERT_MAX_BYTES each, and its fields. */
+const certificateForm: UploadRule = {
+  fileBytes: CERT_MAX_BYTES,
+  files: 2,
+  fields: 10,
+  missing: () => new AppError('certificatesRequired', { fields: { certKey: 'project.certificatesRequired' } }),
+  tooMany: () => new AppError('certificateFiles', { fields: { certKey: 'project.certificateFiles' } }),
+};
 
 /** Reads `id`, `domain`, `certKey`, `certPem` from a multipart body, checking the files' rules. */
 async function readCertificateForm(request: FastifyRequest) {
-  if (!request.isMultipart())
-    throw new AppError('certificatesRequired', { fields: { certKey: 'project.certificatesRequired' } });
-  const fields: Record<string, string> = {};
-  const files: Array<CertFile & { field: string }> = [];
-  try {
-    for await (const part of request.parts({ limits: { files: 2, fileSize: CERT_MAX_BYTES, fields: 10 } })) {
-      if (part.type === 'file') {
-        const data = await part.toBuffer();
-        if (part.file.truncated) throw new AppError('payloadTooLarge');
-        files.push({ field: part.fieldname, name: part.filename, data });
-      } else if (typeof part.value === 'string') {
-        fields[part.fieldname] = part.value;
-      }
-    }
-  } catch (error) {
-    if ((error as { code?: string }).code === 'FST_FILES_LIMIT') {
-      throw new AppError('certificateFiles', { fields: { certKey: 'project.certificateFiles' } });
-    }
-    throw multipartError(error);
-  }
+  const { fields, files } = await receiveForm(request);
   // Multipart fields do not pass the body hooks: the same door check as every JSON body.
   const problem = findBadInput(fields);
   if (problem) throw badInputError(problem);
@@ -200,7 +188,7 @@ export function projectRoutes(projects: ProjectService, fromTemplate?: FromTempl
     app.post(
       '/project/cert',
       {
-        config: { action: 'project.write' },
+        config: { action: 'project.write', upload: certificateForm },
         schema: {
           tags,
           description: 'Multipart: id, domain, certKey (.key), certPem (.pem); one of each.',

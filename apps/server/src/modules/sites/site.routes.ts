@@ -18,9 +18,10 @@ import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import type { FileStore } from '../../lib/file-store.js';
 import { listQuerystring } from '../../lib/list-response.js';
-import { multipartError } from '../../lib/read-upload.js';
+import { streamFiles } from '../../lib/upload-receiver.js';
 import { actorOf } from '../../plugins/auth.js';
-import type { MediaService, UploadedFile } from '../media/media.service.js';
+import { mediaUpload } from '../media/media.routes.js';
+import type { MediaService } from '../media/media.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { presentRecord, sendRecordPage } from '../tables/table.presenter.js';
 import type { TableRow } from '../tables/table.repository.js';
@@ -443,6 +444,7 @@ export function siteRoutes(deps: SiteRouteDeps) {
       typed.post(
         '/admin/_p_:id/api/media/upload',
         {
+          config: { upload: mediaUpload(media) },
           schema: {
             hide: true,
             params: idParams,
@@ -452,27 +454,9 @@ export function siteRoutes(deps: SiteRouteDeps) {
         async (request) => {
           const where = await mediaOf(request);
           const folder = media.uploadFolder(where, request.query.path ?? '');
-          if (!request.isMultipart()) throw new AppError('noFile');
-          const stored: UploadedFile[] = [];
-          try {
-            const parts = request.files({
-              limits: { files: MEDIA_LIMITS.filesPerUpload, fileSize: media.maxFileBytes + 1, fields: 20 },
-              throwFileSizeLimit: false,
-              preservePath: true,
-            });
-            for await (const part of parts) {
-              stored.push(
-                await media.upload(where, folder, part.filename, part.file, request.query.overwrite === 'true'),
-              );
-            }
-          } catch (error) {
-            if ((error as { code?: string }).code === 'FST_FILES_LIMIT') {
-              throw new AppError('mediaTooManyFiles', { params: { max: MEDIA_LIMITS.filesPerUpload } });
-            }
-            throw multipartError(error);
-          }
-          if (stored.length === 0) throw new AppError('noFile');
-          return stored;
+          return streamFiles(request, (name, file) =>
+            media.upload(where, folder, name, file, request.query.overwrite === 'true'),
+          );
         },
       );
     });

@@ -14,9 +14,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
-import { readOneFile } from '../../lib/read-upload.js';
+import { receiveFile, streamFile } from '../../lib/upload-receiver.js';
 import { actorOf, sessionOf } from '../../plugins/auth.js';
-import { disposition, storeOneUpload } from '../backups/backup-http.js';
+import { backupUpload, disposition } from '../backups/backup-http.js';
 import type { TemplateService } from './template.service.js';
 
 const idParams = z.object({ id: z.string().min(1).max(128) });
@@ -92,7 +92,17 @@ export function templateRoutes(templates: TemplateService) {
     app.post(
       '/templates/images',
       {
-        config: { action: 'template.write' },
+        config: {
+          action: 'template.write',
+          upload: {
+            fileBytes: TEMPLATE_IMAGE_LIMITS.bytes,
+            tooLarge: () =>
+              new AppError('payloadTooLarge', {
+                message: 'template.imageTooLarge',
+                params: { mb: TEMPLATE_IMAGE_LIMITS.bytes / 1024 / 1024 },
+              }),
+          },
+        },
         schema: {
           tags,
           description:
@@ -103,18 +113,7 @@ export function templateRoutes(templates: TemplateService) {
           response: { 200: z.object({ url: z.string() }) },
         },
       },
-      async (request) => {
-        const bytes = await readOneFile(request, TEMPLATE_IMAGE_LIMITS.bytes).catch((error: unknown) => {
-          if (error instanceof AppError && error.code === 'payloadTooLarge') {
-            throw new AppError('payloadTooLarge', {
-              message: 'template.imageTooLarge',
-              params: { mb: TEMPLATE_IMAGE_LIMITS.bytes / 1024 / 1024 },
-            });
-          }
-          throw error;
-        });
-        return { url: await templates.images.save(bytes) };
-      },
+      async (request) => ({ url: await templates.images.save(await receiveFile(request)) }),
     );
 
     app.get(
@@ -175,7 +174,7 @@ export function templateRoutes(templates: TemplateService) {
     app.post(
       '/templates/import',
       {
-        config: { action: 'template.write' },
+        config: { action: 'template.write', upload: backupUpload(templates.uploadMaxBytes) },
         schema: {
           tags,
           description:
@@ -190,7 +189,7 @@ export function templateRoutes(templates: TemplateService) {
         },
       },
       async (request) =>
-        storeOneUpload(request, (filename, file) =>
+        streamFile(request, (filename, file) =>
           templates.import(sessionOf(request).user, filename, file, request.query, request.language),
         ),
     );

@@ -53,7 +53,7 @@ export interface TemplateDeps {
   projectRepo: Pick<ProjectRepository, 'permissionsOf' | 'find'>;
   projects: ProjectService;
   /** Receives and verifies an uploaded package (the backup upload's own checks). */
-  backups: Pick<BackupService, 'receiveArchive'>;
+  backups: Pick<BackupService, 'receiveArchive' | 'uploadMaxBytes'>;
   store: FileStore;
   storage: Storage;
   tasks: TaskEngine;
@@ -115,6 +115,11 @@ export class TemplateService {
     this.journals = new RestoreJournals(deps.dataDir);
     deps.tasks.register(installTask, (context, params) => this.runInstall(context, params));
     deps.tasks.register(publishTask, (context, params) => this.runPublish(context, params));
+  }
+
+  /** The largest template package an import may bring (a backup upload's limit). */
+  get uploadMaxBytes(): number {
+    return this.deps.backups.uploadMaxBytes;
   }
 
   /**

@@ -2,7 +2,7 @@ import { IMAGE_UPLOAD_MAX_BYTES, imageUploadResponse } from '@gantry/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { readOneFile } from '../../lib/read-upload.js';
+import { receiveFile } from '../../lib/upload-receiver.js';
 import type { ImageService } from './image.service.js';
 
 export const IMAGE_PATH = '/resource/img';
@@ -15,11 +15,11 @@ export function uploadRoutes(images: ImageService, urlPrefix: string) {
     app.post(
       IMAGE_PATH,
       {
-        config: { action: 'image.upload' },
+        config: { action: 'image.upload', upload: { fileBytes: IMAGE_UPLOAD_MAX_BYTES } },
         schema: { tags: ['uploads'], consumes: ['multipart/form-data'], response: { 200: imageUploadResponse } },
       },
       async (request) => {
-        const name = await images.save(await readOneFile(request, IMAGE_UPLOAD_MAX_BYTES));
+        const name = await images.save(await receiveFile(request));
         return { url: `${urlPrefix}${IMAGE_PATH}/${name}` };
       },
     );
