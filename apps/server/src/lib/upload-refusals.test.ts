@@ -106,7 +106,7 @@ const ROUTES: Record<string, { caller: Caller; refusals: Refusal[] }> = {
   [`POST ${SPM_URL}/proxy/core/backup/upload`]: {
     caller: 'acme',
     refusals: [
-      { what: 'name', files: [{ name: 'bad name!.zip', bytes: PAD }], status: 400, code: 'backupUploadName' },
+      { what: 'name', files: [{ name: '!!! ###.zip', bytes: PAD }], status: 400, code: 'backupUploadName' },
       { what: 'type', files: [{ name: 'notes.txt', bytes: PAD }], status: 400, code: 'backupUploadNotZip' },
       { what: 'content', files: [{ name: 'plain.zip', bytes: PAD }], status: 400, code: 'backupUploadNotZip' },
       { what: 'permission', caller: 'other', status: 404, code: 'notFound' },
@@ -115,7 +115,7 @@ const ROUTES: Record<string, { caller: Caller; refusals: Refusal[] }> = {
   [`POST ${API}/db-backup/upload`]: {
     caller: 'acme',
     refusals: [
-      { what: 'name', files: [{ name: 'bad name!.zip', bytes: PAD }], status: 400, code: 'backupUploadName' },
+      { what: 'name', files: [{ name: '!!! ###.zip', bytes: PAD }], status: 400, code: 'backupUploadName' },
       { what: 'type', files: [{ name: 'notes.txt', bytes: PAD }], status: 400, code: 'backupUploadNotZip' },
       { what: 'permission', caller: 'other', status: 404, code: 'notFound' },
     ],
@@ -127,7 +127,7 @@ const ROUTES: Record<string, { caller: Caller; refusals: Refusal[] }> = {
   [`POST ${SPM_URL}/templates/import`]: {
     caller: 'acme',
     refusals: [
-      { what: 'name', files: [{ name: 'bad name!.zip', bytes: PAD }], status: 400, code: 'backupUploadName' },
+      { what: 'name', files: [{ name: '!!! ###.zip', bytes: PAD }], status: 400, code: 'backupUploadName' },
       { what: 'type', files: [{ name: 'notes.txt', bytes: PAD }], status: 400, code: 'backupUploadNotZip' },
     ],
   },
