@@ -5,6 +5,7 @@ import path from 'node:path';
 import { MEDIA_TEMP_PREFIX } from '@gantry/shared';
 import type { Database } from '../../db/database.js';
 import { auditLog } from '../../db/schema.js';
+import { moveToTrash } from '../../lib/trash.js';
 import { ArchiveProblem, ArchiveReader, LineSplitter } from '../backups/backup-archive.js';
 import { APP_VERSION } from '../backups/backup-export.js';
 import { elapsed } from '../backups/backup-restore.js';
@@ -183,14 +184,15 @@ async function swapAreas(dataDir: string, journal: Journal): Promise<void> {
   }
   const staged = await readdir(journal.staging).catch(() => []);
   for (const area of staged) await rename(path.join(journal.staging, area), path.join(dataDir, area));
-  await rm(aside, { recursive: true, force: true });
-  await rm(journal.staging, { recursive: true, force: true });
+  // What was set aside goes to the trash (renames: quick at a start too; removed in the background).
+  await moveToTrash(dataDir, aside, 'platform-restore-old');
+  await moveToTrash(dataDir, journal.staging, 'platform-restore');
   await rm(path.join(dataDir, JOURNAL), { force: true });
 }
 
 /**
  * A restore a stopped process left: its files put in place when its data committed, else its staged
- * files removed. Answers what was done.
+ * files moved to the trash (renames only: quick before a start listens). Answers what was done.
  */
 export async function recoverPlatformRestore(
   deps: Pick<PlatformBackupDeps, 'db' | 'dataDir' | 'repo'>,
@@ -205,8 +207,8 @@ export async function recoverPlatformRestore(
     await swapAreas(deps.dataDir, journal);
     return 'finished';
   }
-  await rm(journal.staging, { recursive: true, force: true });
-  await rm(`${journal.staging}.old`, { recursive: true, force: true });
+  await moveToTrash(deps.dataDir, journal.staging, 'platform-restore');
+  await moveToTrash(deps.dataDir, `${journal.staging}.old`, 'platform-restore-old');
   await rm(path.join(deps.dataDir, JOURNAL), { force: true });
   return 'dropped';
 }
