@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
 import { inPool } from './in-pool.js';
 
 /**
@@ -35,6 +34,12 @@ export async function moveToTrash(dataDir: string, full: string, label: string):
   }
 }
 
+/** Where the trash says what it did (the server's pino logger). */
+export interface TrashLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
 /**
  * Removes what the trash holds, REMOVE_AT_ONCE entries at a time, links never followed. One run at a
  * time (a call during a run joins it); `stop` ends the run at its next entry. A kill leaves the rest,
@@ -46,7 +51,7 @@ export class Trash {
 
   constructor(
     private readonly dataDir: string,
-    private readonly log: Pick<FastifyBaseLogger, 'info' | 'warn'>,
+    private readonly log: TrashLog,
   ) {}
 
   empty(): Promise<void> {
