@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { inPool } from './in-pool.js';
 
@@ -71,7 +71,7 @@ export class Trash {
     const leftovers = await readdir(folder).catch(() => [] as string[]);
     if (leftovers.length === 0 || this.stopped) return;
     const began = performance.now();
-    this.log.info({ leftovers }, 'emptying the restore trash');
+    this.log.info({ leftovers: leftovers.length }, 'emptying the restore trash');
     const removed = { entries: 0 };
     try {
       for (const name of leftovers) {
@@ -87,19 +87,35 @@ export class Trash {
     else this.log.info({ removed: removed.entries, ms }, 'restore trash emptied');
   }
 
-  /** Removes a file or a folder tree: each folder's files a few at once, then its folders, then itself. */
-  private async remove(full: string, removed: { entries: number }): Promise<void> {
+  /**
+   * Removes a file or a folder tree: each folder's files a few at once, then its folders, then itself.
+   * `folder`: whether `full` is a folder (looked at without following a link when not given).
+   */
+  private async remove(full: string, removed: { entries: number }, folder?: boolean): Promise<void> {
+    const isFolder =
+      folder ??
+      (
+        await lstat(full).catch((error: unknown) => {
+          if (code(error) === 'ENOENT') return undefined;
+          throw error;
+        })
+      )?.isDirectory();
+    if (isFolder === undefined) return;
+    if (!isFolder) {
+      try {
+        await unlink(full);
+        removed.entries++;
+      } catch (error) {
+        if (code(error) !== 'ENOENT') throw error;
+      }
+      return;
+    }
     let list: Dirent[];
     try {
       list = await readdir(full, { withFileTypes: true });
     } catch (error) {
       if (code(error) === 'ENOENT') return;
-      if (code(error) !== 'ENOTDIR') throw error;
-      await unlink(full).catch((failure: unknown) => {
-        if (code(failure) !== 'ENOENT') throw failure;
-      });
-      removed.entries++;
-      return;
+      throw error;
     }
     const folders = list.filter((entry) => entry.isDirectory());
     const others = list.filter((entry) => !entry.isDirectory());
@@ -114,7 +130,7 @@ export class Trash {
     });
     for (const entry of folders) {
       if (this.stopped) return;
-      await this.remove(path.join(full, entry.name), removed);
+      await this.remove(path.join(full, entry.name), removed, true);
     }
     if (this.stopped) return;
     try {

@@ -64,14 +64,18 @@ describe('trash', () => {
     await moveToTrash(dir, staging, 'a');
     await writeFile(path.join(dir, 'loose'), 'x');
     await moveToTrash(dir, path.join(dir, 'loose'), 'b');
+    // A link moved in whole (a planted one): the link goes, never what it points to.
+    await symlink(outside, path.join(dir, 'planted'));
+    await moveToTrash(dir, path.join(dir, 'planted'), 'c');
     const { lines, log } = recorder();
     const trash = new Trash(dir, log);
     await Promise.all([trash.empty(), trash.empty()]);
     expect(await readdir(path.join(dir, TRASH_FOLDER))).toEqual([]);
+    expect(await readdir(outside)).toEqual(['keep']);
     expect(await readFile(path.join(outside, 'keep'), 'utf8')).toBe('kept');
     expect(lines.map((line) => line.message)).toEqual(['emptying the restore trash', 'restore trash emptied']);
-    // 3 × (20 files + last + deeper + the folder) + top + 2 links + the staging folder + loose.
-    expect(lines[1]?.fields.removed).toBe(3 * 23 + 1 + 2 + 1 + 1);
+    // 3 × (20 files + last + deeper + the folder) + top + 2 links + the staging folder + loose + planted.
+    expect(lines[1]?.fields.removed).toBe(3 * 23 + 1 + 2 + 1 + 1 + 1);
     // Nothing in the trash: nothing logged.
     await trash.empty();
     expect(lines).toHaveLength(2);
