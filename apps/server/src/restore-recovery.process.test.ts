@@ -151,7 +151,7 @@ describe('restore recovery after kill -9', () => {
       const until = Date.now() + HEALTHY_MS;
       while (count('emptying the restore trash') === emptying && Date.now() < until) await sleep(5);
       expect(count('emptying the restore trash'), `round ${round}: the removal started`).toBe(emptying + 1);
-      const delay = round * 30;
+      const delay = round * 15;
       await sleep(delay);
       const engine = enginePidOf(server.pid ?? 0);
       server.kill('SIGKILL');
