@@ -25,6 +25,7 @@ import { type Clock, systemClock } from './lib/clock.js';
 import { DiskFileStore } from './lib/file-store.js';
 import { createInvalidationBus } from './lib/invalidation-bus.js';
 import { Storage } from './lib/storage.js';
+import { Trash } from './lib/trash.js';
 import { AuditRepository } from './modules/audit/audit.repository.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { AuditService } from './modules/audit/audit.service.js';
@@ -508,15 +509,26 @@ export async function buildApp(options: AppOptions): Promise<App> {
       (error: unknown) => app.log.warn({ err: error }, 'sweeping temporary upload files failed'),
     );
   });
+  // What restores left (the recovery above only decided and moved it into the trash, renames): removed
+  // in the background once the server listens, a few files at a time; a kill leaves the rest to the
+  // next start. Never awaited: a start never waits for it.
+  const trash = new Trash(config.dataDir, app.log);
+  app.addHook('onListen', async () => {
+    void trash.empty();
+  });
   // A restore whose data committed while its files were being swapped in, in a process that then died:
-  // finished here (on PostgreSQL once that process's task is failed as stale).
+  // finished here (on PostgreSQL once that process's task is failed as stale); the trash emptied of
+  // what restores since put in it.
   const restoreRecovery = setInterval(() => {
-    backups.recover().catch((error: unknown) => app.log.warn({ err: error }, 'backup recovery failed'));
-    dbBackups.recover().catch((error: unknown) => app.log.warn({ err: error }, 'database backup recovery failed'));
+    void Promise.all([
+      backups.recover().catch((error: unknown) => app.log.warn({ err: error }, 'backup recovery failed')),
+      dbBackups.recover().catch((error: unknown) => app.log.warn({ err: error }, 'database backup recovery failed')),
+    ]).then(() => trash.empty());
   }, 60_000);
   restoreRecovery.unref();
   app.addHook('onClose', async () => {
     clearInterval(restoreRecovery);
+    await trash.stop();
     await siteListeners.close();
     progressHub.close();
     retention.stop();

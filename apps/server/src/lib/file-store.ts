@@ -4,6 +4,7 @@ import { type FileHandle, link, lstat, mkdir, open, readdir, rename, rm, unlink 
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { MEDIA_TEMP_PREFIX } from '@gantry/shared';
+import { moveToTrash } from './trash.js';
 
 /**
  * Project files (design D4): the media library (`fileServer`), the html package and the public
@@ -59,6 +60,11 @@ export interface FileStore {
   moveArea(from: string, to: string): Promise<void>;
   /** Removes a whole area; a missing one is no error. */
   removeArea(area: string): Promise<void>;
+  /**
+   * Moves a whole area out of sight at once (into the trash, one rename; `Trash` removes it later, in
+   * the background); a missing one is no error.
+   */
+  discardArea(area: string): Promise<void>;
 }
 
 export interface AreaEntry {
@@ -464,6 +470,11 @@ export class DiskFileStore implements FileStore {
 
   async removeArea(area: string): Promise<void> {
     await rm(this.areaDir(area), { recursive: true, force: true });
+  }
+
+  async discardArea(area: string): Promise<void> {
+    const full = this.areaDir(area);
+    await moveToTrash(this.root, full, path.basename(full).replace(/^\.+/, ''));
   }
 
   /** The areas directly under `parent` that are called `name` (`projects/<id>/fileServer`). */

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ArchiveReader } from '../../lib/archive/archive-reader.js';
+import { TRASH_FOLDER, Trash } from '../../lib/trash.js';
 import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { SERVER_STOPPED } from '../tasks/task.engine.js';
@@ -531,6 +532,53 @@ describe('project backups', () => {
     const task = (id: string) => call('GET', `${SPM_URL}/proxy/core/taskmanager/${id}`).then((r) => r.json());
     expect(await task(restoreId)).toMatchObject({ status: 'success', message: 'Restore successful' });
     expect(await task(orphan.id)).toMatchObject({ status: 'failed', message: SERVER_STOPPED });
+  });
+
+  it('a start decides what stopped work left with renames into the trash, which empties in the background', async () => {
+    await seed();
+    const id = await exportBackup({ name: 'whole', item: ['mongodb'], moduleRules: { rule: 0 } });
+    const backups = path.join(app.dataDir, 'backups', project);
+    const projectDir = path.join(app.dataDir, 'projects', project);
+    const journals = path.join(app.dataDir, 'restore-journals');
+    // A backup stopped mid-write (its archive and spool, untouched for two hours: stale for any process).
+    await mkdir(path.join(backups, '.partial-stopped.spool'), { recursive: true });
+    await writeFile(path.join(backups, '.partial-stopped.spool', 'rule.deflate'), 'x');
+    await writeFile(path.join(backups, '.partial-stopped.zip'), 'x');
+    const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    for (const name of ['.partial-stopped.spool', '.partial-stopped.zip'])
+      await utimes(path.join(backups, name), old, old);
+    // A restore killed while staging (no journal), and one killed after its commit (journal, record):
+    // its staged files become the project's, the old ones go.
+    const stage = async (restoreId: string, files: string[]) => {
+      const folder = path.join(projectDir, `.restore-${restoreId}`, 'fileServer');
+      await mkdir(folder, { recursive: true });
+      for (const name of files) await writeFile(path.join(folder, name), name);
+    };
+    await stage('stopped', ['half.bin']);
+    await stage(id, ['new-1.bin', 'new-2.bin']);
+    await mkdir(path.join(projectDir, 'fileServer'), { recursive: true });
+    await writeFile(path.join(projectDir, 'fileServer', 'old.bin'), 'old');
+    await mkdir(journals, { recursive: true });
+    await writeFile(
+      path.join(journals, `${id}.json`),
+      JSON.stringify({ restoreId: id, projectId: project, kinds: ['fileServer'] }),
+    );
+
+    expect(await app.services.backups.recover()).toMatchObject({ finished: 1, dropped: 1, partials: 2 });
+    expect(await readdir(backups)).toEqual([`${id}.zip`]);
+    expect((await readdir(projectDir)).filter((name) => name.startsWith('.'))).toEqual([]);
+    expect((await readdir(path.join(projectDir, 'fileServer'))).sort()).toEqual(['new-1.bin', 'new-2.bin']);
+    expect(await readdir(journals)).toEqual([]);
+    const trash = path.join(app.dataDir, TRASH_FOLDER);
+    expect(await readdir(trash)).toHaveLength(4);
+    const logged: string[] = [];
+    const log = {
+      info: (_: object, message: string) => logged.push(message),
+      warn: (_: object, message: string) => logged.push(message),
+    };
+    await new Trash(app.dataDir, log).empty();
+    expect(await readdir(trash)).toEqual([]);
+    expect(logged).toEqual(['emptying the restore trash', 'restore trash emptied']);
   });
 
   it('a paused backup leaves no record and no partial file', async () => {

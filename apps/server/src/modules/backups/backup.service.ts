@@ -32,6 +32,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { FileStore } from '../../lib/file-store.js';
 import type { ListTotal } from '../../lib/list-count.js';
 import { mapQueryError, parseListQuery } from '../../lib/list-query/list-query.js';
+import { moveToTrash } from '../../lib/trash.js';
 import { ownsProject } from '../../policy/policy.js';
 import type { DocumentRepository } from '../documents/document.repository.js';
 import { htmlArea, mediaArea } from '../media/media.service.js';
@@ -162,9 +163,9 @@ export class BackupService {
         const file = this.files.archive(project, name);
         const changed = (await stat(file).catch(() => undefined))?.mtimeMs ?? 0;
         if (!everything && changed > this.clock().getTime() - PARTIAL_STALE_MS) continue;
-        // A partial archive, or the folder of its data modules being deflated (`.partial-<id>.spool`).
-        await rm(file, { force: true, recursive: true });
-        partials++;
+        // A partial archive, or the folder of its data modules being deflated (`.partial-<id>.spool`):
+        // to the trash (one rename, whatever its size; removed in the background).
+        if (await moveToTrash(this.options.dataDir, file, name.replace(/^\.+/, ''))) partials++;
       }
     }
     return { ...restores, partials };

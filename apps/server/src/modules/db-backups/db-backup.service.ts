@@ -35,6 +35,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { FileStore } from '../../lib/file-store.js';
 import type { ListTotal } from '../../lib/list-count.js';
 import { mapQueryError, parseListQuery } from '../../lib/list-query/list-query.js';
+import { moveToTrash } from '../../lib/trash.js';
 import type { BackupRepository } from '../backups/backup.repository.js';
 import type { BackupContext, BackupService } from '../backups/backup.service.js';
 import { type Manifest, verifyArchive } from '../backups/backup-archive.js';
@@ -346,9 +347,9 @@ export class DbBackupService {
         const file = this.files.archive(project, name);
         const changed = (await stat(file).catch(() => undefined))?.mtimeMs ?? 0;
         if (!everything && changed > this.deps.clock().getTime() - PARTIAL_STALE_MS) continue;
-        // A partial dump may be a folder too (the data modules' spool of the archive writer).
-        await rm(file, { recursive: true, force: true });
-        removed++;
+        // A partial dump may be a folder too (the data modules' spool of the archive writer): to the
+        // trash (one rename; removed in the background).
+        if (await moveToTrash(this.deps.dataDir, file, name.replace(/^\.+/, ''))) removed++;
       }
     }
     return removed;

@@ -9,6 +9,7 @@ import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import { LineSplitter } from '../../lib/archive/entry-checks.js';
 import { ZipFileWriter } from '../../lib/archive/zip-file-writer.js';
+import { moveToTrash } from '../../lib/trash.js';
 import { APP_VERSION } from '../backups/backup-export.js';
 import { elapsed } from '../backups/backup-restore.js';
 import { PLATFORM_ARCHIVE, PLATFORM_LIMITS, type PlatformManifest, verifyPlatformArchive } from './platform-archive.js';
@@ -185,14 +186,15 @@ async function swapAreas(dataDir: string, journal: Journal): Promise<void> {
   }
   const staged = await readdir(journal.staging).catch(() => []);
   for (const area of staged) await rename(path.join(journal.staging, area), path.join(dataDir, area));
-  await rm(aside, { recursive: true, force: true });
-  await rm(journal.staging, { recursive: true, force: true });
+  // What was set aside goes to the trash (renames: quick at a start too; removed in the background).
+  await moveToTrash(dataDir, aside, 'platform-restore-old');
+  await moveToTrash(dataDir, journal.staging, 'platform-restore');
   await rm(path.join(dataDir, JOURNAL), { force: true });
 }
 
 /**
  * A restore a stopped process left: its files put in place when its data committed, else its staged
- * files removed. Answers what was done.
+ * files moved to the trash (renames only: quick before a start listens). Answers what was done.
  */
 export async function recoverPlatformRestore(
   deps: Pick<PlatformBackupDeps, 'db' | 'dataDir' | 'repo'>,
@@ -207,8 +209,8 @@ export async function recoverPlatformRestore(
     await swapAreas(deps.dataDir, journal);
     return 'finished';
   }
-  await rm(journal.staging, { recursive: true, force: true });
-  await rm(`${journal.staging}.old`, { recursive: true, force: true });
+  await moveToTrash(deps.dataDir, journal.staging, 'platform-restore');
+  await moveToTrash(deps.dataDir, `${journal.staging}.old`, 'platform-restore-old');
   await rm(path.join(deps.dataDir, JOURNAL), { force: true });
   return 'dropped';
 }
