@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { adminWithLicence, createProject, createTenant } from '../../test/fixtures.js';
 import { createTestApp, ENGINE, type TestApp } from '../../test/test-app.js';
+import { call, closeWorlds, DB, job, openWorld, restore, worlds } from '../db-backups/db-backup.fixtures.js';
+import { type FtpStorage, FtpStorageError } from '../ftp/ftp-storage.js';
 import { taskType } from '../tasks/task.engine.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
@@ -138,6 +140,56 @@ describe(`GET /metrics with GANTRY_METRICS_TOKEN (${ENGINE})`, () => {
     expect(sample(text, 'gantry_http_requests_total{method="GET",route="unmatched",status="404"}')).toBe(1);
     expect(text).not.toContain('nothing-here');
 
+    const checked = await promtoolCheck(text);
+    expect(checked.output).toBe('');
+    expect(checked.code).toBe(0);
+  });
+});
+
+/** An FTP server that refuses every connection (the storage's failures are what is counted). */
+const refusingFtp: FtpStorage = {
+  enabled: async () => true,
+  list: async () => {
+    throw new FtpStorageError('refused', 'connection refused');
+  },
+  push: async () => {
+    throw new FtpStorageError('refused', 'connection refused');
+  },
+  pushText: async () => {
+    throw new FtpStorageError('refused', 'connection refused');
+  },
+  fetch: async () => {
+    throw new FtpStorageError('refused', 'connection refused');
+  },
+  fetchText: async () => {
+    throw new FtpStorageError('refused', 'connection refused');
+  },
+  remove: async () => undefined,
+};
+
+describe(`metrics of database backups, restores and FTP failures (${ENGINE})`, () => {
+  afterAll(() => closeWorlds());
+
+  it('counts a dump and a restore (bytes, times, task ends) and the failed FTP push', async () => {
+    worlds.current = await openWorld({ ftpStorage: refusingFtp }, { GANTRY_METRICS_TOKEN: TOKEN });
+    const t = worlds.current.app;
+    // The dump is kept locally whatever the FTP server does; its failed push is counted.
+    const started = await call('POST', `${DB}/dump`, {
+      body: { name: 'pushed', item: { fileServer: true, html: true, database: true }, excludedDirs: [] },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const { id } = started.json<{ id: string }>();
+    const pushed = await job(id);
+    expect(pushed.status, pushed.log).toBe('success');
+    const restored = await restore(id, { fileServer: true, html: true, database: true });
+    expect(restored.status, restored.log).toBe('success');
+    const text = (await scrape(t, `Bearer ${TOKEN}`)).body;
+    expect(sample(text, 'gantry_backup_duration_seconds_count{kind="database"}')).toBe(1);
+    expect(sample(text, 'gantry_backup_bytes_total{kind="database"}')).toBeGreaterThan(0);
+    expect(sample(text, 'gantry_restore_duration_seconds_count{kind="database"}')).toBe(1);
+    expect(sample(text, 'gantry_restore_bytes_total{kind="database"}')).toBeGreaterThan(0);
+    expect(sample(text, 'gantry_ftp_failures_total{operation="push",failure="refused"}')).toBe(1);
+    expect(text).toMatch(/^gantry_tasks_finished_total\{type="[^"]+",status="success"\} [1-9]/m);
     const checked = await promtoolCheck(text);
     expect(checked.output).toBe('');
     expect(checked.code).toBe(0);
