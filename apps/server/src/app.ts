@@ -57,7 +57,7 @@ import { FtpSettingsRepository } from './modules/ftp/ftp-settings.repository.js'
 import { ftpSettingsRoutes } from './modules/ftp/ftp-settings.routes.js';
 import { FtpSettingsService } from './modules/ftp/ftp-settings.service.js';
 import type { FtpStorage } from './modules/ftp/ftp-storage.js';
-import { createFtpStorage } from './modules/ftp/ftp-storage.js';
+import { createFtpStorage, reportingFtpFailures } from './modules/ftp/ftp-storage.js';
 import { SecretBox } from './modules/ftp/secret-box.js';
 import { guideRoutes } from './modules/guide/guide.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -73,6 +73,9 @@ import { trustedKeys } from './modules/licence/trusted-keys.js';
 import { MediaRepository } from './modules/media/media.repository.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { MediaService } from './modules/media/media.service.js';
+import { Metrics } from './modules/metrics/metrics.js';
+import { MetricsRepository } from './modules/metrics/metrics.repository.js';
+import { registerMetrics } from './modules/metrics/metrics.routes.js';
 import { PlatformBackupRepository } from './modules/platform-backup/platform-backup.repository.js';
 import {
   platformBackupRoutes,
@@ -209,6 +212,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     rewriteUrl: (request) => hostRewrite(request),
   });
   databaseLog = (message) => app.log.warn(message);
+  // Prometheus metrics (GANTRY_METRICS_TOKEN): with the token unset none of them exists, no event
+  // is counted and no request hook runs.
+  const metricsToken = config.metricsToken;
+  const metrics = metricsToken ? new Metrics() : undefined;
+  if (metrics) database.embedded?.onStop((stop) => metrics.engineStopped(stop.reason));
   // Cached sessions, licence and settings hear of changes made by any server process on this database.
   const invalidation = await createInvalidationBus({
     engine: database.engine,
@@ -368,6 +376,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     onlyProcess: database.engine === 'pglite',
     log: app.log,
   });
+  if (metrics) taskEngine.onFinish((finish) => metrics.taskFinished(finish.type, finish.status, finish.seconds));
   const taskService = new TaskService(taskRepository, taskEngine, documentRepository);
   const backupRepository = new BackupRepository(
     db,
@@ -385,6 +394,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     uploadMaxBytes: config.backupUploadMaxBytes,
     safetyKeep: config.safetyBackupsKeep,
     onlyProcess: database.engine === 'pglite',
+    metrics: metrics?.archives,
   });
   const templates = new TemplateService({
     repo: new TemplateRepository(db, invalidation),
@@ -398,6 +408,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clock,
     dataDir: config.dataDir,
   });
+  const dbBackupFtp = options.ftpStorage ?? ftpStorage;
   const dbBackupRepository = new DbBackupRepository(db);
   const maintenance = new ProjectMaintenance(dbBackupRepository);
   const dbBackups = new DbBackupService({
@@ -410,9 +421,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
     taskRepo: taskRepository,
     maintenance,
     clock,
-    ftp: options.ftpStorage ?? ftpStorage,
+    ftp: metrics
+      ? reportingFtpFailures(dbBackupFtp, (operation, failure) => metrics.ftpFailure(operation, failure))
+      : dbBackupFtp,
     dataDir: config.dataDir,
     onlyProcess: database.engine === 'pglite',
+    metrics: metrics?.archives,
   });
   const periodicBackups = new CycleService({
     db,
@@ -437,12 +451,23 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app, database);
+  registerErrorHandler(app, database, metrics && (() => metrics.statementTimeout()));
   // An answer given before its request's body was read leaves the connection usable (or closes it).
   registerUnreadBody(app);
   // Every route that takes files, from the route table: its declared limits checked before its body is read.
   const multipartRoutes = registerUploadRoutes(app);
   registerAuth(app, auth, API);
+  if (metrics && metricsToken) {
+    const metricsRepository = new MetricsRepository(db);
+    registerMetrics(app, metrics, metricsToken, {
+      counts: () => metricsRepository.counts(clock()),
+      pools: () => database.pools?.() ?? [],
+      licenceDays: async () => {
+        const installed = await platformLicence.info();
+        return installed?.state === 'valid' ? installed.remainingDays : 0;
+      },
+    });
+  }
   // A project whose database restore runs refuses its data calls (423), here for every route.
   registerMaintenanceGuard(app, maintenance);
   rejectNulCharacters(app);

@@ -75,6 +75,11 @@ const envSchema = z.object({
     .string()
     .regex(/^\s*([A-Za-z0-9+/]{43}=)?\s*$/, 'must be the base64 of 32 bytes (openssl rand -base64 32)')
     .default(''),
+  /** Prometheus metrics at GET /metrics for `Authorization: Bearer <this>`; unset: no metrics (404). */
+  GANTRY_METRICS_TOKEN: z
+    .string()
+    .regex(/^([\x21-\x7e]{16,})?$/, 'must be at least 16 printable characters without spaces (openssl rand -hex 32)')
+    .default(''),
 });
 
 export interface Config {
@@ -115,6 +120,8 @@ export interface Config {
   licenceEvaluation: boolean;
   /** GANTRY_SECRET_KEY (base64 of 32 bytes), or undefined: the data directory's key file is used. */
   secretKey: string | undefined;
+  /** GANTRY_METRICS_TOKEN: the bearer token of GET /metrics; undefined: metrics off (no route, no hook). */
+  metricsToken: string | undefined;
 }
 
 /** Whether licences signed with the development key are refused (production with a vendor key). */
@@ -174,5 +181,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     licenceEvaluation: e.GANTRY_LICENCE_PUBLIC_KEYS.trim() === '',
     secretKey: e.GANTRY_SECRET_KEY.trim() || undefined,
+    metricsToken: e.GANTRY_METRICS_TOKEN || undefined,
   };
 }

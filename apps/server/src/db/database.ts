@@ -24,6 +24,15 @@ export const DEFAULT_STATEMENT_LIMITS: StatementLimits = { requestMs: 10_000, ba
 /** What /readyz says of the database. */
 export type DatabaseStatus = 'ready' | 'busy' | 'starting' | 'restarting' | 'down' | 'stopped';
 
+/** A connection pool now (node-postgres' own counts), for the metrics. */
+export interface PoolStats {
+  pool: 'request' | 'background';
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
+}
+
 export interface DatabaseHandle {
   /** For requests: each statement is stopped after `limits.requestMs`. */
   db: Database;
@@ -42,6 +51,8 @@ export interface DatabaseHandle {
   copyOut?: CopyOut;
   /** Set when the embedded engine last stopped on its own (a runaway statement, a crash). */
   lastStop?(): { at: number; reason: 'statement-limit' | 'crashed'; limitMs?: number } | undefined;
+  /** The request and background pools now (absent for an in-process PGlite: tests). */
+  pools?(): PoolStats[];
   close(): Promise<void>;
 }
 
@@ -212,12 +223,20 @@ async function usePools(
           }
         }
       : undefined;
+  const stats = (pool: 'request' | 'background', of: Pool): PoolStats => ({
+    pool,
+    total: of.totalCount,
+    idle: of.idleCount,
+    waiting: of.waitingCount,
+    max: of.options.max,
+  });
   const handle: DatabaseHandle = {
     db,
     background,
     engine,
     limits,
     status,
+    pools: () => [stats('request', requests), stats('background', long)],
     ...(copyOut ? { copyOut } : {}),
     ...(embedded ? { embedded, lastStop: () => embedded.lastStop } : {}),
     close,

@@ -40,6 +40,7 @@ export class EmbeddedEngine {
   private child: ChildProcess | undefined;
   private readonly restarts: number[] = [];
   private readonly onLog: (message: string) => void;
+  private readonly stopListeners = new Set<(stop: HostStop) => void>();
 
   constructor(
     private readonly options: Omit<HostOptions, 'socketDir'>,
@@ -59,6 +60,12 @@ export class EmbeddedEngine {
     const marker = this.state === 'ready' ? readMarker(path.join(this.socketDir, WATCHDOG_MARKER)) : undefined;
     if (marker) return { at: Date.now(), reason: 'statement-limit', limitMs: marker.limitMs };
     return this.stopped;
+  }
+
+  /** Calls `listener` each time the engine stopped on its own (and is restarted): metrics. */
+  onStop(listener: (stop: HostStop) => void): () => void {
+    this.stopListeners.add(listener);
+    return () => this.stopListeners.delete(listener);
   }
 
   /** The engine process's id (for drills and diagnostics). */
@@ -171,6 +178,7 @@ export class EmbeddedEngine {
     this.stopped = marker
       ? { at: Date.now(), reason: 'statement-limit', limitMs: marker.limitMs }
       : { at: Date.now(), reason: 'crashed' };
+    for (const listener of this.stopListeners) listener(this.stopped);
     this.onLog(
       marker
         ? `embedded database: a statement ran ${marker.ranMs} ms (limit ${marker.limitMs} ms); restarting it`

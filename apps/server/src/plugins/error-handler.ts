@@ -80,13 +80,18 @@ function validationBody(
 export function registerErrorHandler(
   app: FastifyInstance,
   database?: Pick<DatabaseHandle, 'limits' | 'lastStop'>,
+  /** Told of each answer that a statement was stopped at its limit (`queryTimeout`): the metrics. */
+  onStatementTimeout?: () => void,
 ): void {
   app.setErrorHandler((thrown: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
     const language = request.language ?? 'zh_Hans';
     // A list filter's `like` pattern PostgreSQL cannot compile is the caller's mistake, not ours.
     const known = mapQueryError(thrown);
     const error = (database ? mapDatabaseError(known, database) : known) as FastifyError | AppError;
-    if (error instanceof AppError) return reply.code(error.status).send(bodyFor(error, language));
+    if (error instanceof AppError) {
+      if (error.code === 'queryTimeout') onStatementTimeout?.();
+      return reply.code(error.status).send(bodyFor(error, language));
+    }
     if (hasZodFastifySchemaValidationErrors(error))
       return reply.code(400).send(validationBody(error.validation, language));
     const status = error.statusCode ?? 500;

@@ -36,6 +36,7 @@ import { moveToTrash } from '../../lib/trash.js';
 import { ownsProject } from '../../policy/policy.js';
 import type { DocumentRepository } from '../documents/document.repository.js';
 import { htmlArea, mediaArea } from '../media/media.service.js';
+import type { ArchiveMetrics } from '../metrics/metrics.js';
 import type { TaskContext, TaskEngine } from '../tasks/task.engine.js';
 import { SERVER_STOPPED, TaskError, taskType } from '../tasks/task.engine.js';
 import type { UserRow } from '../users/user.repository.js';
@@ -60,6 +61,8 @@ export interface BackupServiceOptions {
   safetyKeep: number;
   /** The only server on its database (the embedded engine): any partial archive at start is a leftover. */
   onlyProcess: boolean;
+  /** Told each backup and restore's bytes and time (only when metrics are on). */
+  metrics?: ArchiveMetrics | undefined;
 }
 
 /** A partial archive untouched this long is a leftover of a stopped server (another process may be writing newer ones). */
@@ -521,11 +524,13 @@ export class BackupService {
       context,
     );
     context.log(`archive of ${row.bytes} bytes written in ${elapsed(began)}`);
+    this.options.metrics?.backup('project', row.bytes, (performance.now() - began) / 1000);
     return translate('backup.exported', params.language);
   }
 
   private async runImport(context: TaskContext, params: ImportParams): Promise<string> {
     const { task } = context;
+    const began = performance.now();
     const projectId = task.projectId as string;
     const record = await this.repo.find(projectId, params.backupId);
     if (!record?.file) throw new TaskError(translate('backup.notFound', params.language));
@@ -609,6 +614,7 @@ export class BackupService {
         if (error instanceof ArchiveProblem) throw new TaskError(problemText(error, params.language));
         throw error;
       });
+      this.options.metrics?.restore('project', record.bytes, (performance.now() - began) / 1000);
       await this.pruneSafety(projectId);
       return translate('backup.restored', params.language);
     } finally {

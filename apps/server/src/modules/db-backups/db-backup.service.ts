@@ -43,6 +43,7 @@ import { BackupFiles, writeBackup } from '../backups/backup-export.js';
 import { applyRestore, elapsed, RestoreJournals } from '../backups/backup-restore.js';
 import type { FtpStorage } from '../ftp/ftp-storage.js';
 import { FtpStorageError } from '../ftp/ftp-storage.js';
+import type { ArchiveMetrics } from '../metrics/metrics.js';
 import type { TaskContext, TaskEngine } from '../tasks/task.engine.js';
 import { TaskError, taskType } from '../tasks/task.engine.js';
 import type { TaskRepository } from '../tasks/task.repository.js';
@@ -106,6 +107,8 @@ export interface DbBackupServiceDeps {
   dataDir: string;
   /** The only server on its database (the embedded engine): any partial archive at start is a leftover. */
   onlyProcess: boolean;
+  /** Told each dump and restore's bytes and time (only when metrics are on). */
+  metrics?: ArchiveMetrics | undefined;
 }
 
 /** A partial archive untouched this long is a leftover of a stopped server (another process may be writing newer ones). */
@@ -461,6 +464,7 @@ export class DbBackupService {
     const projectId = task.projectId as string;
     const ftp = this.deps.ftp && (await this.deps.ftp.enabled()) ? this.deps.ftp : undefined;
     const share = ftp ? 0.7 : 1;
+    const began = performance.now();
     const row = await writeBackup(
       {
         id: task.id,
@@ -481,6 +485,7 @@ export class DbBackupService {
         log: (line) => context.log(line),
       },
     );
+    this.deps.metrics?.backup('database', row.bytes, (performance.now() - began) / 1000);
     const done = translate('dbBackup.dumped', params.language);
     if (!ftp) return done;
     // The local backup stays whatever happens on the FTP server; a failed push is said in the log.
@@ -519,6 +524,7 @@ export class DbBackupService {
     const { task } = context;
     const projectId = task.projectId as string;
     this.deps.maintenance.enter(projectId);
+    const began = performance.now();
     let fetched: string | undefined;
     try {
       let file: string;
@@ -545,7 +551,9 @@ export class DbBackupService {
         throw new TaskError(taskText(error, params.language));
       });
       try {
-        return await this.restoreFrom(context, reader, params, name);
+        const done = await this.restoreFrom(context, reader, params, name);
+        this.deps.metrics?.restore('database', (await stat(file)).size, (performance.now() - began) / 1000);
+        return done;
       } finally {
         await reader.close();
       }

@@ -826,3 +826,32 @@ export async function testFtpConnection(
     session?.close();
   }
 }
+
+/**
+ * The same storage, telling `onFailure` of each failed operation (its name and the failure's kind,
+ * `other` for an error that is not an FtpStorageError): the metrics' FTP failures.
+ */
+export function reportingFtpFailures(
+  storage: FtpStorage,
+  onFailure: (operation: string, failure: FtpFailure | 'other') => void,
+): FtpStorage {
+  const reported =
+    <A extends unknown[], R>(operation: string, run: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await run(...args);
+      } catch (error) {
+        onFailure(operation, error instanceof FtpStorageError ? error.failure : 'other');
+        throw error;
+      }
+    };
+  return {
+    enabled: () => storage.enabled(),
+    list: reported('list', (dir) => storage.list(dir)),
+    push: reported('push', (localPath, remotePath, opts) => storage.push(localPath, remotePath, opts)),
+    pushText: reported('pushText', (text, remotePath) => storage.pushText(text, remotePath)),
+    fetch: reported('fetch', (remotePath, localPath, opts) => storage.fetch(remotePath, localPath, opts)),
+    fetchText: reported('fetchText', (remotePath, maxBytes) => storage.fetchText(remotePath, maxBytes)),
+    remove: reported('remove', (remotePath) => storage.remove(remotePath)),
+  };
+}

@@ -73,8 +73,17 @@ export interface TaskEngineOptions {
 const LOG_MAX = 64 * 1024;
 export const SERVER_STOPPED = 'the server stopped while the task ran';
 
+/** A task that ended in this process: its type, how it ended, and how long it ran here. */
+export interface TaskFinish {
+  type: string;
+  status: 'success' | 'failed' | 'pause';
+  seconds: number;
+}
+
 interface Running {
   task: TaskRow;
+  /** performance.now() when this process began running it. */
+  began: number;
   progress: number;
   pauseRequested: boolean;
   log: string[];
@@ -99,6 +108,7 @@ export class TaskEngine {
   private stopping = false;
   private readonly finished = new Set<Promise<void>>();
   private readonly changeListeners = new Set<() => void>();
+  private readonly finishListeners = new Set<(finish: TaskFinish) => void>();
 
   constructor(
     private readonly repo: TaskRepository,
@@ -121,6 +131,12 @@ export class TaskEngine {
   onChange(listener: () => void): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);
+  }
+
+  /** Calls `listener` each time a task running here has ended and its outcome was written (metrics). */
+  onFinish(listener: (finish: TaskFinish) => void): () => void {
+    this.finishListeners.add(listener);
+    return () => this.finishListeners.delete(listener);
   }
 
   private changed(): void {
@@ -239,7 +255,14 @@ export class TaskEngine {
 
   private run(task: TaskRow): void {
     const handler = this.handlers.get(task.type);
-    const state: Running = { task, progress: task.progress, pauseRequested: task.pauseRequested, log: [], logBytes: 0 };
+    const state: Running = {
+      task,
+      began: performance.now(),
+      progress: task.progress,
+      pauseRequested: task.pauseRequested,
+      log: [],
+      logBytes: 0,
+    };
     this.running.set(task.id, state);
     const context: TaskContext = {
       task,
@@ -307,6 +330,8 @@ export class TaskEngine {
       this.clock(),
     );
     this.changed();
+    const finish = { type: state.task.type, status: outcome.status, seconds: (performance.now() - state.began) / 1000 };
+    for (const listener of this.finishListeners) listener(finish);
   }
 
   /** Progress and heartbeat of every task running here; learns of pause requests made elsewhere. */
