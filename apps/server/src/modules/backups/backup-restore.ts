@@ -19,7 +19,7 @@ import type { BackupRepository, BackupRow } from './backup.repository.js';
 import { type Manifest, parseDocumentLine, placeEntry } from './backup-archive.js';
 import type { LoadedCollections } from './document-partitions.repository.js';
 
-type FileKind = 'fileServer' | 'html';
+export type FileKind = 'fileServer' | 'html';
 const areaOf = (kind: FileKind, projectId: string) => (kind === 'fileServer' ? mediaArea : htmlArea)(projectId);
 /** The staging folder of a restore, beside the project's areas (never inside one: no listing shows it). */
 const STAGING_PREFIX = '.restore-';

@@ -44,7 +44,8 @@ import { presentBackup } from './backup.presenter.js';
 import { BACKUP_RESOURCE, type BackupRepository, type BackupRow } from './backup.repository.js';
 import { type Manifest, readManifest, verifyArchive } from './backup-archive.js';
 import { BackupFiles, fileBytes, writeBackup } from './backup-export.js';
-import { applyRestore, elapsed, planRestore, RestoreJournals, recoverRestores } from './backup-restore.js';
+import { elapsed, planRestore, RestoreJournals, recoverRestores } from './backup-restore.js';
+import { restoreArchive } from './restore-archive.js';
 
 /** The project a backup call works on, checked for the caller. */
 export interface BackupContext {
@@ -93,10 +94,6 @@ type ImportParams = z.infer<typeof importTask.params>;
 
 const problemError = (problem: ArchiveProblem) =>
   new AppError('backupArchiveInvalid', { params: { ...problem.params, problem: problem.messageKey } });
-const problemText = (problem: ArchiveProblem, language: Language) =>
-  translate('backup.archiveInvalid', language, {
-    problem: translate(problem.messageKey, language, problem.params),
-  });
 
 /** Pads a time as the safety backup's name shows it (YYYY-MM-DD HH:mm:ss, the server's time zone). */
 function stamp(at: Date): string {
@@ -537,83 +534,53 @@ export class BackupService {
     const reader = await this.openArchive(record).catch((error: unknown) => {
       throw new TaskError(error instanceof AppError ? translate('backup.notFound', params.language) : String(error));
     });
-    const phase = (from: number, to: number) => ({
-      progress: (fraction: number) => context.progress(from + (to - from) * fraction),
-      checkpoint: () => context.checkpoint(),
-      log: (line: string) => context.log(line),
-    });
     try {
-      let manifest: Awaited<ReturnType<typeof verifyArchive>>;
-      const verifying = performance.now();
-      try {
-        manifest = await verifyArchive(reader, {
-          onProgress: phase(0, 0.3).progress,
-          checkpoint: () => context.checkpoint(),
-        });
-      } catch (error) {
-        if (error instanceof ArchiveProblem) throw new TaskError(problemText(error, params.language));
-        throw error;
-      }
-      context.log(`archive verified (${reader.entries.length} entries) in ${elapsed(verifying)}`);
       const kinds = fileKinds(params.item);
-      // The safety backup: what this restore replaces, so that it can be undone.
-      const now = this.clock();
-      const saving = performance.now();
-      const safety = await writeBackup(
-        {
-          id: `s${randomBytes(10).toString('hex')}`,
-          projectId,
-          projectName: await this.projectName(projectId),
-          name: translate('backup.safetyName', params.language, { time: stamp(now) }).slice(0, BACKUP_LIMITS.nameMax),
-          item: {
-            fileServer: kinds.includes('fileServer'),
-            html: kinds.includes('html'),
-            mongodb: Object.keys(params.rules).length > 0,
-          },
-          modules: Object.keys(params.rules),
-          excludedDirs: [],
-          safety: true,
-          requester: task.requester,
-        },
-        { repo: this.repo, store: this.store, files: this.files, now: this.clock },
-        phase(0.3, 0.55),
-      );
-      context.log(`safety backup ${safety.id} written in ${elapsed(saving)}`);
-      const finished = this.clock();
-      await applyRestore(
+      await restoreArchive(
+        context,
         reader,
-        manifest,
         {
-          id: task.id,
           projectId,
-          rules: params.rules,
-          kinds,
-          record: {
-            id: task.id,
-            projectId,
-            name: params.name,
-            type: 'import',
-            status: 'succeed',
-            item: params.item,
-            moduleRules: params.rules,
-            excludedDirs: [],
-            documents: {},
-            bytes: record.bytes,
-            file: null,
-            restoreFile: record.id,
-            sourceProjectId: manifest.project.id,
-            safety: false,
-            taskId: task.id,
-            createTime: finished,
-            updateTime: finished,
+          language: params.language,
+          verify: [0, 0.3],
+          plan: () => ({
+            rules: params.rules,
+            kinds,
+            record: { name: params.name, item: params.item, bytes: record.bytes, restoreFile: record.id },
+          }),
+          // The safety backup: what this restore replaces, so that it can be undone.
+          before: {
+            until: 0.55,
+            run: async (_plan, steps) => {
+              const saving = performance.now();
+              const safety = await writeBackup(
+                {
+                  id: `s${randomBytes(10).toString('hex')}`,
+                  projectId,
+                  projectName: await this.projectName(projectId),
+                  name: translate('backup.safetyName', params.language, { time: stamp(this.clock()) }).slice(
+                    0,
+                    BACKUP_LIMITS.nameMax,
+                  ),
+                  item: {
+                    fileServer: kinds.includes('fileServer'),
+                    html: kinds.includes('html'),
+                    mongodb: Object.keys(params.rules).length > 0,
+                  },
+                  modules: Object.keys(params.rules),
+                  excludedDirs: [],
+                  safety: true,
+                  requester: task.requester,
+                },
+                { repo: this.repo, store: this.store, files: this.files, now: this.clock },
+                steps,
+              );
+              context.log(`safety backup ${safety.id} written in ${elapsed(saving)}`);
+            },
           },
         },
-        { repo: this.repo, store: this.store, journals: this.journals },
-        phase(0.55, 1),
-      ).catch((error: unknown) => {
-        if (error instanceof ArchiveProblem) throw new TaskError(problemText(error, params.language));
-        throw error;
-      });
+        { repo: this.repo, store: this.store, journals: this.journals, clock: this.clock },
+      );
       this.options.metrics?.restore('project', record.bytes, (performance.now() - began) / 1000);
       await this.pruneSafety(projectId);
       return translate('backup.restored', params.language);

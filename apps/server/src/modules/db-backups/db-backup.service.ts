@@ -29,7 +29,6 @@ import {
 } from '@gantry/shared';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
-import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import type { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import type { Clock } from '../../lib/clock.js';
 import type { FileStore } from '../../lib/file-store.js';
@@ -38,9 +37,10 @@ import { mapQueryError, parseListQuery } from '../../lib/list-query/list-query.j
 import { moveToTrash } from '../../lib/trash.js';
 import type { BackupRepository } from '../backups/backup.repository.js';
 import type { BackupContext, BackupService } from '../backups/backup.service.js';
-import { type Manifest, verifyArchive } from '../backups/backup-archive.js';
+import type { Manifest } from '../backups/backup-archive.js';
 import { BackupFiles, writeBackup } from '../backups/backup-export.js';
-import { applyRestore, elapsed, RestoreJournals } from '../backups/backup-restore.js';
+import { RestoreJournals } from '../backups/backup-restore.js';
+import { restoreArchive } from '../backups/restore-archive.js';
 import type { FtpStorage } from '../ftp/ftp-storage.js';
 import { FtpStorageError } from '../ftp/ftp-storage.js';
 import type { ArchiveMetrics } from '../metrics/metrics.js';
@@ -117,11 +117,6 @@ const PARTIAL_STALE_MS = 60 * 60 * 1000;
 const WHOLE_DATABASE: Record<string, RestoreRule> = Object.fromEntries(COLLECTIONS.map((name) => [name, 2]));
 /** A sidecar `<id>.json` on the FTP server is at most this long. */
 const SIDECAR_MAX_BYTES = 64 * 1024;
-
-const problemText = (problem: ArchiveProblem, language: Language) =>
-  translate('backup.archiveInvalid', language, {
-    problem: translate(problem.messageKey, language, problem.params),
-  });
 
 /** The parts an archive holds as a database backup; `database` only when every collection is in it. */
 export function dumpItemOf(manifest: Manifest): DbBackupItem & { whole: boolean } {
@@ -564,70 +559,36 @@ export class DbBackupService {
   }
 
   private async restoreFrom(context: TaskContext, reader: ArchiveReader, params: RestoreParams, name: string) {
-    const { task } = context;
-    const projectId = task.projectId as string;
-    const phase = (from: number, to: number) => ({
-      progress: (fraction: number) => context.progress(from + (to - from) * fraction),
-      checkpoint: () => context.checkpoint(),
-      log: (line: string) => context.log(line),
-    });
-    let manifest: Manifest;
-    const verifying = performance.now();
-    try {
-      manifest = await verifyArchive(reader, {
-        onProgress: phase(0.05, 0.35).progress,
-        checkpoint: () => context.checkpoint(),
-      });
-    } catch (error) {
-      if (error instanceof ArchiveProblem) throw new TaskError(problemText(error, params.language));
-      throw error;
-    }
-    context.log(`archive verified (${reader.entries.length} entries) in ${elapsed(verifying)}`);
-    const held = dumpItemOf(manifest);
-    if (!held.whole) throw new TaskError(translate('dbBackup.notWhole', params.language));
-    const missing = DB_BACKUP_KINDS.filter((kind) => params.item[kind] && !held[kind]);
-    if (missing.length > 0) {
-      throw new TaskError(translate('backup.partMissing', params.language, { parts: missing.join(', ') }));
-    }
-    const rules = params.item.database ? WHOLE_DATABASE : {};
-    const kinds = (['fileServer', 'html'] as const).filter((kind) => params.item[kind]);
-    const finished = this.deps.clock();
-    await applyRestore(
+    const projectId = context.task.projectId as string;
+    await restoreArchive(
+      context,
       reader,
-      manifest,
       {
-        id: task.id,
         projectId,
-        rules,
-        kinds,
-        // The project's restore record (its 'reduction' list shows the database restores too); its
-        // commit is what the file journal's recovery looks for.
-        record: {
-          id: task.id,
-          projectId,
-          name: [...name].slice(0, BACKUP_LIMITS.nameMax).join(''),
-          type: 'import',
-          status: 'succeed',
-          item: { fileServer: params.item.fileServer, html: params.item.html, mongodb: params.item.database },
-          moduleRules: rules,
-          excludedDirs: [],
-          documents: {},
-          bytes: 0,
-          file: null,
-          restoreFile: params.backupId,
-          sourceProjectId: manifest.project.id,
-          safety: false,
-          taskId: task.id,
-          createTime: finished,
-          updateTime: finished,
+        language: params.language,
+        verify: [0.05, 0.35],
+        plan: (manifest) => {
+          const held = dumpItemOf(manifest);
+          if (!held.whole) throw new TaskError(translate('dbBackup.notWhole', params.language));
+          const missing = DB_BACKUP_KINDS.filter((kind) => params.item[kind] && !held[kind]);
+          if (missing.length > 0) {
+            throw new TaskError(translate('backup.partMissing', params.language, { parts: missing.join(', ') }));
+          }
+          // The project's restore record: its 'reduction' list shows the database restores too.
+          return {
+            rules: params.item.database ? WHOLE_DATABASE : {},
+            kinds: (['fileServer', 'html'] as const).filter((kind) => params.item[kind]),
+            record: {
+              name: [...name].slice(0, BACKUP_LIMITS.nameMax).join(''),
+              item: { fileServer: params.item.fileServer, html: params.item.html, mongodb: params.item.database },
+              bytes: 0,
+              restoreFile: params.backupId,
+            },
+          };
         },
       },
-      { repo: this.deps.backupRepo, store: this.deps.store, journals: this.journals },
-      phase(0.35, 1),
-    ).catch((error: unknown) => {
-      if (error instanceof ArchiveProblem) throw new TaskError(problemText(error, params.language));
-      throw error;
-    });
+      { repo: this.deps.backupRepo, store: this.deps.store, journals: this.journals, clock: this.deps.clock },
+    );
     return translate('dbBackup.restored', params.language);
   }
 

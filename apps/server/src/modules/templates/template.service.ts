@@ -19,7 +19,6 @@ import {
   templateModules,
   templatePublishBody,
   templateText,
-  translate,
 } from '@gantry/shared';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
@@ -32,9 +31,9 @@ import { mayManageTemplate, mayUseTemplate, mayViewTemplate, templatePublisher }
 import type { Actor } from '../audit/audit.service.js';
 import type { BackupRepository } from '../backups/backup.repository.js';
 import type { BackupService } from '../backups/backup.service.js';
-import { type Manifest, verifyArchive } from '../backups/backup-archive.js';
 import { BackupFiles, writeBackup } from '../backups/backup-export.js';
-import { applyRestore, RestoreJournals } from '../backups/backup-restore.js';
+import { RestoreJournals } from '../backups/backup-restore.js';
+import { problemText, restoreArchive } from '../backups/restore-archive.js';
 import type { ProjectRepository } from '../projects/project.repository.js';
 import { PROJECTS_AREA, type ProjectService } from '../projects/project.service.js';
 import type { TaskContext, TaskEngine } from '../tasks/task.engine.js';
@@ -474,62 +473,35 @@ export class TemplateService {
         throw error;
       });
       try {
-        let manifest: Manifest;
-        try {
-          // A package is untrusted input: verified whole, as an uploaded backup is.
-          manifest = await verifyArchive(reader, {
-            onProgress: (fraction) => context.progress(0.4 * fraction),
-            checkpoint: () => context.checkpoint(),
-          });
-        } catch (error) {
-          if (error instanceof ArchiveProblem) throw new TaskError(problemText(error, params.language));
-          throw error;
-        }
-        const modules = params.modules.filter((module) => module in manifest.modules);
-        const kinds = (['fileServer', 'html'] as const).filter((kind) => manifest.item[kind]);
-        const now = this.deps.clock();
-        const written = await applyRestore(
+        // A package is untrusted input: verified whole, as an uploaded backup is.
+        const { written } = await restoreArchive(
+          context,
           reader,
-          manifest,
           {
-            id: task.id,
             projectId: params.projectId,
-            rules: Object.fromEntries(modules.map((module) => [module, 2 as const])),
-            kinds: [...kinds],
-            record: {
-              id: task.id,
-              projectId: params.projectId,
-              name: templateText('template.installRecord', params.language, { name: template.name }).slice(0, 64),
-              type: 'import',
-              status: 'succeed',
-              item: {
-                fileServer: kinds.includes('fileServer'),
-                html: kinds.includes('html'),
-                mongodb: modules.length > 0,
-              },
-              moduleRules: Object.fromEntries(modules.map((module) => [module, 2])),
-              excludedDirs: [],
-              documents: {},
-              bytes: template.bytes,
-              file: null,
-              restoreFile: null,
-              sourceProjectId: manifest.project.id,
-              safety: false,
-              taskId: task.id,
-              createTime: now,
-              updateTime: now,
+            language: params.language,
+            verify: [0, 0.4],
+            plan: (manifest) => {
+              const modules = params.modules.filter((module) => module in manifest.modules);
+              const kinds = (['fileServer', 'html'] as const).filter((kind) => manifest.item[kind]);
+              return {
+                rules: Object.fromEntries(modules.map((module) => [module, 2 as const])),
+                kinds: [...kinds],
+                record: {
+                  name: templateText('template.installRecord', params.language, { name: template.name }).slice(0, 64),
+                  item: {
+                    fileServer: kinds.includes('fileServer'),
+                    html: kinds.includes('html'),
+                    mongodb: modules.length > 0,
+                  },
+                  bytes: template.bytes,
+                  restoreFile: null,
+                },
+              };
             },
           },
-          { repo: this.deps.backupRepo, store: this.deps.store, journals: this.journals },
-          {
-            progress: (fraction) => context.progress(0.4 + 0.6 * fraction),
-            checkpoint: () => context.checkpoint(),
-            log: (line) => context.log(line),
-          },
-        ).catch((error: unknown) => {
-          if (error instanceof ArchiveProblem) throw new TaskError(problemText(error, params.language));
-          throw error;
-        });
+          { repo: this.deps.backupRepo, store: this.deps.store, journals: this.journals, clock: this.deps.clock },
+        );
         await this.deps.repo.countInstall(template.id);
         const documents = Object.values(written).reduce((sum, n) => sum + n, 0);
         context.log(`${documents} documents installed into ${params.projectId}`);
@@ -596,8 +568,3 @@ async function exists(file: string): Promise<boolean> {
     () => false,
   );
 }
-
-const problemText = (problem: ArchiveProblem, language: Language) =>
-  translate('backup.archiveInvalid', language, {
-    problem: translate(problem.messageKey, language, problem.params),
-  });
