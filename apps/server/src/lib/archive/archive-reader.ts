@@ -49,34 +49,6 @@ async function checkExpansion(entries: ArchiveEntry[], fileSize: number, folder:
   }
 }
 
-/**
- * How long a manifest may be: what its archive's own entries justify (a path line per entry), so a
- * small archive cannot bring a huge manifest to parse (a 255 KB upload inflating 256 MB of JSON).
- */
-export function manifestBytesMax(entries: ArchiveEntry[]): number {
-  let bytes = 64 * 1024;
-  for (const entry of entries) bytes += 2 * Buffer.byteLength(entry.filename) + 160;
-  return bytes;
-}
-
-/** Reads a manifest entry and parses it as JSON, within `manifestBytesMax`. */
-export async function readManifestJson(reader: ArchiveReader, entry: ArchiveEntry): Promise<unknown> {
-  const max = manifestBytesMax(reader.entries);
-  if (entry.uncompressedSize > max) throw new ArchiveProblem('manifestInvalid', { detail: 'size' });
-  const parts: Uint8Array[] = [];
-  let bytes = 0;
-  await reader.read(entry, (chunk) => {
-    bytes += chunk.byteLength;
-    if (bytes > max) throw new ArchiveProblem('manifestInvalid', { detail: 'size' });
-    parts.push(Buffer.from(chunk));
-  });
-  try {
-    return JSON.parse(Buffer.concat(parts).toString('utf8'));
-  } catch {
-    throw new ArchiveProblem('manifestInvalid', { detail: 'JSON' });
-  }
-}
-
 /** Reads an archive for zip.js by random access (the central directory first, then each entry). */
 class FileReader extends Reader<FileHandle> {
   constructor(

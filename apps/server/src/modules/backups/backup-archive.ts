@@ -9,9 +9,10 @@ import {
 } from '@gantry/shared';
 import { z } from 'zod';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
-import { type ArchiveReader, readManifestJson } from '../../lib/archive/archive-reader.js';
+import type { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import type { ManifestEntry } from '../../lib/archive/archive-writer.js';
 import { checkEntryLimits, verifyEntryBytes } from '../../lib/archive/entry-checks.js';
+import { readArchiveManifest } from '../../lib/archive/manifest.js';
 import { inPool } from '../../lib/in-pool.js';
 
 /**
@@ -124,20 +125,13 @@ export interface VerifyOptions {
 /** Reads and checks `manifest.json` and every entry's name and declared sizes (no content yet). */
 async function checkStructure(reader: ArchiveReader): Promise<{ manifest: Manifest; totalBytes: number }> {
   const { entries } = reader;
-  if (entries.length > BACKUP_LIMITS.entriesMax + 1) {
-    throw new ArchiveProblem('tooManyEntries', { max: BACKUP_LIMITS.entriesMax });
-  }
-  const manifestEntry = entries.find((entry) => entry.filename === BACKUP_ARCHIVE.manifest);
-  if (!manifestEntry || manifestEntry.directory) throw new ArchiveProblem('manifestMissing');
-  const raw = await readManifestJson(reader, manifestEntry);
-  const head = raw as { format?: unknown; version?: unknown } | null;
-  if (head?.format !== BACKUP_ARCHIVE.format) throw new ArchiveProblem('manifestInvalid', { detail: 'format' });
-  if (head.version !== BACKUP_ARCHIVE.version) throw new ArchiveProblem('version', { version: String(head.version) });
-  const parsed = manifestSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new ArchiveProblem('manifestInvalid', { detail: parsed.error.issues[0]?.path.join('.') || 'shape' });
-  }
-  const manifest = parsed.data;
+  const manifest = await readArchiveManifest(reader, {
+    file: BACKUP_ARCHIVE.manifest,
+    format: BACKUP_ARCHIVE.format,
+    version: BACKUP_ARCHIVE.version,
+    entriesMax: BACKUP_LIMITS.entriesMax,
+    schema: manifestSchema,
+  });
   for (const module of Object.keys(manifest.modules)) {
     if (!isCollection(module)) throw new ArchiveProblem('unknownModule', { module });
   }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
-import { type ArchiveEntry, type ArchiveReader, readManifestJson } from '../../lib/archive/archive-reader.js';
+import type { ArchiveEntry, ArchiveReader } from '../../lib/archive/archive-reader.js';
 import { checkEntryLimits, verifyEntryBytes } from '../../lib/archive/entry-checks.js';
+import { readArchiveManifest } from '../../lib/archive/manifest.js';
 import { inPool } from '../../lib/in-pool.js';
 
 /**
@@ -111,20 +112,14 @@ export async function verifyPlatformArchive(
   options: PlatformVerifyOptions,
 ): Promise<VerifiedPlatformArchive> {
   const { entries } = reader;
-  if (entries.length > PLATFORM_LIMITS.entriesMax + 1) {
-    throw new ArchiveProblem('tooManyEntries', { max: PLATFORM_LIMITS.entriesMax });
-  }
+  const manifest = await readArchiveManifest(reader, {
+    file: PLATFORM_ARCHIVE.manifest,
+    format: PLATFORM_ARCHIVE.format,
+    version: PLATFORM_ARCHIVE.version,
+    entriesMax: PLATFORM_LIMITS.entriesMax,
+    schema: manifestSchema,
+  });
   const manifestEntry = entries.find((entry) => entry.filename === PLATFORM_ARCHIVE.manifest);
-  if (!manifestEntry || manifestEntry.directory) throw new ArchiveProblem('manifestMissing');
-  const raw = await readManifestJson(reader, manifestEntry);
-  const head = raw as { format?: unknown; version?: unknown } | null;
-  if (head?.format !== PLATFORM_ARCHIVE.format) throw new ArchiveProblem('manifestInvalid', { detail: 'format' });
-  if (head.version !== PLATFORM_ARCHIVE.version) throw new ArchiveProblem('version', { version: String(head.version) });
-  const parsed = manifestSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new ArchiveProblem('manifestInvalid', { detail: parsed.error.issues[0]?.path.join('.') || 'shape' });
-  }
-  const manifest = parsed.data;
   for (const table of Object.keys(manifest.tables)) {
     if (!options.knownTables.has(table)) throw new ArchiveProblem('unknownModule', { module: table });
   }
