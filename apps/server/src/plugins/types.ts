@@ -26,7 +26,7 @@ declare module 'fastify' {
      * project prefix; the gate reads, loads and checks the project and puts it on the request.
      */
     project?: ProjectNeed;
-    /** Where the route names its project, instead of the `x-request-project` header or the query. */
+    /** Where the route names its project, instead of the project header or the query. */
     projectFrom?: ProjectSource;
   }
   interface FastifyRequest {
