@@ -83,5 +83,13 @@ describe('project gate at start', () => {
     expect((await seen('nosuch'))?.json().code).toBe('notFound');
     expect((await seen())?.json().code).toBe('projectHeaderMissing');
     expect((await app.app.inject({ url, headers: { 'x-request-project': 'gp' } })).statusCode).toBe(401);
+    // An id too long to be one is never looked up; where the project is optional it is still no project.
+    const tasks = await app.app.inject({
+      url: `${SPM_URL}/proxy/core/taskmanager`,
+      headers: { authorization: `Bearer ${admin}`, 'x-request-project': 'x'.repeat(65) },
+    });
+    expect(tasks.statusCode, tasks.body).toBe(404);
+    const data = await seen('x'.repeat(65));
+    expect(data?.statusCode, data?.body).toBe(404);
   });
 });

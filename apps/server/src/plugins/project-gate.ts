@@ -191,8 +191,9 @@ export class ProjectGate {
       if (projectId === undefined) {
         return done(need === 'maybe' || config?.projectFrom ? undefined : new AppError('projectHeaderMissing'));
       }
-      // Too long to be an id: the route's own validation answers (400); never looked up.
-      if (projectId.length > ID_MAX) return done();
+      // Too long to be an id: never looked up; the route's validation answers (400), or, where the
+      // project is optional (no header schema), no such project (404), never "all of them".
+      if (projectId.length > ID_MAX) return done(need === 'maybe' ? new AppError('notFound') : undefined);
       const user = request.auth?.user;
       if (!user) return done(new AppError('unauthorized'));
       this.pass(request, user, projectId, need === 'write' ? 'write' : 'read').then(
