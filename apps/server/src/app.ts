@@ -49,7 +49,7 @@ import { CycleService } from './modules/db-backup-cycles/cycle.service.js';
 import { DbBackupRepository, DumpSource } from './modules/db-backups/db-backup.repository.js';
 import { dbBackupRoutes } from './modules/db-backups/db-backup.routes.js';
 import { DbBackupService } from './modules/db-backups/db-backup.service.js';
-import { ProjectMaintenance, registerMaintenanceGuard } from './modules/db-backups/maintenance.js';
+import { ProjectMaintenance } from './modules/db-backups/maintenance.js';
 import { DocumentRepository } from './modules/documents/document.repository.js';
 import { documentRoutes } from './modules/documents/document.routes.js';
 import { DocumentService } from './modules/documents/document.service.js';
@@ -121,6 +121,7 @@ import { registerCompression, varyOnAcceptEncoding } from './plugins/compression
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { logDestination, loggerOptions, RequestLog } from './plugins/logging.js';
 import { rejectNulCharacters } from './plugins/nul-characters.js';
+import { PROJECT_HEADER, ProjectGate } from './plugins/project-gate.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerUnreadBody } from './plugins/unread-body.js';
 import { registerUploadRoutes, type UploadRoute } from './plugins/upload-routes.js';
@@ -156,6 +157,8 @@ export interface App {
   database: DatabaseHandle;
   /** The routes that take files (multipart/form-data), as they were added. */
   multipartRoutes: readonly UploadRoute[];
+  /** The project gate: the project-scoped routes it guards, and a watch on what it lets through. */
+  projectGate: ProjectGate;
   services: {
     auth: AuthService;
     settings: SettingsService;
@@ -341,6 +344,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     periodicBackups.failures(user),
   );
   const documentRepository = new DocumentRepository(db);
+  const dbBackupRepository = new DbBackupRepository(db);
+  const maintenance = new ProjectMaintenance(dbBackupRepository);
+  // The one place a request's project is read, checked for the caller and put on the request.
+  const projectGate = new ProjectGate({ projects: documentRepository, maintenance, now: () => clock().getTime() });
   const documents = new DocumentService(documentRepository, clock);
   const tables = new TableService(
     new TableRepository(db, database.engine),
@@ -351,7 +358,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   );
   // Cached project owners and table definitions hear of changes made by any process.
   invalidation.subscribe((change) => {
-    documents.apply(change);
+    projectGate.apply(change);
     tables.apply(change);
   });
   const fileStore = new DiskFileStore(config.dataDir);
@@ -377,7 +384,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     log: app.log,
   });
   if (metrics) taskEngine.onFinish((finish) => metrics.taskFinished(finish.type, finish.status, finish.seconds));
-  const taskService = new TaskService(taskRepository, taskEngine, documentRepository);
+  const taskService = new TaskService(taskRepository, taskEngine);
   const backupRepository = new BackupRepository(
     db,
     database.background,
@@ -409,8 +416,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
     dataDir: config.dataDir,
   });
   const dbBackupFtp = options.ftpStorage ?? ftpStorage;
-  const dbBackupRepository = new DbBackupRepository(db);
-  const maintenance = new ProjectMaintenance(dbBackupRepository);
   const dbBackups = new DbBackupService({
     repo: dbBackupRepository,
     source: new DumpSource(db, database.background, dbBackupRepository, database.copyOut),
@@ -468,9 +473,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
       },
     });
   }
-  // A project whose database restore runs refuses its data calls (423), here for every route.
-  registerMaintenanceGuard(app, maintenance);
   rejectNulCharacters(app);
+  // Every project-scoped route through the project gate (after the session and the NUL check):
+  // another tenant's project 404, a disabled one read-only, a restoring one 423.
+  projectGate.register(app);
   const cleanUp = setInterval(() => {
     auth.cleanUp().catch((error: unknown) => app.log.warn({ err: error }, 'clean-up failed'));
     sites.cleanUp().catch((error: unknown) => app.log.warn({ err: error }, 'site clean-up failed'));
@@ -574,7 +580,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       );
     },
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Language', 'x-request-project'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Language', PROJECT_HEADER],
     exposedHeaders: ['count', 'count-estimated', 'next-cursor', 'Content-Disposition', 'ftp-configured'],
     maxAge: 600,
   });
@@ -638,7 +644,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(retentionRoutes(retention), { prefix: SPM });
   await app.register(withFiles(templateRoutes(templates)), { prefix: SPM });
   await app.register(ftpSettingsRoutes(ftpSettings), { prefix: API });
-  await app.register(taskRoutes({ tasks: taskService, hub: progressHub, auth, projects: documentRepository }), {
+  await app.register(taskRoutes({ tasks: taskService, hub: progressHub, auth, gate: projectGate }), {
     prefix: SPM,
   });
   app.get(`${API}/openapi.json`, { config: { action: 'public' }, schema: { hide: true } }, async () => app.swagger());
@@ -670,6 +676,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     app,
     database,
     multipartRoutes,
+    projectGate,
     services: {
       auth,
       settings,

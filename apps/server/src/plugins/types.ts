@@ -2,6 +2,7 @@ import type { Language } from '@gantry/shared';
 import type { UploadRule } from '../lib/upload-receiver.js';
 import type { UserRow } from '../modules/users/user.repository.js';
 import type { Action } from '../policy/policy.js';
+import type { GatedProject, ProjectNeed, ProjectSource } from './project-gate.js';
 
 export interface RequestAuth {
   user: UserRow;
@@ -20,9 +21,18 @@ declare module 'fastify' {
     tokenInQuery?: boolean;
     /** The route receives files (multipart/form-data): its limits and errors (`lib/upload-receiver.ts`). */
     upload?: UploadRule;
+    /**
+     * What the route needs of the project it works in (`plugins/project-gate.ts`): required under a
+     * project prefix; the gate reads, loads and checks the project and puts it on the request.
+     */
+    project?: ProjectNeed;
+    /** Where the route names its project, instead of the project header or the query. */
+    projectFrom?: ProjectSource;
   }
   interface FastifyRequest {
     language: Language;
     auth: RequestAuth | undefined;
+    /** The project the gate resolved (routes declaring `config.project`). */
+    project: GatedProject | undefined;
   }
 }

@@ -6,10 +6,14 @@
  * database and the data directory are unchanged afterwards, except, for an allowed change, the
  * target itself. Successful changes act on throwaway objects, so the shared world stays as set up.
  * To extend: add a call to CALLS (or a row to one of the tables below) with its expected status.
+ * Every project-scoped route (the project gate's route table, not a list) is a row of the project
+ * gate matrix at the end: anonymous / other tenant / owner / administrator / disabled project / none.
  */
+import { COLLECTIONS } from '@gantry/shared';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../modules/users/user.repository.js';
+import type { GatedProject, GatedRoute } from '../plugins/project-gate.js';
 import {
   adminWithLicence,
   createTenant,
@@ -563,8 +567,9 @@ async function assertUnchangedExceptTarget(before: World, cell: Cell, target: st
   );
 }
 
+// Built at collection time: the project gate's route table generates the matrix below.
+app = await createTestApp();
 beforeAll(async () => {
-  app = await createTestApp();
   tokens.admin = await adminWithLicence(app);
   const tenantGrant = grant(app, { userCount: 200, flow: { tableCount: 200 }, dataGathering: { point: 500 } });
   for (const [id, name] of [
@@ -975,5 +980,130 @@ describe('policy decisions', () => {
     expect(can(disabledA, 'session')).toBe(false);
     expect(can(disabledA, 'project.read')).toBe(false);
     expect(can(disabledA, 'public')).toBe(true);
+  });
+});
+
+/**
+ * The project gate matrix, generated from the gate's route table (every route declaring
+ * `config.project`, `plugins/project-gate.ts`): each × anonymous, the other tenant, the owner, the
+ * administrator, the owner on a disabled project, and no project named. Whether the gate let a
+ * request through (and with which project) is watched on the gate itself, so a route cannot pass
+ * these cells by answering the same codes on its own.
+ */
+describe('project gate matrix', () => {
+  type GateRole = 'anonymous' | 'otherTenant' | 'owner' | 'admin' | 'disabledProject' | 'noProject';
+  const GATE_ROLES: GateRole[] = ['anonymous', 'otherTenant', 'owner', 'admin', 'disabledProject', 'noProject'];
+  /** Tenant A's project, disabled (made in beforeAll below). */
+  const DISABLED = 'pad';
+  const caller: Record<GateRole, Role> = {
+    anonymous: 'anonymous',
+    otherTenant: 'tenantB',
+    owner: 'tenantA',
+    admin: 'admin',
+    disabledProject: 'tenantA',
+    noProject: 'tenantA',
+  };
+  /** What each cell must see: through the gate (with the project), or refused with this status and code. */
+  interface Expected {
+    /** The project the gate lets the request through with; undefined: it does not pass the gate. */
+    through: string | undefined;
+    status?: number;
+    code?: string;
+    /** Refused (4xx) before the gate, by the route's own validation or by routing. */
+    refused?: boolean;
+  }
+  function expected(route: GatedRoute, role: GateRole): Expected {
+    if (role === 'anonymous') return { through: undefined, status: 401, code: 'unauthorized' };
+    if (role === 'otherTenant') return { through: undefined, status: 404, code: 'notFound' };
+    if (role === 'disabledProject') {
+      return route.need === 'write'
+        ? { through: undefined, status: 409, code: 'projectReadOnly' }
+        : { through: DISABLED };
+    }
+    if (role === 'noProject') {
+      if (route.need === 'maybe') return { through: undefined };
+      // A route naming its project in its path or a required query field: its validation (or routing) answers.
+      return route.from
+        ? { through: undefined, refused: true }
+        : { through: undefined, status: 400, code: 'projectHeaderMissing' };
+    }
+    return { through: 'pa' };
+  }
+  const routes = app.projectGate.routes;
+  const cells = routes.flatMap((route) =>
+    GATE_ROLES.map((role) => {
+      const e = expected(route, role);
+      const outcome = e.status
+        ? `${e.status}${e.code ? ` ${e.code}` : ''}`
+        : e.refused
+          ? 'refused'
+          : `through with ${e.through ?? 'no project'}`;
+      return { route, role, e, label: `${route.method} ${route.url} (${route.need}) · ${role} → ${outcome}` };
+    }),
+  );
+
+  beforeAll(async () => {
+    await ok(
+      send('tenantA', 'POST', '/project', projectBody(app, { id: DISABLED, name: 'Disabled A', grant: small() })),
+    );
+    await ok(send('admin', 'PATCH', `/project/${DISABLED}/status`, { status: false }));
+  });
+
+  it('covers every project-scoped module', () => {
+    const urls = routes.map((route) => route.url);
+    for (const prefix of [
+      '/portal/rest/core/',
+      '/portal/rest/spm/tables',
+      '/portal/rest/spm/proxy/core/mediaLibrary',
+      '/portal/rest/spm/proxy/core/backup',
+      '/portal/rest/spm/proxy/core/taskmanager',
+      '/portal/rest/db-backup/cycles',
+      '/portal/rest/db-backup/restore',
+      '/portal/rest/spm/project/',
+    ]) {
+      expect(
+        urls.some((url) => url.startsWith(prefix)),
+        prefix,
+      ).toBe(true);
+    }
+    expect(routes.length).toBeGreaterThan(50);
+  });
+
+  it.each(cells.map((cell) => [cell.label, cell] as const))('%s', async (_label, { route, role, e }) => {
+    const projectId = role === 'disabledProject' ? DISABLED : role === 'noProject' ? undefined : 'pa';
+    const url = route.url.replace(/:(\w+)/g, (_whole, name: string) => {
+      if (name === 'id' && route.from === 'params.id') return projectId ?? '';
+      if (name === 'collection') return COLLECTIONS[0] ?? 'dashboard';
+      return 'nosuch';
+    });
+    const query = route.from === 'query.projectId' && projectId ? `?projectId=${projectId}` : '';
+    const headers: Record<string, string> = route.from || !projectId ? {} : { 'x-request-project': projectId };
+    const seen: GatedProject[] = [];
+    const unwatch = app.projectGate.watch((request, project) => {
+      if (request.routeOptions.url === route.url && request.method === route.method) seen.push(project);
+    });
+    try {
+      const response = await send(
+        caller[role],
+        route.method as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+        `${url}${query}`,
+        route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+        headers,
+      );
+      // Never an internal error (a 503 naming what is missing, as FTP storage not configured, is an answer).
+      expect(response.statusCode, response.body).not.toBe(500);
+      expect(seen.map((project) => project.id)).toEqual(e.through ? [e.through] : []);
+      if (e.status) {
+        expect(response.statusCode, response.body).toBe(e.status);
+        if (e.code) expect(response.json<{ code: string }>().code).toBe(e.code);
+      } else if (e.refused) {
+        expect(response.statusCode, response.body).toBeGreaterThanOrEqual(400);
+      } else {
+        expect([401, 403], response.body).not.toContain(response.statusCode);
+      }
+      assertNoForeignSecrets(WHO[caller[role]], response.body);
+    } finally {
+      unwatch();
+    }
   });
 });

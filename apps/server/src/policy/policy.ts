@@ -1,6 +1,7 @@
 import { ADMIN_USER_ID, type ProjectPermissions, RIGHTS, type Right } from '@gantry/shared';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { auditLog, projects, tasks, templates, users } from '../db/schema.js';
+import { AppError } from '../lib/app-error.js';
 import type { UserRow } from '../modules/users/user.repository.js';
 
 /**
@@ -108,6 +109,20 @@ export function can(user: UserRow | undefined, action: Action): boolean {
 /** Whether `user` may read or change the project owned by `ownerId`. */
 export function ownsProject(user: UserRow, ownerId: string): boolean {
   return user.isAdmin || user.id === ownerId;
+}
+
+/**
+ * The project `user` may reach, or 404 `notFound` (never 'forbidden': no probing). The one owner check
+ * of a project a call names: the project gate's, and the services' that are also reached otherwise.
+ */
+export function reachableProject<P extends { ownerId: string } | { userId: string }>(
+  user: UserRow,
+  project: P | undefined,
+): P {
+  if (!project || !ownsProject(user, 'ownerId' in project ? project.ownerId : project.userId)) {
+    throw new AppError('notFound');
+  }
+  return project;
 }
 
 /** Whether `user` may read the user record `id` (a tenant: only itself). */

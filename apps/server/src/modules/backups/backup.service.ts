@@ -33,7 +33,7 @@ import type { FileStore } from '../../lib/file-store.js';
 import type { ListTotal } from '../../lib/list-count.js';
 import { mapQueryError, parseListQuery } from '../../lib/list-query/list-query.js';
 import { moveToTrash } from '../../lib/trash.js';
-import { ownsProject } from '../../policy/policy.js';
+import type { GatedProject } from '../../plugins/project-gate.js';
 import type { DocumentRepository } from '../documents/document.repository.js';
 import { htmlArea, mediaArea } from '../media/media.service.js';
 import type { ArchiveMetrics } from '../metrics/metrics.js';
@@ -52,6 +52,11 @@ export interface BackupContext {
   projectId: string;
   projectName: string;
   enabled: boolean;
+}
+
+/** The backup calls' view of the project the project gate resolved for the caller. */
+export function backupContext(project: GatedProject): BackupContext {
+  return { projectId: project.id, projectName: project.name, enabled: project.enabled };
 }
 
 export interface BackupServiceOptions {
@@ -169,13 +174,6 @@ export class BackupService {
       }
     }
     return { ...restores, partials };
-  }
-
-  async context(user: UserRow, projectId: string | undefined): Promise<BackupContext> {
-    if (!projectId) throw new AppError('projectHeaderMissing');
-    const access = await this.projects.projectAccess(projectId);
-    if (!access || !ownsProject(user, access.ownerId)) throw new AppError('notFound');
-    return { projectId, projectName: access.name, enabled: access.enabled };
   }
 
   /** `getSizeAndTime`: per content kind, whole MB (and bytes, and documents or files). */

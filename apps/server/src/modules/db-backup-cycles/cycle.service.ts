@@ -89,10 +89,6 @@ export class CycleService {
 
   constructor(private readonly deps: CycleServiceDeps) {}
 
-  context(user: UserRow, projectId: string | undefined): Promise<BackupContext> {
-    return this.deps.dbBackups.context(user, projectId);
-  }
-
   async list(context: BackupContext): Promise<DbBackupCycleView[]> {
     return (await this.deps.repo.list(context.projectId)).map(present);
   }

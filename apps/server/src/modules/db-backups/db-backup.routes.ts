@@ -14,26 +14,13 @@ import { z } from 'zod';
 import { countAnswer, LIST_QUERY_DESCRIPTION, listQuerystring } from '../../lib/list-response.js';
 import { streamFile } from '../../lib/upload-receiver.js';
 import { actorOf } from '../../plugins/auth.js';
-import {
-  backupUpload,
-  disposition,
-  idParams,
-  PROJECT_HEADER,
-  password,
-  projectHeader,
-  projectOf,
-} from '../backups/backup-http.js';
+import { gatedProject, projectHeaders, projectQuery } from '../../plugins/project-gate.js';
+import { backupContext } from '../backups/backup.service.js';
+import { backupUpload, disposition, idParams, password } from '../backups/backup-http.js';
 import type { DbBackupService } from './db-backup.service.js';
 
 const tags = ['db-backups'];
 export const DB_BACKUP_PREFIX = '/db-backup';
-const projectQuery = { [PROJECT_HEADER]: z.string().max(64).optional(), projectId: z.string().max(64).optional() };
-
-/** The project of a call: the header, else `x-request-project` or `projectId` in the query. */
-function projectOfCall(request: FastifyRequest): string | undefined {
-  const query = request.query as Record<string, string | undefined>;
-  return projectOf(request, query[PROJECT_HEADER] || query.projectId);
-}
 
 function sendZip(reply: FastifyReply, file: { stream: NodeJS.ReadableStream; name: string; size?: number }) {
   if (file.size !== undefined) reply.header('content-length', file.size);
@@ -47,49 +34,48 @@ function sendZip(reply: FastifyReply, file: { stream: NodeJS.ReadableStream; nam
 
 /**
  * Database backups (backups-data-designer.md §7 "Database backup calls"; issue 13 §1) under
- * `/portal/rest/db-backup`, the project in the `x-request-project` header (or the query, for links).
+ * `/portal/rest/db-backup`, the project through the project gate (its header, or the query for links).
  * Registered with the multipart plugin (uploads stream to disk).
  */
 export function dbBackupRoutes(service: DbBackupService) {
   return async function routes(app: FastifyInstance): Promise<void> {
     const typed = app.withTypeProvider<ZodTypeProvider>();
-    const context = (request: FastifyRequest) => service.context(actorOf(request).user, projectOfCall(request));
+    const context = (request: FastifyRequest) => backupContext(gatedProject(request));
 
     typed.get(
       `${DB_BACKUP_PREFIX}/stats`,
       {
-        config: { action: 'dbBackup.read' },
+        config: { action: 'dbBackup.read', project: 'read' },
         schema: {
           tags,
           description:
             'What a database backup would hold, per part (fileServer, html, database): whole MB (`size`), `bytes`, ' +
             '`count` (files or documents). `excludedDirs`: a JSON list of media folders left out.',
-          headers: projectHeader,
+          headers: projectHeaders,
           querystring: z.object({ excludedDirs: dbBackupExcludedDirsSchema.optional(), ...projectQuery }),
           response: { 200: dbBackupStatsView },
         },
       },
-      async (request) => service.stats(await context(request), request.query.excludedDirs ?? []),
+      async (request) => service.stats(context(request), request.query.excludedDirs ?? []),
     );
 
     typed.post(
       `${DB_BACKUP_PREFIX}/dump`,
       {
-        config: { action: 'dbBackup.write' },
+        config: { action: 'dbBackup.write', project: 'read' },
         schema: {
           tags,
           description:
             'Starts a database backup (a job): {name (max 30), item: {fileServer, html, database: true}, excludedDirs}. ' +
             '`database` is every collection of the project with its time series. Answers the job id (the backup ' +
             'gets the same id). When FTP storage is on, the archive is pushed there too.',
-          headers: projectHeader,
+          headers: projectHeaders,
           querystring: z.object(projectQuery),
           body: dbBackupDumpSchema,
           response: { 200: dbBackupStartView },
         },
       },
-      async (request) =>
-        service.startDump(await context(request), actorOf(request).user, request.body, request.language),
+      async (request) => service.startDump(context(request), actorOf(request).user, request.body, request.language),
     );
 
     const restoreSchema = (what: string) => ({
@@ -98,32 +84,26 @@ export function dbBackupRoutes(service: DbBackupService) {
         `Starts a restore of ${what} (a job): the body sets the parts to restore to true ({fileServer, html, ` +
         "database}). Each part replaces the project's whole part: the database in one transaction, files staged " +
         "and swapped in with a journal. Meanwhile the project's data calls answer 423 projectRestoring. Answers the job id.",
-      headers: projectHeader,
+      headers: projectHeaders,
       querystring: z.object({ id: z.string().min(1).max(64), ...projectQuery }),
       body: dbBackupRestoreSchema,
       response: { 200: dbBackupStartView },
     });
     typed.post(
       `${DB_BACKUP_PREFIX}/restore`,
-      { config: { action: 'dbBackup.write' }, schema: restoreSchema('a database backup (`id`)') },
+      { config: { action: 'dbBackup.write', project: 'write' }, schema: restoreSchema('a database backup (`id`)') },
       async (request) =>
-        service.startRestore(
-          await context(request),
-          actorOf(request).user,
-          request.query.id,
-          request.body,
-          request.language,
-        ),
+        service.startRestore(context(request), actorOf(request).user, request.query.id, request.body, request.language),
     );
     typed.post(
       `${DB_BACKUP_PREFIX}/ftp/restore`,
       {
-        config: { action: 'dbBackup.write' },
+        config: { action: 'dbBackup.write', project: 'write' },
         schema: restoreSchema('a backup on the FTP server (`id`), verified first'),
       },
       async (request) =>
         service.startFtpRestore(
-          await context(request),
+          context(request),
           actorOf(request).user,
           request.query.id,
           request.body,
@@ -134,17 +114,17 @@ export function dbBackupRoutes(service: DbBackupService) {
     typed.get(
       `${DB_BACKUP_PREFIX}/backup`,
       {
-        config: { action: 'dbBackup.read' },
+        config: { action: 'dbBackup.read', project: 'read' },
         schema: {
           tags,
           description: `The database backups of the project. ${LIST_QUERY_DESCRIPTION} Fields: id, name, type (dump), status (success), bytes, createTime, updateTime. Default sort createTime desc. A backup whose FTP copy failed has \`warning\` ({key, params, message}).`,
-          headers: projectHeader,
+          headers: projectHeaders,
           querystring: listQuerystring.extend(projectQuery),
           response: { 200: z.array(dbBackupView) },
         },
       },
       async (request, reply) => {
-        const { items, total } = await service.list(await context(request), request.query.query, request.language);
+        const { items, total } = await service.list(context(request), request.query.query, request.language);
         if (total) countAnswer(reply, total);
         return items;
       },
@@ -153,20 +133,20 @@ export function dbBackupRoutes(service: DbBackupService) {
     typed.get(
       `${DB_BACKUP_PREFIX}/ftp`,
       {
-        config: { action: 'dbBackup.read' },
+        config: { action: 'dbBackup.read', project: 'read' },
         schema: {
           tags,
           description:
             'What the FTP server holds for the project: id, name, item, uploadTime, fileSize (MB). The header ' +
             '`ftp-configured` says whether FTP storage is configured: when it is not (`false`), the list is empty ' +
             "(200). An FTP server that fails answers 502 dbBackupFtpFailed, its reason in the caller's language.",
-          headers: projectHeader,
+          headers: projectHeaders,
           querystring: z.object(projectQuery),
           response: { 200: z.array(ftpBackupView) },
         },
       },
       async (request, reply) => {
-        const { items, configured } = await service.ftpList(await context(request));
+        const { items, configured } = await service.ftpList(context(request));
         reply.header('ftp-configured', String(configured));
         return items;
       },
@@ -175,18 +155,18 @@ export function dbBackupRoutes(service: DbBackupService) {
     typed.delete(
       `${DB_BACKUP_PREFIX}/backup/:id`,
       {
-        config: { action: 'dbBackup.delete' },
+        config: { action: 'dbBackup.delete', project: 'read' },
         schema: {
           tags,
           description: 'Deletes a database backup and its file; 200 means success.',
-          headers: projectHeader,
+          headers: projectHeaders,
           params: idParams,
           querystring: z.object(projectQuery),
           response: { 200: z.object({ status: z.literal('OK') }) },
         },
       },
       async (request) => {
-        await service.remove(await context(request), request.params.id);
+        await service.remove(context(request), request.params.id);
         return { status: 'OK' as const };
       },
     );
@@ -194,18 +174,18 @@ export function dbBackupRoutes(service: DbBackupService) {
     typed.delete(
       `${DB_BACKUP_PREFIX}/ftp/:id`,
       {
-        config: { action: 'dbBackup.delete' },
+        config: { action: 'dbBackup.delete', project: 'read' },
         schema: {
           tags,
           description: 'Deletes a backup (and its sidecar) from the FTP server; 200 means success.',
-          headers: projectHeader,
+          headers: projectHeaders,
           params: idParams,
           querystring: z.object(projectQuery),
           response: { 200: z.object({ status: z.literal('OK') }) },
         },
       },
       async (request) => {
-        await service.ftpRemove(await context(request), request.params.id);
+        await service.ftpRemove(context(request), request.params.id);
         return { status: 'OK' as const };
       },
     );
@@ -214,13 +194,13 @@ export function dbBackupRoutes(service: DbBackupService) {
     typed.get(
       `${DB_BACKUP_PREFIX}/download/:id`,
       {
-        config: { action: 'dbBackup.read', tokenInQuery: true },
+        config: { action: 'dbBackup.read', project: 'read', tokenInQuery: true },
         schema: {
           tags,
           description:
             'The database backup file (`<name>.zip`); bearer token, or `token` and `x-request-project` in the ' +
             'query as a browser link. With `password`: an AES-256 encrypted zip that 7-Zip opens with it.',
-          headers: projectHeader,
+          headers: projectHeaders,
           params: idParams,
           querystring: downloadQuery,
         },
@@ -228,17 +208,17 @@ export function dbBackupRoutes(service: DbBackupService) {
       async (request, reply) =>
         sendZip(
           reply,
-          await service.download(await context(request), request.params.id, request.query.password || undefined),
+          await service.download(context(request), request.params.id, request.query.password || undefined),
         ),
     );
     typed.get(
       `${DB_BACKUP_PREFIX}/ftp/download/:id`,
       {
-        config: { action: 'dbBackup.read', tokenInQuery: true },
+        config: { action: 'dbBackup.read', project: 'read', tokenInQuery: true },
         schema: {
           tags,
           description: 'A backup on the FTP server, fetched and verified, then sent as `download` sends one.',
-          headers: projectHeader,
+          headers: projectHeaders,
           params: idParams,
           querystring: downloadQuery,
         },
@@ -246,14 +226,14 @@ export function dbBackupRoutes(service: DbBackupService) {
       async (request, reply) =>
         sendZip(
           reply,
-          await service.ftpDownload(await context(request), request.params.id, request.query.password || undefined),
+          await service.ftpDownload(context(request), request.params.id, request.query.password || undefined),
         ),
     );
 
     typed.post(
       `${DB_BACKUP_PREFIX}/upload`,
       {
-        config: { action: 'dbBackup.write', upload: backupUpload(service.uploadMaxBytes) },
+        config: { action: 'dbBackup.write', project: 'read', upload: backupUpload(service.uploadMaxBytes) },
         schema: {
           tags,
           consumes: ['multipart/form-data'],
@@ -261,13 +241,13 @@ export function dbBackupRoutes(service: DbBackupService) {
             'Adds a database backup file (multipart field `file`, one `.zip`; a name of letters, digits, dot and ' +
             'underscore; the size limit of project backup uploads), verified whole first. `password`: the code of a ' +
             'protected file. Answers the record (its `id` means success); otherwise an error with its message.',
-          headers: projectHeader,
+          headers: projectHeaders,
           querystring: z.object({ password, ...projectQuery }),
           response: { 200: dbBackupView },
         },
       },
       async (request) => {
-        const where = await context(request);
+        const where = context(request);
         return streamFile(request, (filename, file) =>
           service.upload(where, filename, file, request.query.password || undefined, request.language),
         );
@@ -277,20 +257,20 @@ export function dbBackupRoutes(service: DbBackupService) {
     typed.get(
       `${DB_BACKUP_PREFIX}/:jobId`,
       {
-        config: { action: 'dbBackup.read' },
+        config: { action: 'dbBackup.read', project: 'read' },
         schema: {
           tags,
           description:
             'A dump or restore job of the project (polled each second): status running, success or failed, and ' +
             "`log`, the outcome in words (a failure's reason first); `warning` ({key, params, message}) when a " +
             'dump succeeded but its FTP copy failed.',
-          headers: projectHeader,
+          headers: projectHeaders,
           params: z.object({ jobId: z.string().min(1).max(64) }),
           querystring: z.object(projectQuery),
           response: { 200: dbBackupJobView },
         },
       },
-      async (request) => service.job(await context(request), request.params.jobId, request.language),
+      async (request) => service.job(context(request), request.params.jobId, request.language),
     );
   };
 }

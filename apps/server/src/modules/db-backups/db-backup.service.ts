@@ -152,11 +152,6 @@ export class DbBackupService {
     return this.deps.backups.uploadMaxBytes;
   }
 
-  /** The project of a call, checked for the caller by the project backups' rule (the policy's owner rule). */
-  context(user: UserRow, projectId: string | undefined): Promise<BackupContext> {
-    return this.deps.backups.context(user, projectId);
-  }
-
   async stats(context: BackupContext, excludedDirs: string[]): Promise<DbBackupStatsView> {
     const sizes = await this.deps.backups.sizes(context, excludedDirs);
     return sizes.map((size) => ({ ...size, name: size.name === 'mongodb' ? 'database' : size.name }));

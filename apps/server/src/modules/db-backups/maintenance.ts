@@ -1,5 +1,4 @@
 import { DB_BACKUP_TASK_RESTORE } from '@gantry/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error.js';
 import type { Action } from '../../policy/policy.js';
 import type { DbBackupRepository } from './db-backup.repository.js';
@@ -72,32 +71,7 @@ export class ProjectMaintenance {
   }
 }
 
-/** The project a request names: the `x-request-project` header, or the query (`x-request-project`, `projectId`). */
-function projectOf(request: FastifyRequest): string | undefined {
-  const header = request.headers['x-request-project'];
-  if (typeof header === 'string' && header !== '') return header;
-  const query = request.query as Record<string, unknown> | undefined;
-  for (const key of ['x-request-project', 'projectId']) {
-    const value = query?.[key];
-    if (typeof value === 'string' && value !== '') return value;
-  }
-  return undefined;
-}
-
-/**
- * The one place the maintenance of a restoring project is enforced: after the session and the
- * policy (preValidation), before any handler, every call whose action touches a project's data is
- * refused with 423 `projectRestoring` while that project's database restore runs.
- */
-export function registerMaintenanceGuard(app: FastifyInstance, maintenance: ProjectMaintenance): void {
-  app.addHook('preHandler', (request, _reply, done) => {
-    const action = request.routeOptions.config?.action;
-    if (!action || !REFUSED_WHILE_RESTORING.has(action)) return done();
-    const projectId = projectOf(request);
-    if (!projectId) return done();
-    maintenance.assertOpen(projectId).then(
-      () => done(),
-      (error: Error) => done(error),
-    );
-  });
+/** Whether a call of `action` is refused while its project's database restore runs (the project gate asks). */
+export function refusedWhileRestoring(action: Action): boolean {
+  return REFUSED_WHILE_RESTORING.has(action);
 }

@@ -7,28 +7,21 @@ import {
   LIST_QUERY_DESCRIPTION,
   listQuerystring,
 } from '../../lib/list-response.js';
-import { actorOf } from '../../plugins/auth.js';
+import { gatedProject, projectHeaders } from '../../plugins/project-gate.js';
 import type { DocumentService } from './document.service.js';
 
 const tags = ['data'];
-const PROJECT_HEADER = 'x-request-project';
 const collectionParams = z.object({ collection: z.string().min(1).max(64) });
 const documentParams = collectionParams.extend({ id: z.string().min(1).max(128) });
 const documentAnswer = z.looseObject({ id: z.string() });
-const projectHeader = z.looseObject({ [PROJECT_HEADER]: z.string().max(64).optional() });
 
 const TOTALS =
   `${cappedTotalDescription('documents')} Without a filter the total is the collection's maintained count, ` +
   'always exact.';
 
-function projectOf(request: FastifyRequest): string | undefined {
-  const value = request.headers[PROJECT_HEADER];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
 /**
  * The generic data layer (backups-data-designer.md §7) under `rest/core/{collection}`, the project in
- * the `x-request-project` header. A collection outside the spec's data modules is a 404 naming it.
+ * the project gate's (its header). A collection outside the spec's data modules is a 404 naming it.
  * Registered under `rest/`; the project's data summaries are under `rest/spm/project/…`.
  */
 export function documentRoutes(
@@ -38,27 +31,23 @@ export function documentRoutes(
 ) {
   return async function routes(app: FastifyInstance): Promise<void> {
     const typed = app.withTypeProvider<ZodTypeProvider>();
-    const target = (request: FastifyRequest, collection: string, write: boolean) =>
-      documents.target(actorOf(request).user, projectOf(request), collection, write);
+    const target = (request: FastifyRequest, collection: string) => documents.target(gatedProject(request), collection);
 
     typed.get(
       '/core/:collection',
       {
-        config: { action: 'project.data.read' },
+        config: { action: 'project.data.read', project: 'read' },
         schema: {
           tags,
           description: `${LIST_QUERY_DESCRIPTION} Any document value may be named by its path (\`a.b.0\`). ${TOTALS}`,
           params: collectionParams,
-          headers: projectHeader,
+          headers: projectHeaders,
           querystring: listQuerystring,
           response: { 200: z.array(documentAnswer) },
         },
       },
       async (request, reply) => {
-        const { items, total } = await documents.list(
-          await target(request, request.params.collection, false),
-          request.query.query,
-        );
+        const { items, total } = await documents.list(target(request, request.params.collection), request.query.query);
         if (total) countAnswer(reply, total);
         return items;
       },
@@ -67,7 +56,7 @@ export function documentRoutes(
     typed.get(
       '/spm/project/_collectionNames',
       {
-        config: { action: 'project.data.read' },
+        config: { action: 'project.data.read', project: 'read', projectFrom: 'query.projectId' },
         schema: {
           tags,
           description: 'The collections of the project that hold documents, in name order.',
@@ -75,14 +64,13 @@ export function documentRoutes(
           response: { 200: z.array(z.string()) },
         },
       },
-      async (request) =>
-        (await documents.stats(actorOf(request).user, request.query.projectId)).map((row) => row.collection),
+      async (request) => (await documents.stats(gatedProject(request))).map((row) => row.collection),
     );
 
     typed.get(
       '/spm/project/:id/data-stats',
       {
-        config: { action: 'project.data.read' },
+        config: { action: 'project.data.read', project: 'read', projectFrom: 'params.id' },
         schema: {
           tags,
           description:
@@ -100,7 +88,7 @@ export function documentRoutes(
         },
       },
       async (request) => {
-        const collections = await documents.stats(actorOf(request).user, request.params.id);
+        const collections = await documents.stats(gatedProject(request));
         return {
           documents: collections.reduce((sum, row) => sum + row.documents, 0),
           bytes: collections.reduce((sum, row) => sum + row.bytes, 0),
@@ -113,92 +101,87 @@ export function documentRoutes(
     typed.get(
       '/core/:collection/count',
       {
-        config: { action: 'project.data.read' },
+        config: { action: 'project.data.read', project: 'read' },
         schema: {
           tags,
           description: `\`query\` is the filter alone (or a list query with \`filter\`). ${TOTALS}`,
           params: collectionParams,
-          headers: projectHeader,
+          headers: projectHeaders,
           querystring: listQuerystring,
           response: { 200: z.object({ count: z.number() }) },
         },
       },
       async (request, reply) =>
-        countAnswer(
-          reply,
-          await documents.count(await target(request, request.params.collection, false), request.query.query),
-        ),
+        countAnswer(reply, await documents.count(target(request, request.params.collection), request.query.query)),
     );
 
     typed.get(
       '/core/:collection/:id',
       {
-        config: { action: 'project.data.read' },
-        schema: { tags, params: documentParams, headers: projectHeader, response: { 200: documentAnswer } },
+        config: { action: 'project.data.read', project: 'read' },
+        schema: { tags, params: documentParams, headers: projectHeaders, response: { 200: documentAnswer } },
       },
-      async (request) => documents.get(await target(request, request.params.collection, false), request.params.id),
+      async (request) => documents.get(target(request, request.params.collection), request.params.id),
     );
 
     typed.post(
       '/core/:collection',
       {
-        config: { action: 'project.data.write' },
+        config: { action: 'project.data.write', project: 'write' },
         schema: {
           tags,
           description: "Saves a new document; its id is the body's `id` or `_id`, or a new one. Answers the document.",
           params: collectionParams,
-          headers: projectHeader,
+          headers: projectHeaders,
           response: { 200: documentAnswer },
         },
       },
-      async (request) => documents.create(await target(request, request.params.collection, true), request.body),
+      async (request) => documents.create(target(request, request.params.collection), request.body),
     );
 
     typed.put(
       '/core/:collection/:id',
       {
-        config: { action: 'project.data.write' },
+        config: { action: 'project.data.write', project: 'write' },
         schema: {
           tags,
           description: 'Replaces the whole document (creates it when there is none); createTime is kept.',
           params: documentParams,
-          headers: projectHeader,
+          headers: projectHeaders,
           response: { 200: documentAnswer },
         },
       },
-      async (request) =>
-        documents.replace(await target(request, request.params.collection, true), request.params.id, request.body),
+      async (request) => documents.replace(target(request, request.params.collection), request.params.id, request.body),
     );
 
     typed.patch(
       '/core/:collection/:id',
       {
-        config: { action: 'project.data.write' },
+        config: { action: 'project.data.write', project: 'write' },
         schema: {
           tags,
           description: "Merges the body's top-level keys into the document.",
           params: documentParams,
-          headers: projectHeader,
+          headers: projectHeaders,
           response: { 200: documentAnswer },
         },
       },
-      async (request) =>
-        documents.merge(await target(request, request.params.collection, true), request.params.id, request.body),
+      async (request) => documents.merge(target(request, request.params.collection), request.params.id, request.body),
     );
 
     typed.delete(
       '/core/:collection/:id',
       {
-        config: { action: 'project.data.write' },
+        config: { action: 'project.data.write', project: 'write' },
         schema: {
           tags,
           params: documentParams,
-          headers: projectHeader,
+          headers: projectHeaders,
           response: { 200: z.object({ id: z.string() }) },
         },
       },
       async (request) => {
-        await documents.delete(await target(request, request.params.collection, true), request.params.id);
+        await documents.delete(target(request, request.params.collection), request.params.id);
         return { id: request.params.id };
       },
     );

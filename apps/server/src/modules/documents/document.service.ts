@@ -2,76 +2,41 @@ import { randomBytes } from 'node:crypto';
 import { type Collection, DOCUMENT_ID_PATTERN, DOCUMENT_LIMITS, isCollection } from '@gantry/shared';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
-import type { Invalidation } from '../../lib/invalidation-bus.js';
 import type { ListTotal } from '../../lib/list-count.js';
 import { mapQueryError, parseCountFilter, parseListQuery } from '../../lib/list-query/list-query.js';
-import { ReadCache } from '../../lib/read-cache.js';
-import { ownsProject } from '../../policy/policy.js';
-import type { UserRow } from '../users/user.repository.js';
+import type { GatedProject } from '../../plugins/project-gate.js';
 import { type DocumentBody, presentDocument } from './document.presenter.js';
 import {
   type CollectionStats,
   DOCUMENT_RESOURCE,
   type DocumentRepository,
   type DocumentRow,
-  type ProjectAccess,
 } from './document.repository.js';
-
-/**
- * How long a read trusts a project's cached owner: the project's changes are announced on the
- * invalidation bus (as site changes) at once, this bounds a missed message. Writes always read it.
- */
-const ACCESS_CACHE_MS = 5_000;
-const ACCESS_CACHE_MAX = 10_000;
 
 /** Keys the server owns: the id is taken from them on save, the times are set by the server. */
 const SERVER_KEYS = new Set(['createTime', 'updateTime']);
 
-/** Where a call works: one collection of one project, checked for the caller. */
+/** Where a call works: one collection of one project (the project checked for the caller by the project gate). */
 export interface Target {
   projectId: string;
   collection: Collection;
 }
 
 /**
- * The generic data layer (backups-data-designer.md §7) over one project's collections. Whoever owns
- * the project (the administrator, or the tenant that owns it) may read and write; anybody else gets
- * 404, as if the project did not exist. Writes to a disabled project, or under a disabled tenant, are
- * refused.
+ * The generic data layer (backups-data-designer.md §7) over one project's collections. Who may reach
+ * the project, and whether it may change (not disabled, nor under a disabled tenant), the project gate
+ * decided before the call gets here (`plugins/project-gate.ts`).
  */
 export class DocumentService {
-  private readonly access: ReadCache<ProjectAccess>;
-
   constructor(
     private readonly repo: DocumentRepository,
     private readonly clock: Clock,
-  ) {
-    this.access = new ReadCache(ACCESS_CACHE_MS, ACCESS_CACHE_MAX, () => this.clock().getTime());
-  }
+  ) {}
 
-  /**
-   * A change announced on the invalidation bus: a project changed (its owner, state or removal, all
-   * announced as site changes), a user changed (a tenant disabled or removed), or anything.
-   */
-  apply(change: Invalidation): void {
-    if (change.kind === 'site') this.access.forget(change.projectId);
-    else if (change.kind === 'user' || change.kind === 'all') this.access.forget();
-  }
-
-  /** The project's owner and state: read from the database for a write, cached for a read. */
-  private projectAccess(projectId: string, write: boolean): Promise<ProjectAccess | undefined> {
-    if (write) return this.repo.projectAccess(projectId);
-    return this.access.get(projectId, () => this.repo.projectAccess(projectId));
-  }
-
-  /** Checks the collection, the project and the caller's right to it; answers where to work. */
-  async target(user: UserRow, projectId: string | undefined, collection: string, write: boolean): Promise<Target> {
+  /** Checks the collection; the project is the one the gate resolved for the caller. */
+  target(project: GatedProject, collection: string): Target {
     if (!isCollection(collection)) throw new AppError('modelNotFound', { params: { name: collection } });
-    if (!projectId) throw new AppError('projectHeaderMissing');
-    const access = await this.projectAccess(projectId, write);
-    if (!access || !ownsProject(user, access.ownerId)) throw new AppError('notFound');
-    if (write && !access.enabled) throw new AppError('projectReadOnly');
-    return { projectId, collection };
+    return { projectId: project.id, collection };
   }
 
   async list(target: Target, rawQuery: string | undefined) {
@@ -137,10 +102,8 @@ export class DocumentService {
   }
 
   /** The project's collections that hold documents (for `project/_collectionNames` and its size). */
-  async stats(user: UserRow, projectId: string): Promise<CollectionStats[]> {
-    const access = await this.projectAccess(projectId, false);
-    if (!access || !ownsProject(user, access.ownerId)) throw new AppError('notFound');
-    return this.repo.stats(projectId);
+  stats(project: GatedProject): Promise<CollectionStats[]> {
+    return this.repo.stats(project.id);
   }
 
   /**

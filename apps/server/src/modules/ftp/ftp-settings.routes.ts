@@ -12,7 +12,7 @@ export function ftpSettingsRoutes(ftp: FtpSettingsService) {
     app.get(
       '/db-backup/ftp-settings',
       {
-        config: { action: 'ftpSettings.read' },
+        config: { action: 'ftpSettings.read', project: 'none' },
         schema: {
           tags: ['db-backup'],
           description: 'FTP storage settings; the password is never answered, only `passwordSet`.',
@@ -25,7 +25,7 @@ export function ftpSettingsRoutes(ftp: FtpSettingsService) {
     app.put(
       '/db-backup/ftp-settings',
       {
-        config: { action: 'ftpSettings.write' },
+        config: { action: 'ftpSettings.write', project: 'none' },
         schema: {
           tags: ['db-backup'],
           description: 'Saves the FTP storage settings; without `password` the stored one is kept.',
@@ -39,7 +39,7 @@ export function ftpSettingsRoutes(ftp: FtpSettingsService) {
     app.post(
       '/db-backup/ftp-settings/test',
       {
-        config: { action: 'ftpSettings.write' },
+        config: { action: 'ftpSettings.write', project: 'none' },
         schema: {
           tags: ['db-backup'],
           description:

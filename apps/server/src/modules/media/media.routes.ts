@@ -6,15 +6,14 @@ import { AppError } from '../../lib/app-error.js';
 import type { TreeNode } from '../../lib/file-store.js';
 import { streamFiles, type UploadRule } from '../../lib/upload-receiver.js';
 import { actorOf } from '../../plugins/auth.js';
+import { gatedProject, PROJECT_HEADER, projectHeaders, projectQuery } from '../../plugins/project-gate.js';
 import type { MediaService } from './media.service.js';
 
 const tags = ['media'];
-const PROJECT_HEADER = 'x-request-project';
 export const MEDIA_PREFIX = '/proxy/core/mediaLibrary';
 /** Paths are checked by the service (`checkMediaPath`), which names the reason; here only their size. */
 const mediaPath = z.string().max(MEDIA_LIMITS.pathMax * 2);
 const flag = z.enum(['true', 'false']).optional();
-const projectHeader = z.looseObject({ [PROJECT_HEADER]: z.string().max(64).optional() });
 
 const treeNode: z.ZodType<TreeNode> = z
   .lazy(
@@ -43,12 +42,6 @@ const INLINE_TYPES: Record<string, string> = {
   ico: 'image/x-icon',
 };
 
-function projectOf(request: FastifyRequest, fromQuery?: string): string | undefined {
-  const value = request.headers[PROJECT_HEADER];
-  if (typeof value === 'string' && value !== '') return value;
-  return fromQuery || undefined;
-}
-
 /** `attachment`/`inline` with the name as ASCII (others replaced) and as UTF-8 (RFC 6266, 5987). */
 function disposition(kind: 'attachment' | 'inline', name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
@@ -73,27 +66,26 @@ export function mediaUpload(media: MediaService): UploadRule {
 
 /**
  * The media library (issue 11 §2) under `proxy/core/mediaLibrary`, the project in the
- * `x-request-project` header. Paths are relative to the library's root (`images/logo.png`; the root
+ * project gate's header. Paths are relative to the library's root (`images/logo.png`; the root
  * is `''`); `public/…` is the platform's public folder where it is shown. Registered with the
  * multipart plugin (uploads stream to disk).
  */
 export function mediaRoutes(media: MediaService) {
   return async function routes(app: FastifyInstance): Promise<void> {
     const typed = app.withTypeProvider<ZodTypeProvider>();
-    const context = (request: FastifyRequest, fromQuery?: string) =>
-      media.context(actorOf(request).user, projectOf(request, fromQuery));
+    const context = (request: FastifyRequest) => media.context(actorOf(request).user, gatedProject(request));
 
     typed.get(
       `${MEDIA_PREFIX}/all/dir`,
       {
-        config: { action: 'project.data.read' },
+        config: { action: 'project.data.read', project: 'read' },
         schema: {
           tags,
           description:
             'The folder tree (nodes path, name, type, child), from `path` (default the root). `files=true` adds ' +
             `the files (size, updateTime). At most ${MEDIA_LIMITS.treeNodesMax} nodes; past that the tree is cut ` +
             'and the header `x-tree-truncated: true` says so.',
-          headers: projectHeader,
+          headers: projectHeaders,
           querystring: z.object({ path: mediaPath.optional(), files: flag }),
           response: { 200: z.array(treeNode) },
         },
@@ -112,7 +104,7 @@ export function mediaRoutes(media: MediaService) {
     typed.post(
       `${MEDIA_PREFIX}/upload`,
       {
-        config: { action: 'project.data.write', upload: mediaUpload(media) },
+        config: { action: 'project.data.write', project: 'write', upload: mediaUpload(media) },
         schema: {
           tags,
           consumes: ['multipart/form-data'],
@@ -122,7 +114,7 @@ export function mediaRoutes(media: MediaService) {
             `renamed when complete; at most ${MEDIA_LIMITS.filesPerUpload} files, each up to the server's limit ` +
             '(2 GiB by default, GANTRY_MEDIA_FILE_MAX_BYTES). A file of the same name is an error unless ' +
             '`overwrite=true`. Answers the stored files.',
-          headers: projectHeader,
+          headers: projectHeaders,
           querystring: z.object({ path: mediaPath.optional(), overwrite: flag }),
           response: { 200: z.array(z.object({ path: z.string(), name: z.string(), size: z.number() })) },
         },
@@ -140,11 +132,11 @@ export function mediaRoutes(media: MediaService) {
     typed.post(
       `${MEDIA_PREFIX}/dir`,
       {
-        config: { action: 'project.data.write' },
+        config: { action: 'project.data.write', project: 'write' },
         schema: {
           tags,
           description: 'Creates the folder `path` and any missing parents; the folder existing is 409 mediaExists.',
-          headers: projectHeader,
+          headers: projectHeaders,
           body: z.object({ path: mediaPath }),
           response: { 200: treeNode },
         },
@@ -155,11 +147,11 @@ export function mediaRoutes(media: MediaService) {
     typed.post(
       `${MEDIA_PREFIX}/rename`,
       {
-        config: { action: 'project.data.write' },
+        config: { action: 'project.data.write', project: 'write' },
         schema: {
           tags,
           description: 'Renames the file or folder `path` to `name` in the same folder; answers the new path.',
-          headers: projectHeader,
+          headers: projectHeaders,
           body: z.object({ path: mediaPath, name: z.string().max(MEDIA_LIMITS.nameBytesMax * 2) }),
           response: { 200: pathAnswer },
         },
@@ -170,13 +162,13 @@ export function mediaRoutes(media: MediaService) {
     typed.post(
       `${MEDIA_PREFIX}/move`,
       {
-        config: { action: 'project.data.write' },
+        config: { action: 'project.data.write', project: 'write' },
         schema: {
           tags,
           description:
             'Moves the file or folder `path` into the folder `to` (`""`: the root), keeping its name; answers ' +
             'the new path. Nothing is replaced: a name taken in `to` is 409 mediaExists.',
-          headers: projectHeader,
+          headers: projectHeaders,
           body: z.object({ path: mediaPath, to: mediaPath }),
           response: { 200: pathAnswer },
         },
@@ -187,11 +179,11 @@ export function mediaRoutes(media: MediaService) {
     typed.delete(
       MEDIA_PREFIX,
       {
-        config: { action: 'project.data.write' },
+        config: { action: 'project.data.write', project: 'write' },
         schema: {
           tags,
           description: 'Removes the file or folder `path` (a folder with everything in it).',
-          headers: projectHeader,
+          headers: projectHeaders,
           querystring: z.object({ path: mediaPath }),
           response: { 200: pathAnswer },
         },
@@ -205,24 +197,24 @@ export function mediaRoutes(media: MediaService) {
     typed.get(
       `${MEDIA_PREFIX}/download`,
       {
-        config: { action: 'project.data.read', tokenInQuery: true },
+        config: { action: 'project.data.read', project: 'read', tokenInQuery: true },
         schema: {
           tags,
           description:
             'Streams the file `path` as an attachment. As a browser link it may carry `token` and ' +
             '`x-request-project` in the query. `inline=true` shows PNG, JPEG, GIF, WebP, BMP and ICO images ' +
             'in the page (previews); other files are always attachments.',
-          headers: projectHeader,
+          headers: projectHeaders,
           querystring: z.object({
             path: mediaPath,
             inline: flag,
             token: z.string().max(256).optional(),
-            [PROJECT_HEADER]: z.string().max(64).optional(),
+            [PROJECT_HEADER]: projectQuery[PROJECT_HEADER],
           }),
         },
       },
       async (request, reply) => {
-        const file = await media.download(await context(request, request.query[PROJECT_HEADER]), request.query.path);
+        const file = await media.download(await context(request), request.query.path);
         const extension = file.name.toLowerCase().split('.').pop() ?? '';
         const inlineType = request.query.inline === 'true' ? INLINE_TYPES[extension] : undefined;
         return reply

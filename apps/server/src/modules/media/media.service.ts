@@ -9,7 +9,8 @@ import {
 } from '@gantry/shared';
 import { AppError } from '../../lib/app-error.js';
 import { type FileStore, FileStoreError, type TreeNode } from '../../lib/file-store.js';
-import { ownsProject, type PublicMediaFeature, publicMediaAccess } from '../../policy/policy.js';
+import type { GatedProject } from '../../plugins/project-gate.js';
+import { type PublicMediaFeature, publicMediaAccess } from '../../policy/policy.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { UserRow } from '../users/user.repository.js';
 import type { MediaRepository } from './media.repository.js';
@@ -78,10 +79,12 @@ export class MediaService {
     return this.fileMaxBytes;
   }
 
-  async context(user: UserRow, projectId: string | undefined): Promise<MediaContext> {
-    if (!projectId) throw new AppError('projectHeaderMissing');
+  /** The library of a project the project gate resolved for `user` (its state and public-folder options read). */
+  async context(user: UserRow, gated: GatedProject): Promise<MediaContext> {
+    const projectId = gated.id;
     const project = await this.projects.project(projectId);
-    if (!project || !ownsProject(user, project.ownerId)) throw new AppError('notFound');
+    // Removed since the gate saw it.
+    if (!project) throw new AppError('notFound');
     const { mediaLibrary } = await this.settings.get();
     const publicDir = publicMediaAccess(user, mediaLibrary, project.advanced);
     return {

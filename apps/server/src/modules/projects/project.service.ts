@@ -22,10 +22,10 @@ import type { Storage } from '../../lib/storage.js';
 import {
   mayCreateProjectType,
   mayReportUsageWithoutKey,
-  ownsProject,
   projectOwnerFor,
   projectOwnerScope,
   projectScope,
+  reachableProject,
 } from '../../policy/policy.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { LicenceService } from '../licence/licence.service.js';
@@ -108,9 +108,7 @@ export class ProjectService {
 
   /** A project the user may see; anyone else's is 'not found', never 'forbidden' (no probing). */
   async visible(user: UserRow, id: string, db?: Database, lock = false): Promise<ProjectWithOwner> {
-    const row = await this.deps.repo.find(id, db, lock);
-    if (!row || !ownsProject(user, row.userId)) throw new AppError('notFound');
-    return row;
+    return reachableProject(user, await this.deps.repo.find(id, db, lock));
   }
 
   async get(user: UserRow, id: string): Promise<ProjectView> {

@@ -11,7 +11,7 @@ import {
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
-import { ownsProject, publicMediaAccess } from '../../policy/policy.js';
+import { ownsProject, publicMediaAccess, reachableProject } from '../../policy/policy.js';
 import type { CaptchaService } from '../auth/captcha.service.js';
 import type { LoginAttemptRepository } from '../auth/login-attempt.repository.js';
 import { LoginGuard } from '../auth/login-guard.js';
@@ -264,8 +264,7 @@ export class SiteService {
 
   /** A one-time code for the console account `user` to open the back office of `projectId` (hasSSO). */
   async issueSsoCode(user: UserRow, projectId: string): Promise<{ code: string; expiresAt: string }> {
-    const project = await this.deps.repo.project(projectId);
-    if (!project || !ownsProject(user, project.ownerId)) throw new AppError('notFound');
+    const project = reachableProject(user, await this.deps.repo.project(projectId));
     const problem = siteProblem(project, this.deps.clock());
     if (problem) throw new AppError(problem.code, { params: problem.params });
     if (!project.hasSso || !(await this.deps.ssoAllowed(project))) throw new AppError('siteSsoOff');

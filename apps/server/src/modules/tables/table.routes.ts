@@ -9,48 +9,45 @@ import {
   listQuerystring,
 } from '../../lib/list-response.js';
 import { actorOf } from '../../plugins/auth.js';
+import { gatedProject, projectHeaders } from '../../plugins/project-gate.js';
 import { presentRecord, presentTable, presentTableSummary, sendRecordPage } from './table.presenter.js';
 import { renameBody, type TableService, tableBody } from './table.service.js';
 
 const tags = ['tables'];
-const PROJECT_HEADER = 'x-request-project';
-const projectHeader = z.looseObject({ [PROJECT_HEADER]: z.string().max(64).optional() });
 const tableParams = z.object({ id: z.string().min(1).max(128) });
 const recordParams = tableParams.extend({ recordId: z.string().min(1).max(128) });
 const anyBody = z.record(z.string(), z.unknown());
 
 const VIEW_AS_HEADER = 'x-view-as';
-const recordHeaders = projectHeader.extend({ [VIEW_AS_HEADER]: z.string().min(1).max(128).optional() });
+const recordHeaders = projectHeaders.extend({ [VIEW_AS_HEADER]: z.string().min(1).max(128).optional() });
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
-const projectOf = (request: FastifyRequest) => header(request, PROJECT_HEADER);
 
 /**
  * The table designer's calls (the spec names none; docs/API.md lists them) under `rest/spm/tables`,
- * the project in the `x-request-project` header as for the data layer: tables, their draft and
+ * the project through the project gate as for the data layer: tables, their draft and
  * publish, and their records.
  */
 export function tableRoutes(tables: TableService) {
   return async function routes(app: FastifyInstance): Promise<void> {
     const typed = app.withTypeProvider<ZodTypeProvider>();
-    const target = (request: FastifyRequest, write: boolean) =>
-      tables.target(actorOf(request).user, projectOf(request), write);
+    const target = (request: FastifyRequest) => tables.target(gatedProject(request));
     const writer = (request: FastifyRequest) => ({ id: actorOf(request).user.id });
     /** The project and the caller of a record call (`x-view-as`: as that project user). */
-    const caller = async (request: FastifyRequest, write: boolean) => {
-      const project = await target(request, write);
+    const caller = async (request: FastifyRequest) => {
+      const project = target(request);
       return { project, as: await tables.writer(project, actorOf(request).user, header(request, VIEW_AS_HEADER)) };
     };
-    const read = { config: { action: 'project.data.read' as const } };
-    const write = { config: { action: 'project.data.write' as const } };
+    const read = { config: { action: 'project.data.read' as const, project: 'read' as const } };
+    const write = { config: { action: 'project.data.write' as const, project: 'write' as const } };
 
     typed.get(
       '/tables',
-      { ...read, schema: { tags, headers: projectHeader, description: "The project's tables, oldest first." } },
-      async (request) => (await tables.listTables(await target(request, false))).map(presentTableSummary),
+      { ...read, schema: { tags, headers: projectHeaders, description: "The project's tables, oldest first." } },
+      async (request) => (await tables.listTables(target(request))).map(presentTableSummary),
     );
     typed.post(
       '/tables',
@@ -58,36 +55,34 @@ export function tableRoutes(tables: TableService) {
         ...write,
         schema: {
           tags,
-          headers: projectHeader,
+          headers: projectHeaders,
           body: tableBody,
           description: "A new table with an empty draft; refused beyond the grant's flow.tableCount.",
         },
       },
-      async (request) =>
-        presentTable(await tables.createTable(await target(request, true), request.body, writer(request))),
+      async (request) => presentTable(await tables.createTable(target(request), request.body, writer(request))),
     );
     typed.get(
       '/tables/:id',
-      { ...read, schema: { tags, headers: projectHeader, params: tableParams } },
-      async (request) => presentTable(await tables.getTable(await target(request, false), request.params.id)),
+      { ...read, schema: { tags, headers: projectHeaders, params: tableParams } },
+      async (request) => presentTable(await tables.getTable(target(request), request.params.id)),
     );
     typed.patch(
       '/tables/:id',
       {
         ...write,
-        schema: { tags, headers: projectHeader, params: tableParams, body: renameBody, description: 'Rename.' },
+        schema: { tags, headers: projectHeaders, params: tableParams, body: renameBody, description: 'Rename.' },
       },
-      async (request) =>
-        presentTable(await tables.renameTable(await target(request, true), request.params.id, request.body)),
+      async (request) => presentTable(await tables.renameTable(target(request), request.params.id, request.body)),
     );
     typed.delete(
       '/tables/:id',
       {
         ...write,
-        schema: { tags, headers: projectHeader, params: tableParams, description: 'The table and its records.' },
+        schema: { tags, headers: projectHeaders, params: tableParams, description: 'The table and its records.' },
       },
       async (request) => {
-        await tables.deleteTable(await target(request, true), request.params.id);
+        await tables.deleteTable(target(request), request.params.id);
         return { id: request.params.id, message: translate('table.deleted', request.language) };
       },
     );
@@ -97,14 +92,13 @@ export function tableRoutes(tables: TableService) {
         ...write,
         schema: {
           tags,
-          headers: projectHeader,
+          headers: projectHeaders,
           params: tableParams,
           body: anyBody,
           description: 'Save draft: the whole definition, checked by the designer rules; `fields` names each problem.',
         },
       },
-      async (request) =>
-        presentTable(await tables.saveDraft(await target(request, true), request.params.id, request.body)),
+      async (request) => presentTable(await tables.saveDraft(target(request), request.params.id, request.body)),
     );
     typed.get(
       '/tables/:id/publish',
@@ -112,14 +106,14 @@ export function tableRoutes(tables: TableService) {
         ...read,
         schema: {
           tags,
-          headers: projectHeader,
+          headers: projectHeaders,
           params: tableParams,
           description:
             'What publishing the draft would do: each field added, removed, retyped or reconfigured with the ' +
             'record values it holds, converts and drops; `draftVersion` to send back with the publish.',
         },
       },
-      async (request) => tables.publishPreview(await target(request, false), request.params.id),
+      async (request) => tables.publishPreview(target(request), request.params.id),
     );
     typed.post(
       '/tables/:id/publish',
@@ -127,18 +121,14 @@ export function tableRoutes(tables: TableService) {
         ...write,
         schema: {
           tags,
-          headers: projectHeader,
+          headers: projectHeaders,
           params: tableParams,
           body: z.object({ draftVersion: z.number().int().min(1).optional() }).optional(),
           description: 'Publish / update publish in one transaction; 409 when the draft changed since `draftVersion`.',
         },
       },
       async (request) => {
-        const { table, diff } = await tables.publish(
-          await target(request, true),
-          request.params.id,
-          request.body?.draftVersion,
-        );
+        const { table, diff } = await tables.publish(target(request), request.params.id, request.body?.draftVersion);
         return { table: presentTable(table), diff };
       },
     );
@@ -156,7 +146,7 @@ export function tableRoutes(tables: TableService) {
         },
       },
       async (request, reply) => {
-        const { project, as } = await caller(request, false);
+        const { project, as } = await caller(request);
         return sendRecordPage(reply, await tables.listRecords(project, request.params.id, request.query.query, as));
       },
     );
@@ -164,7 +154,7 @@ export function tableRoutes(tables: TableService) {
       '/tables/:id/records/count',
       { ...read, schema: { tags, headers: recordHeaders, params: tableParams, querystring: listQuerystring } },
       async (request, reply) => {
-        const { project, as } = await caller(request, false);
+        const { project, as } = await caller(request);
         return countAnswer(reply, await tables.countRecords(project, request.params.id, request.query.query, as));
       },
     );
@@ -172,7 +162,7 @@ export function tableRoutes(tables: TableService) {
       '/tables/:id/records',
       { ...write, schema: { tags, headers: recordHeaders, params: tableParams, body: anyBody } },
       async (request) => {
-        const { project, as } = await caller(request, true);
+        const { project, as } = await caller(request);
         return presentRecord(await tables.createRecord(project, request.params.id, request.body, as));
       },
     );
@@ -189,7 +179,7 @@ export function tableRoutes(tables: TableService) {
         },
       },
       async (request) => {
-        const { project, as } = await caller(request, true);
+        const { project, as } = await caller(request);
         return {
           updated: await tables.batchUpdate(project, request.params.id, request.body.ids, request.body.values, as),
         };
@@ -199,7 +189,7 @@ export function tableRoutes(tables: TableService) {
       '/tables/:id/records/:recordId',
       { ...read, schema: { tags, headers: recordHeaders, params: recordParams } },
       async (request) => {
-        const { project, as } = await caller(request, false);
+        const { project, as } = await caller(request);
         return presentRecord(await tables.getRecord(project, request.params.id, request.params.recordId, as));
       },
     );
@@ -211,7 +201,7 @@ export function tableRoutes(tables: TableService) {
         '/tables/:id/records/:recordId',
         { ...write, schema: { tags, headers: recordHeaders, params: recordParams, body: anyBody } },
         async (request) => {
-          const { project, as } = await caller(request, true);
+          const { project, as } = await caller(request);
           return presentRecord(
             await tables.updateRecord(project, request.params.id, request.params.recordId, request.body, as, whole),
           );
@@ -222,7 +212,7 @@ export function tableRoutes(tables: TableService) {
       '/tables/:id/records/:recordId',
       { ...write, schema: { tags, headers: recordHeaders, params: recordParams } },
       async (request) => {
-        const { project, as } = await caller(request, true);
+        const { project, as } = await caller(request);
         await tables.deleteRecord(project, request.params.id, request.params.recordId, as);
         return { id: request.params.recordId, message: translate('table.recordDeleted', request.language) };
       },

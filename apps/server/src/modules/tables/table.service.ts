@@ -34,6 +34,7 @@ import {
   type ResourceDef,
 } from '../../lib/list-query/list-query.js';
 import { ReadCache } from '../../lib/read-cache.js';
+import type { GatedProject } from '../../plugins/project-gate.js';
 import type { DocumentService, Target } from '../documents/document.service.js';
 import type { UserRow } from '../users/user.repository.js';
 import { type CompiledFormula, compileFormula, formulaProblem, formulaValue } from './formula.js';
@@ -260,9 +261,9 @@ export class TableService {
     };
   }
 
-  /** The project, checked for the caller as the data layer checks it (another tenant's: 404). */
-  target(user: UserRow, projectId: string | undefined, write: boolean): Promise<Target> {
-    return this.documents.target(user, projectId, 'table', write);
+  /** Where the project's tables are (the project checked for the caller by the project gate). */
+  target(project: GatedProject): Target {
+    return this.documents.target(project, 'table');
   }
 
   // ---- tables ----------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ export const NO_PROJECT_KEY = 'default';
 
 export interface Subscriber {
   user: UserRow;
-  /** Only this project's tasks (the socket's `x-request-project`); all the user may see otherwise. */
+  /** Only this project's tasks (the socket's project, checked by the project gate); all the user may see otherwise. */
   projectId: string | undefined;
   send(message: string): void;
 }

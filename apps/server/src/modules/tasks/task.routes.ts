@@ -1,17 +1,15 @@
 import { WS_AUTH_FAILED } from '@gantry/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LIST_QUERY_DESCRIPTION, listQuerystring } from '../../lib/list-response.js';
 import { actorOf } from '../../plugins/auth.js';
-import { ownsProject } from '../../policy/policy.js';
+import { PROJECT_HEADER, type ProjectGate } from '../../plugins/project-gate.js';
 import type { AuthService } from '../auth/auth.service.js';
-import type { DocumentRepository } from '../documents/document.repository.js';
 import type { ProgressHub } from './progress-hub.js';
 import type { TaskService } from './task.service.js';
 
 const tags = ['tasks'];
-const PROJECT_HEADER = 'x-request-project';
 /** A socket that says nothing for this long is gone (the client's keep-alive is every 30 s). */
 const SILENT_SOCKET_MS = 90_000;
 /** The session is checked again on a client's message at most this often. */
@@ -31,17 +29,13 @@ export const taskView = z.object({
   endTime: z.string().nullable(),
 });
 
-function projectHeader(request: FastifyRequest): string | undefined {
-  const value = request.headers[PROJECT_HEADER];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
 /** The task manager and the progress websocket, under `rest/spm`. */
 export function taskRoutes(deps: {
   tasks: TaskService;
   hub: ProgressHub;
   auth: AuthService;
-  projects: Pick<DocumentRepository, 'projectAccess'>;
+  /** The project gate: the socket's project checked as every project call's is. */
+  gate: Pick<ProjectGate, 'resolve'>;
 }) {
   return async function routes(app: FastifyInstance): Promise<void> {
     const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -49,7 +43,7 @@ export function taskRoutes(deps: {
     typed.get(
       '/proxy/core/taskmanager',
       {
-        config: { action: 'task.read' },
+        config: { action: 'task.read', project: 'maybe' },
         schema: {
           tags,
           description: `${LIST_QUERY_DESCRIPTION} Fields: id, type, status, progress, startTime, endTime, requestId, projectId. Default sort startTime desc, limit 15. With \`x-request-project\`: that project's tasks.`,
@@ -57,13 +51,13 @@ export function taskRoutes(deps: {
           response: { 200: z.array(taskView) },
         },
       },
-      async (request) => deps.tasks.list(actorOf(request).user, projectHeader(request), request.query.query),
+      async (request) => deps.tasks.list(actorOf(request).user, request.project, request.query.query),
     );
 
     typed.get(
       '/proxy/core/taskmanager/:id',
       {
-        config: { action: 'task.read' },
+        config: { action: 'task.read', project: 'none' },
         schema: {
           tags,
           params: z.object({ id: z.string().min(1).max(64) }),
@@ -76,7 +70,7 @@ export function taskRoutes(deps: {
     typed.patch(
       '/proxy/core/taskmanager/:id',
       {
-        config: { action: 'task.write' },
+        config: { action: 'task.write', project: 'none' },
         schema: {
           tags,
           description: 'Pauses the task: a waiting one at once, a running one at its next safe point.',
@@ -118,8 +112,12 @@ export function taskRoutes(deps: {
           const session = await stillSignedIn();
           if (!session) return refuse();
           if (projectId !== undefined) {
-            const access = await deps.projects.projectAccess(projectId);
-            if (!access || !ownsProject(session.user, access.ownerId)) return refuse();
+            // Refused as a call would be (404 there): the socket is closed.
+            const reached = await deps.gate.resolve(session.user, projectId, 'read').then(
+              () => true,
+              () => false,
+            );
+            if (!reached) return refuse();
           }
           if (socket.readyState !== socket.OPEN) return;
           unsubscribe = deps.hub.subscribe({ user: session.user, projectId, send: (text) => socket.send(text) });

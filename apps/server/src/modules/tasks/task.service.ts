@@ -2,8 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { tasks } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { mapQueryError, parseListQuery } from '../../lib/list-query/list-query.js';
-import { canSeeTask, ownsProject, taskScope } from '../../policy/policy.js';
-import type { DocumentRepository } from '../documents/document.repository.js';
+import type { GatedProject } from '../../plugins/project-gate.js';
+import { canSeeTask, taskScope } from '../../policy/policy.js';
 import type { UserRow } from '../users/user.repository.js';
 import type { TaskEngine } from './task.engine.js';
 import { presentTask, presentTaskWithLog, type TaskView } from './task.presenter.js';
@@ -14,16 +14,12 @@ export class TaskService {
   constructor(
     private readonly repo: TaskRepository,
     private readonly engine: TaskEngine,
-    private readonly projects: Pick<DocumentRepository, 'projectAccess'>,
   ) {}
 
-  /** With a project (the `x-request-project` header): that project's tasks, if the caller owns it. */
-  async list(user: UserRow, projectId: string | undefined, rawQuery: string | undefined): Promise<TaskView[]> {
+  /** With a project (the project gate resolved it for the caller): that project's tasks. */
+  async list(user: UserRow, project: GatedProject | undefined, rawQuery: string | undefined): Promise<TaskView[]> {
     const query = parseListQuery(rawQuery, TASK_RESOURCE);
-    if (projectId !== undefined) {
-      const access = await this.projects.projectAccess(projectId);
-      if (!access || !ownsProject(user, access.ownerId)) throw new AppError('notFound');
-    }
+    const projectId = project?.id;
     const scope = and(taskScope(user), projectId === undefined ? undefined : eq(tasks.projectId, projectId));
     try {
       return (await this.repo.list(scope, query)).map(presentTask);
