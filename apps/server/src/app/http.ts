@@ -1,0 +1,104 @@
+import fastifyCors from '@fastify/cors';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifySwagger from '@fastify/swagger';
+import fastifyWebsocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { Config } from '../config.js';
+import type { DatabaseHandle } from '../db/database.js';
+import { AppError } from '../lib/app-error.js';
+import type { Clock } from '../lib/clock.js';
+import type { Metrics } from '../modules/metrics/metrics.js';
+import { MetricsRepository } from '../modules/metrics/metrics.repository.js';
+import { registerMetrics } from '../modules/metrics/metrics.routes.js';
+import { registerPlatformRestoreGuard } from '../modules/platform-backup/platform-backup.routes.js';
+import { registerAuth } from '../plugins/auth.js';
+import { registerCompression } from '../plugins/compression.js';
+import { registerErrorHandler } from '../plugins/error-handler.js';
+import { rejectNulCharacters } from '../plugins/nul-characters.js';
+import { PROJECT_HEADER } from '../plugins/project-gate.js';
+import { registerSecurityHeaders } from '../plugins/security-headers.js';
+import { registerUnreadBody } from '../plugins/unread-body.js';
+import { registerUploadRoutes, type UploadRoute } from '../plugins/upload-routes.js';
+import { API } from './prefixes.js';
+import type { Services } from './services.js';
+import '../plugins/types.js';
+
+/**
+ * What every request goes through, in order: validation and serialisation by the routes' zod
+ * schemas, the one error handler, the unread-body rule, upload limits, the session, metrics, the NUL
+ * check, the project gate, the platform restore guard; then CORS, security headers, rate limits,
+ * the websocket, compression and the API description. Answers the routes that take files.
+ */
+export async function registerRequestPipeline(
+  app: FastifyInstance,
+  services: Services,
+  context: { config: Config; clock: Clock; database: DatabaseHandle; metrics: Metrics | undefined },
+): Promise<readonly UploadRoute[]> {
+  const { config, clock, database, metrics } = context;
+  const { auth, platformLicence, projectGate, platformBackups, settings } = services;
+  const metricsToken = config.metricsToken;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app, database, metrics && (() => metrics.statementTimeout()));
+  // An answer given before its request's body was read leaves the connection usable (or closes it).
+  registerUnreadBody(app);
+  // Every route that takes files, from the route table: its declared limits checked before its body is read.
+  const multipartRoutes = registerUploadRoutes(app);
+  registerAuth(app, auth, API);
+  if (metrics && metricsToken) {
+    const metricsRepository = new MetricsRepository(database.db);
+    registerMetrics(app, metrics, metricsToken, {
+      counts: () => metricsRepository.counts(clock()),
+      pools: () => database.pools?.() ?? [],
+      licenceDays: async () => {
+        const installed = await platformLicence.info();
+        return installed?.state === 'valid' ? installed.remainingDays : 0;
+      },
+    });
+  }
+  rejectNulCharacters(app);
+  // Every project-scoped route through the project gate (after the session and the NUL check):
+  // another tenant's project 404, a disabled one read-only, a restoring one 423.
+  projectGate.register(app);
+  // While a platform restore replaces the database, every API call but its status waits it out (503).
+  registerPlatformRestoreGuard(app, platformBackups, API);
+  await app.register(fastifyCors, {
+    // Cross-origin access follows the enableCors setting at run time.
+    origin: (origin, callback) => {
+      // No Origin header (same-origin calls, probes, API clients): nothing to decide, and no
+      // reason to wait for the settings (a busy database must not hold up /healthz).
+      if (!origin) return callback(null, false);
+      settings.get().then(
+        (s) => callback(null, s.enableCors),
+        // Settings unreadable: no cross-origin access, and the request itself goes on to its answer.
+        () => callback(null, false),
+      );
+    },
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Language', PROJECT_HEADER],
+    exposedHeaders: ['count', 'count-estimated', 'next-cursor', 'Content-Disposition', 'ftp-configured'],
+    maxAge: 600,
+  });
+  await registerSecurityHeaders(app);
+  await app.register(fastifyRateLimit, { global: false, errorResponseBuilder: () => new AppError('tooManyRequests') });
+  // The progress channel (modules/tasks); at most 64 KiB per message from a client.
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  await registerCompression(app);
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Gantry API', version: '0.1.0', description: 'Administration console of the Gantry platform.' },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization' } } },
+      security: [{ token: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+
+  return multipartRoutes;
+}
