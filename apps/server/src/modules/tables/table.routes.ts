@@ -38,11 +38,11 @@ export function tableRoutes(tables: TableService) {
     const typed = app.withTypeProvider<ZodTypeProvider>();
     const target = (request: FastifyRequest, write: boolean) =>
       tables.target(actorOf(request).user, projectOf(request), write);
-    const writer = (request: FastifyRequest) => ({ id: actorOf(request).user.id });
+    const asSelf = (request: FastifyRequest) => ({ id: actorOf(request).user.id });
     /** The project and the caller of a record call (`x-view-as`: as that project user). */
     const caller = async (request: FastifyRequest, write: boolean) => {
       const project = await target(request, write);
-      return { project, as: await tables.writer(project, actorOf(request).user, header(request, VIEW_AS_HEADER)) };
+      return { project, as: await tables.callerFor(project, actorOf(request).user, header(request, VIEW_AS_HEADER)) };
     };
     const read = { config: { action: 'project.data.read' as const } };
     const write = { config: { action: 'project.data.write' as const } };
@@ -64,7 +64,7 @@ export function tableRoutes(tables: TableService) {
         },
       },
       async (request) =>
-        presentTable(await tables.createTable(await target(request, true), request.body, writer(request))),
+        presentTable(await tables.createTable(await target(request, true), request.body, asSelf(request))),
     );
     typed.get(
       '/tables/:id',
