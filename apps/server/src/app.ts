@@ -18,7 +18,7 @@ import {
 import type { DestinationStream } from 'pino';
 import { type Config, refusesDevelopmentLicences } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
-import { vacuumChangedTables } from './db/maintenance.js';
+import { vacuumChangedTables } from './db/vacuum.js';
 import { AppError } from './lib/app-error.js';
 import { configureArchiveLimits } from './lib/archive/archive-reader.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -48,7 +48,7 @@ import { CycleService } from './modules/db-backup-cycles/cycle.service.js';
 import { DbBackupRepository, DumpSource } from './modules/db-backups/db-backup.repository.js';
 import { dbBackupRoutes } from './modules/db-backups/db-backup.routes.js';
 import { DbBackupService } from './modules/db-backups/db-backup.service.js';
-import { ProjectMaintenance, registerMaintenanceGuard } from './modules/db-backups/maintenance.js';
+import { RestoringProjects, registerProjectRestoreGuard } from './modules/db-backups/restore-guard.js';
 import { DocumentRepository } from './modules/documents/document.repository.js';
 import { documentRoutes } from './modules/documents/document.routes.js';
 import { DocumentService } from './modules/documents/document.service.js';
@@ -398,7 +398,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     dataDir: config.dataDir,
   });
   const dbBackupRepository = new DbBackupRepository(db);
-  const maintenance = new ProjectMaintenance(dbBackupRepository);
+  const restoringProjects = new RestoringProjects(dbBackupRepository);
   const dbBackups = new DbBackupService({
     repo: dbBackupRepository,
     source: new DumpSource(db, database.background, dbBackupRepository, database.copyOut),
@@ -407,7 +407,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     store: fileStore,
     tasks: taskEngine,
     taskRepo: taskRepository,
-    maintenance,
+    restoringProjects,
     clock,
     ftp: options.ftpStorage ?? ftpStorage,
     dataDir: config.dataDir,
@@ -443,7 +443,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const multipartRoutes = registerUploadRoutes(app);
   registerAuth(app, auth, API);
   // A project whose database restore runs refuses its data calls (423), here for every route.
-  registerMaintenanceGuard(app, maintenance);
+  registerProjectRestoreGuard(app, restoringProjects);
   rejectNulCharacters(app);
   const cleanUp = setInterval(() => {
     auth.cleanUp().catch((error: unknown) => app.log.warn({ err: error }, 'clean-up failed'));

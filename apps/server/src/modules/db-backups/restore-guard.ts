@@ -23,12 +23,12 @@ const REFUSED_WHILE_RESTORING: ReadonlySet<Action> = new Set<Action>([
 const NOT_RESTORING_TRUST_MS = 1_000;
 
 /**
- * Which projects are in maintenance: a database restore running here (entered when the job starts,
+ * Which projects are being restored: a database restore running here (entered when the job starts,
  * left in its `finally`), or a restore job `ongoing` in the database (waiting, or running in another
  * process). A server stopped mid-restore leaves no lock: its job is failed at the next start (task
  * engine), and the in-memory set starts empty.
  */
-export class ProjectMaintenance {
+export class RestoringProjects {
   private readonly here = new Map<string, number>();
   private readonly clear = new Map<string, number>();
 
@@ -66,7 +66,7 @@ export class ProjectMaintenance {
     return running;
   }
 
-  /** Throws `projectRestoring` (423) when the project is in maintenance. */
+  /** Throws `projectRestoring` (423) while the project is being restored. */
   async assertOpen(projectId: string): Promise<void> {
     if (await this.restoring(projectId)) throw new AppError('projectRestoring');
   }
@@ -85,17 +85,17 @@ function projectOf(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The one place the maintenance of a restoring project is enforced: after the session and the
+ * The one place a restoring project's lock is enforced: after the session and the
  * policy (preValidation), before any handler, every call whose action touches a project's data is
  * refused with 423 `projectRestoring` while that project's database restore runs.
  */
-export function registerMaintenanceGuard(app: FastifyInstance, maintenance: ProjectMaintenance): void {
+export function registerProjectRestoreGuard(app: FastifyInstance, restoringProjects: RestoringProjects): void {
   app.addHook('preHandler', (request, _reply, done) => {
     const action = request.routeOptions.config?.action;
     if (!action || !REFUSED_WHILE_RESTORING.has(action)) return done();
     const projectId = projectOf(request);
     if (!projectId) return done();
-    maintenance.assertOpen(projectId).then(
+    restoringProjects.assertOpen(projectId).then(
       () => done(),
       (error: Error) => done(error),
     );
