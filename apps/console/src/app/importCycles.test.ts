@@ -93,19 +93,6 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
-/**
- * Known cycles, harmless when modules are evaluated (neither side uses the other at the top level),
- * kept until they are broken: a toast shown outside antd's provider loads the provider's chunk, which
- * binds its toasts back; and a sub-table's field editor lists its columns, each with a field editor.
- * Any other cycle fails.
- */
-const KNOWN_CYCLES: readonly (readonly string[])[] = [
-  ['src/app/antdProvider.tsx', 'src/services/feedback.ts'],
-  ['src/pages/projects/tables/designer/FieldEditor.tsx', 'src/pages/projects/tables/designer/FieldList.tsx'],
-];
-
-const isKnown = (cycle: readonly string[]) => KNOWN_CYCLES.some((known) => known.join() === cycle.join());
-
 describe('import cycles', () => {
   it('finds a cycle when there is one', () => {
     const graph = new Map([
@@ -121,6 +108,6 @@ describe('import cycles', () => {
     const graph = await moduleGraph();
     expect(graph.size).toBeGreaterThan(200);
     expect(graph.get('src/app/router.tsx')).toContain('src/routes.tsx');
-    expect(cycles(graph).filter((cycle) => !isKnown(cycle))).toEqual([]);
+    expect(cycles(graph)).toEqual([]);
   }, 60_000);
 });
