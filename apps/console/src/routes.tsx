@@ -1,10 +1,12 @@
 import { DEFAULT_HELP_URL, type Right } from '@gantry/shared';
 import type { ComponentType } from 'react';
+import { PATHS, type PageName } from './app/paths';
 import type { TextKey } from './i18n';
 
 /**
- * Every page of /app: its path, title, code-split module and who may open it; and the menus built
- * from them. This is the one place that says what exists and who sees it.
+ * Every page of /app: its path (from the route map, `app/paths.ts`), title, code-split module and
+ * who may open it; and the menus built from them. This is the one place that says what exists and
+ * who sees it. It imports every page, so no page imports it: pages name routes through `app/paths.ts`.
  */
 export type TKey = TextKey;
 type PageModule = { default: ComponentType };
@@ -21,141 +23,138 @@ export interface PageRoute {
 }
 
 export const PAGES = {
-  dashboard: { path: '/app/dashboard', title: 'menu.dashboard', load: () => import('./pages/dashboard') },
+  dashboard: { path: PATHS.dashboard, title: 'menu.dashboard', load: () => import('./pages/dashboard') },
   expiring: {
-    path: '/app/dashboard/expiring',
+    path: PATHS.expiring,
     title: 'dashboard.expiringTitle',
     load: () => import('./pages/dashboard/expiring'),
   },
   changePassword: {
-    path: '/app/change_current_password',
+    path: PATHS.changePassword,
     title: 'menu.changePassword',
     load: () => import('./pages/change-password'),
   },
-  userCenter: { path: '/app/user/center', title: 'menu.userCenter', load: () => import('./pages/user-center') },
-  projects: { path: '/app/model/Project/list', title: 'menu.projects', load: () => import('./pages/projects') },
-  projectAdd: { path: '/app/model/Project/add', title: 'project.add', load: () => import('./pages/projects/form') },
+  userCenter: { path: PATHS.userCenter, title: 'menu.userCenter', load: () => import('./pages/user-center') },
+  projects: { path: PATHS.projects, title: 'menu.projects', load: () => import('./pages/projects') },
+  projectAdd: { path: PATHS.projectAdd, title: 'project.add', load: () => import('./pages/projects/form') },
   projectEdit: {
-    path: '/app/model/Project/:id/edit',
+    path: PATHS.projectEdit,
     title: 'project.editProject',
     load: () => import('./pages/projects/form'),
   },
   projectDetail: {
-    path: '/app/model/Project/:id/detail',
+    path: PATHS.projectDetail,
     title: 'project.detailTitle',
     load: () => import('./pages/projects/detail'),
   },
   projectMedia: {
-    path: '/app/model/Project/:id/media',
+    path: PATHS.projectMedia,
     title: 'media.page.title',
     load: () => import('./pages/projects/media'),
   },
   projectTables: {
-    path: '/app/model/Project/:id/tables',
+    path: PATHS.projectTables,
     title: 'tables.ui.title',
     load: () => import('./pages/projects/tables'),
   },
-  templates: { path: '/app/templates', title: 'menu.templates', load: () => import('./pages/templates') },
+  templates: { path: PATHS.templates, title: 'menu.templates', load: () => import('./pages/templates') },
   schemePreview: {
-    path: '/app/schemepreview',
+    path: PATHS.schemePreview,
     title: 'menu.schemePreview',
     load: () => import('./pages/templates'),
   },
-  backup: { path: '/app/backup', title: 'project.backup', load: () => import('./pages/backup') },
-  dbBackup: { path: '/app/db-backup', title: 'project.dbBackup', load: () => import('./pages/db-backup') },
+  backup: { path: PATHS.backup, title: 'project.backup', load: () => import('./pages/backup') },
+  dbBackup: { path: PATHS.dbBackup, title: 'project.dbBackup', load: () => import('./pages/db-backup') },
   tenants: {
-    path: '/app/model/User/list',
+    path: PATHS.tenants,
     title: 'menu.tenants',
     load: () => import('./pages/tenants'),
     access: 'admin',
   },
   tenantAdd: {
-    path: '/app/model/User/add',
+    path: PATHS.tenantAdd,
     title: 'tenant.createTitle',
     load: () => import('./pages/tenants/form'),
     access: 'admin',
   },
   tenantEdit: {
-    path: '/app/model/User/:id/edit',
+    path: PATHS.tenantEdit,
     title: 'tenant.editTitle',
     load: () => import('./pages/tenants/form'),
     access: 'admin',
   },
   tenantDetail: {
-    path: '/app/model/User/:id/detail',
+    path: PATHS.tenantDetail,
     title: 'tenant.detailTitle',
     load: () => import('./pages/tenants/detail'),
     access: 'admin',
   },
   tenantProjects: {
-    path: '/app/model/User/:id/project',
+    path: PATHS.tenantProjects,
     title: 'tenant.projectsPage',
     load: () => import('./pages/tenants/projects'),
     access: 'admin',
   },
-  audit: { path: '/app/audit', title: 'menu.audit', load: () => import('./pages/audit'), access: 'admin' },
-  licence: { path: '/app/license', title: 'menu.licence', load: () => import('./pages/licence'), access: 'admin' },
+  audit: { path: PATHS.audit, title: 'menu.audit', load: () => import('./pages/audit'), access: 'admin' },
+  licence: { path: PATHS.licence, title: 'menu.licence', load: () => import('./pages/licence'), access: 'admin' },
   licenceUpload: {
-    path: '/app/license/upload',
+    path: PATHS.licenceUpload,
     title: 'licence.uploadTitle',
     load: () => import('./pages/licence/upload'),
     access: 'admin',
   },
   licenceServices: {
-    path: '/app/license/services',
+    path: PATHS.licenceServices,
     title: 'licence.servicesTitle',
     load: () => import('./pages/licence/services'),
     access: 'admin',
   },
   licenceHistory: {
-    path: '/app/model/Licenseinfo/list',
+    path: PATHS.licenceHistory,
     title: 'licence.historyTitle',
     load: () => import('./pages/licence-history'),
     access: 'admin',
     right: 'log.view',
   },
   settings: {
-    path: '/app/settings',
+    path: PATHS.settings,
     title: 'menu.settingsBasic',
     load: () => import('./pages/settings'),
     access: 'admin',
   },
   settingsProject: {
-    path: '/app/settings/project',
+    path: PATHS.settingsProject,
     title: 'menu.settingsProject',
     load: () => import('./pages/project-expand'),
     access: 'admin',
   },
   retention: {
-    path: '/app/settings/bbs_realtime',
+    path: PATHS.retention,
     title: 'menu.retention',
     load: () => import('./pages/retention'),
     access: 'admin',
   },
   ftpSettings: {
-    path: '/app/settings/ftp',
+    path: PATHS.ftpSettings,
     title: 'menu.ftpStorage',
     load: () => import('./pages/ftp-settings'),
     access: 'admin',
   },
   platformBackup: {
-    path: '/app/settings/platform-backup',
+    path: PATHS.platformBackup,
     title: 'menu.platformBackup',
     load: () => import('./pages/platform-backup'),
     access: 'admin',
   },
   crossRequest: {
-    path: '/app/crossRequest',
+    path: PATHS.crossRequest,
     title: 'menu.crossRequest',
     load: () => import('./pages/cross-request'),
     access: 'admin',
   },
-} as const satisfies Record<string, PageRoute>;
+} as const satisfies Record<PageName, PageRoute>;
 
-export type PageName = keyof typeof PAGES;
 export const PAGE_LIST: readonly PageRoute[] = Object.values(PAGES);
-
-export const HOME_PATH = PAGES.dashboard.path;
 /**
  * Help (opened in a new window): the user guide the server ships, unless settings point elsewhere
  * (settings.helpUrl; layouts/components/HelpLink.tsx).

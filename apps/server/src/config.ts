@@ -51,7 +51,7 @@ const envSchema = z.object({
     .default('32MB'),
   /** Longest database statement of a request; longer ones are stopped and the caller told why. */
   GANTRY_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
-  /** Longest statement of long work (maintenance, backups). */
+  /** Longest statement of long work (vacuum, backups). */
   GANTRY_BACKGROUND_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(86_400_000).default(900_000),
   /** The time-series clean-up's pause between batches of 1,000 deletions: how gently it shares the database. */
   GANTRY_RETENTION_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).default(5),

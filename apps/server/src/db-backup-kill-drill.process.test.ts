@@ -25,7 +25,7 @@ const q = (value: unknown) => encodeURIComponent(JSON.stringify(value));
 
 /**
  * kill -9 of the server during database dumps and restores (issue 13 §1): after each restart no job
- * is left running, the project is not left in maintenance, no partial dump, staging folder or journal
+ * is left running, the project is not left restoring, no partial dump, staging folder or journal
  * remains, every listed dump is on disk, and the project is wholly one state or the other. Every
  * restore here goes by partition (loaded, indexed, swapped in: GANTRY_OWN_PARTITION_MIN_DOCUMENTS);
  * the project backups' drill covers the staging table.

@@ -32,7 +32,7 @@ const servers: Array<{ child: ChildProcess; base: string; dataDir: string; outpu
 
 let testUrl: string;
 
-/** `work` on a connection of its own: to the server's maintenance database, or (`inTest`) to the test's. */
+/** `work` on a connection of its own: to the PostgreSQL server's own database (`PG_URL`, where databases are created), or (`inTest`) to the test's. */
 async function admin<T>(work: (client: pg.Client) => Promise<T>, inTest = false): Promise<T> {
   const client = new pg.Client({ connectionString: inTest ? testUrl : PG_URL });
   await client.connect();

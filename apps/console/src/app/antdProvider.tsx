@@ -24,9 +24,6 @@ function FeedbackHost({ children }: { children: ReactNode }) {
   );
 }
 
-/** antd's static message, for toasts on routes without AntdProvider (services/feedback.ts). */
-export const staticMessage = message;
-
 /**
  * antd's locale (following i18next) and toasts, around the routes that use antd: the /app layout,
  * /regest and the not-found page (app/router.tsx). The login route does without antd (its weight

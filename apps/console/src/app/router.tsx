@@ -1,8 +1,9 @@
 import type { ComponentType } from 'react';
 import { createHashRouter, matchRoutes, Navigate, type RouteObject } from 'react-router';
-import { HOME_PATH, PAGE_LIST } from '../routes';
+import { PAGE_LIST } from '../routes';
 import { bindNavigate } from '../services/navigation';
 import { getUser, useSessionUser } from '../services/session';
+import { appChildPath, HOME_PATH } from './paths';
 import { Root } from './Root';
 import { RouteError } from './RouteError';
 import type { RouteHandle } from './RouteGuard';
@@ -54,7 +55,7 @@ export function buildRoutes(): RouteObject[] {
             { index: true, element: <Navigate to={HOME_PATH} replace /> },
             ...PAGE_LIST.map(
               (page): RouteObject => ({
-                path: page.path.replace(/^\/app\//, ''),
+                path: appChildPath(page.path),
                 handle: { page } satisfies RouteHandle,
                 lazy: lazyPage(page.load),
               }),

@@ -1,9 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { PATHS } from '../app/paths';
 import { RouteGuard } from '../app/RouteGuard';
 import { EvaluationBanner } from '../components/EvaluationBanner';
 import { LazyTaskNotifications } from '../components/TaskNotifications/lazy';
-import { commonMenu, PAGES } from '../routes';
+import { commonMenu } from '../routes';
 import { HeaderTitle } from './components/HeaderTitle';
 import { LicenceBanner } from './components/LicenceBanner';
 import { MENU_ICONS } from './components/menuIcons';
@@ -59,7 +60,7 @@ export function MobileLayout({ isAdmin }: { isAdmin: boolean }) {
         }}
       >
         {tabs.map((tab) => {
-          const path = tab.page ? PAGES[tab.page].path : '';
+          const path = tab.page ? PATHS[tab.page] : '';
           const active = pathname === path || pathname.startsWith(`${path}/`);
           return (
             <button

@@ -30,9 +30,9 @@ let bound: MessageInstance | null = null;
 const open = new Map<string, OpenToast>();
 
 export function bindFeedback(instance: MessageInstance | null): void {
-  // a provider is there, so its chunk is loaded: have the static message ready for successes
+  // a provider is there, so antd's message is loaded: have the static message ready for successes
   if (instance && !staticMessage) {
-    void import('../app/antdProvider').then((antd) => {
+    void import('../app/staticMessage').then((antd) => {
       staticMessage = antd.staticMessage;
     });
   }
@@ -43,7 +43,8 @@ export function bindFeedback(instance: MessageInstance | null): void {
 
 /**
  * antd's static message: loaded on the first toast shown without AntdProvider (on the login page,
- * whose route loads no antd; weight/budgets.ts), from the provider's chunk the layout needs anyway.
+ * whose route loads no antd; weight/budgets.ts), from app/staticMessage.ts: antd's message, which the
+ * provider (and so the layout) loads anyway.
  */
 let staticMessage: MessageInstance | null = null;
 
@@ -53,7 +54,7 @@ function withMessages(use: (instance: MessageInstance) => void, global = false):
     use(instance);
     return;
   }
-  void import('../app/antdProvider').then((antd) => {
+  void import('../app/staticMessage').then((antd) => {
     staticMessage = antd.staticMessage;
     use(global ? antd.staticMessage : (bound ?? antd.staticMessage));
   });

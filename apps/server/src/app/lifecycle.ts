@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
-import { vacuumChangedTables } from '../db/maintenance.js';
+import { vacuumChangedTables } from '../db/vacuum.js';
 import type { Clock } from '../lib/clock.js';
 import { Trash } from '../lib/trash.js';
 import { recoverPlatformRestore } from '../modules/platform-backup/platform-backup-io.js';

@@ -24,7 +24,7 @@ import { CycleRepository } from '../modules/db-backup-cycles/cycle.repository.js
 import { CycleService } from '../modules/db-backup-cycles/cycle.service.js';
 import { DbBackupRepository, DumpSource } from '../modules/db-backups/db-backup.repository.js';
 import { DbBackupService } from '../modules/db-backups/db-backup.service.js';
-import { ProjectMaintenance } from '../modules/db-backups/maintenance.js';
+import { RestoringProjects } from '../modules/db-backups/restore-guard.js';
 import { DocumentRepository } from '../modules/documents/document.repository.js';
 import { DocumentService } from '../modules/documents/document.service.js';
 import { FtpSettingsRepository } from '../modules/ftp/ftp-settings.repository.js';
@@ -194,9 +194,13 @@ export function buildServices(context: ServiceContext) {
   });
   const documentRepository = new DocumentRepository(db);
   const dbBackupRepository = new DbBackupRepository(db);
-  const maintenance = new ProjectMaintenance(dbBackupRepository);
+  const restoringProjects = new RestoringProjects(dbBackupRepository);
   // The one place a request's project is read, checked for the caller and put on the request.
-  const projectGate = new ProjectGate({ projects: documentRepository, maintenance, now: () => clock().getTime() });
+  const projectGate = new ProjectGate({
+    projects: documentRepository,
+    restoringProjects,
+    now: () => clock().getTime(),
+  });
   const documents = new DocumentService(documentRepository, clock);
   const tables = new TableService(
     new TableRepository(db, database.engine),
@@ -257,7 +261,7 @@ export function buildServices(context: ServiceContext) {
     store: fileStore,
     tasks: taskEngine,
     taskRepo: taskRepository,
-    maintenance,
+    restoringProjects,
     clock,
     ftp: metrics
       ? reportingFtpFailures(dbBackupFtp, (operation, failure) => metrics.ftpFailure(operation, failure))

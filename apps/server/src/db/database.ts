@@ -13,7 +13,7 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** Streams what a `COPY (…) TO STDOUT` statement writes, chunk by chunk. */
 export type CopyOut = (statement: string) => AsyncIterable<Buffer>;
 
-/** Longest statement, by kind of work: a request's, and long work's (maintenance, backups). */
+/** Longest statement, by kind of work: a request's, and long work's (vacuum, backups). */
 export interface StatementLimits {
   requestMs: number;
   backgroundMs: number;
@@ -36,7 +36,7 @@ export interface PoolStats {
 export interface DatabaseHandle {
   /** For requests: each statement is stopped after `limits.requestMs`. */
   db: Database;
-  /** For long work (maintenance, backups): statements may run `limits.backgroundMs`. */
+  /** For long work (vacuum, backups): statements may run `limits.backgroundMs`. */
   background: Database;
   engine: 'pglite' | 'postgres';
   limits: StatementLimits;

@@ -10,7 +10,7 @@ export interface HostOptions {
 
 /** The file the watchdog leaves before stopping the process: `{limitMs, ranMs}`. */
 export const WATCHDOG_MARKER = 'watchdog.json';
-/** application_name of connections for long work (maintenance, backups): the longer limit applies. */
+/** application_name of connections for long work (vacuum, backups): the longer limit applies. */
 export const BACKGROUND_APPLICATION = 'gantry-background';
 /** The socket is `<socketDir>/.s.PGSQL.<port>`, the name node-postgres looks for. */
 export const SOCKET_PORT = 5432;

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { AppError } from '../lib/app-error.js';
 import type { Invalidation } from '../lib/invalidation-bus.js';
 import { ReadCache } from '../lib/read-cache.js';
-import type { ProjectMaintenance } from '../modules/db-backups/maintenance.js';
-import { refusedWhileRestoring } from '../modules/db-backups/maintenance.js';
+import { type RestoringProjects, refusedWhileRestoring } from '../modules/db-backups/restore-guard.js';
 import type { DocumentRepository, ProjectAccess } from '../modules/documents/document.repository.js';
 import type { UserRow } from '../modules/users/user.repository.js';
 import { NO_SESSION_NEEDED, reachableProject } from '../policy/policy.js';
@@ -111,7 +110,7 @@ export class ProjectGate {
   constructor(
     private readonly deps: {
       projects: Pick<DocumentRepository, 'projectAccess'>;
-      maintenance: Pick<ProjectMaintenance, 'assertOpen'>;
+      restoringProjects: Pick<RestoringProjects, 'assertOpen'>;
       now: () => number;
     },
   ) {
@@ -212,7 +211,7 @@ export class ProjectGate {
   private async pass(request: FastifyRequest, user: UserRow, projectId: string, need: 'read' | 'write') {
     const project = await this.reach(user, projectId, need === 'write');
     const action = request.routeOptions.config?.action;
-    if (action && refusedWhileRestoring(action)) await this.deps.maintenance.assertOpen(projectId);
+    if (action && refusedWhileRestoring(action)) await this.deps.restoringProjects.assertOpen(projectId);
     if (need === 'write') assertWritable(project);
     request.project = project;
     for (const watcher of this.watchers) watcher(request, project);

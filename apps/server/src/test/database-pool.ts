@@ -121,7 +121,7 @@ export async function resetToBaseline(client: SqlRunner, baseline: Baseline, ses
       ]);
     for (const { name, lastValue } of baseline.sequences)
       if (lastValue !== null) await tx.rows('SELECT setval($1::regclass, $2::bigint, true)', [name, lastValue]);
-    // What the planner learnt from the last test's rows, and the activity counters maintenance reads.
+    // What the planner learnt from the last test's rows, and the activity counters the vacuum reads (db/vacuum.ts).
     await tx.exec(
       `DELETE FROM pg_statistic WHERE starelid IN (SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public')`,
     );

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { HOME_PATH } from '../../routes';
+import { HOME_PATH } from '../../app/paths';
 import { useSettings } from '../../services/settings';
 
 /** Product logo and name from settings; goes to the dashboard. */

@@ -2,8 +2,8 @@ import { Button } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { PATHS } from '../../app/paths';
 import { LicenceAlert, licenceAlert } from '../../components/LicenceStatus/LicenceAlert';
-import { PAGES } from '../../routes';
 import { useLicenceInfo } from '../../services/licence';
 
 /** sessionStorage: the licence id whose reminder was closed (a new licence reminds again). */
@@ -28,7 +28,7 @@ export function LicenceBanner() {
   const { pathname } = useLocation();
   const { data: info } = useLicenceInfo();
   const [dismissed, setDismissed] = useState(readDismissed);
-  const licencePath = PAGES.licence.path;
+  const licencePath = PATHS.licence;
   if (!info || pathname === licencePath || pathname.startsWith(`${licencePath}/`)) return null;
   const kind = licenceAlert(info);
   if (kind === null || (kind === 'reminder' && dismissed === info.licenceId)) return null;

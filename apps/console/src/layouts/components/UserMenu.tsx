@@ -3,8 +3,8 @@ import { LANGUAGES, type Language } from '@gantry/shared';
 import { Avatar, Dropdown, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { PATHS } from '../../app/paths';
 import { currentLanguage, pickLanguage } from '../../i18n';
-import { PAGES } from '../../routes';
 import { useSessionUser } from '../../services/session';
 import { useLogout } from '../useLogout';
 
@@ -46,8 +46,8 @@ export function UserMenu({ color = 'inherit', compact = false }: { color?: strin
   ];
 
   const onClick: MenuProps['onClick'] = ({ key }) => {
-    if (key === 'change-password') void navigate(PAGES.changePassword.path);
-    else if (key === 'user-center') void navigate(PAGES.userCenter.path);
+    if (key === 'change-password') void navigate(PATHS.changePassword);
+    else if (key === 'user-center') void navigate(PATHS.userCenter);
     else if (key === 'logout') void logout();
     else if (key.startsWith('lang:')) pickLanguage(key.slice(5) as Language);
   };

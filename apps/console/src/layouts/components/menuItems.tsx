@@ -1,6 +1,7 @@
 import type { MenuProps } from 'antd';
 import type { TFunction } from 'i18next';
-import { type MenuEntry, PAGES } from '../../routes';
+import { PATHS } from '../../app/paths';
+import type { MenuEntry } from '../../routes';
 import { HelpLink } from './HelpLink';
 import { MENU_ICONS } from './menuIcons';
 
@@ -27,7 +28,7 @@ export function toMenuItems(entries: MenuEntry[], t: TFunction): Items {
         ),
       };
     }
-    const path = entry.page ? PAGES[entry.page].path : entry.key;
+    const path = entry.page ? PATHS[entry.page] : entry.key;
     return { key: path, icon, label: <span data-testid={`menu-${entry.key}`}>{t(entry.title)}</span> };
   });
 }
@@ -39,7 +40,7 @@ export function selectedMenu(entries: MenuEntry[], pathname: string): { selected
     for (const entry of list) {
       if (entry.children) walk(entry.children, [...parents, entry.key]);
       else if (entry.page) {
-        const path: string = PAGES[entry.page].path;
+        const path: string = PATHS[entry.page];
         const matches = pathname === path || pathname.startsWith(`${path}/`);
         if (matches && (!best || path.length > best.path.length)) best = { path, parents };
       }

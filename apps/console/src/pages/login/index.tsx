@@ -3,7 +3,7 @@ import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { landingPath } from '../../app/access';
-import { HOME_PATH } from '../../routes';
+import { HOME_PATH } from '../../app/paths';
 import { fetchCaptcha, login } from '../../services/auth';
 import { toast } from '../../services/feedback';
 import { isRequestError } from '../../services/request';

@@ -2,12 +2,12 @@ import type { ProjectView } from '@gantry/shared';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { pathTo } from '../../app/paths';
 import { useSessionUser } from '../../services/session';
 import { FilterChips } from './components/FilterChips';
 import { ProjectGrid } from './components/ProjectGrid';
 import { Toolbar } from './components/Toolbar';
 import { useOwnerOptions } from './options';
-import { projectPath } from './paths';
 import {
   combineWhere,
   FILTER_FIELDS,
@@ -80,7 +80,7 @@ export default function ProjectListPage() {
       return next;
     });
 
-  const edit = (project: ProjectView) => void navigate(projectPath(project.id, 'edit'));
+  const edit = (project: ProjectView) => void navigate(pathTo('projectEdit', { id: project.id }));
   const remove = (project: ProjectView) => actions.remove(project, () => unselect([project.id]));
   const batchDelete = () => actions.removeMany([...selection.values()], (result) => unselect(result.deleted));
   const cardProjects = cards.data?.pages.flatMap((p) => p.items) ?? [];
@@ -153,7 +153,7 @@ export default function ProjectListPage() {
                 return next;
               })
             }
-            onDetail={(project) => void navigate(projectPath(project.id, 'detail'))}
+            onDetail={(project) => void navigate(pathTo('projectDetail', { id: project.id }))}
             onLicence={setLicenceOf}
             onEdit={edit}
             onDelete={remove}

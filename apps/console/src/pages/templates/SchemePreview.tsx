@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Card, Result, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { pathTo } from '../../app/paths';
 import { getTemplate } from '../../services/templates';
-import { templateUsePath } from './paths';
 import { TemplatePreviewBody } from './TemplatePreview';
 
 /** /app/schemepreview?id=<template id>: the solution preview as a page (console.md §2). */
@@ -18,7 +18,10 @@ export default function SchemePreviewPage() {
   if (!template.data) return <Result status="404" title={t('templates.notFound')} />;
   return (
     <Card>
-      <TemplatePreviewBody template={template.data} onUse={(chosen) => void navigate(templateUsePath(chosen.id))} />
+      <TemplatePreviewBody
+        template={template.data}
+        onUse={(chosen) => void navigate(pathTo('projectAdd', { type: chosen.id }))}
+      />
     </Card>
   );
 }

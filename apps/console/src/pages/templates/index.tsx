@@ -5,10 +5,10 @@ import { Button, Card, Col, Empty, Input, Popconfirm, Row, Select, Space, Spin, 
 import { lazy, Suspense, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { pathTo } from '../../app/paths';
 import { toast } from '../../services/feedback';
 import { deleteTemplate, importTemplate, listTemplates, packageLink, patchTemplate } from '../../services/templates';
 import { industryLabel } from '../projects/options';
-import { templateUsePath } from './paths';
 import SchemePreview from './SchemePreview';
 import { TemplatePreviewModal } from './TemplatePreview';
 
@@ -44,7 +44,8 @@ function Gallery() {
     queryFn: ({ signal }) => listTemplates({ name, industry }, signal),
     placeholderData: (previous) => previous,
   });
-  const use = (template: TemplateView) => void navigate(templateUsePath(template.id));
+  /** Use: the project form with the template chosen (projectType 'choose solution template'). */
+  const use = (template: TemplateView) => void navigate(pathTo('projectAdd', { type: template.id }));
   const changed = () => void templates.refetch();
   const setPublished = async (template: TemplateView, published: boolean) => {
     await patchTemplate(template.id, { published });

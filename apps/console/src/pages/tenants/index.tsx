@@ -4,11 +4,11 @@ import { Button, Card, Input, Space, Table } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { PATHS } from '../../app/paths';
 import { ColumnSettings, useTableLayout } from '../../components/ColumnSettings';
 import { BlockedTooltip } from '../../components/LicenceStatus';
 import { useLicenceBlock } from '../../components/LicenceStatus/useLicenceBlock';
 import { useIsMobile } from '../../layouts/useIsMobile';
-import { PAGES } from '../../routes';
 import { useTenants } from '../../services/tenant';
 import { rowTestId } from '../../utils/testId';
 import { EnableDialog } from './components/EnableDialog';
@@ -80,7 +80,7 @@ export default function TenantsPage() {
               data-testid="tenant-add"
               data-blocked={addBlock.reason ?? undefined}
               disabled={addBlock.pending || addBlock.reason !== null}
-              onClick={() => void navigate(PAGES.tenantAdd.path)}
+              onClick={() => void navigate(PATHS.tenantAdd)}
             >
               {t('tenant.add')}
             </Button>

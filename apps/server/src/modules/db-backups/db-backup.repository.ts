@@ -71,7 +71,7 @@ export class DbBackupRepository {
     return row;
   }
 
-  /** Whether a task of one of `types` is running or waiting for a project (a restore: the project is in maintenance). */
+  /** Whether a task of one of `types` is running or waiting for a project (a restore: the project's data calls are refused). */
   async running(projectId: string, types: string[]): Promise<boolean> {
     const [row] = await this.db
       .select({ id: tasks.id })

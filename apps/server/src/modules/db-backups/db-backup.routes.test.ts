@@ -150,7 +150,7 @@ describe('database backups', () => {
     expect((await call('GET', `${DB}/backup`)).json()).toEqual([]);
   });
 
-  it('refuses the data calls of a project in maintenance (423 projectRestoring), and lets go when its job ends', async () => {
+  it('refuses the data calls of a project being restored (423 projectRestoring), and lets go when its job ends', async () => {
     // A restore job running in this process (the engine's own runner claims no such row).
     const at = new Date();
     await world.app.database.db.insert(tasks).values({

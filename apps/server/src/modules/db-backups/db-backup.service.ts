@@ -55,7 +55,7 @@ import {
   type DbBackupRow,
   type DumpSource,
 } from './db-backup.repository.js';
-import type { ProjectMaintenance } from './maintenance.js';
+import type { RestoringProjects } from './restore-guard.js';
 
 /** A project's database backups: `backups/<projectId>/dumps/` (deleted with the project's backup folder). */
 export class DumpFiles extends BackupFiles {
@@ -100,7 +100,7 @@ export interface DbBackupServiceDeps {
   store: FileStore;
   tasks: TaskEngine;
   taskRepo: Pick<TaskRepository, 'find'>;
-  maintenance: ProjectMaintenance;
+  restoringProjects: RestoringProjects;
   clock: Clock;
   /** FTP storage (issue 13 §2); absent: the FTP calls answer `dbBackupFtpUnavailable`. */
   ftp?: FtpStorage | undefined;
@@ -133,7 +133,7 @@ export function dumpItemOf(manifest: Manifest): DbBackupItem & { whole: boolean 
  * Database backups of a project (issue 13 §1; backups-data-designer.md §7 "Database backup calls"):
  * a dump is the whole project (every collection and its time series, the media library minus the
  * excluded folders, the html package) in the project backups' archive; a restore replaces the chosen
- * parts whole, with the project in maintenance meanwhile. Dumps and restores are jobs (tasks).
+ * parts whole, with the project's data calls refused meanwhile (restore-guard.ts). Dumps and restores are jobs (tasks).
  */
 export class DbBackupService {
   private readonly files: DumpFiles;
@@ -208,7 +208,7 @@ export class DbBackupService {
       requester: user.id,
       params,
     });
-    this.deps.maintenance.forget(context.projectId);
+    this.deps.restoringProjects.forget(context.projectId);
     return { id: task.id };
   }
 
@@ -513,7 +513,7 @@ export class DbBackupService {
   private async runRestore(context: TaskContext, params: RestoreParams): Promise<string> {
     const { task } = context;
     const projectId = task.projectId as string;
-    this.deps.maintenance.enter(projectId);
+    this.deps.restoringProjects.enter(projectId);
     const began = performance.now();
     let fetched: string | undefined;
     try {
@@ -549,7 +549,7 @@ export class DbBackupService {
       }
     } finally {
       if (fetched) await rm(fetched, { force: true });
-      this.deps.maintenance.leave(projectId);
+      this.deps.restoringProjects.leave(projectId);
     }
   }
 

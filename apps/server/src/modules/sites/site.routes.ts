@@ -25,7 +25,7 @@ import type { MediaService } from '../media/media.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { presentRecord, sendRecordPage } from '../tables/table.presenter.js';
 import type { TableRow } from '../tables/table.repository.js';
-import type { TableService, Writer } from '../tables/table.service.js';
+import type { TableCaller, TableService } from '../tables/table.service.js';
 import { BACK_OFFICE_SCRIPT } from './back-office-script.js';
 import { PackageFileCache, packageSegments, serveFromPackage } from './front-site.js';
 import type { SiteProject } from './site.repository.js';
@@ -477,11 +477,11 @@ export function siteRoutes(deps: SiteRouteDeps) {
         const tablesOf = async (request: FastifyRequest) => {
           const { caller, project } = await callerOf(request);
           const target = { projectId: project.id, collection: 'table' as const };
-          let as: Writer = { id: caller.subject };
+          let as: TableCaller = { id: caller.subject };
           if (caller.kind === 'user') {
             const owner = await sites.consoleAccount(project.ownerId);
             if (!owner) throw new AppError('notFound');
-            as = await tables.writer(target, owner, caller.subject);
+            as = await tables.callerFor(target, owner, caller.subject);
           }
           return { target, as };
         };

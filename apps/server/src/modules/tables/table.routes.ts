@@ -35,11 +35,11 @@ export function tableRoutes(tables: TableService) {
   return async function routes(app: FastifyInstance): Promise<void> {
     const typed = app.withTypeProvider<ZodTypeProvider>();
     const target = (request: FastifyRequest) => tables.target(gatedProject(request));
-    const writer = (request: FastifyRequest) => ({ id: actorOf(request).user.id });
+    const asSelf = (request: FastifyRequest) => ({ id: actorOf(request).user.id });
     /** The project and the caller of a record call (`x-view-as`: as that project user). */
     const caller = async (request: FastifyRequest) => {
       const project = target(request);
-      return { project, as: await tables.writer(project, actorOf(request).user, header(request, VIEW_AS_HEADER)) };
+      return { project, as: await tables.callerFor(project, actorOf(request).user, header(request, VIEW_AS_HEADER)) };
     };
     const read = { config: { action: 'project.data.read' as const, project: 'read' as const } };
     const write = { config: { action: 'project.data.write' as const, project: 'write' as const } };
@@ -60,7 +60,7 @@ export function tableRoutes(tables: TableService) {
           description: "A new table with an empty draft; refused beyond the grant's flow.tableCount.",
         },
       },
-      async (request) => presentTable(await tables.createTable(target(request), request.body, writer(request))),
+      async (request) => presentTable(await tables.createTable(target(request), request.body, asSelf(request))),
     );
     typed.get(
       '/tables/:id',

@@ -126,10 +126,10 @@ export interface PublishPreview extends TableDiff {
 }
 
 /**
- * Who calls: the platform user (the administrator or the owning tenant: every record), or, with
+ * Who a table call (a read or a write) runs as: the platform user (the administrator or the owning tenant: every record), or, with
  * `member`, a project user whom the table's record permissions (§4a) bound.
  */
-export interface Writer {
+export interface TableCaller {
   id: string;
   member?: Member;
 }
@@ -232,7 +232,7 @@ export class TableService {
    * The caller as a project user (`x-view-as`: the owner sees and works as that user, under the
    * table's record permissions), or the owner themself.
    */
-  async writer(target: Target, user: UserRow, viewAs: string | undefined): Promise<Writer> {
+  async callerFor(target: Target, user: UserRow, viewAs: string | undefined): Promise<TableCaller> {
     if (viewAs === undefined) return { id: user.id };
     const member = await this.repo.projectUser(target.projectId, viewAs);
     if (!member) throw new AppError('notFound');
@@ -279,7 +279,7 @@ export class TableService {
   }
 
   /** A new table (an empty draft); no more tables than the project's grant allows (`flow.tableCount`). */
-  async createTable(target: Target, body: z.infer<typeof tableBody>, writer: Writer): Promise<TableRow> {
+  async createTable(target: Target, body: z.infer<typeof tableBody>, caller: TableCaller): Promise<TableRow> {
     return this.repo.transaction(async (tx) => {
       const limit = await this.repo.lockProjectTableLimit(target.projectId, tx);
       if ((await this.repo.countTables(target.projectId, tx)) >= limit)
@@ -293,7 +293,7 @@ export class TableService {
         published: null,
         version: 0,
         counters: {},
-        createdBy: writer.id,
+        createdBy: caller.id,
       };
       return this.repo.insertTable(target.projectId, randomBytes(12).toString('hex'), doc, this.clock(), tx);
     });
@@ -460,24 +460,24 @@ export class TableService {
   }
 
   /** The records the caller may see (view), as SQL. */
-  private viewScope(definition: TableDefinition, writer: Writer): SQL | undefined {
-    const member = writer.member;
+  private viewScope(definition: TableDefinition, caller: TableCaller): SQL | undefined {
+    const member = caller.member;
     return member && scopeSql(scopeFor(definition.permissions.view, member.subject), member);
   }
 
   /** The records the caller may change or delete: manage, limited by view. */
-  private manageScope(definition: TableDefinition, writer: Writer): SQL | undefined {
-    const member = writer.member;
+  private manageScope(definition: TableDefinition, caller: TableCaller): SQL | undefined {
+    const member = caller.member;
     if (!member) return undefined;
     const manage = scopeSql(scopeFor(definition.permissions.manage, member.subject), member);
-    return and(manage, this.viewScope(definition, writer));
+    return and(manage, this.viewScope(definition, caller));
   }
 
   /**
    * A page of records: `skip` paging, or keyset paging with `cursor` (the `next-cursor` of the page
    * before, for the same sort); `nextCursor` is set when the page is full (more may follow).
    */
-  async listRecords(target: Target, tableId: string, rawQuery: string | undefined, writer: Writer) {
+  async listRecords(target: Target, tableId: string, rawQuery: string | undefined, caller: TableCaller) {
     const table = await this.readable(target, tableId);
     const definition = table.published;
     const { cursor, rest } = splitCursor(rawQuery);
@@ -485,7 +485,7 @@ export class TableService {
     const keys = sortKeys(rest.sort);
     if (cursor !== undefined && query.offset > 0) throw badQuery("give 'skip' or 'cursor', not both");
     const after = cursor === undefined ? undefined : decodeCursor(keys, cursor);
-    const scope = this.viewScope(definition, writer);
+    const scope = this.viewScope(definition, caller);
     await this.ensureIndexes(target.projectId, table);
     try {
       const [rows, total] = await Promise.all([
@@ -536,37 +536,37 @@ export class TableService {
     target: Target,
     tableId: string,
     rawQuery: string | undefined,
-    writer: Writer,
+    caller: TableCaller,
   ): Promise<ListTotal> {
     const table = await this.readable(target, tableId);
     const definition = table.published;
     const { where } = parseCountFilter(rawQuery, recordResource(definition));
     try {
-      return await this.repo.totalRecords(target.projectId, tableId, where, this.viewScope(definition, writer));
+      return await this.repo.totalRecords(target.projectId, tableId, where, this.viewScope(definition, caller));
     } catch (error) {
       throw mapQueryError(error);
     }
   }
 
-  async getRecord(target: Target, tableId: string, id: string, writer: Writer): Promise<RecordRow> {
+  async getRecord(target: Target, tableId: string, id: string, caller: TableCaller): Promise<RecordRow> {
     const table = await this.readable(target, tableId);
     const definition = table.published;
-    const row = await this.repo.getRecord(target.projectId, tableId, id, this.viewScope(definition, writer));
+    const row = await this.repo.getRecord(target.projectId, tableId, id, this.viewScope(definition, caller));
     if (!row) throw new AppError('recordNotFound');
     return row;
   }
 
-  async createRecord(target: Target, tableId: string, body: unknown, writer: Writer): Promise<RecordRow> {
+  async createRecord(target: Target, tableId: string, body: unknown, caller: TableCaller): Promise<RecordRow> {
     return this.repo.transaction(async (tx) => {
       // The table's row lock orders the writes of one table: auto-numbers and no-duplicate checks.
       const table = await this.lockTable(target, tableId, tx);
       const definition = this.published(table);
-      if (writer.member && scopeFor(definition.permissions.add, writer.member.subject) === 'none')
+      if (caller.member && scopeFor(definition.permissions.add, caller.member.subject) === 'none')
         throw new AppError('forbidden');
       const { values, problems } = checkValues(definition.fields, body, 'create', undefined);
       if (problems.length > 0) throw problemsError(problems);
       const now = this.clock();
-      const data = await this.complete(target, table, definition, values, 'create', writer, now, tx);
+      const data = await this.complete(target, table, definition, values, 'create', caller, now, tx);
       await this.checkRecord(target, tableId, definition, data, 'create', undefined, tx);
       await this.giveNumbers(target, table, definition, data, now, tx);
       return this.repo.insertRecord(
@@ -575,10 +575,10 @@ export class TableService {
         {
           table: tableId,
           data,
-          createdBy: writer.id,
-          updatedBy: writer.id,
-          ...(writer.member?.subject.department !== undefined ? { createdDept: writer.member.subject.department } : {}),
-          ...(writer.member ? { createdRoles: [...writer.member.subject.roles] } : {}),
+          createdBy: caller.id,
+          updatedBy: caller.id,
+          ...(caller.member?.subject.department !== undefined ? { createdDept: caller.member.subject.department } : {}),
+          ...(caller.member ? { createdRoles: [...caller.member.subject.roles] } : {}),
         },
         now,
         tx,
@@ -592,17 +592,23 @@ export class TableService {
     tableId: string,
     id: string,
     body: unknown,
-    writer: Writer,
+    caller: TableCaller,
     whole: boolean,
   ): Promise<RecordRow> {
     return this.repo.transaction(async (tx) => {
       const table = await this.lockTable(target, tableId, tx);
-      return this.updateOne(target, table, id, body, writer, whole, tx);
+      return this.updateOne(target, table, id, body, caller, whole, tx);
     });
   }
 
   /** Batch edit: the same values written to every record named, all or none. */
-  async batchUpdate(target: Target, tableId: string, ids: string[], values: unknown, writer: Writer): Promise<number> {
+  async batchUpdate(
+    target: Target,
+    tableId: string,
+    ids: string[],
+    values: unknown,
+    caller: TableCaller,
+  ): Promise<number> {
     return this.repo.transaction(async (tx) => {
       const table = await this.lockTable(target, tableId, tx);
       const definition = this.published(table);
@@ -613,7 +619,7 @@ export class TableService {
         if (notBatch.length > 0)
           throw problemsError(notBatch.map((name) => ({ path: name, message: 'value.readOnly' as const })));
       }
-      for (const id of new Set(ids)) await this.updateOne(target, table, id, values, writer, false, tx);
+      for (const id of new Set(ids)) await this.updateOne(target, table, id, values, caller, false, tx);
       return new Set(ids).size;
     });
   }
@@ -623,12 +629,12 @@ export class TableService {
     table: TableRow,
     id: string,
     body: unknown,
-    writer: Writer,
+    caller: TableCaller,
     whole: boolean,
     tx: Database,
   ): Promise<RecordRow> {
     const definition = this.published(table);
-    const existing = await this.manageable(target, table.id, definition, id, writer, tx);
+    const existing = await this.manageable(target, table.id, definition, id, caller, tx);
     let input = body;
     if (whole && body && typeof body === 'object' && !Array.isArray(body)) {
       // PUT: every input field not given is cleared.
@@ -642,13 +648,13 @@ export class TableService {
     const merged = { ...existing.doc.data, ...values };
     for (const [name, value] of Object.entries(values)) if (value === null) delete merged[name];
     const now = this.clock();
-    const data = await this.complete(target, table, definition, merged, 'update', writer, now, tx);
+    const data = await this.complete(target, table, definition, merged, 'update', caller, now, tx);
     await this.checkRecord(target, table.id, definition, data, 'update', id, tx);
     const saved = await this.repo.saveRecord(
       target.projectId,
       table.id,
       id,
-      { ...existing.doc, data, updatedBy: writer.id } satisfies RecordDoc,
+      { ...existing.doc, data, updatedBy: caller.id } satisfies RecordDoc,
       now,
       tx,
     );
@@ -656,10 +662,10 @@ export class TableService {
     return saved;
   }
 
-  async deleteRecord(target: Target, tableId: string, id: string, writer: Writer): Promise<void> {
+  async deleteRecord(target: Target, tableId: string, id: string, caller: TableCaller): Promise<void> {
     await this.repo.transaction(async (tx) => {
       const table = await this.lockTable(target, tableId, tx);
-      await this.manageable(target, tableId, this.published(table), id, writer, tx);
+      await this.manageable(target, tableId, this.published(table), id, caller, tx);
       if (!(await this.repo.deleteRecord(target.projectId, tableId, id, undefined, tx)))
         throw new AppError('recordNotFound');
     });
@@ -671,12 +677,12 @@ export class TableService {
     tableId: string,
     definition: TableDefinition,
     id: string,
-    writer: Writer,
+    caller: TableCaller,
     tx: Database,
   ): Promise<RecordRow> {
-    const row = await this.repo.getRecord(target.projectId, tableId, id, this.manageScope(definition, writer), tx);
+    const row = await this.repo.getRecord(target.projectId, tableId, id, this.manageScope(definition, caller), tx);
     if (row) return row;
-    const seen = await this.repo.getRecord(target.projectId, tableId, id, this.viewScope(definition, writer), tx);
+    const seen = await this.repo.getRecord(target.projectId, tableId, id, this.viewScope(definition, caller), tx);
     throw new AppError(seen ? 'forbidden' : 'recordNotFound');
   }
 
@@ -687,7 +693,7 @@ export class TableService {
     definition: TableDefinition,
     values: RecordValues,
     mode: WriteMode,
-    writer: Writer,
+    caller: TableCaller,
     _now: Date,
     tx: Database,
   ): Promise<RecordValues> {
@@ -718,7 +724,7 @@ export class TableService {
         );
         data[field.name] = relation.options.multiple ? looked : (looked[0] ?? null);
       } else if (field.type === 'user') {
-        if (field.options.mode === 'modifier' || mode === 'create') data[field.name] = writer.id;
+        if (field.options.mode === 'modifier' || mode === 'create') data[field.name] = caller.id;
       }
     }
     return this.computeFormulas(definition, await this.formulasOf(target, table, definition), data);

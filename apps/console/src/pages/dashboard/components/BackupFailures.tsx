@@ -2,6 +2,7 @@ import type { BackupFailureView } from '@gantry/shared';
 import { Card, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { pathTo } from '../../../app/paths';
 import { formatDateTime } from '../../../utils/dateTime';
 
 /**
@@ -20,9 +21,7 @@ export function BackupFailures({ failures }: { failures: BackupFailureView[] }) 
             data-testid={`dashboard-backup-failure-${failure.cycleId}`}
             style={{ padding: '6px 0', borderBottom: '1px solid #f0f0f0' }}
           >
-            <Link to={`/app/db-backup?projectId=${encodeURIComponent(failure.projectId)}&tab=cycles`}>
-              {failure.projectName}
-            </Link>
+            <Link to={pathTo('dbBackup', { projectId: failure.projectId, tab: 'cycles' })}>{failure.projectName}</Link>
             <Typography.Text style={{ marginLeft: 8 }}>{failure.cycleName}</Typography.Text>
             <Typography.Text type="secondary" style={{ marginLeft: 8 }}>
               {formatDateTime(failure.time)}

@@ -3,8 +3,8 @@ import { Card, Col, Empty, Row, Tag, Typography } from 'antd';
 import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { PATHS, pathTo } from '../../../app/paths';
 import { lastDay } from '../../../components/GrantSummary';
-import { PAGES } from '../../../routes';
 import type { Dashboard, ExpiringGrant } from '../../../services/dashboard';
 
 const ROW: CSSProperties = {
@@ -24,9 +24,7 @@ export function nearestFirst(items: readonly ExpiringGrant[]): ExpiringGrant[] {
 }
 
 export const grantHref = (kind: 'tenant' | 'project', id: string) =>
-  kind === 'tenant'
-    ? `/app/model/User/${encodeURIComponent(id)}/detail`
-    : `/app/model/Project/${encodeURIComponent(id)}/detail`;
+  pathTo(kind === 'tenant' ? 'tenantDetail' : 'projectDetail', { id });
 
 function GrantList({ items, kind, title }: { items: ExpiringGrant[]; kind: 'tenant' | 'project'; title: string }) {
   const { t } = useTranslation();
@@ -73,7 +71,7 @@ export function ExpiringGrants({ expiring, isAdmin }: { expiring: Dashboard['exp
       data-testid="dashboard-expiring"
       extra={
         more ? (
-          <Link to={PAGES.expiring.path} data-testid="dashboard-expiring-all">
+          <Link to={PATHS.expiring} data-testid="dashboard-expiring-all">
             {t('dashboard.expiringAll', { n: total })}
           </Link>
         ) : null

@@ -1,7 +1,7 @@
 import { Card, Empty, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { PAGES } from '../../../routes';
+import { PATHS } from '../../../app/paths';
 import type { AuditEntry } from '../../../services/audit';
 import { formatDateTime } from '../../../utils/dateTime';
 import { actionText, objectTypeText } from '../../audit/labels';
@@ -13,7 +13,7 @@ export function RecentAudit({ entries, isAdmin }: { entries: AuditEntry[]; isAdm
     <Card
       title={t('dashboard.audit')}
       data-testid="dashboard-audit"
-      extra={isAdmin ? <Link to={PAGES.audit.path}>{t('audit.more')}</Link> : null}
+      extra={isAdmin ? <Link to={PATHS.audit}>{t('audit.more')}</Link> : null}
     >
       {entries.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />

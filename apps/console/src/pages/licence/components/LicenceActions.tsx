@@ -3,8 +3,8 @@ import { Button, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { PATHS } from '../../../app/paths';
 import { useHasRight } from '../../../services/auth';
-import { LICENCE_PATHS } from '../paths';
 import { ApplicationModal } from './ApplicationModal';
 
 /** Upload licence, value-added services, licence history (with log.view) and the licence application. */
@@ -19,7 +19,7 @@ export function LicenceActions({ withHistory = true }: { withHistory?: boolean }
         type="primary"
         icon={<UploadOutlined />}
         data-testid="license-upload"
-        onClick={() => void navigate(LICENCE_PATHS.upload)}
+        onClick={() => void navigate(PATHS.licenceUpload)}
       >
         {t('licence.upload')}
       </Button>
@@ -29,7 +29,7 @@ export function LicenceActions({ withHistory = true }: { withHistory?: boolean }
       <Button
         icon={<AppstoreOutlined />}
         data-testid="license-services"
-        onClick={() => void navigate(LICENCE_PATHS.services)}
+        onClick={() => void navigate(PATHS.licenceServices)}
       >
         {t('licence.services')}
       </Button>
@@ -37,7 +37,7 @@ export function LicenceActions({ withHistory = true }: { withHistory?: boolean }
         <Button
           icon={<HistoryOutlined />}
           data-testid="license-history"
-          onClick={() => void navigate(LICENCE_PATHS.history)}
+          onClick={() => void navigate(PATHS.licenceHistory)}
         >
           {t('licence.history')}
         </Button>

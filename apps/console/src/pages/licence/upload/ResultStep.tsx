@@ -3,8 +3,8 @@ import type { UseMutationResult } from '@tanstack/react-query';
 import { Button, Result, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { PATHS } from '../../../app/paths';
 import { LicenceChangesView } from '../components/LicenceChangesView';
-import { LICENCE_PATHS } from '../paths';
 import { refusalText } from './useLicenceWizard';
 
 /** After the administrator confirmed: what was applied, or why the server refused it after all. */
@@ -18,12 +18,7 @@ export function ResultStep({
   const { t } = useTranslation();
   const navigate = useNavigate();
   const back = (
-    <Button
-      key="back"
-      type="primary"
-      data-testid="license-wizard-done"
-      onClick={() => void navigate(LICENCE_PATHS.info)}
-    >
+    <Button key="back" type="primary" data-testid="license-wizard-done" onClick={() => void navigate(PATHS.licence)}>
       {t('licence.wizard.toLicence')}
     </Button>
   );

@@ -3,10 +3,10 @@ import { grantActive } from '@gantry/shared';
 import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { PATHS } from '../../../app/paths';
 import { BlockedTooltip } from '../../../components/LicenceStatus';
 import { useLicenceBlock } from '../../../components/LicenceStatus/useLicenceBlock';
 import { useUnusedLicence } from '../../../services/licence';
-import { PROJECT_ADD_PATH } from '../paths';
 
 /**
  * Why a project cannot be added now, or null (console.md §6): the administrator needs a platform
@@ -38,7 +38,7 @@ export function AddProjectButton({ isAdmin }: { isAdmin: boolean }) {
         data-testid="project-add"
         data-blocked={reason ?? undefined}
         disabled={pending || reason !== null}
-        onClick={() => void navigate(PROJECT_ADD_PATH)}
+        onClick={() => void navigate(PATHS.projectAdd)}
       >
         {t('project.add')}
       </Button>

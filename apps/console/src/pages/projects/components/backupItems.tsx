@@ -1,5 +1,6 @@
 import type { ItemType } from 'antd/es/menu/interface';
 import type { TFunction } from 'i18next';
+import { pathTo } from '../../../app/paths';
 import { navigateTo } from '../../../services/navigation';
 
 const ACTIONS = ['create', 'upload', 'restore'] as const;
@@ -36,10 +37,9 @@ export function backupItems(t: TFunction, testIdPrefix: string): ItemType[] {
 
 /** A click on a backup entry: opens the (database) backup page for the project (true when the key was one). */
 export function openBackupItem(key: string, projectId: string): boolean {
-  const page = key.startsWith(PREFIX) ? 'backup' : key.startsWith(DB_PREFIX) ? 'db-backup' : null;
+  const page = key.startsWith(PREFIX) ? 'backup' : key.startsWith(DB_PREFIX) ? 'dbBackup' : null;
   if (!page) return false;
   const action = key.slice(key.indexOf(':') + 1);
-  const query = new URLSearchParams({ projectId, action });
-  navigateTo(`/app/${page}?${query.toString()}`);
+  navigateTo(pathTo(page, { projectId, action }));
   return true;
 }

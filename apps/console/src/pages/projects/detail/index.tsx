@@ -3,12 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Result, Skeleton, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
+import { pathTo } from '../../../app/paths';
 import { openSite } from '../../../components/OpenSite';
 import { getProject } from '../../../services/project';
 import { formatDateTime } from '../../../utils/dateTime';
 import { LicenceDetail } from '../components/LicenceDetail';
 import { industryLabel } from '../options';
-import { projectPath } from '../paths';
 import { deviceStats } from '../projectNumbers';
 import { ProjectData } from './ProjectData';
 import '../tables/texts';
@@ -50,14 +50,14 @@ export default function ProjectDetailPage() {
           <Button
             icon={<FolderOpenOutlined />}
             data-testid="project-detail-media"
-            onClick={() => void navigate(projectPath(project.id, 'media'))}
+            onClick={() => void navigate(pathTo('projectMedia', { id: project.id }))}
           >
             {t('media.page.open')}
           </Button>
           <Button
             icon={<TableOutlined />}
             data-testid="project-detail-tables"
-            onClick={() => void navigate(projectPath(project.id, 'tables'))}
+            onClick={() => void navigate(pathTo('projectTables', { id: project.id }))}
           >
             {t('tables.ui.title')}
           </Button>
@@ -65,7 +65,7 @@ export default function ProjectDetailPage() {
             type="primary"
             icon={<EditOutlined />}
             data-testid="project-detail-edit"
-            onClick={() => void navigate(projectPath(project.id, 'edit'))}
+            onClick={() => void navigate(pathTo('projectEdit', { id: project.id }))}
           >
             {t('project.edit')}
           </Button>

@@ -4,6 +4,7 @@ import { Button, Card, Form, type FormInstance, Space } from 'antd';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { PATHS, pathTo } from '../../../app/paths';
 import GrantForm from '../../../components/GrantForm';
 import { toast } from '../../../services/feedback';
 import { useUnusedLicence } from '../../../services/licence';
@@ -12,7 +13,6 @@ import { isRequestError, reportError } from '../../../services/request';
 import { createProjectFromTemplate, type TaskState } from '../../../services/templates';
 import { ProjectExtensionCard } from '../../project-expand/ProjectExtensionCard';
 import { useOwnerOptions } from '../options';
-import { PROJECT_LIST_PATH, projectPath } from '../paths';
 import { PROJECTS_KEY } from '../useProjectLists';
 import { BasicFields } from './BasicFields';
 import { newCertificates } from './certificates';
@@ -93,13 +93,13 @@ export function ProjectForm({ isAdmin, initialValues, loaded }: ProjectFormProps
         setSaving(false);
         showFailure(error);
         // the project exists now: further changes are edits of it
-        if (isAdd) void navigate(projectPath(saved.id, 'edit'), { replace: true });
+        if (isAdd) void navigate(pathTo('projectEdit', { id: saved.id }), { replace: true });
         return;
       }
     }
     setSaving(false);
     if (installTask) setInstalling(installTask);
-    else void navigate(PROJECT_LIST_PATH);
+    else void navigate(PATHS.projects);
   };
 
   const installEnded = useCallback(
@@ -108,7 +108,7 @@ export function ProjectForm({ isAdmin, initialValues, loaded }: ProjectFormProps
       void queryClient.invalidateQueries({ queryKey: [PROJECTS_KEY] });
       if (task.status === 'success') {
         toast.success(t('templates.installed'));
-        void navigate(PROJECT_LIST_PATH);
+        void navigate(PATHS.projects);
       } else {
         // The server removed the half-made project: the form stays, to try again.
         toast.error(t('templates.installFailed', { message: task.message ?? '' }));
@@ -164,7 +164,7 @@ export function ProjectForm({ isAdmin, initialValues, loaded }: ProjectFormProps
         <Button type="primary" htmlType="submit" loading={saving} data-testid="project-save">
           {t('common.submit')}
         </Button>
-        <Button data-testid="project-cancel" onClick={() => void navigate(PROJECT_LIST_PATH)}>
+        <Button data-testid="project-cancel" onClick={() => void navigate(PATHS.projects)}>
           {t('project.cancel')}
         </Button>
       </Space>

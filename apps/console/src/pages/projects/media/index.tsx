@@ -25,6 +25,7 @@ import {
 import { type ChangeEvent, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
+import { pathTo } from '../../../app/paths';
 import { toast } from '../../../services/feedback';
 import {
   type MediaNode,
@@ -37,7 +38,6 @@ import {
 } from '../../../services/media';
 import { formatDateTime } from '../../../utils/dateTime';
 import { formatBytes } from '../detail/ProjectData';
-import { projectPath } from '../paths';
 import './texts';
 import { testId } from '../../../utils/testId';
 
@@ -220,7 +220,7 @@ export default function ProjectMediaPage() {
           <Button
             icon={<ArrowLeftOutlined />}
             data-testid="media-back"
-            onClick={() => void navigate(projectPath(id, 'detail'))}
+            onClick={() => void navigate(pathTo('projectDetail', { id }))}
           >
             {t('media.page.back')}
           </Button>

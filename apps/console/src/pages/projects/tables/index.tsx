@@ -5,6 +5,7 @@ import { Button, Card, Col, Empty, Form, Input, Modal, Popconfirm, Row, Space, S
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { pathTo } from '../../../app/paths';
 import { toast } from '../../../services/feedback';
 import {
   createTable,
@@ -15,7 +16,6 @@ import {
   type TableSummary,
 } from '../../../services/tables';
 import { testId } from '../../../utils/testId';
-import { projectPath } from '../paths';
 import { dynamicText } from './texts';
 
 // The designer and the records screen are chunks of their own, loaded when a table is opened.
@@ -99,7 +99,11 @@ export default function ProjectTablesPage() {
     <Card
       title={
         <Space>
-          <Button type="text" icon={<ArrowLeftOutlined />} onClick={() => navigate(projectPath(projectId, 'detail'))} />
+          <Button
+            type="text"
+            icon={<ArrowLeftOutlined />}
+            onClick={() => navigate(pathTo('projectDetail', { id: projectId }))}
+          />
           {t('tables.ui.title')}
         </Space>
       }

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Popconfirm, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { pathTo } from '../../../app/paths';
 import { toast } from '../../../services/feedback';
 import { deleteTenant, disableTenant, tenantKeys } from '../../../services/tenant';
 import { testId } from '../../../utils/testId';
@@ -21,7 +22,6 @@ export function TenantActions({ tenant, handlers }: { tenant: TenantView; handle
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const id = tenant.id;
-  const base = `/app/model/User/${encodeURIComponent(id)}`;
 
   const onDisable = async () => {
     try {
@@ -59,7 +59,7 @@ export function TenantActions({ tenant, handlers }: { tenant: TenantView; handle
         type="link"
         size="small"
         data-testid={`tenant-detail-${id}`}
-        onClick={() => void navigate(`${base}/detail`)}
+        onClick={() => void navigate(pathTo('tenantDetail', { id }))}
       >
         {t('tenant.detail')}
       </Button>
@@ -78,7 +78,12 @@ export function TenantActions({ tenant, handlers }: { tenant: TenantView; handle
           {t('tenant.enable')}
         </Button>
       )}
-      <Button type="link" size="small" data-testid={`tenant-edit-${id}`} onClick={() => void navigate(`${base}/edit`)}>
+      <Button
+        type="link"
+        size="small"
+        data-testid={`tenant-edit-${id}`}
+        onClick={() => void navigate(pathTo('tenantEdit', { id }))}
+      >
         {t('tenant.edit')}
       </Button>
       <Popconfirm

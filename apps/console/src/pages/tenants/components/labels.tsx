@@ -2,6 +2,7 @@ import { INDUSTRIES, type Industry } from '@gantry/shared';
 import { Tag } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { pathTo } from '../../../app/paths';
 
 export function industryText(t: TFunction, industry: string | null | undefined): string {
   if (!industry) return '-';
@@ -23,5 +24,5 @@ export function StatusTag({ status, testId }: { status: boolean; testId?: string
 
 /** The tenant's project page on small screens (cards and a back button). */
 export function tenantProjectsPath(id: string, name: string): string {
-  return `/app/model/User/${encodeURIComponent(id)}/project?name=${encodeURIComponent(name)}`;
+  return pathTo('tenantProjects', { id }, { name });
 }

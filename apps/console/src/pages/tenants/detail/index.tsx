@@ -3,8 +3,8 @@ import { sumMeasures } from '@gantry/shared';
 import { Button, Card, Descriptions, Empty, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
+import { PATHS, pathTo } from '../../../app/paths';
 import { GrantSummary } from '../../../components/GrantSummary';
-import { PAGES } from '../../../routes';
 import { useTenant, useTenantProjects } from '../../../services/tenant';
 import { formatDateTime } from '../../../utils/dateTime';
 import { industryText, StatusTag, typeText } from '../components/labels';
@@ -34,7 +34,7 @@ export default function TenantDetailPage() {
             <Button
               icon={<ArrowLeftOutlined />}
               data-testid="tenant-detail-back"
-              onClick={() => void navigate(PAGES.tenants.path)}
+              onClick={() => void navigate(PATHS.tenants)}
             >
               {t('tenant.back')}
             </Button>
@@ -42,7 +42,7 @@ export default function TenantDetailPage() {
               type="primary"
               icon={<EditOutlined />}
               data-testid="tenant-detail-edit"
-              onClick={() => void navigate(`/app/model/User/${encodeURIComponent(data.id)}/edit`)}
+              onClick={() => void navigate(pathTo('tenantEdit', { id: data.id }))}
             >
               {t('tenant.edit')}
             </Button>

@@ -5,12 +5,12 @@ import type { Rule } from 'antd/es/form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { PATHS } from '../../../app/paths';
 import GrantForm from '../../../components/GrantForm';
 import { ImageUpload } from '../../../components/ImageUpload';
 import { PasswordStrength } from '../../../components/PasswordStrength';
 import { passwordRules, repeatRules } from '../../../components/PasswordStrength/rules';
 import { translateMessage } from '../../../i18n';
-import { PAGES } from '../../../routes';
 import { toast } from '../../../services/feedback';
 import { useUnusedLicence } from '../../../services/licence';
 import { isRequestError, reportError } from '../../../services/request';
@@ -69,7 +69,7 @@ export function TenantForm({ tenant }: { tenant: TenantView | undefined }) {
       toast.success(t('tenant.saved'));
       queryClient.setQueryData(tenantKeys.one(saved.id), saved);
       await queryClient.invalidateQueries({ queryKey: tenantKeys.all });
-      await navigate(PAGES.tenants.path);
+      await navigate(PATHS.tenants);
     } catch (error) {
       if (isRequestError(error) && error.status === 400 && error.fields && Object.keys(error.fields).length > 0) {
         showFields(error.fields);
@@ -161,7 +161,7 @@ export function TenantForm({ tenant }: { tenant: TenantView | undefined }) {
         <Button type="primary" htmlType="submit" loading={saving} data-testid="tenant-form-submit">
           {t('common.save')}
         </Button>
-        <Button data-testid="tenant-form-cancel" onClick={() => void navigate(PAGES.tenants.path)}>
+        <Button data-testid="tenant-form-cancel" onClick={() => void navigate(PATHS.tenants)}>
           {t('tenant.cancel')}
         </Button>
       </Space>

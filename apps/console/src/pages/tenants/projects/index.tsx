@@ -2,7 +2,7 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { Button, Card } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { PAGES } from '../../../routes';
+import { PATHS } from '../../../app/paths';
 import { useTenantProjects } from '../../../services/tenant';
 import { TenantProjectList } from '../components/TenantProjectList';
 
@@ -22,7 +22,7 @@ export default function TenantProjectsPage() {
         <Button
           icon={<ArrowLeftOutlined />}
           data-testid="tenant-projects-back"
-          onClick={() => void navigate(PAGES.tenants.path)}
+          onClick={() => void navigate(PATHS.tenants)}
         >
           {t('tenant.back')}
         </Button>

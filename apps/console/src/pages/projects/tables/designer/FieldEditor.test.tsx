@@ -7,6 +7,7 @@ import { createQueryClient } from '../../../../app/queryClient';
 import { draftProblems, newField, problemsUnder } from '../draft';
 import '../texts';
 import { FieldEditor } from './FieldEditor';
+import { FieldList } from './FieldList';
 import { optionSpecs } from './optionSpecs';
 
 /** The editor with its state and the shared schema's check of a one-field draft, as the designer runs it. */
@@ -24,6 +25,7 @@ function Harness({ initial, onField }: { initial: Field; onField?: (field: Field
         problems={problems}
         siblings={[field]}
         tables={[{ id: 't2', name: 'pumps' }]}
+        columnList={FieldList}
       />
     </AppProviders>
   );

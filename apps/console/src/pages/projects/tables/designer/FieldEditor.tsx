@@ -1,11 +1,11 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { FIELD_TYPES, type Field, type FieldType } from '@gantry/shared';
 import { Button, Col, Form, Input, InputNumber, Row, Select, Space, Switch } from 'antd';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { retype } from '../draft';
 import { dynamicText } from '../texts';
-import { FieldList } from './FieldList';
+import type { FieldListProps } from './FieldList';
 import { type OptionSpec, optionSpecs } from './optionSpecs';
 
 /** The project's tables, for a relation's table choice. */
@@ -24,6 +24,11 @@ interface Props {
   tables: readonly TableChoice[];
   /** A sub-table's column: no sub-table type. */
   column?: boolean;
+  /**
+   * What a sub-table's columns are edited with: FieldList, handed in by the list that shows this
+   * editor (it imports this module, so this module does not import it).
+   */
+  columnList: ComponentType<FieldListProps>;
 }
 
 const SWITCHES = [
@@ -52,7 +57,15 @@ export function typeOptions(t: ReturnType<typeof useTranslation>['t'], column = 
  * The field editor (issue 16): the common properties of §4a, then the type's options, the inputs of
  * which come from the registry's options schema (optionSpecs). Problems show under their input.
  */
-export function FieldEditor({ field, onChange, problems, siblings, tables, column = false }: Props) {
+export function FieldEditor({
+  field,
+  onChange,
+  problems,
+  siblings,
+  tables,
+  column = false,
+  columnList: ColumnList,
+}: Props) {
   const { t } = useTranslation();
   const problem = (path: string) => {
     const key = problems[path];
@@ -173,7 +186,7 @@ export function FieldEditor({ field, onChange, problems, siblings, tables, colum
       case 'fields':
         return (
           <div data-testid={testId}>
-            <FieldList
+            <ColumnList
               fields={Array.isArray(value) ? (value as Field[]) : []}
               onChange={(next) => onChange({ ...field, options: { ...options, fields: next } } as Field)}
               problems={problems}

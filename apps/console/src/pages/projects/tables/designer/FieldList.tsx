@@ -14,7 +14,7 @@ import { move, newField, problemsUnder } from '../draft';
 import { dynamicText } from '../texts';
 import { FieldEditor, type TableChoice, typeOptions } from './FieldEditor';
 
-interface Props {
+export interface FieldListProps {
   fields: readonly Field[];
   onChange: (fields: Field[]) => void;
   /** The draft's problems by path; `prefix` is where these fields are (`fields`, `fields.3.options.fields`). */
@@ -37,7 +37,7 @@ function freeName(fields: readonly Field[], type: FieldType): string {
  * A list of fields (the basic config tab, or a sub-table's columns): reorder by dragging or with the
  * arrows, identifier and title in place, everything else in the field editor drawer.
  */
-export function FieldList({ fields, onChange, problems, prefix, tables, column = false }: Props) {
+export function FieldList({ fields, onChange, problems, prefix, tables, column = false }: FieldListProps) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState<number>();
   const [dragged, setDragged] = useState<number>();
@@ -183,6 +183,7 @@ export function FieldList({ fields, onChange, problems, prefix, tables, column =
             siblings={fields}
             tables={tables}
             column={column}
+            columnList={FieldList}
           />
         )}
       </Drawer>

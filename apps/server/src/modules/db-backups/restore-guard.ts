@@ -22,12 +22,12 @@ const REFUSED_WHILE_RESTORING: ReadonlySet<Action> = new Set<Action>([
 const NOT_RESTORING_TRUST_MS = 1_000;
 
 /**
- * Which projects are in maintenance: a database restore running here (entered when the job starts,
+ * Which projects are being restored: a database restore running here (entered when the job starts,
  * left in its `finally`), or a restore job `ongoing` in the database (waiting, or running in another
  * process). A server stopped mid-restore leaves no lock: its job is failed at the next start (task
  * engine), and the in-memory set starts empty.
  */
-export class ProjectMaintenance {
+export class RestoringProjects {
   private readonly here = new Map<string, number>();
   private readonly clear = new Map<string, number>();
 
@@ -65,7 +65,7 @@ export class ProjectMaintenance {
     return running;
   }
 
-  /** Throws `projectRestoring` (423) when the project is in maintenance. */
+  /** Throws `projectRestoring` (423) while the project is being restored. */
   async assertOpen(projectId: string): Promise<void> {
     if (await this.restoring(projectId)) throw new AppError('projectRestoring');
   }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { queryRows } from './database.js';
-import { vacuumChangedTables } from './maintenance.js';
+import { vacuumChangedTables } from './vacuum.js';
 
 let app: TestApp;
 beforeEach(async () => {
@@ -10,7 +10,7 @@ beforeEach(async () => {
 });
 afterEach(() => app.close());
 
-describe('maintenance', () => {
+describe('vacuum', () => {
   it('vacuums and analyzes a table once enough of it changed, and leaves quiet tables alone', async () => {
     const { db } = app.database;
     await db.execute(sql`INSERT INTO audit_log (actor_id, actor_name, action, object_type)
