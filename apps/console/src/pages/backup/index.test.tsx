@@ -321,7 +321,7 @@ describe('download, upload', () => {
     const input = await screen.findByTestId('backup-upload-input');
     fireEvent.change(input, { target: { files: [new File(['x'], 'plant.tar', { type: 'application/x-tar' })] } });
     expect(await screen.findByText('上传文件格式错误，请上传压缩文件！')).toBeTruthy();
-    fireEvent.change(input, { target: { files: [new File(['x'], 'plant-1.zip')] } });
+    fireEvent.change(input, { target: { files: [new File(['x'], '!!! ###.zip')] } });
     expect(await screen.findByText('备份文件名不能包含除点和下划线以外的特殊符号')).toBeTruthy();
     expect(FakeXhr.sent).toHaveLength(0);
 
