@@ -1,21 +1,30 @@
-import './texts';
-import type { BackupView } from '@gantry/shared';
+import '../../components/backups/texts';
+import { DownloadOutlined, PlusOutlined, RollbackOutlined, UploadOutlined } from '@ant-design/icons';
+import { BACKUP_KINDS, type BackupView, RESTORE_RULES } from '@gantry/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Card, Empty, Select } from 'antd';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Button, Card, Empty, Select, Tabs, Tag } from 'antd';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BackupList, type BackupListQuery } from '../../components/backups/BackupList';
+import { useQueryParams } from '../../components/backups/useQueryParams';
+import { deleteBackup, listBackups, renameBackup } from '../../services/backup';
+import { onBackupTaskEnded } from '../../services/backupTasks';
+import { likeText } from '../../services/list';
 import { request } from '../../services/request';
-import { BackupList, type BackupTab } from './components/BackupList';
-import { useQueryParams } from './components/useQueryParams';
+import { useSessionUser } from '../../services/session';
+import { testId } from '../../utils/testId';
 
 // The dialogs load when opened (weight/budgets.ts: the list shows none until asked).
-const CreateBackup = lazy(() => import('./components/CreateBackup').then((m) => ({ default: m.CreateBackup })));
-const DownloadBackup = lazy(() => import('./components/DownloadBackup').then((m) => ({ default: m.DownloadBackup })));
-const RestoreBackup = lazy(() => import('./components/RestoreBackup').then((m) => ({ default: m.RestoreBackup })));
-const UploadBackup = lazy(() => import('./components/UploadBackup').then((m) => ({ default: m.UploadBackup })));
+const dialogs = () => import('./dialogs');
+const CreateBackup = lazy(() => dialogs().then((m) => ({ default: m.CreateBackup })));
+const DownloadBackup = lazy(() => dialogs().then((m) => ({ default: m.DownloadBackup })));
+const RestoreBackup = lazy(() => dialogs().then((m) => ({ default: m.RestoreBackup })));
+const UploadBackup = lazy(() => dialogs().then((m) => ({ default: m.UploadBackup })));
 
 /** What the project menus open (`?action=`): back up, upload, restore (backups-data-designer.md §2). */
 export type BackupAction = 'create' | 'upload' | 'restore';
+export type BackupTab = 'backups' | 'reduction';
+type Row = BackupView & { time: string };
 type Dialog =
   | { kind: 'create' }
   | { kind: 'upload' }
@@ -23,9 +32,13 @@ type Dialog =
   | { kind: 'restore'; record: BackupView }
   | null;
 
+/** The rules a restore applied (§3 moduleRules), each once. */
+const rulesOf = (record: BackupView) =>
+  RESTORE_RULES.filter((rule) => Object.values(record.moduleRules).includes(rule));
+
 /**
- * /app/backup?projectId=…: a project's backups and restores, what the project backup dialog shows
- * (§2), with the creation, upload, download and restore dialogs. Without a project: a picker.
+ * /app/backup?projectId=…: a project's backups and, on the 'reduction' tab, its restores (the project
+ * backup dialog of §2) on the shared backup list and dialogs (components/backups). Without a project: a picker.
  */
 export default function BackupPage() {
   const { t } = useTranslation();
@@ -41,16 +54,43 @@ export default function BackupPage() {
   useEffect(() => {
     if (action === 'create' || action === 'upload') setDialog({ kind: action });
   }, [action]);
+  // §6: delete is gated by backup.delete, which the administrator and the owning tenant hold, the
+  // only users who reach a project's backups (the server answers 403 to anyone else).
+  const mayDelete = useSessionUser() !== null;
   const projects = useQuery({
     queryKey: ['project-available'],
     queryFn: () => request<Array<{ id: string; name: string }>>('rest/spm/project/available'),
   });
   const project = projects.data?.find((p) => p.id === projectId);
+  const listKey = ['backups', projectId];
 
   const close = () => {
     setDialog(null);
     if (action) setParam({ action: null });
   };
+  const load = async (query: BackupListQuery) => {
+    const filter: Record<string, unknown> = { type: tab === 'reduction' ? 'import' : 'export', status: 'succeed' };
+    if (query.name) filter.name = { like: likeText(query.name) };
+    if (query.from && query.to) filter.createTime = { gte: query.from, lte: query.to };
+    const page = await listBackups(projectId, {
+      filter,
+      sort: { createTime: -1 },
+      skip: query.skip,
+      limit: query.limit,
+    });
+    const rows = page.rows.map((row) => ({ ...row, time: tab === 'reduction' ? row.updateTime : row.createTime }));
+    return { rows, total: page.total };
+  };
+  // A backup of this project that ends resets the filter, so that it shows at the top of the list (§4).
+  const subscribeReset = useCallback(
+    (reset: () => void) =>
+      onBackupTaskEnded((task) => {
+        if (task.projectId !== projectId) return;
+        reset();
+        void queryClient.invalidateQueries({ queryKey: ['backups', projectId] });
+      }),
+    [projectId, queryClient],
+  );
 
   return (
     <Card
@@ -73,16 +113,87 @@ export default function BackupPage() {
       {!projectId ? (
         <Empty description={t('backups.pickProject')} style={{ padding: 32 }} />
       ) : (
-        <BackupList
-          key={projectId}
-          projectId={projectId}
-          tab={tab}
-          onTab={(next) => setParam({ tab: next === 'reduction' ? 'reduction' : null })}
-          onCreate={() => setDialog({ kind: 'create' })}
-          onUpload={() => setDialog({ kind: 'upload' })}
-          onDownload={(record) => setDialog({ kind: 'download', record })}
-          onRestore={(record) => setDialog({ kind: 'restore', record })}
-        />
+        <>
+          <Tabs
+            activeKey={tab}
+            onChange={(key) => setParam({ tab: key === 'reduction' ? 'reduction' : null })}
+            items={[
+              { key: 'backups', label: <span data-testid="backup-tab-backups">{t('backups.tab.backups')}</span> },
+              { key: 'reduction', label: <span data-testid="backup-tab-reduction">{t('backups.tab.reduction')}</span> },
+            ]}
+          />
+          <BackupList<Row>
+            key={`${projectId}-${tab}`}
+            prefix="backup"
+            queryKey={[...listKey, tab]}
+            load={load}
+            kinds={BACKUP_KINDS}
+            timeTitle={t(tab === 'reduction' ? 'backups.restoreTime' : 'backups.time')}
+            subscribeReset={subscribeReset}
+            toolbar={
+              <>
+                <Button
+                  type="primary"
+                  icon={<PlusOutlined />}
+                  onClick={() => setDialog({ kind: 'create' })}
+                  {...testId('backup-create')}
+                >
+                  {t('backups.create')}
+                </Button>
+                <Button
+                  icon={<UploadOutlined />}
+                  onClick={() => setDialog({ kind: 'upload' })}
+                  {...testId('backup-upload')}
+                >
+                  {t('backups.upload')}
+                </Button>
+              </>
+            }
+            nameExtra={(row) => row.safety && <Tag color="orange">{t('backups.safety')}</Tag>}
+            extraColumns={
+              tab === 'reduction'
+                ? [
+                    {
+                      title: t('backups.rule'),
+                      key: 'rule',
+                      render: (_, row) =>
+                        rulesOf(row).map((rule) => (
+                          <Tag key={rule} data-testid={`backup-rule-${row.id}-${rule}`}>
+                            {t(`backups.rule.${rule}`)}
+                          </Tag>
+                        )),
+                    },
+                  ]
+                : []
+            }
+            actions={(row) =>
+              tab === 'backups' && (
+                <>
+                  <Button
+                    type="link"
+                    size="small"
+                    icon={<DownloadOutlined />}
+                    onClick={() => setDialog({ kind: 'download', record: row })}
+                    {...testId(`backup-download-${row.id}`)}
+                  >
+                    {t('backups.download')}
+                  </Button>
+                  <Button
+                    type="link"
+                    size="small"
+                    icon={<RollbackOutlined />}
+                    onClick={() => setDialog({ kind: 'restore', record: row })}
+                    {...testId(`backup-restore-${row.id}`)}
+                  >
+                    {t('backups.restore')}
+                  </Button>
+                </>
+              )
+            }
+            onDelete={mayDelete ? (id) => deleteBackup(projectId, id) : undefined}
+            onRename={(row, name) => renameBackup(projectId, row.id, name)}
+          />
+        </>
       )}
       <Suspense fallback={null}>
         {projectId && dialog?.kind === 'create' && (projects.data || projects.isError) && (
@@ -92,7 +203,7 @@ export default function BackupPage() {
           <UploadBackup
             projectId={projectId}
             onClose={close}
-            onUploaded={() => void queryClient.invalidateQueries({ queryKey: ['backups', projectId] })}
+            onUploaded={() => void queryClient.invalidateQueries({ queryKey: listKey })}
           />
         )}
         {projectId && dialog?.kind === 'download' && (

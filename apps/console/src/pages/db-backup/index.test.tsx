@@ -1,7 +1,7 @@
 import type { DbBackupJobView, DbBackupView } from '@gantry/shared';
 import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockFetch, renderPage, signIn } from '../../test/utils';
+import { captureDownloads, mockFetch, renderPage, signIn } from '../../test/utils';
 import DbBackupPage from '.';
 
 configure({ asyncUtilTimeout: 5000 });
@@ -69,6 +69,7 @@ function server(options: { ftp?: 'off' | 'on' | 'failing'; states?: JobState[]; 
         ],
       };
     }
+    if (path === `${DB}/download/d1`) return { body: 'PK…', headers: { 'content-type': 'application/zip' } };
     if (path === `${DB}/dump` || path === `${DB}/restore` || path === `${DB}/ftp/restore`)
       return { body: { id: 'job1' } };
     if (path === `${DB}/job1`) {
@@ -134,7 +135,7 @@ describe('database backup dialog', () => {
     const chinese = '备份完成，但复制到 FTP 服务器失败：FTP 服务器拒绝连接或无法到达（本地备份已保留）';
     expect(mark.getAttribute('aria-label')).toBe(chinese);
     expect(mark.textContent).toBe('警告');
-    await waitFor(() => expect((screen.getByTestId('db-create-name') as HTMLInputElement).value).not.toBe(''));
+    await waitFor(() => expect((screen.getByTestId('db-name') as HTMLInputElement).value).not.toBe(''));
     fireEvent.click(screen.getByTestId('db-create-ok'));
     const toast = await screen.findByTestId('db-job-warning', {}, { timeout: 4000 });
     expect(toast.textContent).toBe(chinese);
@@ -153,8 +154,20 @@ describe('database backup dialog', () => {
     });
     open('/app/db-backup?projectId=p1&action=ftpRestore');
     fireEvent.click(await screen.findByTestId('db-restore-ftp-f1'));
-    expect(await screen.findByTestId('db-restore-confirm')).toBeTruthy();
+    // Nothing is chosen until the user chooses; the rule of a database restore is said.
+    fireEvent.click(await screen.findByTestId('db-restore-ok'));
+    expect(await screen.findByText('备份内容不能为空')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('db-kind-all'));
+    expect((await screen.findByTestId('db-fixed-rule')).textContent).toContain('清空后新增');
+    expect(await screen.findByTestId('db-html-warning')).toBeTruthy();
     fireEvent.click(screen.getByTestId('db-restore-ok'));
+    await waitFor(() =>
+      expect(document.querySelector('.ant-modal-confirm-title')?.textContent).toBe(
+        '还原将替换项目现有的数据，确定继续？',
+      ),
+    );
+    expect(calls.some((c) => c.url.startsWith(`${DB}/ftp/restore`))).toBe(false);
+    fireEvent.click(await screen.findByTestId('db-replace-ok'));
     expect(await screen.findByTestId('db-restoring')).toBeTruthy();
     const start = calls.find((c) => c.url.startsWith(`${DB}/ftp/restore`));
     expect(start?.url).toBe(`${DB}/ftp/restore?id=f1`);
@@ -173,10 +186,11 @@ describe('database backup dialog', () => {
     open('/app/db-backup?projectId=p1&action=restore');
     fireEvent.click(await screen.findByTestId('db-restore-backup-d1'));
     // Only the parts the backup holds are offered.
-    expect(await screen.findByTestId('db-part-database')).toBeTruthy();
-    expect(screen.queryByTestId('db-part-html')).toBeNull();
-    fireEvent.click(screen.getByTestId('db-part-fileServer'));
+    expect(await screen.findByTestId('db-kind-database')).toBeTruthy();
+    expect(screen.queryByTestId('db-kind-html')).toBeNull();
+    fireEvent.click(screen.getByTestId('db-kind-database'));
     fireEvent.click(screen.getByTestId('db-restore-ok'));
+    fireEvent.click(await screen.findByTestId('db-replace-ok'));
     expect(await screen.findByText('The backup file is not valid: damaged', {}, { timeout: 4000 })).toBeTruthy();
     expect(calls.find((c) => c.url.startsWith(`${DB}/restore`))?.body).toEqual({ database: true });
     await waitFor(() =>
@@ -187,10 +201,15 @@ describe('database backup dialog', () => {
   it('backs up the chosen parts under the default name, and says when the job ends', async () => {
     const { calls } = server({ states: [{ status: 'success', log: 'backup complete' }] });
     open('/app/db-backup?projectId=p1&action=create');
-    const name = (await screen.findByTestId('db-create-name')) as HTMLInputElement;
+    const name = (await screen.findByTestId('db-name')) as HTMLInputElement;
     await waitFor(() => expect(name.value).toMatch(/^Plant_\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/));
-    expect(await screen.findByText('数据库 (2 MB)')).toBeTruthy();
-    fireEvent.click(screen.getByTestId('db-part-html'));
+    expect(await screen.findByText('数据 (2 MB)')).toBeTruthy();
+    // The name is labelled and counted (30 characters).
+    expect(document.querySelector('label[for="name"]')?.textContent).toBe('名称');
+    expect(name.closest('.ant-input-affix-wrapper')?.querySelector('.ant-input-show-count-suffix')?.textContent).toBe(
+      `${[...name.value].length} / 30`,
+    );
+    fireEvent.click(screen.getByTestId('db-kind-html'));
     // Media folders left out, as the project backup dialog picks them; the sizes follow.
     fireEvent.click(screen.getByTestId('db-pick-folders'));
     const folder = await screen.findByTestId('backup-folder-videos');
@@ -213,12 +232,9 @@ describe('database backup dialog', () => {
     });
   });
 
-  it('requires the code once "add code" is chosen for a download', async () => {
-    server();
-    const links: string[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      links.push(`${this.download}|${this.getAttribute('href')}`);
-    });
+  it('requires the code once "add code" is chosen for a download, then fetches and saves the file', async () => {
+    const { calls } = server();
+    const downloads = captureDownloads();
     open();
     fireEvent.click(await screen.findByTestId('db-download-backup-d1'));
     const ok = (await screen.findByTestId('db-download-ok')) as HTMLButtonElement;
@@ -228,7 +244,11 @@ describe('database backup dialog', () => {
     fireEvent.change(screen.getByTestId('backup-code'), { target: { value: 'k3y' } });
     await waitFor(() => expect(ok.disabled).toBe(false));
     fireEvent.click(ok);
-    expect(links).toEqual([`dump d1.zip|${DB}/download/d1?token=admin-token&x-request-project=p1&password=k3y`]);
+    await waitFor(() => expect(downloads.map((d) => d.name)).toEqual(['dump d1.zip']));
+    const fetched = calls.find((c) => c.url.startsWith(`${DB}/download/`));
+    expect(fetched?.url).toBe(`${DB}/download/d1?password=k3y`);
+    expect(fetched?.headers['x-request-project']).toBe('p1');
+    expect(fetched?.headers.Authorization).toBe('Bearer admin-token');
   });
 
   it('asks the upload code first (cancel goes on with none), then uploads with a progress bar', async () => {
@@ -252,6 +272,7 @@ describe('database backup dialog', () => {
       setRequestHeader(name: string, value: string) {
         this.headers[name] = value;
       }
+      abort() {}
       send() {
         FakeXhr.sent.push({ url: this.url, headers: this.headers });
         this.upload.onprogress?.({ lengthComputable: true, loaded: 1048576, total: 4 * 1048576 });
@@ -288,6 +309,7 @@ describe('database backup dialog', () => {
       }
       setRequestHeader() {}
       send() {}
+      abort() {}
     }
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     open('/app/db-backup?projectId=p1&action=upload');

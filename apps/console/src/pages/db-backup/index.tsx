@@ -1,22 +1,23 @@
 import './texts';
+import '../../components/backups/texts';
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Empty, notification, Select, Tabs } from 'antd';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useQueryParams } from '../../components/backups/useQueryParams';
 import type { DbBackupSource } from '../../services/dbBackup';
 import { request } from '../../services/request';
 import { testId } from '../../utils/testId';
-import { useQueryParams } from '../backup/components/useQueryParams';
 import { DbBackupList, type DbBackupRow, dbBackupsKey } from './components/DbBackupList';
 import { useDbJobs } from './components/useDbJobs';
 
 // The dialogs load when opened (weight/budgets.ts).
 const dialogs = () => import('./components/DbBackupDialogs');
 const DumpDialog = lazy(() => dialogs().then((m) => ({ default: m.DumpDialog })));
-const UploadDialog = lazy(() => dialogs().then((m) => ({ default: m.UploadDialog })));
-const RestoreDialog = lazy(() => dialogs().then((m) => ({ default: m.RestoreDialog })));
-const DownloadDialog = lazy(() => dialogs().then((m) => ({ default: m.DownloadDialog })));
+const UploadDialog = lazy(() => dialogs().then((m) => ({ default: m.UploadDialogOf })));
+const RestoreDialog = lazy(() => dialogs().then((m) => ({ default: m.RestoreDialogOf })));
+const DownloadDialog = lazy(() => dialogs().then((m) => ({ default: m.DownloadDialogOf })));
 // The periodic backups tab (issue 13 §3) loads when shown.
 const CyclePanel = lazy(() => import('./components/CyclePanel').then((m) => ({ default: m.CyclePanel })));
 
@@ -101,32 +102,32 @@ export default function DbBackupPage() {
               <CyclePanel key={projectId} projectId={projectId} />
             </Suspense>
           ) : (
-            <>
-              <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, marginBottom: 12 }}>
-                <Button
-                  type="primary"
-                  icon={<PlusOutlined />}
-                  onClick={() => setDialog({ kind: 'create' })}
-                  {...testId('db-create')}
-                >
-                  {t('dbBackups.create')}
-                </Button>
-                <Button
-                  icon={<UploadOutlined />}
-                  onClick={() => setDialog({ kind: 'upload' })}
-                  {...testId('db-upload')}
-                >
-                  {t('dbBackups.upload')}
-                </Button>
-              </div>
-              <DbBackupList
-                key={`${projectId}-${source}`}
-                projectId={projectId}
-                source={source}
-                onDownload={(row) => setDialog({ kind: 'download', source, row })}
-                onRestore={(row) => setDialog({ kind: 'restore', source, row })}
-              />
-            </>
+            <DbBackupList
+              key={`${projectId}-${source}`}
+              projectId={projectId}
+              source={source}
+              toolbar={
+                <>
+                  <Button
+                    type="primary"
+                    icon={<PlusOutlined />}
+                    onClick={() => setDialog({ kind: 'create' })}
+                    {...testId('db-create')}
+                  >
+                    {t('backups.create')}
+                  </Button>
+                  <Button
+                    icon={<UploadOutlined />}
+                    onClick={() => setDialog({ kind: 'upload' })}
+                    {...testId('db-upload')}
+                  >
+                    {t('backups.upload')}
+                  </Button>
+                </>
+              }
+              onDownload={(row) => setDialog({ kind: 'download', source, row })}
+              onRestore={(row) => setDialog({ kind: 'restore', source, row })}
+            />
           )}
         </>
       )}
