@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { testId } from '../../utils/testId';
 import { FolderPicker } from './FolderPicker';
-import { type AnyBackupKind, hasKind, KindChoice } from './KindChoice';
-import { ModuleChoice } from './ModuleChoice';
+import { KindsItem, ModulesItem } from './FormItems';
+import { type AnyBackupKind, hasKind } from './KindChoice';
 import { NameField } from './NameField';
 import { useDialogWidth } from './useDialogWidth';
 
@@ -115,37 +115,15 @@ export function CreateDialog<K extends AnyBackupKind>({
         data-testid={`${prefix}-create-form`}
       >
         <NameField prefix={prefix} />
-        <Form.Item
-          name="item"
-          label={t('backups.content')}
-          rules={[
-            {
-              validator: (_, value: K[] | undefined) =>
-                value && value.length > 0 ? Promise.resolve() : Promise.reject(new Error(t('backup.contentEmpty'))),
-            },
-          ]}
+        <KindsItem<K>
+          prefix={prefix}
+          offered={kinds}
+          sizes={sizeOf}
           extra={
             item.length > 0 && <span data-testid={`${prefix}-size-total`}>{t('backups.sizeTotal', { mb: total })}</span>
           }
-        >
-          <KindChoice<K> prefix={prefix} offered={kinds} sizes={sizeOf} />
-        </Form.Item>
-        {modulesKind && item.includes(modulesKind) && (
-          <Form.Item
-            name="mongoItem"
-            label={t('backups.modules')}
-            rules={[
-              {
-                validator: (_, value: string[] | undefined) =>
-                  value && value.length > 0
-                    ? Promise.resolve()
-                    : Promise.reject(new Error(t('backup.modulesRequired'))),
-              },
-            ]}
-          >
-            <ModuleChoice prefix={prefix} />
-          </Form.Item>
-        )}
+        />
+        {modulesKind && item.includes(modulesKind) && <ModulesItem prefix={prefix} />}
         {hasKind(item, 'fileServer') && (
           <Form.Item label={t('backups.exempt')}>
             <div style={{ display: 'flex', flexWrap: 'wrap', gap: 4, alignItems: 'center' }}>

@@ -1,11 +1,12 @@
 import { isCollection, RESTORE_RULES, type RestorePlan, type RestoreRule } from '@gantry/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Form, Modal, Select, Table } from 'antd';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { testId } from '../../utils/testId';
-import { type AnyBackupKind, hasKind, KindChoice } from './KindChoice';
-import { ModuleChoice } from './ModuleChoice';
+import { KindsItem, ModulesItem } from './FormItems';
+import { type AnyBackupKind, hasKind } from './KindChoice';
+import { newRequestId } from './newRequestId';
 import { useDialogWidth } from './useDialogWidth';
 
 export interface RestoreValues<K extends AnyBackupKind> {
@@ -14,6 +15,8 @@ export interface RestoreValues<K extends AnyBackupKind> {
   mongoItem: string[];
   /** The rule of those modules (with `modulesKind`), or the family's `fixedRule`. */
   itemType: RestoreRule | undefined;
+  /** The progress channel's key of this restore (its dry run and its start share it). */
+  requestId: string;
 }
 
 /**
@@ -48,17 +51,19 @@ export function RestoreDialog<K extends AnyBackupKind>({
 }) {
   const { t } = useTranslation();
   const width = useDialogWidth('50%');
-  const [form] = Form.useForm<RestoreValues<K>>();
+  const [form] = Form.useForm<Omit<RestoreValues<K>, 'requestId'>>();
   const [modal, modalHolder] = Modal.useModal();
   const [busy, setBusy] = useState(false);
   const item: K[] = Form.useWatch('item', form) ?? [];
   const mongoItem: string[] = Form.useWatch('mongoItem', form) ?? [];
   const rule: RestoreRule | undefined = Form.useWatch('itemType', form);
   const withModules = modulesKind !== undefined && item.includes(modulesKind);
+  const requestId = useMemo(newRequestId, []);
   const values: RestoreValues<K> = {
     item,
     mongoItem: withModules ? mongoItem : [],
     itemType: withModules ? rule : fixedRule,
+    requestId,
   };
   const ready = item.length > 0 && (!withModules || (mongoItem.length > 0 && rule !== undefined));
   const dryRun = useQuery({
@@ -67,12 +72,13 @@ export function RestoreDialog<K extends AnyBackupKind>({
     enabled: ready && plan !== undefined,
   });
 
-  const submit = (chosen: RestoreValues<K>) => {
+  const submit = (chosen: Omit<RestoreValues<K>, 'requestId'>) => {
     const withChosenModules = modulesKind !== undefined && chosen.item.includes(modulesKind);
     const final: RestoreValues<K> = {
       item: chosen.item,
       mongoItem: withChosenModules ? (chosen.mongoItem ?? []) : [],
       itemType: withChosenModules ? chosen.itemType : fixedRule,
+      requestId,
     };
     modal.confirm({
       title: t('backups.replaceConfirm'),
@@ -106,24 +112,13 @@ export function RestoreDialog<K extends AnyBackupKind>({
       destroyOnHidden
     >
       {modalHolder}
-      <Form<RestoreValues<K>>
+      <Form<Omit<RestoreValues<K>, 'requestId'>>
         form={form}
         layout="vertical"
         onFinish={submit}
         initialValues={{ item: [], mongoItem: [] }}
       >
-        <Form.Item
-          name="item"
-          label={t('backups.content')}
-          rules={[
-            {
-              validator: (_, value: K[] | undefined) =>
-                value && value.length > 0 ? Promise.resolve() : Promise.reject(new Error(t('backup.contentEmpty'))),
-            },
-          ]}
-        >
-          <KindChoice<K> prefix={prefix} offered={kinds} />
-        </Form.Item>
+        <KindsItem<K> prefix={prefix} offered={kinds} />
         {hasKind(item, 'html') && (
           <Alert
             type="warning"
@@ -135,21 +130,7 @@ export function RestoreDialog<K extends AnyBackupKind>({
         )}
         {withModules && (
           <>
-            <Form.Item
-              name="mongoItem"
-              label={t('backups.modules')}
-              extra={t('backups.restoreModulesHint')}
-              rules={[
-                {
-                  validator: (_, value: string[] | undefined) =>
-                    value && value.length > 0
-                      ? Promise.resolve()
-                      : Promise.reject(new Error(t('backup.modulesRequired'))),
-                },
-              ]}
-            >
-              <ModuleChoice prefix={prefix} offered={modules} />
-            </Form.Item>
+            <ModulesItem prefix={prefix} offered={modules} extra={t('backups.restoreModulesHint')} />
             <Form.Item
               name="itemType"
               label={t('backups.rule')}
