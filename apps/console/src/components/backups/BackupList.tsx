@@ -169,6 +169,7 @@ export function BackupList<R extends BackupRow>({
     {
       title: t('backups.name'),
       dataIndex: 'name',
+      width: 200,
       render: (_, row) => (
         <Space size={4} wrap>
           <Typography.Text

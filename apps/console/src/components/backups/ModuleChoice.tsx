@@ -39,7 +39,7 @@ export function ModuleChoice({
       data-testid={`${prefix}-modules`}
       style={{
         display: 'grid',
-        gridTemplateColumns: 'repeat(auto-fill, minmax(150px, 1fr))',
+        gridTemplateColumns: 'repeat(auto-fill, minmax(130px, 1fr))',
         columnGap: 12,
         rowGap: 6,
         maxHeight: 320,
@@ -71,7 +71,7 @@ export function ModuleChoice({
             <div
               style={{
                 display: 'grid',
-                gridTemplateColumns: 'repeat(auto-fill, minmax(140px, 1fr))',
+                gridTemplateColumns: 'repeat(auto-fill, minmax(120px, 1fr))',
                 columnGap: 12,
                 rowGap: 4,
                 padding: '4px 0 4px 24px',
