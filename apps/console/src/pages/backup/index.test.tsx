@@ -265,8 +265,8 @@ describe('creating a backup', () => {
   });
 });
 
-/** An XMLHttpRequest that records what is sent and reports 75% progress; `finish()` answers with a record. */
-function fakeXhr() {
+/** An XMLHttpRequest that records what is sent and reports `loadedMb` of 4 MB; `finish()` answers with a record. */
+function fakeXhr(loadedMb = 3) {
   return class FakeXhr {
     static sent: Array<{ url: string; headers: Record<string, string>; body: FormData }> = [];
     static finish: (() => void) | undefined;
@@ -289,7 +289,7 @@ function fakeXhr() {
     }
     send(body: FormData) {
       FakeXhr.sent.push({ url: this.url, headers: this.headers, body });
-      this.upload.onprogress?.({ lengthComputable: true, loaded: 3 * 1048576, total: 4 * 1048576 });
+      this.upload.onprogress?.({ lengthComputable: true, loaded: loadedMb * 1048576, total: 4 * 1048576 });
       FakeXhr.finish = () => {
         this.status = 200;
         this.responseText = JSON.stringify({ ...record('b9'), status: 'OK' });
@@ -369,6 +369,44 @@ describe('download, upload', () => {
     fireEvent.click(fresh() as HTMLElement);
     await waitFor(() => expect(FakeXhr.sent).toHaveLength(1));
     expect((FakeXhr.sent[0]?.body.get('file') as File | null)?.name).toBe('plant_big.zip');
+  });
+
+  it('says the file is verified once it is sent whole, until the server answers', async () => {
+    server();
+    const FakeXhr = fakeXhr(4);
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    open('/app/backup?projectId=p1&action=upload');
+    const input = await screen.findByTestId('backup-upload-input');
+    fireEvent.change(input, { target: { files: [new File(['x'], 'plant.zip', { type: 'application/zip' })] } });
+    expect((await screen.findByTestId('backup-upload-verifying')).textContent).toContain('文件已上传，正在校验备份…');
+    expect((screen.getByTestId('backup-upload-pick') as HTMLButtonElement).disabled).toBe(true);
+    FakeXhr.finish?.();
+    expect(await screen.findByText('上传成功')).toBeTruthy();
+  });
+
+  it('says the download is being prepared until the server answers', async () => {
+    let answer: (() => void) | undefined;
+    const ready = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    mockFetch(async (call): Promise<{ body?: unknown; headers?: Record<string, string> } | undefined> => {
+      const path = call.url.split('?')[0];
+      if (path === '/portal/rest/spm/project/available') return { body: [{ id: 'p1', name: 'Plant' }] };
+      if (path === BACKUP) return { body: [record('b1')], headers: { count: '1' } };
+      if (path === `${BACKUP}/download/b1`) {
+        await ready;
+        return { body: 'PK', headers: { 'content-length': '4' } };
+      }
+      return undefined;
+    });
+    const downloads = captureDownloads();
+    open();
+    fireEvent.click(await screen.findByTestId('backup-download-b1'));
+    fireEvent.click(await screen.findByTestId('backup-download-ok'));
+    expect((await screen.findByTestId('backup-download-preparing')).textContent).toBe('正在准备下载文件…');
+    expect(downloads).toHaveLength(0);
+    answer?.();
+    await waitFor(() => expect(downloads.map((d) => d.name)).toEqual(['backup b1.zip']));
   });
 
   it('counts upload progress as loaded MB over total MB', () => {
