@@ -1,10 +1,10 @@
 import { DeleteOutlined } from '@ant-design/icons';
 import { BACKUP_LIMITS } from '@gantry/shared';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, DatePicker, Input, Modal, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Input, Modal, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { Dayjs } from 'dayjs';
-import { type ReactNode, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../services/feedback';
 import { isRequestError } from '../../services/request';
@@ -13,6 +13,7 @@ import { rowTestId, testId } from '../../utils/testId';
 import type { AnyBackupKind } from './KindChoice';
 
 const PAGE_SIZE = 10;
+const DateRangeFilter = lazy(() => import('./DateRangeFilter').then((m) => ({ default: m.DateRangeFilter })));
 
 /** A row of any backup list: project backups and restores, database backups, FTP backups. */
 export interface BackupRow {
@@ -250,15 +251,16 @@ export function BackupList<R extends BackupRow>({
           }}
           data-testid={`${prefix}-search`}
         />
-        <DatePicker.RangePicker
-          value={range}
-          onChange={(value) => {
-            setRange(value?.[0] && value[1] ? [value[0], value[1]] : null);
-            setPage(1);
-          }}
-          style={{ maxWidth: '100%' }}
-          data-testid={`${prefix}-range`}
-        />
+        <Suspense fallback={<div style={{ width: 280, height: 32 }} />}>
+          <DateRangeFilter
+            value={range}
+            onChange={(value) => {
+              setRange(value);
+              setPage(1);
+            }}
+            testId={`${prefix}-range`}
+          />
+        </Suspense>
       </div>
       {note && <Alert type="info" showIcon title={note.text} style={{ marginBottom: 12 }} data-testid={note.testId} />}
       {list.isError ? (
