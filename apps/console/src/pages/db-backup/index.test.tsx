@@ -1,5 +1,5 @@
 import type { DbBackupJobView, DbBackupView } from '@gantry/shared';
-import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { captureDownloads, mockFetch, renderPage, signIn } from '../../test/utils';
 import DbBackupPage from '.';
@@ -104,6 +104,43 @@ describe('database backup dialog', () => {
     const query = JSON.parse(new URL(list?.url ?? '', 'http://x').searchParams.get('query') ?? '{}');
     expect(query.filter).toEqual({ type: 'dump', status: 'success' });
     expect(screen.getByText('12 MB')).toBeTruthy();
+  });
+
+  it('filters the list by name, pages it, and batch deletes the chosen rows (as the project backups do)', async () => {
+    const { calls } = server({ backups: [dump('d1'), dump('d2')] });
+    open();
+    await screen.findByTestId('db-name-backup-d2');
+    const batch = screen.getByTestId('db-batch-delete') as HTMLButtonElement;
+    expect(batch.disabled).toBe(true);
+    for (const id of ['d1', 'd2'])
+      fireEvent.click(screen.getByTestId(`db-row-backup-${id}`).querySelector('input[type="checkbox"]') as HTMLElement);
+    await waitFor(() => expect(batch.disabled).toBe(false));
+    fireEvent.click(batch);
+    fireEvent.click(await screen.findByTestId('db-delete-ok'));
+    expect(await screen.findByText('批量删除成功')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.url)).toEqual([
+      `${DB}/backup/d1`,
+      `${DB}/backup/d2`,
+    ]);
+    fireEvent.change(within(screen.getByTestId('db-search')).getByRole('searchbox'), { target: { value: 'night' } });
+    await waitFor(() =>
+      expect(
+        calls.some((c) => {
+          const query = JSON.parse(new URL(c.url, 'http://x').searchParams.get('query') ?? '{}');
+          return query.filter?.name?.like === 'night' && query.filter.type === 'dump' && query.limit === 10;
+        }),
+      ).toBe(true),
+    );
+  });
+
+  it('filters the FTP list here by name', async () => {
+    server({ ftp: 'on' });
+    open('/app/db-backup?projectId=p1&tab=ftp');
+    await screen.findByTestId('db-name-ftp-f1');
+    fireEvent.change(within(screen.getByTestId('db-search')).getByRole('searchbox'), { target: { value: 'nothing' } });
+    await waitFor(() => expect(screen.queryByTestId('db-name-ftp-f1')).toBeNull());
+    fireEvent.change(within(screen.getByTestId('db-search')).getByRole('searchbox'), { target: { value: 'REMOTE' } });
+    expect(await screen.findByTestId('db-name-ftp-f1')).toBeTruthy();
   });
 
   it('is titled for restore from the FTP restore entry, and says when FTP storage is not configured', async () => {
