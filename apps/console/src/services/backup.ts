@@ -1,6 +1,6 @@
 import type { BackupKind, BackupView, RestorePlan, RestoreRule } from '@gantry/shared';
 import { fetchList, type ListPage, type ListQuery } from './list';
-import { type DownloadProgress, download, request, type UploadOptions, upload } from './request';
+import { type DownloadProgress, download, downloadByLink, request, type UploadOptions, upload } from './request';
 
 /** The project backup calls (backups-data-designer.md §7), every one with `x-request-project`. */
 const BASE = 'rest/spm/proxy/core/backup';
@@ -75,6 +75,14 @@ export const downloadBackup = (projectId: string, id: string, password: string, 
     query: { password: password || undefined },
     headers: headersFor(projectId),
   });
+
+/** The same file downloaded by the browser itself (a file too large to hold in the page). */
+export const downloadBackupByLink = (projectId: string, id: string, password: string, name: string) =>
+  downloadByLink(
+    `${BASE}/download/${encodeURIComponent(id)}`,
+    { 'x-request-project': projectId, password: password || undefined },
+    name,
+  );
 
 /** Options of a backup file's download: progress, and the signal that cancels it. */
 export interface DownloadOptions {

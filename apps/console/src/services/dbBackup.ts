@@ -1,7 +1,7 @@
 import type { DbBackupItem, DbBackupJobView, DbBackupStatsView, DbBackupView, FtpBackupView } from '@gantry/shared';
 import { type ArchiveUploadOptions, type DownloadOptions, uploadArchive } from './backup';
 import { fetchList, type ListPage } from './list';
-import { download, request, requestWithHeaders } from './request';
+import { download, downloadByLink, request, requestWithHeaders } from './request';
 
 /** The database backup calls (backups-data-designer.md §7), every one with `x-request-project`. */
 const BASE = 'rest/db-backup';
@@ -59,6 +59,9 @@ export async function listFtpBackups(projectId: string): Promise<{ rows: FtpBack
 export const deleteDbBackup = (projectId: string, source: DbBackupSource, id: string) =>
   request<unknown>(`${BASE}/${source}/${encodeURIComponent(id)}`, { method: 'DELETE', headers: headersFor(projectId) });
 
+const downloadPath = (source: DbBackupSource, id: string) =>
+  `${source === 'ftp' ? `${BASE}/ftp/download` : `${BASE}/download`}/${encodeURIComponent(id)}`;
+
 /** A backup file as downloaded, from the list (`backup`) or fetched from the FTP server (`ftp`) first. */
 export const downloadDbBackup = (
   projectId: string,
@@ -67,11 +70,21 @@ export const downloadDbBackup = (
   password: string,
   options: DownloadOptions = {},
 ) =>
-  download(`${source === 'ftp' ? `${BASE}/ftp/download` : `${BASE}/download`}/${encodeURIComponent(id)}`, {
+  download(downloadPath(source, id), {
     ...options,
     query: { password: password || undefined },
     headers: headersFor(projectId),
   });
+
+/** The same file downloaded by the browser itself (a file too large to hold in the page). */
+export const downloadDbBackupByLink = (
+  projectId: string,
+  source: DbBackupSource,
+  id: string,
+  password: string,
+  name: string,
+) =>
+  downloadByLink(downloadPath(source, id), { 'x-request-project': projectId, password: password || undefined }, name);
 
 export const uploadDbBackup = (projectId: string, file: File, password: string, options: ArchiveUploadOptions = {}) =>
   uploadArchive<DbBackupView>(`${BASE}/upload`, projectId, file, password, options);

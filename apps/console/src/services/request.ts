@@ -198,6 +198,20 @@ export async function download(
   return { blob: new Blob(chunks, { type: response.headers.get('content-type') ?? '' }), name };
 }
 
+/**
+ * A file the browser downloads itself, written to disk as it arrives (a file too large to hold in
+ * the page): a link, so the token goes in the query (contract 3: download links carry `?token=`).
+ */
+export function downloadByLink(path: string, query: Record<string, QueryValue>, name: string): void {
+  const link = document.createElement('a');
+  link.href = buildUrl(path, { ...query, token: getToken() ?? '' });
+  link.download = name;
+  link.rel = 'noopener';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+}
+
 /** `filename*=UTF-8''…` or `filename="…"` of a content-disposition header. */
 export function fileNameOf(disposition: string | null): string | undefined {
   if (!disposition) return undefined;

@@ -43,6 +43,8 @@ export interface BackupFamily<R extends BackupRow> {
   plan?: (row: R, values: RestoreValues<AnyBackupKind>) => Promise<RestorePlan>;
   restore: (row: R, values: RestoreValues<AnyBackupKind>) => Promise<void>;
   download: (row: R, code: string, options: DownloadOptions) => Promise<{ blob: Blob; name: string | undefined }>;
+  /** The browser's own download of a file too large for the page to hold. */
+  downloadByLink: (row: R, code: string, fileName: string) => void;
   upload: (file: File, code: string, options: ArchiveUploadOptions) => Promise<{ id?: string } | undefined>;
   /** An upload was stored (its list shows it). */
   uploaded: () => void;
@@ -159,7 +161,9 @@ export function BackupFrame<R extends BackupRow>({
           <DownloadDialog
             prefix={family.prefix}
             name={dialog.row.name}
+            sizeMb={dialog.row.size}
             fetchFile={(code, options) => family.download(dialog.row, code, options)}
+            byLink={(code, fileName) => family.downloadByLink(dialog.row, code, fileName)}
             onClose={close}
           />
         )}

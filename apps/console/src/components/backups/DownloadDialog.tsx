@@ -8,23 +8,35 @@ import { CodeField } from './CodeField';
 import { useDialogWidth } from './useDialogWidth';
 
 const MB = 1024 * 1024;
+/**
+ * Files above this are left to the browser's own download, written to disk as they arrive: the page
+ * would hold the whole file in memory before saving it (docs/DECISIONS.md, "One backup experience").
+ */
+export const DIRECT_DOWNLOAD_MB = 1024;
 type Phase = { kind: 'ask' } | { kind: 'preparing' } | { kind: 'receiving'; loaded: number; total: number | undefined };
 
 /**
  * The download dialog of every backup (§2): 'add code' (the buttons wait for the code), then the file
  * fetched here while the dialog says what happens: 'preparing' until the server answers (a coded file
  * is encrypted as it is sent; an FTP backup is fetched first), then the bytes received, in percent
- * when the server gave the length; then saved as `<name>.zip` (utils/saveFile). Cancel stops it.
+ * when the server gave the length; then saved as `<name>.zip` (utils/saveFile). Cancel stops it. A
+ * file over DIRECT_DOWNLOAD_MB goes to the browser's own download instead.
  */
 export function DownloadDialog({
   prefix,
   name,
+  sizeMb,
   fetchFile,
+  byLink,
   onClose,
 }: {
   prefix: string;
   name: string;
+  /** The file's size (whole MB): above DIRECT_DOWNLOAD_MB, `byLink`. */
+  sizeMb: number;
   fetchFile: (code: string, options: DownloadOptions) => Promise<{ blob: Blob; name: string | undefined }>;
+  /** The browser downloads the file itself, as `fileName`. */
+  byLink: (code: string, fileName: string) => void;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
@@ -36,6 +48,11 @@ export function DownloadDialog({
 
   const start = async () => {
     if (code === null) return;
+    if (sizeMb > DIRECT_DOWNLOAD_MB) {
+      byLink(code, `${name}.zip`);
+      onClose();
+      return;
+    }
     const controller = new AbortController();
     abort.current = controller;
     setPhase({ kind: 'preparing' });

@@ -384,6 +384,23 @@ describe('download, upload', () => {
     expect(await screen.findByText('上传成功')).toBeTruthy();
   });
 
+  it("leaves a file over 1,024 MB to the browser's own download (a link with the token)", async () => {
+    const { calls } = server({ rows: [record('b3', { size: 2048 })] });
+    const links: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      links.push(`${this.download}|${this.getAttribute('href')}`);
+    });
+    open();
+    fireEvent.click(await screen.findByTestId('backup-download-b3'));
+    check('backup-add-code');
+    fireEvent.change(screen.getByTestId('backup-code'), { target: { value: 'k' } });
+    const ok = screen.getByTestId('backup-download-ok') as HTMLButtonElement;
+    await waitFor(() => expect(ok.disabled).toBe(false));
+    fireEvent.click(ok);
+    expect(links).toEqual([`backup b3.zip|${BACKUP}/download/b3?x-request-project=p1&password=k&token=admin-token`]);
+    expect(calls.some((c) => c.url.includes('/download/'))).toBe(false);
+  });
+
   it('says the download is being prepared until the server answers', async () => {
     let answer: (() => void) | undefined;
     const ready = new Promise<void>((resolve) => {

@@ -14,6 +14,7 @@ import {
   backupSizes,
   deleteBackup,
   downloadBackup,
+  downloadBackupByLink,
   type ImportInput,
   listBackups,
   renameBackup,
@@ -79,6 +80,7 @@ function projectFamily(
     plan: (record, values) => restorePlan(projectId, input(record, values)),
     restore: async (record, values) => started(await startRestore(projectId, input(record, values))),
     download: (record, code, options) => downloadBackup(projectId, record.id, code, options),
+    downloadByLink: (record, code, fileName) => downloadBackupByLink(projectId, record.id, code, fileName),
     upload: (file, code, options) => uploadBackup(projectId, file, code, options),
     uploaded,
   };

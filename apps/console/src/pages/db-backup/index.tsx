@@ -10,6 +10,7 @@ import {
   type DbBackupSource,
   dbBackupStats,
   downloadDbBackup,
+  downloadDbBackupByLink,
   startDbRestore,
   startDump,
   uploadDbBackup,
@@ -63,6 +64,7 @@ export default function DbBackupPage() {
     restore: async (row, { item }) =>
       watch(projectId, (await startDbRestore(projectId, source, row.id, flags(item))).id, 'restore'),
     download: (row, code, options) => downloadDbBackup(projectId, source, row.id, code, options),
+    downloadByLink: (row, code, fileName) => downloadDbBackupByLink(projectId, source, row.id, code, fileName),
     upload: (file, code, options) => uploadDbBackup(projectId, file, code, options),
     uploaded: () => void queryClient.invalidateQueries({ queryKey: dbBackupsKey(projectId, 'backup') }),
   };
