@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../app/providers';
 import i18n from '../i18n';
-import { ADMIN, mockFetch, signIn } from '../test/utils';
+import { ADMIN, fakeXhr, mockFetch, signIn } from '../test/utils';
 import { bindNavigate } from './navigation';
 import { download, LOGIN_MESSAGE_KEY, NOT_LOGGED_IN, RequestError, request, requestBlob, upload } from './request';
 import { getUser } from './session';
@@ -146,43 +146,20 @@ describe('request layer', () => {
 
 describe('the one upload and download', () => {
   /** An XMLHttpRequest whose upload reports half, then all of the body, then answers `status` with `body`. */
-  function fakeXhr(status: number, body: unknown) {
-    class Fake {
-      static sent: Array<{ url: string; headers: Record<string, string> }> = [];
-      upload: { onprogress: ((e: ProgressEvent) => void) | null; onload: (() => void) | null } = {
-        onprogress: null,
-        onload: null,
-      };
-      onload: (() => void) | null = null;
-      onerror: (() => void) | null = null;
-      status = 0;
-      statusText = '';
-      responseText = '';
-      private url = '';
-      private headers: Record<string, string> = {};
-      open(_method: string, url: string) {
-        this.url = url;
-      }
-      setRequestHeader(name: string, value: string) {
-        this.headers[name] = value;
-      }
-      abort() {}
-      send() {
-        Fake.sent.push({ url: this.url, headers: this.headers });
-        const event = (loaded: number) => ({ lengthComputable: true, loaded, total: 10 }) as ProgressEvent;
-        this.upload.onprogress?.(event(5));
-        this.upload.onprogress?.(event(10));
-        this.status = status;
-        this.responseText = JSON.stringify(body);
-        setTimeout(() => this.onload?.(), 0);
-      }
-    }
-    return Fake;
-  }
+  const xhr = (status: number, body: unknown) =>
+    fakeXhr({
+      progress: [
+        [5, 10],
+        [10, 10],
+      ],
+      status,
+      body,
+      answerAtOnce: true,
+    });
 
   it('sends with the token, language and headers of every call, reports progress and the end of sending', async () => {
     signIn();
-    const Xhr = fakeXhr(200, { id: 'u1' });
+    const Xhr = xhr(200, { id: 'u1' });
     vi.stubGlobal('XMLHttpRequest', Xhr);
     const progress: number[] = [];
     const onSent = vi.fn();
@@ -206,13 +183,13 @@ describe('the one upload and download', () => {
   it('signs out on 401 like every other call, and gives a refusal its message and code', async () => {
     signIn();
     window.location.hash = '#/app/backup';
-    vi.stubGlobal('XMLHttpRequest', fakeXhr(401, { message: 'expired', code: 'unauthorized' }));
+    vi.stubGlobal('XMLHttpRequest', xhr(401, { message: 'expired', code: 'unauthorized' }));
     await expect(upload('rest/spm/x/upload', new FormData())).rejects.toThrow(NOT_LOGGED_IN);
     expect(getUser()).toBeNull();
     expect(sessionStorage.getItem(LOGIN_MESSAGE_KEY)).toBe('令牌到期，请重新登录');
 
     signIn();
-    vi.stubGlobal('XMLHttpRequest', fakeXhr(400, { message: '不是备份文件', code: 'backupInvalid' }));
+    vi.stubGlobal('XMLHttpRequest', xhr(400, { message: '不是备份文件', code: 'backupInvalid' }));
     const error = await upload('rest/spm/x/upload', new FormData(), { noMessage: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestError);
     expect((error as RequestError).message).toBe('不是备份文件');

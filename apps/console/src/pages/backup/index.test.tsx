@@ -6,7 +6,7 @@ import { backupTaskEnded, watchBackupTask } from '../../services/backupTasks';
 import { toast } from '../../services/feedback';
 import type { TaskProgress } from '../../services/progressSocket';
 import { getUser } from '../../services/session';
-import { captureDownloads, type MockCall, mockFetch, renderPage, signIn } from '../../test/utils';
+import { captureDownloads, fakeXhr, type MockCall, mockFetch, renderPage, signIn } from '../../test/utils';
 import BackupPage from '.';
 
 configure({ asyncUtilTimeout: 5000 });
@@ -265,39 +265,9 @@ describe('creating a backup', () => {
   });
 });
 
-/** An XMLHttpRequest that records what is sent and reports `loadedMb` of 4 MB; `finish()` answers with a record. */
-function fakeXhr(loadedMb = 3) {
-  return class FakeXhr {
-    static sent: Array<{ url: string; headers: Record<string, string>; body: FormData }> = [];
-    static finish: (() => void) | undefined;
-    upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = {
-      onprogress: null,
-    };
-    onload: (() => void) | null = null;
-    onerror: (() => void) | null = null;
-    status = 0;
-    statusText = '';
-    responseText = '';
-    private url = '';
-    private headers: Record<string, string> = {};
-    open(_method: string, url: string) {
-      this.url = url;
-    }
-    abort() {}
-    setRequestHeader(name: string, value: string) {
-      this.headers[name] = value;
-    }
-    send(body: FormData) {
-      FakeXhr.sent.push({ url: this.url, headers: this.headers, body });
-      this.upload.onprogress?.({ lengthComputable: true, loaded: loadedMb * 1048576, total: 4 * 1048576 });
-      FakeXhr.finish = () => {
-        this.status = 200;
-        this.responseText = JSON.stringify({ ...record('b9'), status: 'OK' });
-        this.onload?.();
-      };
-    }
-  };
-}
+/** An XMLHttpRequest that reports `loadedMb` of 4 MB sent; `finish()` answers with a record. */
+const uploadXhr = (loadedMb = 3) =>
+  fakeXhr({ progress: [[loadedMb * 1048576, 4 * 1048576]], body: { ...record('b9'), status: 'OK' } });
 
 describe('download, upload', () => {
   it("keeps the download disabled while 'add code' has no code, then fetches the file with it and saves it", async () => {
@@ -323,7 +293,7 @@ describe('download, upload', () => {
 
   it('refuses a file that is not a zip, and shows the progress of an upload', async () => {
     server();
-    const FakeXhr = fakeXhr();
+    const FakeXhr = uploadXhr();
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     open('/app/backup?projectId=p1&action=upload');
     const input = await screen.findByTestId('backup-upload-input');
@@ -345,7 +315,7 @@ describe('download, upload', () => {
 
   it('asks before uploading a file over 2 GB, and sends it only when confirmed', async () => {
     server();
-    const FakeXhr = fakeXhr();
+    const FakeXhr = uploadXhr();
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     open('/app/backup?projectId=p1&action=upload');
     const input = await screen.findByTestId('backup-upload-input');
@@ -373,7 +343,7 @@ describe('download, upload', () => {
 
   it('says the file is verified once it is sent whole, until the server answers', async () => {
     server();
-    const FakeXhr = fakeXhr(4);
+    const FakeXhr = uploadXhr(4);
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     open('/app/backup?projectId=p1&action=upload');
     const input = await screen.findByTestId('backup-upload-input');

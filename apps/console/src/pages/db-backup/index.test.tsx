@@ -1,7 +1,7 @@
 import type { DbBackupJobView, DbBackupView } from '@gantry/shared';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { captureDownloads, mockFetch, renderPage, signIn } from '../../test/utils';
+import { captureDownloads, fakeXhr, mockFetch, renderPage, signIn } from '../../test/utils';
 import DbBackupPage from '.';
 
 configure({ asyncUtilTimeout: 5000 });
@@ -290,36 +290,7 @@ describe('database backup dialog', () => {
 
   it('asks the upload code first (cancel goes on with none), then uploads with a progress bar', async () => {
     server();
-    class FakeXhr {
-      static sent: Array<{ url: string; headers: Record<string, string> }> = [];
-      static finish: (() => void) | undefined;
-      upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = {
-        onprogress: null,
-      };
-      onload: (() => void) | null = null;
-      onerror: (() => void) | null = null;
-      status = 0;
-      statusText = '';
-      responseText = '';
-      private url = '';
-      private headers: Record<string, string> = {};
-      open(_method: string, url: string) {
-        this.url = url;
-      }
-      setRequestHeader(name: string, value: string) {
-        this.headers[name] = value;
-      }
-      abort() {}
-      send() {
-        FakeXhr.sent.push({ url: this.url, headers: this.headers });
-        this.upload.onprogress?.({ lengthComputable: true, loaded: 1048576, total: 4 * 1048576 });
-        FakeXhr.finish = () => {
-          this.status = 200;
-          this.responseText = JSON.stringify(dump('u1'));
-          this.onload?.();
-        };
-      }
-    }
+    const FakeXhr = fakeXhr({ progress: [[1048576, 4 * 1048576]], body: dump('u1') });
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     open('/app/db-backup?projectId=p1&action=upload');
     fireEvent.change(await screen.findByTestId('db-upload-code'), { target: { value: 'typed' } });
@@ -338,21 +309,12 @@ describe('database backup dialog', () => {
 
   it('sends the upload code when it is confirmed', async () => {
     server();
-    const sent: string[] = [];
-    class FakeXhr {
-      upload = { onprogress: null };
-      open(_method: string, url: string) {
-        sent.push(url);
-      }
-      setRequestHeader() {}
-      send() {}
-      abort() {}
-    }
+    const FakeXhr = fakeXhr();
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     open('/app/db-backup?projectId=p1&action=upload');
     fireEvent.change(await screen.findByTestId('db-upload-code'), { target: { value: 'c0de' } });
     fireEvent.click(screen.getByTestId('db-code-ok'));
     fireEvent.change(await screen.findByTestId('db-upload-input'), { target: { files: [new File(['x'], 'a.zip')] } });
-    await waitFor(() => expect(sent).toEqual([`${DB}/upload?projectId=p1&password=c0de`]));
+    await waitFor(() => expect(FakeXhr.sent.map((x) => x.url)).toEqual([`${DB}/upload?projectId=p1&password=c0de`]));
   });
 });
