@@ -145,6 +145,23 @@ test.describe('project backups', () => {
     execFileSync('7z', ['t', `-p${CODE}`, file], { stdio: 'pipe' });
     expect(() => execFileSync('7z', ['t', '-pwrong', file], { stdio: 'pipe' })).toThrow();
 
+    // The same backup without a code: a plain zip, which uploads back as it is.
+    await page.getByTestId(`backup-download-${madeId}`).click();
+    const plainDownloading = page.waitForEvent('download');
+    await clickDialogButton(page, 'backup-download-ok');
+    const plainDownload = await plainDownloading;
+    expect(plainDownload.suggestedFilename()).toBe('e2e_full.zip');
+    const plainFile = path.join(SCRATCH, 'plain', 'e2e_full.zip');
+    await plainDownload.saveAs(plainFile);
+    execFileSync('7z', ['t', plainFile], { stdio: 'pipe' });
+    await page.getByTestId('backup-upload').click();
+    const plainUploaded = page.waitForResponse((response) => /\/backup\/upload\?/.test(response.url()));
+    await page.getByTestId('backup-upload-input').setInputFiles(plainFile);
+    const plainAnswer = await plainUploaded;
+    expect(plainAnswer.status(), await plainAnswer.text()).toBe(200);
+    const { id: plainId } = (await plainAnswer.json()) as { id: string };
+    await expect(page.getByTestId(`backup-row-${plainId}`)).toBeVisible();
+
     // Upload it again, with its code: a progress bar, then the new record.
     await page.getByTestId('backup-upload').click();
     await page.getByTestId('backup-add-code').check();
@@ -162,8 +179,13 @@ test.describe('project backups', () => {
     expect(removed.status(), await removed.text()).toBe(200);
     expect(await tables(request, token)).toEqual(['boiler']);
     await page.getByTestId(`backup-restore-${uploadedId}`).click();
+    // Nothing is chosen until the user chooses: the part, its data modules (by name), the rule.
+    await expect(page.getByTestId('backup-kind-mongodb')).not.toBeChecked();
+    await page.getByTestId('backup-kind-mongodb').check();
+    await expect(page.getByTestId('backup-modules')).toContainText('Tables');
+    await page.getByTestId('backup-module-data-table').check();
     await pickOption(page, 'backup-rule', 'Clear, then add');
-    await expect(page.getByTestId('backup-plan')).toContainText('table');
+    await expect(page.getByTestId('backup-plan')).toContainText('Tables');
     await clickDialogButton(page, 'backup-restore-ok');
     await expect(page.locator('.ant-modal-confirm-title')).toHaveText(
       "The restore replaces the project's data. Continue?",
@@ -180,7 +202,9 @@ test.describe('project backups', () => {
       }, 10);
     });
     await clickDialogButton(page, 'backup-replace-ok');
-    await expect(page.getByText(RESTORED)).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('restore-succeeded')).toHaveText(RESTORED, { timeout: 30_000 });
+    // The notice counts down and is still there in the last second before the sign-out.
+    await expect(page.getByTestId('restore-countdown')).toHaveText('Signing out in 1 s');
     await expectRoute(page, '/login');
     const loginAt = await page.evaluate(() => (window as unknown as { loginAt?: number }).loginAt ?? 0);
     expect(ended).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,7 +109,7 @@ test.describe('database backups', () => {
     // Back up: the dialog titled for backup, the name from the project and the time, every part.
     await openMenu(page, 'create');
     await expect(page.getByTestId('db-title')).toHaveText('Database backup');
-    const name = page.getByTestId('db-create-name');
+    const name = page.getByTestId('db-name');
     await expect(name).toHaveValue(/^Valves_\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     await name.fill('e2e_dump');
     const started = page.waitForResponse((response) => response.url().endsWith('/db-backup/dump'));
@@ -119,23 +120,46 @@ test.describe('database backups', () => {
     expect(made?.name).toBe('e2e_dump');
     await expect(page.getByTestId(`db-name-backup-${made?.id}`)).toHaveText('e2e_dump');
 
-    // The same backup downloaded with a code (the browser's download is the project backups' path).
-    const coded = await request.get(`${DB}/download/${made?.id}?password=${CODE}`, { headers: headers(token) });
-    expect(coded.status()).toBe(200);
-    const file = path.join(SCRATCH, 'e2e_coded.zip');
-    writeFileSync(file, await coded.body());
+    // Downloaded with a code through the download dialog: a zip 7-Zip opens only with that code.
+    const download = async (code: string, folder: string) => {
+      await page.getByTestId(`db-download-backup-${made?.id}`).click();
+      if (code) {
+        await page.getByTestId('backup-add-code').check();
+        await expect(page.getByTestId('db-download-ok')).toBeDisabled();
+        await page.getByTestId('backup-code').fill(code);
+      }
+      const downloading = page.waitForEvent('download');
+      await clickDialogButton(page, 'db-download-ok');
+      const saved = await downloading;
+      expect(saved.suggestedFilename()).toBe('e2e_dump.zip');
+      const file = path.join(SCRATCH, folder, 'e2e_dump.zip');
+      await saved.saveAs(file);
+      return file;
+    };
+    const coded = await download(CODE, 'coded');
+    execFileSync('7z', ['t', `-p${CODE}`, coded], { stdio: 'pipe' });
+    expect(() => execFileSync('7z', ['t', '-pwrong', coded], { stdio: 'pipe' })).toThrow();
+    const plain = await download('', 'plain');
+    execFileSync('7z', ['t', plain], { stdio: 'pipe' });
 
     // Upload: the code is asked first; then the file, with a progress bar, and the new row.
-    await openMenu(page, 'upload');
-    await page.getByTestId('db-upload-code').fill(CODE);
-    await clickDialogButton(page, 'db-code-ok');
-    const uploaded = page.waitForResponse((response) => /\/db-backup\/upload\?/.test(response.url()));
-    await page.getByTestId('db-upload-input').setInputFiles(file);
-    const answer = await uploaded;
-    expect(answer.status(), await answer.text()).toBe(200);
-    const { id: uploadedId } = (await answer.json()) as { id: string };
-    await expect(page.getByText('Uploaded')).toBeVisible();
-    await expect(page.getByTestId(`db-row-backup-${uploadedId}`)).toBeVisible();
+    const upload = async (file: string, code: string) => {
+      await openMenu(page, 'upload');
+      if (code) {
+        await page.getByTestId('db-upload-code').fill(code);
+        await clickDialogButton(page, 'db-code-ok');
+      } else await clickDialogButton(page, 'db-code-cancel');
+      const uploaded = page.waitForResponse((response) => /\/db-backup\/upload\?/.test(response.url()));
+      await page.getByTestId('db-upload-input').setInputFiles(file);
+      const answer = await uploaded;
+      expect(answer.status(), await answer.text()).toBe(200);
+      const { id } = (await answer.json()) as { id: string };
+      await expect(page.getByText('Uploaded')).toBeVisible();
+      await expect(page.getByTestId(`db-row-backup-${id}`)).toBeVisible();
+      return id;
+    };
+    await upload(coded, CODE);
+    const uploadedId = await upload(plain, '');
 
     // The data changes; restoring the upload brings the whole database back.
     const removed = await request.delete(`${CORE}/data_record/r2`, { headers: headers(token) });
@@ -144,8 +168,15 @@ test.describe('database backups', () => {
     await openMenu(page, 'restore');
     await expect(page.getByTestId('db-title')).toHaveText('Database restore');
     await page.getByTestId(`db-restore-backup-${uploadedId}`).click();
-    await expect(page.getByTestId('db-restore-confirm')).toBeVisible();
+    // Nothing is chosen until the user chooses; the confirmation says the data will be replaced.
+    await expect(page.getByTestId('db-kind-database')).not.toBeChecked();
+    await page.getByTestId('db-kind-all').check();
+    await expect(page.getByTestId('db-fixed-rule')).toContainText('Clear, then add');
     await clickDialogButton(page, 'db-restore-ok');
+    await expect(page.locator('.ant-modal-confirm-title')).toHaveText(
+      "The restore replaces the project's data. Continue?",
+    );
+    await clickDialogButton(page, 'db-replace-ok');
     await expect(page.getByTestId('db-restoring')).toHaveText(
       'Restoring the database: the project is unavailable until the restore ends',
     );
@@ -201,7 +232,9 @@ test.describe('database backups', () => {
       const rowId = ((await ftpRows.first().getAttribute('data-testid')) ?? '').replace('db-row-ftp-', '');
       await expect(page.getByTestId(`db-name-ftp-${rowId}`)).toHaveText('ftp_dump');
       await page.getByTestId(`db-restore-ftp-${rowId}`).click();
+      await page.getByTestId('db-kind-all').check();
       await clickDialogButton(page, 'db-restore-ok');
+      await clickDialogButton(page, 'db-replace-ok');
       await expect(page.getByText('Restore successful')).toBeVisible({ timeout: 60_000 });
       expect(await records(request, token)).toEqual(['r1', 'r2', 'r3']);
     } finally {
@@ -241,7 +274,7 @@ test.describe('database backups', () => {
       await expectRoute(page, '/app/dashboard');
       await openMenu(page, 'create');
       await expect(page.getByTestId('db-title')).toHaveText('数据库备份');
-      await page.getByTestId('db-create-name').fill('ftp_down');
+      await page.getByTestId('db-name').fill('ftp_down');
       await clickDialogButton(page, 'db-create-ok');
 
       const warning = '备份完成，但复制到 FTP 服务器失败：FTP 服务器拒绝连接或无法到达（本地备份已保留）';

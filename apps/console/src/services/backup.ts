@@ -1,8 +1,6 @@
 import type { BackupKind, BackupView, RestorePlan, RestoreRule } from '@gantry/shared';
-import { acceptLanguage } from '../i18n';
 import { fetchList, type ListPage, type ListQuery } from './list';
-import { API_ROOT, RequestError, reportError, request } from './request';
-import { getToken } from './session';
+import { type DownloadProgress, download, downloadByLink, request, type UploadOptions, upload } from './request';
 
 /** The project backup calls (backups-data-designer.md §7), every one with `x-request-project`. */
 const BASE = 'rest/spm/proxy/core/backup';
@@ -70,70 +68,48 @@ export const deleteBackup = (projectId: string, id: string) =>
     headers: headersFor(projectId),
   });
 
-/** The download as a link the browser opens itself (token and project in the query; §7). */
-export function backupDownloadUrl(projectId: string, id: string, password: string): string {
-  const query = new URLSearchParams({ token: getToken() ?? '', 'x-request-project': projectId });
-  if (password) query.set('password', password);
-  return `${API_ROOT}${BASE}/download/${encodeURIComponent(id)}?${query.toString()}`;
+/** A backup file as downloaded (§5): with a code, the AES-256 zip made as it is sent. */
+export const downloadBackup = (projectId: string, id: string, password: string, options: DownloadOptions = {}) =>
+  download(`${BASE}/download/${encodeURIComponent(id)}`, {
+    ...options,
+    query: { password: password || undefined },
+    headers: headersFor(projectId),
+  });
+
+/** The same file downloaded by the browser itself (a file too large to hold in the page). */
+export const downloadBackupByLink = (projectId: string, id: string, password: string, name: string) =>
+  downloadByLink(
+    `${BASE}/download/${encodeURIComponent(id)}`,
+    { 'x-request-project': projectId, password: password || undefined },
+    name,
+  );
+
+/** Options of a backup file's download: progress, and the signal that cancels it. */
+export interface DownloadOptions {
+  onProgress?: DownloadProgress;
+  signal?: AbortSignal;
 }
 
-/**
- * Uploads a backup file with XMLHttpRequest (its upload events give the progress fetch cannot):
- * `onProgress(loadedMb, totalMb)`. A failure is reported like any other call's and rejects.
- */
-export function uploadBackup(
-  projectId: string,
-  file: File,
-  password: string,
-  onProgress: (loaded: number, total: number) => void,
-): Promise<BackupView> {
-  return uploadArchive<BackupView>(`${BASE}/upload`, projectId, file, password, onProgress);
-}
+/** Options of a backup file's upload: progress, the end of sending, and the signal that cancels it. */
+export type ArchiveUploadOptions = Pick<UploadOptions, 'onProgress' | 'onSent' | 'signal'>;
 
-/** A backup file sent to `path` (project or database backups) as multipart `file`, with its progress. */
+/** Uploads a backup file (§5), verified whole by the server before it answers with the record. */
+export const uploadBackup = (projectId: string, file: File, password: string, options: ArchiveUploadOptions = {}) =>
+  uploadArchive<BackupView>(`${BASE}/upload`, projectId, file, password, options);
+
+/** A backup file sent to `path` (project or database backups) as multipart `file`, with its code. */
 export function uploadArchive<T>(
   path: string,
   projectId: string,
   file: File,
   password: string,
-  onProgress: (loaded: number, total: number) => void,
+  options: ArchiveUploadOptions = {},
 ): Promise<T> {
   const form = new FormData();
   form.append('file', file, file.name);
-  const query = new URLSearchParams({ projectId });
-  if (password) query.set('password', password);
-  const url = `${API_ROOT}${path}?${query.toString()}`;
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', url);
-    const token = getToken();
-    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
-    xhr.setRequestHeader('Accept-Language', acceptLanguage());
-    xhr.setRequestHeader('x-request-project', projectId);
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0) onProgress(event.loaded, event.total);
-    };
-    xhr.onload = () => {
-      let body: unknown;
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch {
-        body = undefined;
-      }
-      if (xhr.status >= 200 && xhr.status < 300) {
-        resolve(body as T);
-        return;
-      }
-      const payload = (body ?? {}) as { message?: string; code?: string };
-      const error = new RequestError(payload.message || xhr.statusText, xhr.status, url, payload);
-      reportError(error);
-      reject(error);
-    };
-    xhr.onerror = () => {
-      const error = new TypeError('network error');
-      reportError(error);
-      reject(error);
-    };
-    xhr.send(form);
+  return upload<T>(path, form, {
+    ...options,
+    query: { projectId, password: password || undefined },
+    headers: headersFor(projectId),
   });
 }

@@ -1,4 +1,6 @@
 import { BACKUP_LIMITS, BACKUP_TASK_EXPORT, BACKUP_TASK_IMPORT } from '@gantry/shared';
+import { createElement } from 'react';
+import { SignOutCountdown } from '../components/backups/SignOutCountdown';
 import i18n from '../i18n';
 import { backupTaskEn } from '../i18n/backup.en';
 import { backupTaskZh } from '../i18n/backup.zh_Hans';
@@ -51,7 +53,11 @@ export function backupTaskEnded(task: TaskProgress): void {
     toast.success(i18n.t('backups.complete'));
     return;
   }
-  toast.success(i18n.t('backups.restored'));
+  // The notice stays, counting down, until the sign-out (and a moment after, while the login page opens).
+  const at = Date.now() + BACKUP_LIMITS.restoreRedirectMs;
+  toast.success(createElement(SignOutCountdown, { message: i18n.t('backups.restored'), at }), {
+    seconds: BACKUP_LIMITS.restoreRedirectMs / 1000 + 2,
+  });
   setTimeout(() => {
     void logout()
       .catch(() => undefined)

@@ -1,8 +1,7 @@
 import type { DbBackupItem, DbBackupJobView, DbBackupStatsView, DbBackupView, FtpBackupView } from '@gantry/shared';
-import { uploadArchive } from './backup';
+import { type ArchiveUploadOptions, type DownloadOptions, uploadArchive } from './backup';
 import { fetchList, type ListPage } from './list';
-import { API_ROOT, request, requestWithHeaders } from './request';
-import { getToken } from './session';
+import { download, downloadByLink, request, requestWithHeaders } from './request';
 
 /** The database backup calls (backups-data-designer.md §7), every one with `x-request-project`. */
 const BASE = 'rest/db-backup';
@@ -34,11 +33,14 @@ export const startDbRestore = (projectId: string, source: DbBackupSource, id: st
 export const dbJob = (projectId: string, jobId: string) =>
   request<DbBackupJobView>(`${BASE}/${encodeURIComponent(jobId)}`, { headers: headersFor(projectId), noMessage: true });
 
-/** The database backup list: type dump, status success (§4 Lists). */
-export const listDbBackups = (projectId: string): Promise<ListPage<DbBackupView>> =>
+/** The database backup list: type dump, status success (§4 Lists), with the list's own filter and page. */
+export const listDbBackups = (
+  projectId: string,
+  query: { filter?: Record<string, unknown>; skip?: number; limit?: number } = {},
+): Promise<ListPage<DbBackupView>> =>
   fetchList<DbBackupView>(
     `${BASE}/backup`,
-    { filter: { type: 'dump', status: 'success' }, sort: { createTime: -1 } },
+    { ...query, filter: { ...query.filter, type: 'dump', status: 'success' }, sort: { createTime: -1 } },
     { headers: headersFor(projectId) },
   );
 
@@ -57,17 +59,32 @@ export async function listFtpBackups(projectId: string): Promise<{ rows: FtpBack
 export const deleteDbBackup = (projectId: string, source: DbBackupSource, id: string) =>
   request<unknown>(`${BASE}/${source}/${encodeURIComponent(id)}`, { method: 'DELETE', headers: headersFor(projectId) });
 
-/** The download as a link the browser opens itself (token and project in the query; §7), saved as `{name}.zip`. */
-export function dbBackupDownloadUrl(projectId: string, source: DbBackupSource, id: string, password: string): string {
-  const query = new URLSearchParams({ token: getToken() ?? '', 'x-request-project': projectId });
-  if (password) query.set('password', password);
-  const path = source === 'ftp' ? `${BASE}/ftp/download` : `${BASE}/download`;
-  return `${API_ROOT}${path}/${encodeURIComponent(id)}?${query.toString()}`;
-}
+const downloadPath = (source: DbBackupSource, id: string) =>
+  `${source === 'ftp' ? `${BASE}/ftp/download` : `${BASE}/download`}/${encodeURIComponent(id)}`;
 
-export const uploadDbBackup = (
+/** A backup file as downloaded, from the list (`backup`) or fetched from the FTP server (`ftp`) first. */
+export const downloadDbBackup = (
   projectId: string,
-  file: File,
+  source: DbBackupSource,
+  id: string,
   password: string,
-  onProgress: (loaded: number, total: number) => void,
-) => uploadArchive<DbBackupView>(`${BASE}/upload`, projectId, file, password, onProgress);
+  options: DownloadOptions = {},
+) =>
+  download(downloadPath(source, id), {
+    ...options,
+    query: { password: password || undefined },
+    headers: headersFor(projectId),
+  });
+
+/** The same file downloaded by the browser itself (a file too large to hold in the page). */
+export const downloadDbBackupByLink = (
+  projectId: string,
+  source: DbBackupSource,
+  id: string,
+  password: string,
+  name: string,
+) =>
+  downloadByLink(downloadPath(source, id), { 'x-request-project': projectId, password: password || undefined }, name);
+
+export const uploadDbBackup = (projectId: string, file: File, password: string, options: ArchiveUploadOptions = {}) =>
+  uploadArchive<DbBackupView>(`${BASE}/upload`, projectId, file, password, options);

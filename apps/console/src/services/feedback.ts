@@ -63,6 +63,8 @@ function withMessages(use: (instance: MessageInstance) => void, global = false):
 export interface ToastOptions {
   /** The route the toast is about when it is not the current one (shown just before navigating there). */
   route?: string;
+  /** How long it stays, in seconds, when not the kind's usual time (0: until closed). */
+  seconds?: number;
 }
 
 let sequence = 0;
@@ -128,7 +130,7 @@ export function openToasts(): OpenToast[] {
 
 export const toast = {
   success(content: ReactNode, options?: ToastOptions): void {
-    show('success', content, TOAST_SUCCESS_SECONDS, options);
+    show('success', content, options?.seconds ?? TOAST_SUCCESS_SECONDS, options);
   },
   error(content: ReactNode, options?: ToastOptions): void {
     show('error', content, TOAST_ERROR_SECONDS, options);

@@ -1,5 +1,4 @@
-import { acceptLanguage } from '../i18n';
-import { API_ROOT, RequestError, reportError, request } from './request';
+import { API_ROOT, request, upload } from './request';
 import { getToken } from './session';
 
 /** A node of the media library's tree (`proxy/core/mediaLibrary/all/dir?files=true`). */
@@ -53,11 +52,8 @@ export function mediaFileUrl(projectId: string, path: string, inline = false): s
   return `${API_ROOT}${BASE}/download?${query.toString()}`;
 }
 
-/**
- * Uploads files into `folder` with XMLHttpRequest, whose upload events give the progress (0..1)
- * that fetch cannot. A failure is reported like any other call's and rejects.
- */
-export function uploadMedia(
+/** Uploads files into `folder` with their progress (0..1). A failure is reported like any other call's and rejects. */
+export async function uploadMedia(
   projectId: string,
   folder: string,
   files: File[],
@@ -65,39 +61,11 @@ export function uploadMedia(
 ): Promise<Array<{ path: string; name: string; size: number }>> {
   const form = new FormData();
   for (const file of files) form.append('file', file, file.name);
-  const url = `${API_ROOT}${BASE}/upload?${new URLSearchParams({ path: folder }).toString()}`;
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', url);
-    const token = getToken();
-    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
-    xhr.setRequestHeader('Accept-Language', acceptLanguage());
-    xhr.setRequestHeader('x-request-project', projectId);
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
-    };
-    xhr.onload = () => {
-      let body: unknown;
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch {
-        body = undefined;
-      }
-      if (xhr.status >= 200 && xhr.status < 300) {
-        onProgress(1);
-        resolve(body as Array<{ path: string; name: string; size: number }>);
-        return;
-      }
-      const payload = (body ?? {}) as { message?: string; code?: string };
-      const error = new RequestError(payload.message ?? xhr.statusText, xhr.status, url, payload);
-      reportError(error);
-      reject(error);
-    };
-    xhr.onerror = () => {
-      const error = new TypeError('network error');
-      reportError(error);
-      reject(error);
-    };
-    xhr.send(form);
+  const stored = await upload<Array<{ path: string; name: string; size: number }>>(`${BASE}/upload`, form, {
+    query: { path: folder },
+    headers: headersFor(projectId),
+    onProgress: (loaded, total) => onProgress(loaded / total),
   });
+  onProgress(1);
+  return stored;
 }

@@ -1,6 +1,5 @@
 import type { PlatformBackupStatus, PlatformBackupView } from '@gantry/shared';
-import { acceptLanguage } from '../i18n';
-import { API_ROOT, request } from './request';
+import { API_ROOT, request, upload } from './request';
 import { getToken } from './session';
 
 /** Whole-platform backups (issue 13 §4), the administrator's. */
@@ -38,30 +37,12 @@ export function platformBackupDownloadUrl(name: string): string {
   return `${API_ROOT}${BASE}/${encodeURIComponent(name)}/download?${query.toString()}`;
 }
 
-/** A platform backup file sent as multipart `file`, with its progress; rejects with the server's message. */
+/** A platform backup file sent as multipart `file`, with its progress; rejects with the server's refusal. */
 export function uploadPlatformBackup(file: File, onProgress: (fraction: number) => void): Promise<PlatformBackupView> {
   const form = new FormData();
   form.append('file', file, file.name);
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', `${API_ROOT}${BASE}/upload`);
-    const token = getToken();
-    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
-    xhr.setRequestHeader('Accept-Language', acceptLanguage());
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
-    };
-    xhr.onload = () => {
-      let body: { message?: string } | undefined;
-      try {
-        body = JSON.parse(xhr.responseText) as { message?: string };
-      } catch {
-        body = undefined;
-      }
-      if (xhr.status >= 200 && xhr.status < 300) resolve(body as PlatformBackupView);
-      else reject(new Error(body?.message ?? `HTTP ${xhr.status}`));
-    };
-    xhr.onerror = () => reject(new Error('network'));
-    xhr.send(form);
+  return upload<PlatformBackupView>(`${BASE}/upload`, form, {
+    noMessage: true,
+    onProgress: (loaded, total) => onProgress(loaded / total),
   });
 }

@@ -2,9 +2,9 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../app/providers';
 import i18n from '../i18n';
-import { ADMIN, mockFetch, signIn } from '../test/utils';
+import { ADMIN, fakeXhr, mockFetch, signIn } from '../test/utils';
 import { bindNavigate } from './navigation';
-import { LOGIN_MESSAGE_KEY, NOT_LOGGED_IN, RequestError, request, requestBlob } from './request';
+import { download, LOGIN_MESSAGE_KEY, NOT_LOGGED_IN, RequestError, request, requestBlob, upload } from './request';
 import { getUser } from './session';
 
 function renderToasts() {
@@ -141,5 +141,74 @@ describe('request layer', () => {
     // the same failure without the option is shown
     await expect(request('rest/spm/setting')).rejects.toBeInstanceOf(RequestError);
     await waitFor(() => expect(screen.getByText('quiet failure')).toBeTruthy());
+  });
+});
+
+describe('the one upload and download', () => {
+  /** An XMLHttpRequest whose upload reports half, then all of the body, then answers `status` with `body`. */
+  const xhr = (status: number, body: unknown) =>
+    fakeXhr({
+      progress: [
+        [5, 10],
+        [10, 10],
+      ],
+      status,
+      body,
+      answerAtOnce: true,
+    });
+
+  it('sends with the token, language and headers of every call, reports progress and the end of sending', async () => {
+    signIn();
+    const Xhr = xhr(200, { id: 'u1' });
+    vi.stubGlobal('XMLHttpRequest', Xhr);
+    const progress: number[] = [];
+    const onSent = vi.fn();
+    const answer = await upload<{ id: string }>('rest/spm/x/upload', new FormData(), {
+      query: { projectId: 'p1', password: undefined },
+      headers: { 'x-request-project': 'p1' },
+      onProgress: (loaded, total) => progress.push(loaded / total),
+      onSent,
+    });
+    expect(answer).toEqual({ id: 'u1' });
+    expect(progress).toEqual([0.5, 1]);
+    expect(onSent).toHaveBeenCalledTimes(1);
+    expect(Xhr.sent[0]?.url).toBe('/portal/rest/spm/x/upload?projectId=p1');
+    expect(Xhr.sent[0]?.headers).toMatchObject({
+      Authorization: `Bearer ${ADMIN.token}`,
+      'x-request-project': 'p1',
+    });
+    vi.unstubAllGlobals();
+  });
+
+  it('signs out on 401 like every other call, and gives a refusal its message and code', async () => {
+    signIn();
+    window.location.hash = '#/app/backup';
+    vi.stubGlobal('XMLHttpRequest', xhr(401, { message: 'expired', code: 'unauthorized' }));
+    await expect(upload('rest/spm/x/upload', new FormData())).rejects.toThrow(NOT_LOGGED_IN);
+    expect(getUser()).toBeNull();
+    expect(sessionStorage.getItem(LOGIN_MESSAGE_KEY)).toBe('令牌到期，请重新登录');
+
+    signIn();
+    vi.stubGlobal('XMLHttpRequest', xhr(400, { message: '不是备份文件', code: 'backupInvalid' }));
+    const error = await upload('rest/spm/x/upload', new FormData(), { noMessage: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestError);
+    expect((error as RequestError).message).toBe('不是备份文件');
+    expect((error as RequestError).code).toBe('backupInvalid');
+    expect((error as RequestError).status).toBe(400);
+    vi.unstubAllGlobals();
+  });
+
+  it('downloads with progress over the length the server gave, and the name it gave', async () => {
+    signIn();
+    mockFetch(() => ({
+      body: 'abcdefgh',
+      headers: { 'content-length': '10', 'content-disposition': "attachment; filename*=UTF-8''%E5%A4%87%E4%BB%BD.zip" },
+    }));
+    const seen: Array<[number, number | undefined]> = [];
+    const file = await download('rest/spm/x/download/1', { onProgress: (loaded, total) => seen.push([loaded, total]) });
+    expect(file.name).toBe('备份.zip');
+    expect(await file.blob.text()).toBe('"abcdefgh"');
+    expect(seen[0]).toEqual([0, 10]);
+    expect(seen.at(-1)).toEqual([10, 10]);
   });
 });

@@ -163,8 +163,142 @@ export async function requestWithHeaders<T>(
 
 /** A file download through the request layer (token, language, the same error handling). */
 export async function requestBlob(path: string, options: RequestOptions = {}): Promise<Blob> {
+  return (await download(path, options)).blob;
+}
+
+/** Bytes received so far, and the whole length when the server said it (`content-length`). */
+export type DownloadProgress = (loaded: number, total: number | undefined) => void;
+
+/**
+ * A file download through the request layer, read as it arrives: `onProgress` after the answer's
+ * headers (the server has prepared the file) and with every chunk. The file name is the one of the
+ * answer's `content-disposition` when it gives one.
+ */
+export async function download(
+  path: string,
+  options: RequestOptions & { onProgress?: DownloadProgress } = {},
+): Promise<{ blob: Blob; name: string | undefined }> {
   const response = await send(path, options, '*/*');
-  return response.blob();
+  const name = fileNameOf(response.headers.get('content-disposition'));
+  const length = Number(response.headers.get('content-length'));
+  const total = Number.isFinite(length) && length > 0 ? length : undefined;
+  const { onProgress } = options;
+  if (!onProgress || !response.body) return { blob: await response.blob(), name };
+  onProgress(0, total);
+  const reader = response.body.getReader();
+  const chunks: BlobPart[] = [];
+  let loaded = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.byteLength;
+    onProgress(loaded, total);
+  }
+  return { blob: new Blob(chunks, { type: response.headers.get('content-type') ?? '' }), name };
+}
+
+/**
+ * A file the browser downloads itself, written to disk as it arrives (a file too large to hold in
+ * the page): a link, so the token goes in the query (contract 3: download links carry `?token=`).
+ */
+export function downloadByLink(path: string, query: Record<string, QueryValue>, name: string): void {
+  const link = document.createElement('a');
+  link.href = buildUrl(path, { ...query, token: getToken() ?? '' });
+  link.download = name;
+  link.rel = 'noopener';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+}
+
+/** `filename*=UTF-8''…` or `filename="…"` of a content-disposition header. */
+export function fileNameOf(disposition: string | null): string | undefined {
+  if (!disposition) return undefined;
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
+  if (star?.[1]) {
+    try {
+      return decodeURIComponent(star[1]);
+    } catch {
+      // fall back to the plain name
+    }
+  }
+  return /filename="?([^";]+)"?/i.exec(disposition)?.[1];
+}
+
+export interface UploadOptions extends Omit<RequestOptions, 'method' | 'body' | 'ignoreUnauthorized'> {
+  /** Bytes of the body sent so far, of all of it. */
+  onProgress?: (loaded: number, total: number) => void;
+  /** The whole body is sent: the server now reads and checks it until it answers. */
+  onSent?: () => void;
+}
+
+/**
+ * The one upload of the console: `form` POSTed to `path` with XMLHttpRequest (its upload events give
+ * the progress fetch cannot), with the token, language and headers of every other call, and its
+ * answer treated as theirs: 401 signs out, a refusal is a RequestError (its message and `code`)
+ * reported by toast unless `noMessage`.
+ */
+export function upload<T>(path: string, form: FormData, options: UploadOptions = {}): Promise<T> {
+  const url = buildUrl(path, options.query);
+  const { noMessage = false, onProgress, onSent, signal } = options;
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    const headers: Record<string, string> = {
+      ...options.headers,
+      Accept: 'application/json',
+      'Accept-Language': acceptLanguage(),
+    };
+    const token = getToken();
+    if (token) headers.Authorization = authorizationFor(path, token);
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    const cancel = () => xhr.abort();
+    let sent = false;
+    const markSent = () => {
+      if (sent) return;
+      sent = true;
+      onSent?.();
+    };
+    xhr.upload.onprogress = (event) => {
+      if (!event.lengthComputable || event.total <= 0) return;
+      onProgress?.(event.loaded, event.total);
+      if (event.loaded >= event.total) markSent();
+    };
+    xhr.upload.onload = markSent;
+    const fail = (error: unknown) => {
+      if (!noMessage) reportError(error);
+      reject(error);
+    };
+    xhr.onload = () => {
+      signal?.removeEventListener('abort', cancel);
+      const text = xhr.responseText;
+      if (xhr.status >= 200 && xhr.status < 300) {
+        try {
+          resolve((text ? JSON.parse(text) : undefined) as T);
+        } catch {
+          resolve(text as T);
+        }
+        return;
+      }
+      const payload = parsePayload(text);
+      if (xhr.status === 401) {
+        signOutExpired();
+        reject(new RequestError(NOT_LOGGED_IN, 401, path, payload));
+        return;
+      }
+      const fallback = xhr.status >= 500 ? i18n.t('error.internal') : xhr.statusText;
+      fail(new RequestError(payload.message || fallback, xhr.status, path, payload));
+    };
+    xhr.onerror = () => {
+      signal?.removeEventListener('abort', cancel);
+      fail(new TypeError('network error'));
+    };
+    xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
+    signal?.addEventListener('abort', cancel, { once: true });
+    xhr.onloadend = () => signal?.removeEventListener('abort', cancel);
+    xhr.send(form);
+  });
 }
 
 /**

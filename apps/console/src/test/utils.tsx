@@ -128,3 +128,47 @@ export function captureDownloads(): Download[] {
   });
   return downloads;
 }
+
+/**
+ * A stand-in for XMLHttpRequest as the request layer's `upload` uses it: records what is sent, reports
+ * `progress` ([loaded, total] events) as the body goes, then answers `status` with `body` when the
+ * test calls `finish()` (or at once with `answerAtOnce`). Stub it with `vi.stubGlobal('XMLHttpRequest', …)`.
+ */
+export function fakeXhr(
+  options: { progress?: Array<[number, number]>; status?: number; body?: unknown; answerAtOnce?: boolean } = {},
+) {
+  class FakeXhr {
+    static sent: Array<{ url: string; headers: Record<string, string>; body: FormData }> = [];
+    static finish: (() => void) | undefined;
+    upload: {
+      onprogress: ((event: { lengthComputable: boolean; loaded: number; total: number }) => void) | null;
+      onload: (() => void) | null;
+    } = { onprogress: null, onload: null };
+    onload: (() => void) | null = null;
+    onerror: (() => void) | null = null;
+    status = 0;
+    statusText = '';
+    responseText = '';
+    private url = '';
+    private headers: Record<string, string> = {};
+    open(_method: string, url: string) {
+      this.url = url;
+    }
+    setRequestHeader(name: string, value: string) {
+      this.headers[name] = value;
+    }
+    abort() {}
+    send(body: FormData) {
+      FakeXhr.sent.push({ url: this.url, headers: this.headers, body });
+      for (const [loaded, total] of options.progress ?? [])
+        this.upload.onprogress?.({ lengthComputable: true, loaded, total });
+      FakeXhr.finish = () => {
+        this.status = options.status ?? 200;
+        this.responseText = JSON.stringify(options.body ?? {});
+        this.onload?.();
+      };
+      if (options.answerAtOnce) setTimeout(() => FakeXhr.finish?.(), 0);
+    }
+  }
+  return FakeXhr;
+}

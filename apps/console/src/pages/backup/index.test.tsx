@@ -1,12 +1,13 @@
 import { BACKUP_LIMITS, type BackupView } from '@gantry/shared';
-import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { uploadPercent } from '../../components/backups/UploadDialog';
 import { backupTaskEnded, watchBackupTask } from '../../services/backupTasks';
+import { toast } from '../../services/feedback';
 import type { TaskProgress } from '../../services/progressSocket';
 import { getUser } from '../../services/session';
-import { type MockCall, mockFetch, renderPage, signIn } from '../../test/utils';
+import { captureDownloads, fakeXhr, type MockCall, mockFetch, renderPage, signIn } from '../../test/utils';
 import BackupPage from '.';
-import { uploadPercent } from './components/UploadBackup';
 
 configure({ asyncUtilTimeout: 5000 });
 
@@ -43,7 +44,7 @@ const queryOf = (call: MockCall | undefined) => {
 function server(options: { rows?: BackupView[]; sizes?: Record<string, number> } = {}) {
   const rows = options.rows ?? [record('b1'), record('b2', { safety: true })];
   const sizes = options.sizes ?? { fileServer: 5, html: 1, mongodb: 2 };
-  return mockFetch((call) => {
+  return mockFetch((call): { status?: number; body?: unknown; headers?: Record<string, string> } | undefined => {
     const path = call.url.split('?')[0];
     if (path === '/portal/rest/spm/project/available') return { body: [{ id: 'p1', name: 'Plant' }] };
     if (path === BACKUP && call.method === 'GET') return { body: rows, headers: { count: String(rows.length) } };
@@ -64,6 +65,7 @@ function server(options: { rows?: BackupView[]; sizes?: Record<string, number> }
           { path: 'docs', name: 'docs', type: 'dir', child: [] },
         ],
       };
+    if (path === `${BACKUP}/download/b1`) return { body: 'PK…', headers: { 'content-type': 'application/zip' } };
     if (call.method === 'DELETE' || call.method === 'PATCH') return { body: {} };
     return undefined;
   });
@@ -134,9 +136,11 @@ describe('backup list', () => {
   });
 
   it("the 'reduction' tab lists the restores with the restore time from updateTime", async () => {
-    const { calls } = server({ rows: [record('r1', { type: 'import' })] });
+    const { calls } = server({ rows: [record('r1', { type: 'import', moduleRules: { table: 2, user: 2 } })] });
     open('/app/backup?projectId=p1&tab=reduction');
     expect((await screen.findAllByText('还原时间')).length).toBeGreaterThan(0);
+    // The rule the restore applied.
+    expect((await screen.findByTestId('backup-rule-r1-2')).textContent).toBe('清空后新增');
     expect(await screen.findByText(/2026-11-21 \d\d:30:00/)).toBeTruthy();
     expect(queryOf(calls.find((c) => c.url.startsWith(`${BACKUP}?`)))?.filter).toEqual({
       type: 'import',
@@ -158,9 +162,11 @@ describe('creating a backup', () => {
       all.closest('.ant-checkbox-indeterminate') !== null || all.querySelector('.ant-checkbox-indeterminate') !== null;
     await waitFor(() => expect(indeterminate()).toBe(true));
     await screen.findByTestId('backup-modules');
-    // Groups are named in the user's language; modules keep their names.
+    // Groups and modules are named in the user's language, never by their keys.
     expect(screen.getByTestId('backup-modules').textContent).toContain('用户与权限');
-    expect(screen.getByTestId('backup-modules').textContent).toContain('table_record');
+    expect(screen.getByTestId('backup-modules').textContent).toContain('表记录');
+    expect(screen.getByTestId('backup-modules').textContent).not.toContain('table_record');
+    expect(screen.getByTestId('backup-modules').textContent).not.toContain('dashboard');
     fireEvent.click(screen.getByTestId('backup-create-ok'));
     expect(await screen.findByText('数据内容必填')).toBeTruthy();
     expect(calls.some((c) => c.url.includes('/export'))).toBe(false);
@@ -168,10 +174,10 @@ describe('creating a backup', () => {
     check('backup-module-data-table_record');
     expect(checked('backup-module-auth-user')).toBe(true);
     expect(checked('backup-module-auth-role')).toBe(true);
-    expect(checked('backup-module-setting-setting')).toBe(true);
-    check('backup-module-dataset_view-dataset_view');
-    expect(checked('backup-module-dataset-dataset')).toBe(true);
-    expect(checked('backup-module-data_interface-data_interface')).toBe(true);
+    expect(checked('backup-group-setting')).toBe(true);
+    check('backup-group-dataset_view');
+    expect(checked('backup-group-dataset')).toBe(true);
+    expect(checked('backup-group-data_interface')).toBe(true);
     check('backup-module-dashboards-site');
     for (const module of ['dashboard', 'catalog', 'component'])
       expect(checked(`backup-module-dashboards-${module}`)).toBe(true);
@@ -244,13 +250,14 @@ describe('creating a backup', () => {
     expect(await screen.findByTestId('backup-name')).toBeTruthy();
   });
 
-  it('warns above 2048 MB and starts only once confirmed; warns about html', async () => {
+  it('warns above 2048 MB and starts only once confirmed; no html warning when backing up', async () => {
     const { calls } = server({ sizes: { fileServer: 2000, html: 100, mongodb: 1 } });
     open('/app/backup?projectId=p1&action=create');
     await screen.findByTestId('backup-name');
     check('backup-kind-all');
-    expect(await screen.findByText('前端页面会替换项目的前端文件，可能改变页面样式')).toBeTruthy();
-    check('backup-module-rule-rule');
+    await screen.findByTestId('backup-modules');
+    expect(screen.queryByText('还原前端页面会替换项目的前端文件，可能改变页面样式')).toBeNull();
+    check('backup-group-rule');
     await waitFor(() => expect(screen.getByTestId('backup-size-total').textContent).toContain('2101 MB'));
     fireEvent.click(screen.getByTestId('backup-create-ok'));
     fireEvent.click(await screen.findByTestId('backup-large-ok'));
@@ -258,46 +265,14 @@ describe('creating a backup', () => {
   });
 });
 
-/** An XMLHttpRequest that records what is sent and reports 75% progress; `finish()` answers with a record. */
-function fakeXhr() {
-  return class FakeXhr {
-    static sent: Array<{ url: string; headers: Record<string, string>; body: FormData }> = [];
-    static finish: (() => void) | undefined;
-    upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = {
-      onprogress: null,
-    };
-    onload: (() => void) | null = null;
-    onerror: (() => void) | null = null;
-    status = 0;
-    statusText = '';
-    responseText = '';
-    private url = '';
-    private headers: Record<string, string> = {};
-    open(_method: string, url: string) {
-      this.url = url;
-    }
-    setRequestHeader(name: string, value: string) {
-      this.headers[name] = value;
-    }
-    send(body: FormData) {
-      FakeXhr.sent.push({ url: this.url, headers: this.headers, body });
-      this.upload.onprogress?.({ lengthComputable: true, loaded: 3 * 1048576, total: 4 * 1048576 });
-      FakeXhr.finish = () => {
-        this.status = 200;
-        this.responseText = JSON.stringify({ ...record('b9'), status: 'OK' });
-        this.onload?.();
-      };
-    }
-  };
-}
+/** An XMLHttpRequest that reports `loadedMb` of 4 MB sent; `finish()` answers with a record. */
+const uploadXhr = (loadedMb = 3) =>
+  fakeXhr({ progress: [[loadedMb * 1048576, 4 * 1048576]], body: { ...record('b9'), status: 'OK' } });
 
 describe('download, upload', () => {
-  it("keeps the download disabled while 'add code' has no code, then opens the link with it", async () => {
-    server();
-    const links: string[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      links.push(`${this.download}|${this.getAttribute('href')}`);
-    });
+  it("keeps the download disabled while 'add code' has no code, then fetches the file with it and saves it", async () => {
+    const { calls } = server();
+    const downloads = captureDownloads();
     open();
     fireEvent.click(await screen.findByTestId('backup-download-b1'));
     const ok = (await screen.findByTestId('backup-download-ok')) as HTMLButtonElement;
@@ -308,37 +283,39 @@ describe('download, upload', () => {
     fireEvent.change(screen.getByTestId('backup-code'), { target: { value: 's3cret' } });
     await waitFor(() => expect(ok.disabled).toBe(false));
     fireEvent.click(ok);
-    expect(links).toEqual([
-      `backup b1.zip|/portal/rest/spm/proxy/core/backup/download/b1?token=admin-token&x-request-project=p1&password=s3cret`,
-    ]);
+    await waitFor(() => expect(downloads.map((d) => d.name)).toEqual(['backup b1.zip']));
+    expect(await downloads[0]?.blob.text()).toBe('"PK…"');
+    const fetched = calls.find((c) => c.url.startsWith(`${BACKUP}/download/`));
+    expect(fetched?.url).toBe(`${BACKUP}/download/b1?password=s3cret`);
+    expect(fetched?.headers['x-request-project']).toBe('p1');
+    expect(fetched?.headers.Authorization).toBe('Bearer admin-token');
   });
 
   it('refuses a file that is not a zip, and shows the progress of an upload', async () => {
     server();
-    const FakeXhr = fakeXhr();
+    const FakeXhr = uploadXhr();
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     open('/app/backup?projectId=p1&action=upload');
     const input = await screen.findByTestId('backup-upload-input');
     fireEvent.change(input, { target: { files: [new File(['x'], 'plant.tar', { type: 'application/x-tar' })] } });
     expect(await screen.findByText('上传文件格式错误，请上传压缩文件！')).toBeTruthy();
-    fireEvent.change(input, { target: { files: [new File(['x'], '!!! ###.zip')] } });
-    expect(await screen.findByText('备份文件名不能包含除点和下划线以外的特殊符号')).toBeTruthy();
     expect(FakeXhr.sent).toHaveLength(0);
 
+    // Any zip's name uploads (the server names the record, uploadRecordName).
     check('backup-add-code');
     fireEvent.change(screen.getByTestId('backup-code'), { target: { value: 'abc' } });
-    fireEvent.change(input, { target: { files: [new File(['x'], 'plant_1.zip', { type: 'application/zip' })] } });
+    fireEvent.change(input, { target: { files: [new File(['x'], 'plant-1 (2).zip', { type: 'application/zip' })] } });
     expect((await screen.findByTestId('backup-upload-progress')).textContent).toContain('75%');
     expect(FakeXhr.sent[0]?.url).toBe(`${BACKUP}/upload?projectId=p1&password=abc`);
     expect(FakeXhr.sent[0]?.headers['x-request-project']).toBe('p1');
-    expect((FakeXhr.sent[0]?.body.get('file') as File | null)?.name).toBe('plant_1.zip');
+    expect((FakeXhr.sent[0]?.body.get('file') as File | null)?.name).toBe('plant-1 (2).zip');
     FakeXhr.finish?.();
     expect(await screen.findByText('上传成功')).toBeTruthy();
   });
 
   it('asks before uploading a file over 2 GB, and sends it only when confirmed', async () => {
     server();
-    const FakeXhr = fakeXhr();
+    const FakeXhr = uploadXhr();
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     open('/app/backup?projectId=p1&action=upload');
     const input = await screen.findByTestId('backup-upload-input');
@@ -364,6 +341,61 @@ describe('download, upload', () => {
     expect((FakeXhr.sent[0]?.body.get('file') as File | null)?.name).toBe('plant_big.zip');
   });
 
+  it('says the file is verified once it is sent whole, until the server answers', async () => {
+    server();
+    const FakeXhr = uploadXhr(4);
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    open('/app/backup?projectId=p1&action=upload');
+    const input = await screen.findByTestId('backup-upload-input');
+    fireEvent.change(input, { target: { files: [new File(['x'], 'plant.zip', { type: 'application/zip' })] } });
+    expect((await screen.findByTestId('backup-upload-verifying')).textContent).toContain('文件已上传，正在校验备份…');
+    expect((screen.getByTestId('backup-upload-pick') as HTMLButtonElement).disabled).toBe(true);
+    FakeXhr.finish?.();
+    expect(await screen.findByText('上传成功')).toBeTruthy();
+  });
+
+  it("leaves a file over 1,024 MB to the browser's own download (a link with the token)", async () => {
+    const { calls } = server({ rows: [record('b3', { size: 2048 })] });
+    const links: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      links.push(`${this.download}|${this.getAttribute('href')}`);
+    });
+    open();
+    fireEvent.click(await screen.findByTestId('backup-download-b3'));
+    check('backup-add-code');
+    fireEvent.change(screen.getByTestId('backup-code'), { target: { value: 'k' } });
+    const ok = screen.getByTestId('backup-download-ok') as HTMLButtonElement;
+    await waitFor(() => expect(ok.disabled).toBe(false));
+    fireEvent.click(ok);
+    expect(links).toEqual([`backup b3.zip|${BACKUP}/download/b3?x-request-project=p1&password=k&token=admin-token`]);
+    expect(calls.some((c) => c.url.includes('/download/'))).toBe(false);
+  });
+
+  it('says the download is being prepared until the server answers', async () => {
+    let answer: (() => void) | undefined;
+    const ready = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    mockFetch(async (call): Promise<{ body?: unknown; headers?: Record<string, string> } | undefined> => {
+      const path = call.url.split('?')[0];
+      if (path === '/portal/rest/spm/project/available') return { body: [{ id: 'p1', name: 'Plant' }] };
+      if (path === BACKUP) return { body: [record('b1')], headers: { count: '1' } };
+      if (path === `${BACKUP}/download/b1`) {
+        await ready;
+        return { body: 'PK', headers: { 'content-length': '4' } };
+      }
+      return undefined;
+    });
+    const downloads = captureDownloads();
+    open();
+    fireEvent.click(await screen.findByTestId('backup-download-b1'));
+    fireEvent.click(await screen.findByTestId('backup-download-ok'));
+    expect((await screen.findByTestId('backup-download-preparing')).textContent).toBe('正在准备下载文件…');
+    expect(downloads).toHaveLength(0);
+    answer?.();
+    await waitFor(() => expect(downloads.map((d) => d.name)).toEqual(['backup b1.zip']));
+  });
+
   it('counts upload progress as loaded MB over total MB', () => {
     expect(uploadPercent(512 * 1024, 2 * 1024 * 1024)).toBe(25);
     expect(uploadPercent(0, 0)).toBe(0);
@@ -372,22 +404,34 @@ describe('download, upload', () => {
 });
 
 describe('restoring', () => {
-  it('offers only the parts the backup holds, requires the rule with data, shows the dry run, confirms the replace', async () => {
+  it('offers only the parts the backup holds, none chosen; requires modules and rule with data, shows the dry run, confirms the replace', async () => {
     const { calls } = server();
     open();
     fireEvent.click(await screen.findByTestId('backup-restore-b1'));
     await screen.findByTestId('backup-restore-ok');
     expect(screen.queryByTestId('backup-kind-html')).toBeNull();
-    expect(screen.getByTestId('backup-kind-fileServer')).toBeTruthy();
+    expect(checked('backup-kind-fileServer')).toBe(false);
+    expect(checked('backup-kind-mongodb')).toBe(false);
     fireEvent.click(screen.getByTestId('backup-restore-ok'));
+    expect(await screen.findByText('备份内容不能为空')).toBeTruthy();
+    check('backup-kind-all');
+    // The data modules the backup holds, by name, none chosen; then the rule.
+    const modules = await screen.findByTestId('backup-modules');
+    expect(modules.textContent).toContain('数据表');
+    expect(modules.textContent).not.toContain('仪表盘');
+    expect(checked('backup-module-data-table')).toBe(false);
+    fireEvent.click(screen.getByTestId('backup-restore-ok'));
+    expect(await screen.findByText('数据内容必填')).toBeTruthy();
     expect(await screen.findByText('还原规则必填')).toBeTruthy();
     expect(calls.some((c) => c.url.startsWith(`${BACKUP}/import`))).toBe(false);
+    check('backup-module-data-table');
+    expect(checked('backup-module-auth-user')).toBe(true);
 
     const select = screen.getByTestId('backup-rule');
     fireEvent.mouseDown(within(select).queryByRole('combobox') ?? select);
     fireEvent.click((await screen.findAllByText('清空后新增')).at(-1) as HTMLElement);
     const plan = await screen.findByTestId('backup-plan');
-    expect(plan.textContent).toContain('table');
+    expect(plan.textContent).toContain('数据表');
     expect(screen.getByTestId('backup-plan-fileServer').textContent).toBe('媒体库文件: 新增 4 · 替换 1 · 删除 2');
     const planCall = calls.find((c) => c.url.startsWith(`${BACKUP}/import/plan?`));
     expect(queryOf(planCall)).toMatchObject({
@@ -403,6 +447,20 @@ describe('restoring', () => {
     const start = calls.find((c) => c.url.startsWith(`${BACKUP}/import?`));
     expect(start?.headers['x-request-project']).toBe('p1');
     expect(queryOf(start)).toEqual({ ...queryOf(planCall), requestId: queryOf(planCall)?.requestId });
+  });
+});
+
+describe('restoring front-end pages', () => {
+  it('warns that they replace the front-end files when html is chosen for a restore', async () => {
+    server({ rows: [record('h1', { item: { fileServer: false, html: true, mongodb: false }, moduleRules: {} })] });
+    open();
+    fireEvent.click(await screen.findByTestId('backup-restore-h1'));
+    await screen.findByTestId('backup-restore-ok');
+    expect(screen.queryByTestId('backup-html-warning')).toBeNull();
+    check('backup-kind-html');
+    expect((await screen.findByTestId('backup-html-warning')).textContent).toBe(
+      '还原前端页面会替换项目的前端文件，可能改变页面样式',
+    );
   });
 });
 
@@ -440,8 +498,19 @@ describe('the end of a backup task', () => {
     signIn();
     vi.useFakeTimers();
     watchBackupTask('t1');
+    const shown = vi.spyOn(toast, 'success');
     backupTaskEnded(task({}));
-    await vi.advanceTimersByTimeAsync(BACKUP_LIMITS.restoreRedirectMs - 1);
+    // The notice stays until the sign-out, counting down.
+    const [content, options] = shown.mock.calls.at(-1) ?? [];
+    expect(options?.seconds).toBeGreaterThan(BACKUP_LIMITS.restoreRedirectMs / 1000);
+    const notice = within(render(<span>{content}</span>).container);
+    expect(notice.getByTestId('restore-succeeded').textContent).toBe(
+      '还原成功，5 秒后跳转到登录页，请重新登录以使还原的数据生效',
+    );
+    expect(notice.getByTestId('restore-countdown').textContent).toBe('5 秒后退出登录');
+    await act(() => vi.advanceTimersByTimeAsync(BACKUP_LIMITS.restoreRedirectMs - 1000));
+    expect(notice.getByTestId('restore-countdown').textContent).toBe('1 秒后退出登录');
+    await vi.advanceTimersByTimeAsync(999);
     expect(getUser()).not.toBeNull();
     expect(calls.some((c) => c.url.endsWith('/login/exit'))).toBe(false);
     await vi.advanceTimersByTimeAsync(1);

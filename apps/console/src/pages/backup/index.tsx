@@ -1,107 +1,191 @@
-import './texts';
-import type { BackupView } from '@gantry/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Card, Empty, Select } from 'antd';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import '../../components/backups/texts';
+import { DownloadOutlined, RollbackOutlined } from '@ant-design/icons';
+import { BACKUP_KINDS, type BackupView, RESTORE_RULES } from '@gantry/shared';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Tabs, Tag } from 'antd';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { request } from '../../services/request';
-import { BackupList, type BackupTab } from './components/BackupList';
-import { useQueryParams } from './components/useQueryParams';
-
-// The dialogs load when opened (weight/budgets.ts: the list shows none until asked).
-const CreateBackup = lazy(() => import('./components/CreateBackup').then((m) => ({ default: m.CreateBackup })));
-const DownloadBackup = lazy(() => import('./components/DownloadBackup').then((m) => ({ default: m.DownloadBackup })));
-const RestoreBackup = lazy(() => import('./components/RestoreBackup').then((m) => ({ default: m.RestoreBackup })));
-const UploadBackup = lazy(() => import('./components/UploadBackup').then((m) => ({ default: m.UploadBackup })));
+import { type BackupFamily, BackupFrame, BackupToolbar, useBackupPage } from '../../components/backups/BackupFrame';
+import { BackupList, type BackupListQuery } from '../../components/backups/BackupList';
+import type { AnyBackupKind } from '../../components/backups/KindChoice';
+import { newRequestId } from '../../components/backups/newRequestId';
+import type { RestoreValues } from '../../components/backups/RestoreDialog';
+import {
+  backupSizes,
+  deleteBackup,
+  downloadBackup,
+  downloadBackupByLink,
+  type ImportInput,
+  listBackups,
+  renameBackup,
+  restorePlan,
+  startBackup,
+  startRestore,
+  uploadBackup,
+} from '../../services/backup';
+import { onBackupTaskEnded, watchBackupTask } from '../../services/backupTasks';
+import { toast } from '../../services/feedback';
+import { likeText } from '../../services/list';
+import { useSessionUser } from '../../services/session';
+import { testId } from '../../utils/testId';
 
 /** What the project menus open (`?action=`): back up, upload, restore (backups-data-designer.md §2). */
 export type BackupAction = 'create' | 'upload' | 'restore';
-type Dialog =
-  | { kind: 'create' }
-  | { kind: 'upload' }
-  | { kind: 'download'; record: BackupView }
-  | { kind: 'restore'; record: BackupView }
-  | null;
+export type BackupTab = 'backups' | 'reduction';
+type Row = BackupView & { time: string };
+
+const flags = (kinds: readonly string[]) => Object.fromEntries(kinds.map((kind) => [kind, true]));
+/** The rules a restore applied (§3 moduleRules), each once. */
+const rulesOf = (record: BackupView) =>
+  RESTORE_RULES.filter((rule) => Object.values(record.moduleRules).includes(rule));
+
+/** The project backups' calls behind the shared dialogs (components/backups). */
+function projectFamily(
+  projectId: string,
+  texts: { createTitle: string; started: string },
+  uploaded: () => void,
+): BackupFamily<Row> {
+  const input = (
+    record: BackupView,
+    { item, mongoItem, itemType, requestId }: RestoreValues<AnyBackupKind>,
+  ): ImportInput => ({
+    id: record.id,
+    name: record.name,
+    item: flags(item),
+    moduleRules: itemType === undefined ? {} : Object.fromEntries(mongoItem.map((module) => [module, itemType])),
+    requestId,
+  });
+  const started = (task: { id: string }) => {
+    watchBackupTask(task.id);
+    toast.success(texts.started);
+  };
+  return {
+    prefix: 'backup',
+    kinds: BACKUP_KINDS,
+    createTitle: texts.createTitle,
+    modulesKind: 'mongodb',
+    modulesOf: (record) => Object.keys(record.moduleRules),
+    sizes: async (excludedDirs) =>
+      Object.fromEntries((await backupSizes(projectId, excludedDirs)).map((entry) => [entry.name, entry.size])),
+    start: async (values) =>
+      started(
+        await startBackup(projectId, {
+          name: values.name,
+          item: flags(values.item),
+          moduleRules: Object.fromEntries(values.mongoItem.map((module) => [module, 0 as const])),
+          excludedDirs: values.excludedDirs,
+          requestId: newRequestId(),
+        }),
+      ),
+    plan: (record, values) => restorePlan(projectId, input(record, values)),
+    restore: async (record, values) => started(await startRestore(projectId, input(record, values))),
+    download: (record, code, options) => downloadBackup(projectId, record.id, code, options),
+    downloadByLink: (record, code, fileName) => downloadBackupByLink(projectId, record.id, code, fileName),
+    upload: (file, code, options) => uploadBackup(projectId, file, code, options),
+    uploaded,
+  };
+}
 
 /**
- * /app/backup?projectId=…: a project's backups and restores, what the project backup dialog shows
- * (§2), with the creation, upload, download and restore dialogs. Without a project: a picker.
+ * /app/backup?projectId=…: a project's backups and, on the 'reduction' tab, its restores (the project
+ * backup dialog of §2) on the shared backup page, list and dialogs (components/backups).
  */
 export default function BackupPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [params, setParam] = useQueryParams();
-  const projectId = params.get('projectId') ?? '';
-  const action = params.get('action');
+  const page = useBackupPage<Row>();
+  const { projectId, params, setParam, setDialog } = page;
   const tab: BackupTab = params.get('tab') === 'reduction' ? 'reduction' : 'backups';
-  const [dialog, setDialog] = useState<Dialog>(() =>
-    action === 'create' || action === 'upload' ? { kind: action } : null,
-  );
-  // A project menu may ask again while the page is open (a new ?action= on the same page).
-  useEffect(() => {
-    if (action === 'create' || action === 'upload') setDialog({ kind: action });
-  }, [action]);
-  const projects = useQuery({
-    queryKey: ['project-available'],
-    queryFn: () => request<Array<{ id: string; name: string }>>('rest/spm/project/available'),
+  // §6: delete is gated by backup.delete, which the administrator and the owning tenant hold, the
+  // only users who reach a project's backups (the server answers 403 to anyone else).
+  const mayDelete = useSessionUser() !== null;
+  const listKey = ['backups', projectId];
+  const family = projectFamily(projectId, { createTitle: t('backups.create'), started: t('backups.started') }, () => {
+    void queryClient.invalidateQueries({ queryKey: listKey });
   });
-  const project = projects.data?.find((p) => p.id === projectId);
 
-  const close = () => {
-    setDialog(null);
-    if (action) setParam({ action: null });
+  const load = async (query: BackupListQuery) => {
+    const filter: Record<string, unknown> = { type: tab === 'reduction' ? 'import' : 'export', status: 'succeed' };
+    if (query.name) filter.name = { like: likeText(query.name) };
+    if (query.from && query.to) filter.createTime = { gte: query.from, lte: query.to };
+    const found = await listBackups(projectId, {
+      filter,
+      sort: { createTime: -1 },
+      skip: query.skip,
+      limit: query.limit,
+    });
+    const rows = found.rows.map((row) => ({ ...row, time: tab === 'reduction' ? row.updateTime : row.createTime }));
+    return { rows, total: found.total };
   };
+  // A backup of this project that ends resets the filter, so that it shows at the top of the list (§4).
+  const subscribeReset = useCallback(
+    (reset: () => void) =>
+      onBackupTaskEnded((task) => {
+        if (task.projectId !== projectId) return;
+        reset();
+        void queryClient.invalidateQueries({ queryKey: ['backups', projectId] });
+      }),
+    [projectId, queryClient],
+  );
+  const rowAction = (row: Row, kind: 'download' | 'restore') => (
+    <Button
+      type="link"
+      size="small"
+      icon={kind === 'download' ? <DownloadOutlined /> : <RollbackOutlined />}
+      onClick={() => setDialog({ kind, row })}
+      {...testId(`backup-${kind}-${row.id}`)}
+    >
+      {t(`backups.${kind}`)}
+    </Button>
+  );
 
   return (
-    <Card
-      title={t('project.backup')}
-      extra={
-        <Select
-          showSearch
-          optionFilterProp="label"
-          placeholder={t('backups.pickProject')}
-          value={projectId || undefined}
-          loading={projects.isLoading}
-          options={(projects.data ?? []).map((p) => ({ value: p.id, label: p.name }))}
-          onChange={(value: string) => setParam({ projectId: value, action: null })}
-          style={{ width: 220, maxWidth: '50vw' }}
-          data-testid="backup-project"
-        />
-      }
-      styles={{ body: { paddingTop: 0 } }}
-    >
-      {!projectId ? (
-        <Empty description={t('backups.pickProject')} style={{ padding: 32 }} />
-      ) : (
-        <BackupList
-          key={projectId}
-          projectId={projectId}
-          tab={tab}
-          onTab={(next) => setParam({ tab: next === 'reduction' ? 'reduction' : null })}
-          onCreate={() => setDialog({ kind: 'create' })}
-          onUpload={() => setDialog({ kind: 'upload' })}
-          onDownload={(record) => setDialog({ kind: 'download', record })}
-          onRestore={(record) => setDialog({ kind: 'restore', record })}
-        />
-      )}
-      <Suspense fallback={null}>
-        {projectId && dialog?.kind === 'create' && (projects.data || projects.isError) && (
-          <CreateBackup projectId={projectId} projectName={project?.name ?? ''} onClose={close} />
-        )}
-        {projectId && dialog?.kind === 'upload' && (
-          <UploadBackup
-            projectId={projectId}
-            onClose={close}
-            onUploaded={() => void queryClient.invalidateQueries({ queryKey: ['backups', projectId] })}
-          />
-        )}
-        {projectId && dialog?.kind === 'download' && (
-          <DownloadBackup projectId={projectId} record={dialog.record} onClose={close} />
-        )}
-        {projectId && dialog?.kind === 'restore' && (
-          <RestoreBackup projectId={projectId} record={dialog.record} onClose={close} />
-        )}
-      </Suspense>
-    </Card>
+    <BackupFrame title={t('project.backup')} page={page} family={family}>
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => setParam({ tab: key === 'reduction' ? 'reduction' : null })}
+        items={[
+          { key: 'backups', label: <span data-testid="backup-tab-backups">{t('backups.tab.backups')}</span> },
+          { key: 'reduction', label: <span data-testid="backup-tab-reduction">{t('backups.tab.reduction')}</span> },
+        ]}
+      />
+      <BackupList<Row>
+        key={`${projectId}-${tab}`}
+        prefix="backup"
+        queryKey={[...listKey, tab]}
+        load={load}
+        kinds={BACKUP_KINDS}
+        timeTitle={t(tab === 'reduction' ? 'backups.restoreTime' : 'backups.time')}
+        subscribeReset={subscribeReset}
+        toolbar={<BackupToolbar prefix="backup" onDialog={(kind) => setDialog({ kind })} />}
+        nameExtra={(row) => row.safety && <Tag color="orange">{t('backups.safety')}</Tag>}
+        extraColumns={
+          tab === 'reduction'
+            ? [
+                {
+                  title: t('backups.rule'),
+                  key: 'rule',
+                  render: (_, row) =>
+                    rulesOf(row).map((rule) => (
+                      <Tag key={rule} data-testid={`backup-rule-${row.id}-${rule}`}>
+                        {t(`backups.rule.${rule}`)}
+                      </Tag>
+                    )),
+                },
+              ]
+            : []
+        }
+        actions={(row) =>
+          tab === 'backups' && (
+            <>
+              {rowAction(row, 'download')}
+              {rowAction(row, 'restore')}
+            </>
+          )
+        }
+        onDelete={mayDelete ? (id) => deleteBackup(projectId, id) : undefined}
+        onRename={(row, name) => renameBackup(projectId, row.id, name)}
+      />
+    </BackupFrame>
   );
 }

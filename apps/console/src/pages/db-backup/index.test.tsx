@@ -1,7 +1,7 @@
 import type { DbBackupJobView, DbBackupView } from '@gantry/shared';
-import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockFetch, renderPage, signIn } from '../../test/utils';
+import { captureDownloads, fakeXhr, mockFetch, renderPage, signIn } from '../../test/utils';
 import DbBackupPage from '.';
 
 configure({ asyncUtilTimeout: 5000 });
@@ -69,6 +69,7 @@ function server(options: { ftp?: 'off' | 'on' | 'failing'; states?: JobState[]; 
         ],
       };
     }
+    if (path === `${DB}/download/d1`) return { body: 'PK…', headers: { 'content-type': 'application/zip' } };
     if (path === `${DB}/dump` || path === `${DB}/restore` || path === `${DB}/ftp/restore`)
       return { body: { id: 'job1' } };
     if (path === `${DB}/job1`) {
@@ -105,6 +106,43 @@ describe('database backup dialog', () => {
     expect(screen.getByText('12 MB')).toBeTruthy();
   });
 
+  it('filters the list by name, pages it, and batch deletes the chosen rows (as the project backups do)', async () => {
+    const { calls } = server({ backups: [dump('d1'), dump('d2')] });
+    open();
+    await screen.findByTestId('db-name-backup-d2');
+    const batch = screen.getByTestId('db-batch-delete') as HTMLButtonElement;
+    expect(batch.disabled).toBe(true);
+    for (const id of ['d1', 'd2'])
+      fireEvent.click(screen.getByTestId(`db-row-backup-${id}`).querySelector('input[type="checkbox"]') as HTMLElement);
+    await waitFor(() => expect(batch.disabled).toBe(false));
+    fireEvent.click(batch);
+    fireEvent.click(await screen.findByTestId('db-delete-ok'));
+    expect(await screen.findByText('批量删除成功')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.url)).toEqual([
+      `${DB}/backup/d1`,
+      `${DB}/backup/d2`,
+    ]);
+    fireEvent.change(within(screen.getByTestId('db-search')).getByRole('searchbox'), { target: { value: 'night' } });
+    await waitFor(() =>
+      expect(
+        calls.some((c) => {
+          const query = JSON.parse(new URL(c.url, 'http://x').searchParams.get('query') ?? '{}');
+          return query.filter?.name?.like === 'night' && query.filter.type === 'dump' && query.limit === 10;
+        }),
+      ).toBe(true),
+    );
+  });
+
+  it('filters the FTP list here by name', async () => {
+    server({ ftp: 'on' });
+    open('/app/db-backup?projectId=p1&tab=ftp');
+    await screen.findByTestId('db-name-ftp-f1');
+    fireEvent.change(within(screen.getByTestId('db-search')).getByRole('searchbox'), { target: { value: 'nothing' } });
+    await waitFor(() => expect(screen.queryByTestId('db-name-ftp-f1')).toBeNull());
+    fireEvent.change(within(screen.getByTestId('db-search')).getByRole('searchbox'), { target: { value: 'REMOTE' } });
+    expect(await screen.findByTestId('db-name-ftp-f1')).toBeTruthy();
+  });
+
   it('is titled for restore from the FTP restore entry, and says when FTP storage is not configured', async () => {
     server({ ftp: 'off' });
     open('/app/db-backup?projectId=p1&action=ftpRestore');
@@ -134,7 +172,7 @@ describe('database backup dialog', () => {
     const chinese = '备份完成，但复制到 FTP 服务器失败：FTP 服务器拒绝连接或无法到达（本地备份已保留）';
     expect(mark.getAttribute('aria-label')).toBe(chinese);
     expect(mark.textContent).toBe('警告');
-    await waitFor(() => expect((screen.getByTestId('db-create-name') as HTMLInputElement).value).not.toBe(''));
+    await waitFor(() => expect((screen.getByTestId('db-name') as HTMLInputElement).value).not.toBe(''));
     fireEvent.click(screen.getByTestId('db-create-ok'));
     const toast = await screen.findByTestId('db-job-warning', {}, { timeout: 4000 });
     expect(toast.textContent).toBe(chinese);
@@ -153,8 +191,20 @@ describe('database backup dialog', () => {
     });
     open('/app/db-backup?projectId=p1&action=ftpRestore');
     fireEvent.click(await screen.findByTestId('db-restore-ftp-f1'));
-    expect(await screen.findByTestId('db-restore-confirm')).toBeTruthy();
+    // Nothing is chosen until the user chooses; the rule of a database restore is said.
+    fireEvent.click(await screen.findByTestId('db-restore-ok'));
+    expect(await screen.findByText('备份内容不能为空')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('db-kind-all'));
+    expect((await screen.findByTestId('db-fixed-rule')).textContent).toContain('清空后新增');
+    expect(await screen.findByTestId('db-html-warning')).toBeTruthy();
     fireEvent.click(screen.getByTestId('db-restore-ok'));
+    await waitFor(() =>
+      expect(document.querySelector('.ant-modal-confirm-title')?.textContent).toBe(
+        '还原将替换项目现有的数据，确定继续？',
+      ),
+    );
+    expect(calls.some((c) => c.url.startsWith(`${DB}/ftp/restore`))).toBe(false);
+    fireEvent.click(await screen.findByTestId('db-replace-ok'));
     expect(await screen.findByTestId('db-restoring')).toBeTruthy();
     const start = calls.find((c) => c.url.startsWith(`${DB}/ftp/restore`));
     expect(start?.url).toBe(`${DB}/ftp/restore?id=f1`);
@@ -173,10 +223,11 @@ describe('database backup dialog', () => {
     open('/app/db-backup?projectId=p1&action=restore');
     fireEvent.click(await screen.findByTestId('db-restore-backup-d1'));
     // Only the parts the backup holds are offered.
-    expect(await screen.findByTestId('db-part-database')).toBeTruthy();
-    expect(screen.queryByTestId('db-part-html')).toBeNull();
-    fireEvent.click(screen.getByTestId('db-part-fileServer'));
+    expect(await screen.findByTestId('db-kind-database')).toBeTruthy();
+    expect(screen.queryByTestId('db-kind-html')).toBeNull();
+    fireEvent.click(screen.getByTestId('db-kind-database'));
     fireEvent.click(screen.getByTestId('db-restore-ok'));
+    fireEvent.click(await screen.findByTestId('db-replace-ok'));
     expect(await screen.findByText('The backup file is not valid: damaged', {}, { timeout: 4000 })).toBeTruthy();
     expect(calls.find((c) => c.url.startsWith(`${DB}/restore`))?.body).toEqual({ database: true });
     await waitFor(() =>
@@ -187,10 +238,15 @@ describe('database backup dialog', () => {
   it('backs up the chosen parts under the default name, and says when the job ends', async () => {
     const { calls } = server({ states: [{ status: 'success', log: 'backup complete' }] });
     open('/app/db-backup?projectId=p1&action=create');
-    const name = (await screen.findByTestId('db-create-name')) as HTMLInputElement;
+    const name = (await screen.findByTestId('db-name')) as HTMLInputElement;
     await waitFor(() => expect(name.value).toMatch(/^Plant_\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/));
-    expect(await screen.findByText('数据库 (2 MB)')).toBeTruthy();
-    fireEvent.click(screen.getByTestId('db-part-html'));
+    expect(await screen.findByText('数据 (2 MB)')).toBeTruthy();
+    // The name is labelled and counted (30 characters).
+    expect(document.querySelector('label[for="name"]')?.textContent).toBe('名称');
+    expect(name.closest('.ant-input-affix-wrapper')?.querySelector('.ant-input-show-count-suffix')?.textContent).toBe(
+      `${[...name.value].length} / 30`,
+    );
+    fireEvent.click(screen.getByTestId('db-kind-html'));
     // Media folders left out, as the project backup dialog picks them; the sizes follow.
     fireEvent.click(screen.getByTestId('db-pick-folders'));
     const folder = await screen.findByTestId('backup-folder-videos');
@@ -213,12 +269,9 @@ describe('database backup dialog', () => {
     });
   });
 
-  it('requires the code once "add code" is chosen for a download', async () => {
-    server();
-    const links: string[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      links.push(`${this.download}|${this.getAttribute('href')}`);
-    });
+  it('requires the code once "add code" is chosen for a download, then fetches and saves the file', async () => {
+    const { calls } = server();
+    const downloads = captureDownloads();
     open();
     fireEvent.click(await screen.findByTestId('db-download-backup-d1'));
     const ok = (await screen.findByTestId('db-download-ok')) as HTMLButtonElement;
@@ -228,40 +281,16 @@ describe('database backup dialog', () => {
     fireEvent.change(screen.getByTestId('backup-code'), { target: { value: 'k3y' } });
     await waitFor(() => expect(ok.disabled).toBe(false));
     fireEvent.click(ok);
-    expect(links).toEqual([`dump d1.zip|${DB}/download/d1?token=admin-token&x-request-project=p1&password=k3y`]);
+    await waitFor(() => expect(downloads.map((d) => d.name)).toEqual(['dump d1.zip']));
+    const fetched = calls.find((c) => c.url.startsWith(`${DB}/download/`));
+    expect(fetched?.url).toBe(`${DB}/download/d1?password=k3y`);
+    expect(fetched?.headers['x-request-project']).toBe('p1');
+    expect(fetched?.headers.Authorization).toBe('Bearer admin-token');
   });
 
   it('asks the upload code first (cancel goes on with none), then uploads with a progress bar', async () => {
     server();
-    class FakeXhr {
-      static sent: Array<{ url: string; headers: Record<string, string> }> = [];
-      static finish: (() => void) | undefined;
-      upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = {
-        onprogress: null,
-      };
-      onload: (() => void) | null = null;
-      onerror: (() => void) | null = null;
-      status = 0;
-      statusText = '';
-      responseText = '';
-      private url = '';
-      private headers: Record<string, string> = {};
-      open(_method: string, url: string) {
-        this.url = url;
-      }
-      setRequestHeader(name: string, value: string) {
-        this.headers[name] = value;
-      }
-      send() {
-        FakeXhr.sent.push({ url: this.url, headers: this.headers });
-        this.upload.onprogress?.({ lengthComputable: true, loaded: 1048576, total: 4 * 1048576 });
-        FakeXhr.finish = () => {
-          this.status = 200;
-          this.responseText = JSON.stringify(dump('u1'));
-          this.onload?.();
-        };
-      }
-    }
+    const FakeXhr = fakeXhr({ progress: [[1048576, 4 * 1048576]], body: dump('u1') });
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     open('/app/db-backup?projectId=p1&action=upload');
     fireEvent.change(await screen.findByTestId('db-upload-code'), { target: { value: 'typed' } });
@@ -280,20 +309,12 @@ describe('database backup dialog', () => {
 
   it('sends the upload code when it is confirmed', async () => {
     server();
-    const sent: string[] = [];
-    class FakeXhr {
-      upload = { onprogress: null };
-      open(_method: string, url: string) {
-        sent.push(url);
-      }
-      setRequestHeader() {}
-      send() {}
-    }
+    const FakeXhr = fakeXhr();
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     open('/app/db-backup?projectId=p1&action=upload');
     fireEvent.change(await screen.findByTestId('db-upload-code'), { target: { value: 'c0de' } });
     fireEvent.click(screen.getByTestId('db-code-ok'));
     fireEvent.change(await screen.findByTestId('db-upload-input'), { target: { files: [new File(['x'], 'a.zip')] } });
-    await waitFor(() => expect(sent).toEqual([`${DB}/upload?projectId=p1&password=c0de`]));
+    await waitFor(() => expect(FakeXhr.sent.map((x) => x.url)).toEqual([`${DB}/upload?projectId=p1&password=c0de`]));
   });
 });

@@ -1,7 +1,7 @@
 import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MediaNode } from '../../../services/media';
-import { type MockCall, mockFetch, renderPage, signIn } from '../../../test/utils';
+import { fakeXhr, type MockCall, mockFetch, renderPage, signIn } from '../../../test/utils';
 import ProjectMediaPage, { filterTree, withAncestors } from '.';
 
 configure({ asyncUtilTimeout: 5000 });
@@ -21,36 +21,11 @@ const TREE: MediaNode[] = [
   { path: 'readme.txt', name: 'readme.txt', type: 'file', size: 10, updateTime: '2026-11-20T08:00:00.000Z' },
 ];
 
-/** A stand-in for XMLHttpRequest: reports upload progress, then answers. */
-class FakeXhr {
-  static sent: Array<{ url: string; headers: Record<string, string>; body: FormData }> = [];
-  static finish: (() => void) | undefined;
-  upload: { onprogress: ((event: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = {
-    onprogress: null,
-  };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  status = 0;
-  statusText = '';
-  responseText = '';
-  private url = '';
-  private headers: Record<string, string> = {};
-  open(_method: string, url: string) {
-    this.url = url;
-  }
-  setRequestHeader(name: string, value: string) {
-    this.headers[name] = value;
-  }
-  send(body: FormData) {
-    FakeXhr.sent.push({ url: this.url, headers: this.headers, body });
-    this.upload.onprogress?.({ lengthComputable: true, loaded: 40, total: 100 });
-    FakeXhr.finish = () => {
-      this.status = 200;
-      this.responseText = JSON.stringify([{ path: 'images/photo.jpg', name: 'photo.jpg', size: 100 }]);
-      this.onload?.();
-    };
-  }
-}
+/** Reports 40% of the upload, then answers with the stored file. */
+const FakeXhr = fakeXhr({
+  progress: [[40, 100]],
+  body: [{ path: 'images/photo.jpg', name: 'photo.jpg', size: 100 }],
+});
 
 afterEach(() => {
   vi.unstubAllGlobals();

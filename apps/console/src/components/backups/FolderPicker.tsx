@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Empty, Input, Modal, Tree, type TreeDataNode } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type MediaNode, mediaTree } from '../../../services/media';
-import { testId } from '../../../utils/testId';
+import { type MediaNode, mediaTree } from '../../services/media';
+import { testId } from '../../utils/testId';
 
 /** The folders of the tree whose name contains `search`, with the folders that lead to them. */
 export function matchingFolders(nodes: MediaNode[], search: string): MediaNode[] {
