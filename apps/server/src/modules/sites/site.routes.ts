@@ -9,7 +9,6 @@ import {
   MEDIA_LIMITS,
   pickLanguage,
   remainingDays,
-  scopeFor,
   wirePassword,
 } from '@gantry/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -487,11 +486,7 @@ export function siteRoutes(deps: SiteRouteDeps) {
         };
         typed.get('/admin/_p_:id/api/tables', { schema: { hide: true, params: idParams } }, async (request) => {
           const { target, as } = await tablesOf(request);
-          const published = (await tables.listTables(target)).filter((row) => row.doc.published);
-          const member = as.member;
-          return published
-            .filter((row) => !member || scopeFor(row.doc.published?.permissions.view ?? [], member.subject) !== 'none')
-            .map(backOfficeTable);
+          return (await tables.visibleTables(target, as)).map(backOfficeTable);
         });
         typed.get(
           '/admin/_p_:id/api/tables/:table/records',

@@ -7,17 +7,14 @@ import {
   type FieldMessageKey,
   type FieldOptions,
   type MessageKey,
-  type PermissionScope,
-  type PermissionSubject,
   type RecordValues,
-  scopeFor,
   type TableDefinition,
   tableDefinition,
   tableName,
   type ValueProblem,
   type WriteMode,
 } from '@gantry/shared';
-import { and, type SQL, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../db/database.js';
 import { projectDocuments } from '../../db/schema.js';
@@ -35,6 +32,14 @@ import {
 } from '../../lib/list-query/list-query.js';
 import { ReadCache } from '../../lib/read-cache.js';
 import type { GatedProject } from '../../plugins/project-gate.js';
+import {
+  manageableRecords,
+  mayAddRecord,
+  type RecordMember,
+  recordMember,
+  viewableRecords,
+  visibleTables,
+} from '../../policy/record-permissions.js';
 import type { DocumentService, Target } from '../documents/document.service.js';
 import type { UserRow } from '../users/user.repository.js';
 import { type CompiledFormula, compileFormula, formulaProblem, formulaValue } from './formula.js';
@@ -131,40 +136,7 @@ export interface PublishPreview extends TableDiff {
  */
 export interface Writer {
   id: string;
-  member?: Member;
-}
-export interface Member {
-  subject: PermissionSubject;
-  /** The user's department and every department under it. */
-  departmentTree: readonly string[];
-}
-
-/** A record permission scope as SQL over the record documents; undefined: every record. */
-export function scopeSql(scope: PermissionScope, member: Member | undefined): SQL | undefined {
-  if (!member) return undefined;
-  const doc = projectDocuments.doc;
-  const { subject, departmentTree } = member;
-  const anyOf = (values: readonly string[]) =>
-    sql.join(
-      values.map((value) => sql`${value}`),
-      sql`, `,
-    );
-  switch (scope) {
-    case 'all':
-      return undefined;
-    case 'none':
-      return sql`false`;
-    case 'self':
-      return sql`${doc} ->> 'createdBy' = ${subject.userId}`;
-    case 'department':
-      return subject.department === undefined ? sql`false` : sql`${doc} ->> 'createdDept' = ${subject.department}`;
-    case 'departmentTree':
-      return departmentTree.length === 0 ? sql`false` : sql`${doc} ->> 'createdDept' in (${anyOf(departmentTree)})`;
-    case 'role':
-      return subject.roles.length === 0
-        ? sql`false`
-        : sql`coalesce(${doc} -> 'createdRoles', '[]'::jsonb) ?| array[${anyOf(subject.roles)}]::text[]`;
-  }
+  member?: RecordMember;
 }
 
 function problemsError(problems: ValueProblem[]): AppError {
@@ -240,24 +212,9 @@ export class TableService {
       member.department === undefined
         ? new Map<string, string | undefined>()
         : await this.repo.departments(target.projectId);
-    const tree: string[] = [];
-    if (member.department !== undefined) {
-      const children = new Map<string, string[]>();
-      for (const [id, parent] of parents)
-        if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), id]);
-      const seen = new Set<string>();
-      const queue = [member.department];
-      while (queue.length > 0) {
-        const next = queue.shift() as string;
-        if (seen.has(next)) continue;
-        seen.add(next);
-        tree.push(next);
-        queue.push(...(children.get(next) ?? []));
-      }
-    }
     return {
       id: viewAs,
-      member: { subject: { userId: viewAs, department: member.department, roles: member.roles }, departmentTree: tree },
+      member: recordMember({ userId: viewAs, department: member.department, roles: member.roles }, parents),
     };
   }
 
@@ -270,6 +227,12 @@ export class TableService {
 
   listTables(target: Target): Promise<TableRow[]> {
     return this.repo.listTables(target.projectId);
+  }
+
+  /** The published tables the caller sees (the back office's list): the policy's visible-tables filter. */
+  async visibleTables(target: Target, writer: Writer): Promise<TableRow[]> {
+    const published = (await this.repo.listTables(target.projectId)).filter((row) => row.doc.published);
+    return visibleTables(published, (row) => row.doc.published?.permissions, writer.member);
   }
 
   async getTable(target: Target, id: string): Promise<TableRow> {
@@ -459,18 +422,14 @@ export class TableService {
     return { ...table, published: table.published };
   }
 
-  /** The records the caller may see (view), as SQL. */
+  /** The records the caller may see (view), as SQL (the policy's record permissions). */
   private viewScope(definition: TableDefinition, writer: Writer): SQL | undefined {
-    const member = writer.member;
-    return member && scopeSql(scopeFor(definition.permissions.view, member.subject), member);
+    return viewableRecords(definition.permissions, writer.member);
   }
 
-  /** The records the caller may change or delete: manage, limited by view. */
+  /** The records the caller may change or delete (the policy's record permissions). */
   private manageScope(definition: TableDefinition, writer: Writer): SQL | undefined {
-    const member = writer.member;
-    if (!member) return undefined;
-    const manage = scopeSql(scopeFor(definition.permissions.manage, member.subject), member);
-    return and(manage, this.viewScope(definition, writer));
+    return manageableRecords(definition.permissions, writer.member);
   }
 
   /**
@@ -561,8 +520,7 @@ export class TableService {
       // The table's row lock orders the writes of one table: auto-numbers and no-duplicate checks.
       const table = await this.lockTable(target, tableId, tx);
       const definition = this.published(table);
-      if (writer.member && scopeFor(definition.permissions.add, writer.member.subject) === 'none')
-        throw new AppError('forbidden');
+      if (!mayAddRecord(definition.permissions, writer.member)) throw new AppError('forbidden');
       const { values, problems } = checkValues(definition.fields, body, 'create', undefined);
       if (problems.length > 0) throw problemsError(problems);
       const now = this.clock();
