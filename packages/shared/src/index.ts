@@ -23,6 +23,7 @@ export * from './schemas/licence.schema.js';
 export * from './schemas/platform-backup.schema.js';
 export * from './schemas/project.schema.js';
 export * from './schemas/settings.schema.js';
+export * from './schemas/table.schema.js';
 export * from './schemas/template.schema.js';
 export * from './schemas/tenant.schema.js';
 export * from './sha256.js';

@@ -9,13 +9,14 @@ import {
   type MessageKey,
   type RecordValues,
   type TableDefinition,
+  type tableCreateBody,
   tableDefinition,
-  tableName,
+  type tableRenameBody,
   type ValueProblem,
   type WriteMode,
 } from '@gantry/shared';
 import type { SQL } from 'drizzle-orm';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Database } from '../../db/database.js';
 import { projectDocuments } from '../../db/schema.js';
 import { AppError, type FieldMessage } from '../../lib/app-error.js';
@@ -121,8 +122,9 @@ const INDEX_CHECK_MS = 60_000;
 const PUBLISH_BATCH = 500;
 const IDENTIFIER = /^[A-Za-z][^\s.$@%^&*()=+{}[\]:;'"`<>,?/|\\]{0,63}$/;
 
-export const tableBody = z.object({ name: tableName, title: z.string().trim().max(100).optional() });
-export const renameBody = z.object({ name: tableName.optional(), title: z.string().trim().max(100).optional() });
+/** What a new table and a rename take (`rest/spm/tables`; the schemas are packages/shared's). */
+export type TableCreate = z.output<typeof tableCreateBody>;
+export type TableRename = z.output<typeof tableRenameBody>;
 
 export interface PublishPreview extends TableDiff {
   draftVersion: number;
@@ -242,7 +244,7 @@ export class TableService {
   }
 
   /** A new table (an empty draft); no more tables than the project's grant allows (`flow.tableCount`). */
-  async createTable(target: Target, body: z.infer<typeof tableBody>, writer: Writer): Promise<TableRow> {
+  async createTable(target: Target, body: TableCreate, writer: Writer): Promise<TableRow> {
     return this.repo.transaction(async (tx) => {
       const limit = await this.repo.lockProjectTableLimit(target.projectId, tx);
       if ((await this.repo.countTables(target.projectId, tx)) >= limit)
@@ -262,7 +264,7 @@ export class TableService {
     });
   }
 
-  async renameTable(target: Target, id: string, body: z.infer<typeof renameBody>): Promise<TableRow> {
+  async renameTable(target: Target, id: string, body: TableRename): Promise<TableRow> {
     return this.repo.transaction(async (tx) => {
       const row = await this.lockTable(target, id, tx);
       if (body.name !== undefined && (await this.repo.tableNamed(target.projectId, body.name, id, tx)))
