@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { wirePassword } from './auth.schema.js';
+import { loginBody, wirePassword } from './auth.schema.js';
 import { mediaNameParam, mediaPathParam } from './media.schema.js';
 import { CAPTCHA_MODES } from './settings.schema.js';
 
@@ -28,13 +28,7 @@ export const siteCaptchaQuery = z.object({
   owner: z.enum(['true', 'false']).optional(),
 });
 /** `POST …/api/login`: a project user, or (`owner`) the console account of the project administrator. */
-export const siteLoginBody = z.object({
-  username: z.string().trim().min(1).max(64),
-  password: wirePassword,
-  code: z.string().max(16).optional(),
-  codeId: z.string().max(64).optional(),
-  owner: z.boolean().optional(),
-});
+export const siteLoginBody = loginBody.omit({ remenber: true }).extend({ owner: z.boolean().optional() });
 /** `POST …/api/sso`: the one-time code the console issued. */
 export const siteSsoBody = z.object({ code: z.string().min(1).max(128) });
 

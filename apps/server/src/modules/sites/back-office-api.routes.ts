@@ -40,6 +40,7 @@ export function backOfficeApiRoutes(deps: SiteRouteDeps) {
   };
   const usersAnswer = { 200: z.array(siteUserView) };
   const rolesAnswer = { 200: z.array(siteRoleView) };
+  const treeAnswer = { 200: z.array(mediaTreeNode) };
 
   return async (api: FastifyInstance) => {
     const typed = api.withTypeProvider<ZodTypeProvider>();
@@ -99,14 +100,7 @@ export function backOfficeApiRoutes(deps: SiteRouteDeps) {
     // The media library, with the public folder's permissions for project users.
     typed.get(
       '/admin/_p_:id/api/media/tree',
-      {
-        schema: {
-          hide: true,
-          params: siteParams,
-          querystring: siteMediaTreeQuery,
-          response: { 200: z.array(mediaTreeNode) },
-        },
-      },
+      { schema: { hide: true, params: siteParams, querystring: siteMediaTreeQuery, response: treeAnswer } },
       async (request, reply) => {
         const answer = await media.tree(await mediaOf(request.params.id, request), request.query.path ?? '', true);
         if (answer.truncated) reply.header('x-tree-truncated', 'true');

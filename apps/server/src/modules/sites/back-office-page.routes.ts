@@ -1,9 +1,7 @@
-import { siteContent, sitePageParams } from '@gantry/shared';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BACK_OFFICE_SCRIPT } from './back-office-script.js';
 import { siteProblem } from './site.service.js';
-import { BACK_OFFICE_CSP, html, languageOf, ownOrigin, problemAnswer, type SiteRouteDeps } from './site-http.js';
+import { languageOf, pageAnswer, problemAnswer, type SiteRouteDeps, siteAsset, sitePages } from './site-http.js';
 import { BACK_OFFICE_JS, backOfficePage } from './site-pages.js';
 
 /**
@@ -14,39 +12,15 @@ import { BACK_OFFICE_JS, backOfficePage } from './site-pages.js';
 export function backOfficePageRoutes(deps: SiteRouteDeps) {
   const { sites, settings } = deps;
   return async (app: FastifyInstance) => {
-    const typed = app.withTypeProvider<ZodTypeProvider>();
-    typed.get(BACK_OFFICE_JS, { schema: { hide: true, response: { 200: siteContent } } }, async (_request, reply) =>
-      reply
-        .header('content-type', 'text/javascript; charset=utf-8')
-        .header('cache-control', 'public, max-age=300')
-        .send(BACK_OFFICE_SCRIPT),
-    );
+    siteAsset(app, BACK_OFFICE_JS, 'text/javascript; charset=utf-8', BACK_OFFICE_SCRIPT);
 
-    for (const url of ['/admin/_p_:id', '/admin/_p_:id/*']) {
-      typed.get(
-        url,
-        { schema: { hide: true, params: sitePageParams, response: { 200: siteContent } } },
-        async (request, reply) => {
-          const { id } = request.params;
-          const language = languageOf(request);
-          const project = await sites.project(id);
-          const problem = siteProblem(project, sites.now());
-          if (problem || !project) return problemAnswer(reply, id, problem, language);
-          const own = ownOrigin.has(request.raw);
-          const s = await settings.get();
-          return html(
-            reply,
-            200,
-            backOfficePage(
-              project,
-              own ? '/admin' : `/admin/_p_${encodeURIComponent(id)}`,
-              s.project_logo || s.logo,
-              language,
-            ),
-            BACK_OFFICE_CSP,
-          );
-        },
-      );
-    }
+    sitePages(app, ['/admin/_p_:id', '/admin/_p_:id/*'], async ({ id, own }, request, reply) => {
+      const project = await sites.project(id);
+      const problem = siteProblem(project, sites.now());
+      if (problem || !project) return problemAnswer(request, reply, id, problem);
+      const s = await settings.get();
+      const base = own ? '/admin' : `/admin/_p_${encodeURIComponent(id)}`;
+      return pageAnswer(reply, backOfficePage(project, base, s.project_logo || s.logo, languageOf(request)));
+    });
   };
 }

@@ -52,6 +52,8 @@ export function backOfficeTableRoutes(deps: SiteRouteDeps & { tables: TableServi
     return { target, as };
   };
 
+  const pageAnswer = { 200: z.array(recordView) };
+
   return async (api: FastifyInstance) => {
     const typed = api.withTypeProvider<ZodTypeProvider>();
     typed.get(
@@ -64,14 +66,7 @@ export function backOfficeTableRoutes(deps: SiteRouteDeps & { tables: TableServi
     );
     typed.get(
       '/admin/_p_:id/api/tables/:table/records',
-      {
-        schema: {
-          hide: true,
-          params: siteTableParams,
-          querystring: listQuerystring,
-          response: { 200: z.array(recordView) },
-        },
-      },
+      { schema: { hide: true, params: siteTableParams, querystring: listQuerystring, response: pageAnswer } },
       async (request, reply) => {
         const { target, as } = await tablesOf(request.params.id, request);
         return sendRecordPage(reply, await tables.listRecords(target, request.params.table, request.query.query, as));

@@ -1,9 +1,15 @@
-import { siteContent, sitePageParams } from '@gantry/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.js';
 import { PackageFileCache, packageSegments, serveFromPackage } from './front-site.js';
-import { BACK_OFFICE_CSP, html, languageOf, ownOrigin, problemAnswer, type SiteRouteDeps } from './site-http.js';
+import {
+  languageOf,
+  type PageRequest,
+  pageAnswer,
+  problemAnswer,
+  type SiteRouteDeps,
+  siteAsset,
+  sitePages,
+} from './site-http.js';
 import { defaultFrontPage, SITE_CSS, SITE_STYLES } from './site-pages.js';
 
 /**
@@ -48,11 +54,10 @@ export function frontSiteRoutes(deps: SiteRouteDeps) {
   const files = deps.files ?? new PackageFileCache();
 
   /** Project `id`'s file `rest` (the package's path; '' its root). */
-  const front = async (id: string, rest: string, request: FastifyRequest, reply: FastifyReply) => {
+  const front = async ({ id, rest, own }: PageRequest, request: FastifyRequest, reply: FastifyReply) => {
     reply.headers(SECURITY_HEADERS);
     const { project, problem } = await sites.cachedState(id);
-    const own = ownOrigin.has(request.raw);
-    if (problem || !project) return problemAnswer(reply, id, problem, languageOf(request));
+    if (problem || !project) return problemAnswer(request, reply, id, problem);
     const segments = packageSegments(rest);
     if (!segments) throw new AppError('notFound');
     if (!own && rest === '' && !request.url.split('?')[0]?.endsWith('/')) {
@@ -66,35 +71,21 @@ export function frontSiteRoutes(deps: SiteRouteDeps) {
     if (served === 'notFound') throw new AppError('notFound');
     const s = await settings.get();
     const backOffice = own ? '/admin/' : `/admin/_p_${encodeURIComponent(id)}/`;
-    return html(
+    return pageAnswer(
       reply,
-      200,
       defaultFrontPage(
         project,
         { logo: s.project_logo, background: s.project_backgroundImage },
         backOffice,
         languageOf(request),
       ),
-      BACK_OFFICE_CSP,
     );
   };
 
   return async (app: FastifyInstance) => {
-    const typed = app.withTypeProvider<ZodTypeProvider>();
-    typed.get(SITE_CSS, { schema: { hide: true, response: { 200: siteContent } } }, async (_request, reply) =>
-      reply
-        .header('content-type', 'text/css; charset=utf-8')
-        .header('cache-control', 'public, max-age=300')
-        .send(SITE_STYLES),
-    );
+    siteAsset(app, SITE_CSS, 'text/css; charset=utf-8', SITE_STYLES);
     // Helmet builds its middlewares again for every request; the front site's files, the hottest
     // path, set the same headers from a constant instead (site.routes.test.ts compares them).
-    for (const url of ['/_p_:id', '/_p_:id/*']) {
-      typed.get(
-        url,
-        { schema: { hide: true, params: sitePageParams, response: { 200: siteContent } }, helmet: false },
-        (request, reply) => front(request.params.id, request.params['*'] ?? '', request, reply),
-      );
-    }
+    sitePages(app, ['/_p_:id', '/_p_:id/*'], front, { helmet: false });
   };
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { type Language, pickLanguage } from '@gantry/shared';
+import { type Language, pickLanguage, siteContent, sitePageParams } from '@gantry/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.js';
 import type { FileStore } from '../../lib/file-store.js';
 import type { MediaService } from '../media/media.service.js';
@@ -37,7 +38,7 @@ export interface SiteRouteDeps {
 export const ownOrigin = new WeakSet<IncomingMessage>();
 
 /** The back office's own pages and API (and the pages saying why a site is closed): as strict as the console's. */
-export const BACK_OFFICE_CSP =
+const BACK_OFFICE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https: http:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
 export function languageOf(request: FastifyRequest): Language {
@@ -45,7 +46,7 @@ export function languageOf(request: FastifyRequest): Language {
 }
 
 /** An HTML page, asked for each time, in the caller's language. */
-export function html(reply: FastifyReply, status: number, body: string, csp: string): FastifyReply {
+function html(reply: FastifyReply, status: number, body: string, csp: string): FastifyReply {
   return reply
     .code(status)
     .header('content-type', 'text/html; charset=utf-8')
@@ -55,19 +56,62 @@ export function html(reply: FastifyReply, status: number, body: string, csp: str
     .send(body);
 }
 
+/** A site's page (HTML, status 200). */
+export function pageAnswer(reply: FastifyReply, body: string): FastifyReply {
+  return html(reply, 200, body, BACK_OFFICE_CSP);
+}
+
 /** The page saying why project `id`'s site cannot be used now (404 when there is no such project, else 403). */
 export function problemAnswer(
+  request: FastifyRequest,
   reply: FastifyReply,
   id: string,
   problem: SiteProblem | undefined,
-  language: Language,
 ): FastifyReply {
   return html(
     reply,
     problem?.code === 'notFound' ? 404 : 403,
-    problemPage(id, problem ?? { code: 'notFound', message: 'site.projectMissing', params: {} }, language),
+    problemPage(id, problem ?? { code: 'notFound', message: 'site.projectMissing', params: {} }, languageOf(request)),
     BACK_OFFICE_CSP,
   );
+}
+
+/** A page request: project `id`, the path `rest` within its site ('' its root), and whether it came on the project's own origin. */
+export interface PageRequest {
+  id: string;
+  rest: string;
+  own: boolean;
+}
+type PageHandler = (page: PageRequest, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/** A page of the sites at each of `urls` (the project's id in `:id`, any path within it in `*`). */
+export function sitePages(
+  app: FastifyInstance,
+  urls: readonly string[],
+  handler: PageHandler,
+  options: { helmet?: false } = {},
+): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  for (const url of urls) {
+    typed.get(
+      url,
+      { schema: { hide: true, params: sitePageParams, response: { 200: siteContent } }, ...options },
+      async (request, reply) => {
+        const { id, '*': rest = '' } = request.params;
+        await handler({ id, rest, own: ownOrigin.has(request.raw) }, request, reply);
+        return reply;
+      },
+    );
+  }
+}
+
+/** A file of the sites' own (their style sheet, the back office's script), kept by browsers for five minutes. */
+export function siteAsset(app: FastifyInstance, url: string, contentType: string, body: string): void {
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get(url, { schema: { hide: true, response: { 200: siteContent } } }, async (_request, reply) =>
+      reply.header('content-type', contentType).header('cache-control', 'public, max-age=300').send(body),
+    );
 }
 
 /** A back office's calls are never stored by a cache. */

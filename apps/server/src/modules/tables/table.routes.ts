@@ -35,6 +35,8 @@ const tags = ['tables'];
 
 const VIEW_AS_HEADER = 'x-view-as';
 const recordHeaders = projectHeaders.extend({ [VIEW_AS_HEADER]: z.string().min(1).max(128).optional() });
+/** A records list or count: the table, the caller (`x-view-as`) and the query. */
+const recordQuery = { tags, headers: recordHeaders, params: tableParams, querystring: listQuerystring };
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -178,10 +180,7 @@ export function tableRoutes(tables: TableService) {
       {
         ...read,
         schema: {
-          tags,
-          headers: recordHeaders,
-          params: tableParams,
-          querystring: listQuerystring,
+          ...recordQuery,
           description: `${LIST_QUERY_DESCRIPTION} Fields are named by their identifiers. ${cappedTotalDescription('records')} Keyset paging: a full page sets the \`next-cursor\` header; \`cursor\` in the query (with the same sort, no \`skip\`) gives the rows after it.`,
           response: { 200: z.array(recordView) },
         },
@@ -195,13 +194,7 @@ export function tableRoutes(tables: TableService) {
       '/tables/:id/records/count',
       {
         ...read,
-        schema: {
-          tags,
-          headers: recordHeaders,
-          params: tableParams,
-          querystring: listQuerystring,
-          response: { 200: recordCountView },
-        },
+        schema: { ...recordQuery, response: { 200: recordCountView } },
       },
       async (request, reply) => {
         const { project, as } = await caller(request);
