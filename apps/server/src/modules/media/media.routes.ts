@@ -1,9 +1,15 @@
-import { MEDIA_LIMITS } from '@gantry/shared';
+import {
+  MEDIA_LIMITS,
+  mediaNameParam,
+  mediaPathParam,
+  mediaPathView,
+  mediaTreeNode,
+  mediaUploadedView,
+} from '@gantry/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
-import type { TreeNode } from '../../lib/file-store.js';
 import { streamFiles, type UploadRule } from '../../lib/upload-receiver.js';
 import { actorOf } from '../../plugins/auth.js';
 import { gatedProject, PROJECT_HEADER, projectHeaders, projectQuery } from '../../plugins/project-gate.js';
@@ -12,24 +18,8 @@ import type { MediaService } from './media.service.js';
 const tags = ['media'];
 export const MEDIA_PREFIX = '/proxy/core/mediaLibrary';
 /** Paths are checked by the service (`checkMediaPath`), which names the reason; here only their size. */
-const mediaPath = z.string().max(MEDIA_LIMITS.pathMax * 2);
+const mediaPath = mediaPathParam;
 const flag = z.enum(['true', 'false']).optional();
-
-const treeNode: z.ZodType<TreeNode> = z
-  .lazy(
-    () =>
-      z.object({
-        path: z.string(),
-        name: z.string(),
-        type: z.enum(['dir', 'file']),
-        child: z.array(treeNode).optional(),
-        size: z.number().optional(),
-        updateTime: z.string().optional(),
-      }),
-    // A recursive schema needs a name in the API document (a $ref to itself).
-  )
-  .meta({ id: 'MediaTreeNode' });
-const pathAnswer = z.object({ path: z.string() });
 
 /** Images a browser may show inline (`?inline=true`); anything else, SVG included, is an attachment. */
 const INLINE_TYPES: Record<string, string> = {
@@ -87,7 +77,7 @@ export function mediaRoutes(media: MediaService) {
             'and the header `x-tree-truncated: true` says so.',
           headers: projectHeaders,
           querystring: z.object({ path: mediaPath.optional(), files: flag }),
-          response: { 200: z.array(treeNode) },
+          response: { 200: z.array(mediaTreeNode) },
         },
       },
       async (request, reply) => {
@@ -116,7 +106,7 @@ export function mediaRoutes(media: MediaService) {
             '`overwrite=true`. Answers the stored files.',
           headers: projectHeaders,
           querystring: z.object({ path: mediaPath.optional(), overwrite: flag }),
-          response: { 200: z.array(z.object({ path: z.string(), name: z.string(), size: z.number() })) },
+          response: { 200: mediaUploadedView },
         },
       },
       async (request) => {
@@ -138,7 +128,7 @@ export function mediaRoutes(media: MediaService) {
           description: 'Creates the folder `path` and any missing parents; the folder existing is 409 mediaExists.',
           headers: projectHeaders,
           body: z.object({ path: mediaPath }),
-          response: { 200: treeNode },
+          response: { 200: mediaTreeNode },
         },
       },
       async (request) => media.mkdir(await context(request), request.body.path),
@@ -152,8 +142,8 @@ export function mediaRoutes(media: MediaService) {
           tags,
           description: 'Renames the file or folder `path` to `name` in the same folder; answers the new path.',
           headers: projectHeaders,
-          body: z.object({ path: mediaPath, name: z.string().max(MEDIA_LIMITS.nameBytesMax * 2) }),
-          response: { 200: pathAnswer },
+          body: z.object({ path: mediaPath, name: mediaNameParam }),
+          response: { 200: mediaPathView },
         },
       },
       async (request) => media.rename(await context(request), request.body.path, request.body.name),
@@ -170,7 +160,7 @@ export function mediaRoutes(media: MediaService) {
             'the new path. Nothing is replaced: a name taken in `to` is 409 mediaExists.',
           headers: projectHeaders,
           body: z.object({ path: mediaPath, to: mediaPath }),
-          response: { 200: pathAnswer },
+          response: { 200: mediaPathView },
         },
       },
       async (request) => media.move(await context(request), request.body.path, request.body.to),
@@ -185,7 +175,7 @@ export function mediaRoutes(media: MediaService) {
           description: 'Removes the file or folder `path` (a folder with everything in it).',
           headers: projectHeaders,
           querystring: z.object({ path: mediaPath }),
-          response: { 200: pathAnswer },
+          response: { 200: mediaPathView },
         },
       },
       async (request) => {

@@ -4,7 +4,7 @@ import { createSecureContext, type SecureContext } from 'node:tls';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.js';
 import type { SiteProject, SiteRepository } from './site.repository.js';
-import { ownOrigin } from './site.routes.js';
+import { ownOrigin } from './site-http.js';
 
 interface Listener {
   port: number;

@@ -1,4 +1,22 @@
-import { translate } from '@gantry/shared';
+import {
+  publishedView,
+  publishPreviewView,
+  recordBatchBody,
+  recordBatchView,
+  recordCountView,
+  recordValuesBody,
+  recordView,
+  tableCreateBody,
+  tableDraftBody,
+  tableParams,
+  tablePublishBody,
+  tableRecordParams,
+  tableRemovedView,
+  tableRenameBody,
+  tableSummaryView,
+  tableView,
+  translate,
+} from '@gantry/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,15 +29,14 @@ import {
 import { actorOf } from '../../plugins/auth.js';
 import { gatedProject, projectHeaders } from '../../plugins/project-gate.js';
 import { presentRecord, presentTable, presentTableSummary, sendRecordPage } from './table.presenter.js';
-import { renameBody, type TableService, tableBody } from './table.service.js';
+import type { TableService } from './table.service.js';
 
 const tags = ['tables'];
-const tableParams = z.object({ id: z.string().min(1).max(128) });
-const recordParams = tableParams.extend({ recordId: z.string().min(1).max(128) });
-const anyBody = z.record(z.string(), z.unknown());
 
 const VIEW_AS_HEADER = 'x-view-as';
 const recordHeaders = projectHeaders.extend({ [VIEW_AS_HEADER]: z.string().min(1).max(128).optional() });
+/** A records list or count: the table, the caller (`x-view-as`) and the query. */
+const recordQuery = { tags, headers: recordHeaders, params: tableParams, querystring: listQuerystring };
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -46,7 +63,15 @@ export function tableRoutes(tables: TableService) {
 
     typed.get(
       '/tables',
-      { ...read, schema: { tags, headers: projectHeaders, description: "The project's tables, oldest first." } },
+      {
+        ...read,
+        schema: {
+          tags,
+          headers: projectHeaders,
+          description: "The project's tables, oldest first.",
+          response: { 200: z.array(tableSummaryView) },
+        },
+      },
       async (request) => (await tables.listTables(target(request))).map(presentTableSummary),
     );
     typed.post(
@@ -56,22 +81,30 @@ export function tableRoutes(tables: TableService) {
         schema: {
           tags,
           headers: projectHeaders,
-          body: tableBody,
+          body: tableCreateBody,
           description: "A new table with an empty draft; refused beyond the grant's flow.tableCount.",
+          response: { 200: tableView },
         },
       },
       async (request) => presentTable(await tables.createTable(target(request), request.body, asSelf(request))),
     );
     typed.get(
       '/tables/:id',
-      { ...read, schema: { tags, headers: projectHeaders, params: tableParams } },
+      { ...read, schema: { tags, headers: projectHeaders, params: tableParams, response: { 200: tableView } } },
       async (request) => presentTable(await tables.getTable(target(request), request.params.id)),
     );
     typed.patch(
       '/tables/:id',
       {
         ...write,
-        schema: { tags, headers: projectHeaders, params: tableParams, body: renameBody, description: 'Rename.' },
+        schema: {
+          tags,
+          headers: projectHeaders,
+          params: tableParams,
+          body: tableRenameBody,
+          description: 'Rename.',
+          response: { 200: tableView },
+        },
       },
       async (request) => presentTable(await tables.renameTable(target(request), request.params.id, request.body)),
     );
@@ -79,7 +112,13 @@ export function tableRoutes(tables: TableService) {
       '/tables/:id',
       {
         ...write,
-        schema: { tags, headers: projectHeaders, params: tableParams, description: 'The table and its records.' },
+        schema: {
+          tags,
+          headers: projectHeaders,
+          params: tableParams,
+          description: 'The table and its records.',
+          response: { 200: tableRemovedView },
+        },
       },
       async (request) => {
         await tables.deleteTable(target(request), request.params.id);
@@ -94,8 +133,9 @@ export function tableRoutes(tables: TableService) {
           tags,
           headers: projectHeaders,
           params: tableParams,
-          body: anyBody,
+          body: tableDraftBody,
           description: 'Save draft: the whole definition, checked by the designer rules; `fields` names each problem.',
+          response: { 200: tableView },
         },
       },
       async (request) => presentTable(await tables.saveDraft(target(request), request.params.id, request.body)),
@@ -111,6 +151,7 @@ export function tableRoutes(tables: TableService) {
           description:
             'What publishing the draft would do: each field added, removed, retyped or reconfigured with the ' +
             'record values it holds, converts and drops; `draftVersion` to send back with the publish.',
+          response: { 200: publishPreviewView },
         },
       },
       async (request) => tables.publishPreview(target(request), request.params.id),
@@ -123,8 +164,9 @@ export function tableRoutes(tables: TableService) {
           tags,
           headers: projectHeaders,
           params: tableParams,
-          body: z.object({ draftVersion: z.number().int().min(1).optional() }).optional(),
+          body: tablePublishBody,
           description: 'Publish / update publish in one transaction; 409 when the draft changed since `draftVersion`.',
+          response: { 200: publishedView },
         },
       },
       async (request) => {
@@ -138,11 +180,9 @@ export function tableRoutes(tables: TableService) {
       {
         ...read,
         schema: {
-          tags,
-          headers: recordHeaders,
-          params: tableParams,
-          querystring: listQuerystring,
+          ...recordQuery,
           description: `${LIST_QUERY_DESCRIPTION} Fields are named by their identifiers. ${cappedTotalDescription('records')} Keyset paging: a full page sets the \`next-cursor\` header; \`cursor\` in the query (with the same sort, no \`skip\`) gives the rows after it.`,
+          response: { 200: z.array(recordView) },
         },
       },
       async (request, reply) => {
@@ -152,7 +192,10 @@ export function tableRoutes(tables: TableService) {
     );
     typed.get(
       '/tables/:id/records/count',
-      { ...read, schema: { tags, headers: recordHeaders, params: tableParams, querystring: listQuerystring } },
+      {
+        ...read,
+        schema: { ...recordQuery, response: { 200: recordCountView } },
+      },
       async (request, reply) => {
         const { project, as } = await caller(request);
         return countAnswer(reply, await tables.countRecords(project, request.params.id, request.query.query, as));
@@ -160,7 +203,16 @@ export function tableRoutes(tables: TableService) {
     );
     typed.post(
       '/tables/:id/records',
-      { ...write, schema: { tags, headers: recordHeaders, params: tableParams, body: anyBody } },
+      {
+        ...write,
+        schema: {
+          tags,
+          headers: recordHeaders,
+          params: tableParams,
+          body: recordValuesBody,
+          response: { 200: recordView },
+        },
+      },
       async (request) => {
         const { project, as } = await caller(request);
         return presentRecord(await tables.createRecord(project, request.params.id, request.body, as));
@@ -174,8 +226,9 @@ export function tableRoutes(tables: TableService) {
           tags,
           headers: recordHeaders,
           params: tableParams,
-          body: z.object({ ids: z.array(z.string().min(1).max(128)).min(1).max(1000), values: anyBody }),
+          body: recordBatchBody,
           description: 'Batch edit: the same values (batch-edit fields only) to every record named, all or none.',
+          response: { 200: recordBatchView },
         },
       },
       async (request) => {
@@ -187,7 +240,7 @@ export function tableRoutes(tables: TableService) {
     );
     typed.get(
       '/tables/:id/records/:recordId',
-      { ...read, schema: { tags, headers: recordHeaders, params: recordParams } },
+      { ...read, schema: { tags, headers: recordHeaders, params: tableRecordParams, response: { 200: recordView } } },
       async (request) => {
         const { project, as } = await caller(request);
         return presentRecord(await tables.getRecord(project, request.params.id, request.params.recordId, as));
@@ -199,7 +252,16 @@ export function tableRoutes(tables: TableService) {
     ] as const) {
       typed[method](
         '/tables/:id/records/:recordId',
-        { ...write, schema: { tags, headers: recordHeaders, params: recordParams, body: anyBody } },
+        {
+          ...write,
+          schema: {
+            tags,
+            headers: recordHeaders,
+            params: tableRecordParams,
+            body: recordValuesBody,
+            response: { 200: recordView },
+          },
+        },
         async (request) => {
           const { project, as } = await caller(request);
           return presentRecord(
@@ -210,7 +272,10 @@ export function tableRoutes(tables: TableService) {
     }
     typed.delete(
       '/tables/:id/records/:recordId',
-      { ...write, schema: { tags, headers: recordHeaders, params: recordParams } },
+      {
+        ...write,
+        schema: { tags, headers: recordHeaders, params: tableRecordParams, response: { 200: tableRemovedView } },
+      },
       async (request) => {
         const { project, as } = await caller(request);
         await tables.deleteRecord(project, request.params.id, request.params.recordId, as);

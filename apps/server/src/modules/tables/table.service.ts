@@ -7,18 +7,16 @@ import {
   type FieldMessageKey,
   type FieldOptions,
   type MessageKey,
-  type PermissionScope,
-  type PermissionSubject,
   type RecordValues,
-  scopeFor,
   type TableDefinition,
+  type tableCreateBody,
   tableDefinition,
-  tableName,
+  type tableRenameBody,
   type ValueProblem,
   type WriteMode,
 } from '@gantry/shared';
-import { and, type SQL, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import type { SQL } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { Database } from '../../db/database.js';
 import { projectDocuments } from '../../db/schema.js';
 import { AppError, type FieldMessage } from '../../lib/app-error.js';
@@ -35,6 +33,14 @@ import {
 } from '../../lib/list-query/list-query.js';
 import { ReadCache } from '../../lib/read-cache.js';
 import type { GatedProject } from '../../plugins/project-gate.js';
+import {
+  manageableRecords,
+  mayAddRecord,
+  type RecordMember,
+  recordMember,
+  viewableRecords,
+  visibleTables,
+} from '../../policy/record-permissions.js';
 import type { DocumentService, Target } from '../documents/document.service.js';
 import type { UserRow } from '../users/user.repository.js';
 import { type CompiledFormula, compileFormula, formulaProblem, formulaValue } from './formula.js';
@@ -116,8 +122,9 @@ const INDEX_CHECK_MS = 60_000;
 const PUBLISH_BATCH = 500;
 const IDENTIFIER = /^[A-Za-z][^\s.$@%^&*()=+{}[\]:;'"`<>,?/|\\]{0,63}$/;
 
-export const tableBody = z.object({ name: tableName, title: z.string().trim().max(100).optional() });
-export const renameBody = z.object({ name: tableName.optional(), title: z.string().trim().max(100).optional() });
+/** What a new table and a rename take (`rest/spm/tables`; the schemas are packages/shared's). */
+export type TableCreate = z.output<typeof tableCreateBody>;
+export type TableRename = z.output<typeof tableRenameBody>;
 
 export interface PublishPreview extends TableDiff {
   draftVersion: number;
@@ -131,40 +138,7 @@ export interface PublishPreview extends TableDiff {
  */
 export interface TableCaller {
   id: string;
-  member?: Member;
-}
-export interface Member {
-  subject: PermissionSubject;
-  /** The user's department and every department under it. */
-  departmentTree: readonly string[];
-}
-
-/** A record permission scope as SQL over the record documents; undefined: every record. */
-export function scopeSql(scope: PermissionScope, member: Member | undefined): SQL | undefined {
-  if (!member) return undefined;
-  const doc = projectDocuments.doc;
-  const { subject, departmentTree } = member;
-  const anyOf = (values: readonly string[]) =>
-    sql.join(
-      values.map((value) => sql`${value}`),
-      sql`, `,
-    );
-  switch (scope) {
-    case 'all':
-      return undefined;
-    case 'none':
-      return sql`false`;
-    case 'self':
-      return sql`${doc} ->> 'createdBy' = ${subject.userId}`;
-    case 'department':
-      return subject.department === undefined ? sql`false` : sql`${doc} ->> 'createdDept' = ${subject.department}`;
-    case 'departmentTree':
-      return departmentTree.length === 0 ? sql`false` : sql`${doc} ->> 'createdDept' in (${anyOf(departmentTree)})`;
-    case 'role':
-      return subject.roles.length === 0
-        ? sql`false`
-        : sql`coalesce(${doc} -> 'createdRoles', '[]'::jsonb) ?| array[${anyOf(subject.roles)}]::text[]`;
-  }
+  member?: RecordMember;
 }
 
 function problemsError(problems: ValueProblem[]): AppError {
@@ -240,24 +214,9 @@ export class TableService {
       member.department === undefined
         ? new Map<string, string | undefined>()
         : await this.repo.departments(target.projectId);
-    const tree: string[] = [];
-    if (member.department !== undefined) {
-      const children = new Map<string, string[]>();
-      for (const [id, parent] of parents)
-        if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), id]);
-      const seen = new Set<string>();
-      const queue = [member.department];
-      while (queue.length > 0) {
-        const next = queue.shift() as string;
-        if (seen.has(next)) continue;
-        seen.add(next);
-        tree.push(next);
-        queue.push(...(children.get(next) ?? []));
-      }
-    }
     return {
       id: viewAs,
-      member: { subject: { userId: viewAs, department: member.department, roles: member.roles }, departmentTree: tree },
+      member: recordMember({ userId: viewAs, department: member.department, roles: member.roles }, parents),
     };
   }
 
@@ -272,6 +231,12 @@ export class TableService {
     return this.repo.listTables(target.projectId);
   }
 
+  /** The published tables the caller sees (the back office's list): the policy's visible-tables filter. */
+  async visibleTables(target: Target, caller: TableCaller): Promise<TableRow[]> {
+    const published = (await this.repo.listTables(target.projectId)).filter((row) => row.doc.published);
+    return visibleTables(published, (row) => row.doc.published?.permissions, caller.member);
+  }
+
   async getTable(target: Target, id: string): Promise<TableRow> {
     const row = await this.repo.getTable(target.projectId, id);
     if (!row) throw new AppError('tableNotFound');
@@ -279,7 +244,7 @@ export class TableService {
   }
 
   /** A new table (an empty draft); no more tables than the project's grant allows (`flow.tableCount`). */
-  async createTable(target: Target, body: z.infer<typeof tableBody>, caller: TableCaller): Promise<TableRow> {
+  async createTable(target: Target, body: TableCreate, caller: TableCaller): Promise<TableRow> {
     return this.repo.transaction(async (tx) => {
       const limit = await this.repo.lockProjectTableLimit(target.projectId, tx);
       if ((await this.repo.countTables(target.projectId, tx)) >= limit)
@@ -299,7 +264,7 @@ export class TableService {
     });
   }
 
-  async renameTable(target: Target, id: string, body: z.infer<typeof renameBody>): Promise<TableRow> {
+  async renameTable(target: Target, id: string, body: TableRename): Promise<TableRow> {
     return this.repo.transaction(async (tx) => {
       const row = await this.lockTable(target, id, tx);
       if (body.name !== undefined && (await this.repo.tableNamed(target.projectId, body.name, id, tx)))
@@ -459,18 +424,14 @@ export class TableService {
     return { ...table, published: table.published };
   }
 
-  /** The records the caller may see (view), as SQL. */
+  /** The records the caller may see (view), as SQL (the policy's record permissions). */
   private viewScope(definition: TableDefinition, caller: TableCaller): SQL | undefined {
-    const member = caller.member;
-    return member && scopeSql(scopeFor(definition.permissions.view, member.subject), member);
+    return viewableRecords(definition.permissions, caller.member);
   }
 
-  /** The records the caller may change or delete: manage, limited by view. */
+  /** The records the caller may change or delete (the policy's record permissions). */
   private manageScope(definition: TableDefinition, caller: TableCaller): SQL | undefined {
-    const member = caller.member;
-    if (!member) return undefined;
-    const manage = scopeSql(scopeFor(definition.permissions.manage, member.subject), member);
-    return and(manage, this.viewScope(definition, caller));
+    return manageableRecords(definition.permissions, caller.member);
   }
 
   /**
@@ -561,8 +522,7 @@ export class TableService {
       // The table's row lock orders the writes of one table: auto-numbers and no-duplicate checks.
       const table = await this.lockTable(target, tableId, tx);
       const definition = this.published(table);
-      if (caller.member && scopeFor(definition.permissions.add, caller.member.subject) === 'none')
-        throw new AppError('forbidden');
+      if (!mayAddRecord(definition.permissions, caller.member)) throw new AppError('forbidden');
       const { values, problems } = checkValues(definition.fields, body, 'create', undefined);
       if (problems.length > 0) throw problemsError(problems);
       const now = this.clock();

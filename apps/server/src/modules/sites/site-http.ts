@@ -1,0 +1,141 @@
+import type { IncomingMessage } from 'node:http';
+import { type Language, pickLanguage, siteContent, sitePageParams } from '@gantry/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AppError } from '../../lib/app-error.js';
+import type { FileStore } from '../../lib/file-store.js';
+import type { MediaService } from '../media/media.service.js';
+import type { SettingsService } from '../settings/settings.service.js';
+import type { TableService } from '../tables/table.service.js';
+import type { PackageFileCache } from './front-site.js';
+import type { SiteProject } from './site.repository.js';
+import type { SiteCaller, SiteProblem, SiteService } from './site.service.js';
+import { problemPage } from './site-pages.js';
+
+/**
+ * What the site surfaces share (front-site, back-office-page, site-sign-on, back-office-api and
+ * back-office-tables `.routes.ts`): their dependencies, the origin a request reached, the language
+ * of a page, HTML answers, and the signed-in caller of a back office.
+ */
+
+export interface SiteRouteDeps {
+  sites: SiteService;
+  settings: SettingsService;
+  media: MediaService;
+  store: FileStore;
+  /** The table designer's tables: the back office reads and writes the records of published ones. */
+  tables?: TableService;
+  /** Small package files kept for a moment (the front site's files). */
+  files?: PackageFileCache;
+  /** Sign-in calls per client address per minute (the console's GANTRY_LOGIN_RATE_PER_MINUTE). */
+  loginRatePerMinute?: number;
+}
+
+/**
+ * Requests that reached a site on its own origin (its port, or its domain): the project's own
+ * content may then run unsandboxed, since it cannot reach the console's storage.
+ */
+export const ownOrigin = new WeakSet<IncomingMessage>();
+
+/** The back office's own pages and API (and the pages saying why a site is closed): as strict as the console's. */
+const BACK_OFFICE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https: http:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+export function languageOf(request: FastifyRequest): Language {
+  return pickLanguage(request.headers['accept-language']);
+}
+
+/** An HTML page, asked for each time, in the caller's language. */
+function html(reply: FastifyReply, status: number, body: string, csp: string): FastifyReply {
+  return reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-cache')
+    .header('content-security-policy', csp)
+    .header('vary', 'Accept-Language')
+    .send(body);
+}
+
+/** A site's page (HTML, status 200). */
+export function pageAnswer(reply: FastifyReply, body: string): FastifyReply {
+  return html(reply, 200, body, BACK_OFFICE_CSP);
+}
+
+/** The page saying why project `id`'s site cannot be used now (404 when there is no such project, else 403). */
+export function problemAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  id: string,
+  problem: SiteProblem | undefined,
+): FastifyReply {
+  return html(
+    reply,
+    problem?.code === 'notFound' ? 404 : 403,
+    problemPage(id, problem ?? { code: 'notFound', message: 'site.projectMissing', params: {} }, languageOf(request)),
+    BACK_OFFICE_CSP,
+  );
+}
+
+/** A page request: project `id`, the path `rest` within its site ('' its root), and whether it came on the project's own origin. */
+export interface PageRequest {
+  id: string;
+  rest: string;
+  own: boolean;
+}
+type PageHandler = (page: PageRequest, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/** A page of the sites at each of `urls` (the project's id in `:id`, any path within it in `*`). */
+export function sitePages(
+  app: FastifyInstance,
+  urls: readonly string[],
+  handler: PageHandler,
+  options: { helmet?: false } = {},
+): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  for (const url of urls) {
+    typed.get(
+      url,
+      { schema: { hide: true, params: sitePageParams, response: { 200: siteContent } }, ...options },
+      async (request, reply) => {
+        const { id, '*': rest = '' } = request.params;
+        await handler({ id, rest, own: ownOrigin.has(request.raw) }, request, reply);
+        return reply;
+      },
+    );
+  }
+}
+
+/** A file of the sites' own (their style sheet, the back office's script), kept by browsers for five minutes. */
+export function siteAsset(app: FastifyInstance, url: string, contentType: string, body: string): void {
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get(url, { schema: { hide: true, response: { 200: siteContent } } }, async (_request, reply) =>
+      reply.header('content-type', contentType).header('cache-control', 'public, max-age=300').send(body),
+    );
+}
+
+/** A back office's calls are never stored by a cache. */
+export function noStore(api: FastifyInstance): void {
+  api.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
+}
+
+function tokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization?.trim();
+  return header ? header.replace(/^Bearer\s+/i, '') || undefined : undefined;
+}
+
+/** The signed-in caller of project `id`'s back office (the project usable now); else 403 / 401. */
+export async function backOfficeCaller(
+  sites: SiteService,
+  id: string,
+  request: FastifyRequest,
+): Promise<{ caller: SiteCaller; project: SiteProject }> {
+  const project = await sites.usable(id);
+  const token = tokenOf(request);
+  const caller = token ? await sites.authenticate(id, token) : undefined;
+  if (!caller) throw new AppError('unauthorized');
+  return { caller, project };
+}
