@@ -113,6 +113,13 @@ describe(`front site (${ENGINE})`, () => {
     // On the console's origin the package runs sandboxed (it cannot read the console's tokens).
     expect(index.headers['content-security-policy']).toMatch(/^sandbox allow-scripts/);
     expect(index.headers['content-security-policy']).not.toContain('allow-same-origin');
+    // …and submits no form anywhere: no sign-in form of a tenant's page posts from the console's host.
+    const directives = (answer: { headers: Record<string, unknown> }) =>
+      String(answer.headers['content-security-policy'])
+        .split(';')
+        .map((directive) => directive.trim());
+    expect(directives(index)).toContain("form-action 'none'");
+    expect(directives(await get('/_p_plant1/some/spa/route'))).toContain("form-action 'none'");
 
     const script = await get('/_p_plant1/assets/app-3f9a1c2b.js');
     expect(script.statusCode).toBe(200);
