@@ -118,7 +118,7 @@ import { UserRepository } from './modules/users/user.repository.js';
 import { openConfiguredDatabase } from './open-database.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerCompression, varyOnAcceptEncoding } from './plugins/compression.js';
-import { registerErrorHandler } from './plugins/error-handler.js';
+import { answerFrameworkError, errorAnswer, registerErrorHandler } from './plugins/error-handler.js';
 import { logDestination, loggerOptions, RequestLog } from './plugins/logging.js';
 import { rejectNulCharacters } from './plugins/nul-characters.js';
 import { PROJECT_HEADER, ProjectGate } from './plugins/project-gate.js';
@@ -203,6 +203,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const database = options.database ?? (await openConfiguredDatabase(config, (message) => databaseLog(message)));
   const { db } = database;
 
+  // Prometheus metrics (GANTRY_METRICS_TOKEN): with the token unset none of them exists, no event
+  // is counted and no request hook runs.
+  const metricsToken = config.metricsToken;
+  const metrics = metricsToken ? new Metrics() : undefined;
+  // The one error handler, also for what Fastify meets before any route (frameworkErrors).
+  const answerError = errorAnswer(database, metrics && (() => metrics.statementTimeout()));
+
   const app = Fastify({
     logger:
       options.logger === false
@@ -213,12 +220,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     rewriteUrl: (request) => hostRewrite(request),
+    frameworkErrors: (error, request, reply) => answerFrameworkError(answerError, error, request, reply),
   });
   databaseLog = (message) => app.log.warn(message);
-  // Prometheus metrics (GANTRY_METRICS_TOKEN): with the token unset none of them exists, no event
-  // is counted and no request hook runs.
-  const metricsToken = config.metricsToken;
-  const metrics = metricsToken ? new Metrics() : undefined;
   if (metrics) database.embedded?.onStop((stop) => metrics.engineStopped(stop.reason));
   // Cached sessions, licence and settings hear of changes made by any server process on this database.
   const invalidation = await createInvalidationBus({
@@ -456,7 +460,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app, database, metrics && (() => metrics.statementTimeout()));
+  registerErrorHandler(app, answerError);
   // An answer given before its request's body was read leaves the connection usable (or closes it).
   registerUnreadBody(app);
   // Every route that takes files, from the route table: its declared limits checked before its body is read.

@@ -9,6 +9,8 @@ export const ERRORS = {
   unauthorized: { status: 401, message: 'error.unauthorized' },
   forbidden: { status: 403, message: 'error.forbidden' },
   notFound: { status: 404, message: 'error.notFound' },
+  /** The request's address cannot be decoded (a malformed percent-encoding). */
+  badUrl: { status: 400, message: 'error.badUrl' },
   payloadTooLarge: { status: 413, message: 'error.payloadTooLarge' },
   tooManyRequests: { status: 429, message: 'error.tooManyRequests' },
   internal: { status: 500, message: 'error.internal' },

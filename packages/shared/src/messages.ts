@@ -10,6 +10,10 @@ export const CORE_MESSAGES = {
   'error.invalidField': { zh_Hans: '{{field}}格式不正确', en: '{{field}} is not valid' },
   'error.unknownField': { zh_Hans: '不认识的字段：{{field}}', en: 'Unknown field: {{field}}' },
   'error.notFound': { zh_Hans: '请求的资源不存在', en: 'Not found' },
+  'error.badUrl': {
+    zh_Hans: '请求地址无效：其中的百分号编码有误',
+    en: 'The address is not valid: it holds a malformed percent-encoding',
+  },
   'error.unauthorized': { zh_Hans: '令牌到期，请重新登录', en: 'Token expired, please log in again' },
   'error.forbidden': { zh_Hans: '您没有权限进行该操作', en: 'You have no permission for this operation' },
   'error.internal': { zh_Hans: '服务器出错了', en: 'Server error' },

@@ -66,4 +66,27 @@ describe('security headers', () => {
     expect(response.headers['strict-transport-security']).toBeUndefined();
     expect(response.headers['x-powered-by']).toBeUndefined();
   });
+
+  it('are on an address Fastify cannot decode, answered by the one error handler in the app shape', async () => {
+    const helmet = (await t.app.inject({ method: 'GET', url: '/portal/rest/spm/nowhere' })).headers;
+    const security = (headers: Record<string, unknown>) =>
+      Object.fromEntries(
+        Object.entries(headers).filter(([name]) =>
+          /^(content-security-policy|cross-origin-.*|origin-agent-cluster|referrer-policy|x-.*)$/.test(name),
+        ),
+      );
+    expect(Object.keys(security(helmet))).toHaveLength(11);
+    for (const url of ['/portal/rest/%E0%A4%A', '/portal/rest/spm/templates/%E0%A4%A/cover.svg', '/%zz']) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { 'accept-language': 'en' } });
+      expect(response.statusCode, url).toBe(400);
+      expect(security(response.headers)).toEqual(security(helmet));
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.json()).toEqual({
+        message: 'The address is not valid: it holds a malformed percent-encoding',
+        code: 'badUrl',
+      });
+    }
+    const chinese = await t.app.inject({ method: 'GET', url: '/portal/rest/%E0%A4%A' });
+    expect(chinese.json().message).toBe('请求地址无效：其中的百分号编码有误');
+  });
 });

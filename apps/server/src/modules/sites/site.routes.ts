@@ -20,6 +20,7 @@ import type { FileStore } from '../../lib/file-store.js';
 import { listQuerystring } from '../../lib/list-response.js';
 import { streamFiles } from '../../lib/upload-receiver.js';
 import { actorOf } from '../../plugins/auth.js';
+import { SECURITY_HEADERS as HELMET_HEADERS } from '../../plugins/security-headers.js';
 import { mediaUpload } from '../media/media.routes.js';
 import type { MediaService } from '../media/media.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
@@ -54,18 +55,7 @@ const OWN_ORIGIN_CSP = "frame-ancestors 'self'";
  * What @fastify/helmet sets on every other answer (plugins/security-headers.ts), but the CSP and
  * CORP, which the front site sets itself.
  */
-const SECURITY_HEADERS = {
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'origin-agent-cluster': '?1',
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-  'x-dns-prefetch-control': 'off',
-  'x-download-options': 'noopen',
-  'x-frame-options': 'DENY',
-  'x-permitted-cross-domain-policies': 'none',
-  'x-xss-protection': '0',
-};
+const SECURITY_HEADERS = { ...HELMET_HEADERS, 'cross-origin-resource-policy': 'same-origin' };
 const SANDBOXED_HEADERS = {
   'content-security-policy': SANDBOXED_CSP,
   'cross-origin-resource-policy': 'cross-origin',
