@@ -120,6 +120,7 @@ import { registerAuth } from './plugins/auth.js';
 import { registerCompression, varyOnAcceptEncoding } from './plugins/compression.js';
 import { answerFrameworkError, errorAnswer, registerErrorHandler } from './plugins/error-handler.js';
 import { logDestination, loggerOptions, RequestLog } from './plugins/logging.js';
+import { registerNoStore } from './plugins/no-store.js';
 import { rejectNulCharacters } from './plugins/nul-characters.js';
 import { PROJECT_HEADER, ProjectGate } from './plugins/project-gate.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
@@ -466,6 +467,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Every route that takes files, from the route table: its declared limits checked before its body is read.
   const multipartRoutes = registerUploadRoutes(app);
   registerAuth(app, auth, API);
+  // Answers of a session's calls (and those that carry a token) are never cached.
+  registerNoStore(app, API);
   if (metrics && metricsToken) {
     const metricsRepository = new MetricsRepository(db);
     registerMetrics(app, metrics, metricsToken, {
