@@ -328,6 +328,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clock,
     pagesInDatabase: database.engine === 'postgres',
     expand: async () => (await settings.get()).projectExpand,
+    sitePorts: async () => (await settings.get()).sitePorts,
     sites: {
       claimPort: (projectId, port) => siteListeners.claimPort(projectId, port),
       changed: async (projectId) => {

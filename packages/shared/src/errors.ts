@@ -112,6 +112,8 @@ export const ERRORS = {
   siteOwnerOnly: { status: 403, message: 'site.ownerOnly' },
   siteSsoOff: { status: 400, message: 'site.ssoOff' },
   siteSsoCodeInvalid: { status: 401, message: 'site.ssoCodeInvalid' },
+  /** A project port outside the administrator's range (settings `sitePorts`): refused before any bind. */
+  sitePortOutsideRange: { status: 400, message: 'project.portOutsideRange' },
   sitePortInUse: { status: 409, message: 'site.portInUse' },
   sitePortUnavailable: { status: 409, message: 'site.portUnavailable' },
   siteCertificateInvalid: { status: 400, message: 'site.certificateInvalid' },
