@@ -72,7 +72,7 @@ export function templateRoutes(templates: TemplateService) {
       const { svg, cacheable } = await templates.picture(request.auth?.user, id, kind, lang ?? request.language);
       return reply
         .type('image/svg+xml')
-        .header('cache-control', cacheable ? 'public, max-age=3600' : 'private, no-store')
+        .header('cache-control', cacheable ? 'public, max-age=3600' : 'no-store')
         .send(svg);
     };
 

@@ -391,7 +391,7 @@ export class TemplateService {
    * A template's cover when it has none of its own (drawn from its name and industry), and the
    * built-ins' description pictures, to whoever may see the template (`mayViewTemplate`; any other
    * caller: not found, as for the template itself). `cacheable`: a market template's, which everyone
-   * sees; a private one's is never stored by a shared cache.
+   * sees; a private one's is never stored (no-store).
    */
   async picture(
     user: UserRow | undefined,
