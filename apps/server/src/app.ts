@@ -28,6 +28,7 @@ import type { TaskEngine } from './modules/tasks/task.engine.js';
 import type { TemplateService } from './modules/templates/template.service.js';
 import type { TenantService } from './modules/tenants/tenant.service.js';
 import { openConfiguredDatabase } from './open-database.js';
+import { answerFrameworkError, errorAnswer } from './plugins/error-handler.js';
 import { logDestination, loggerOptions, RequestLog } from './plugins/logging.js';
 import type { ProjectGate } from './plugins/project-gate.js';
 import type { UploadRoute } from './plugins/upload-routes.js';
@@ -95,6 +96,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   let hostRewrite = (request: IncomingMessage): string => request.url ?? '/';
   const database = options.database ?? (await openConfiguredDatabase(config, (message) => databaseLog(message)));
 
+  // Prometheus metrics (GANTRY_METRICS_TOKEN): with the token unset none of them exists, no event
+  // is counted and no request hook runs.
+  const metrics = config.metricsToken ? new Metrics() : undefined;
+  // The one error handler, also for what Fastify meets before any route (frameworkErrors).
+  const answerError = errorAnswer(database, metrics && (() => metrics.statementTimeout()));
+
   const app = Fastify({
     logger:
       options.logger === false
@@ -105,11 +112,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     rewriteUrl: (request) => hostRewrite(request),
+    frameworkErrors: (error, request, reply) => answerFrameworkError(answerError, error, request, reply),
   });
   databaseLog = (message) => app.log.warn(message);
-  // Prometheus metrics (GANTRY_METRICS_TOKEN): with the token unset none of them exists, no event
-  // is counted and no request hook runs.
-  const metrics = config.metricsToken ? new Metrics() : undefined;
   if (metrics) database.embedded?.onStop((stop) => metrics.engineStopped(stop.reason));
   // Cached sessions, licence and settings hear of changes made by any server process on this database.
   const invalidation = await createInvalidationBus({
@@ -137,7 +142,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ownOrigin.add(request);
     return siteAddress(projectId, request.url ?? '/');
   };
-  const multipartRoutes = await registerRequestPipeline(app, services, { config, clock, database, metrics });
+  const multipartRoutes = await registerRequestPipeline(app, services, {
+    config,
+    clock,
+    database,
+    metrics,
+    answerError,
+  });
   registerLifecycle(app, services, {
     config,
     clock,

@@ -9,6 +9,8 @@ export const ERRORS = {
   unauthorized: { status: 401, message: 'error.unauthorized' },
   forbidden: { status: 403, message: 'error.forbidden' },
   notFound: { status: 404, message: 'error.notFound' },
+  /** The request's address cannot be decoded (a malformed percent-encoding). */
+  badUrl: { status: 400, message: 'error.badUrl' },
   payloadTooLarge: { status: 413, message: 'error.payloadTooLarge' },
   tooManyRequests: { status: 429, message: 'error.tooManyRequests' },
   internal: { status: 500, message: 'error.internal' },
@@ -110,6 +112,8 @@ export const ERRORS = {
   siteOwnerOnly: { status: 403, message: 'site.ownerOnly' },
   siteSsoOff: { status: 400, message: 'site.ssoOff' },
   siteSsoCodeInvalid: { status: 401, message: 'site.ssoCodeInvalid' },
+  /** A project port outside the administrator's range (settings `sitePorts`): refused before any bind. */
+  sitePortOutsideRange: { status: 400, message: 'project.portOutsideRange' },
   sitePortInUse: { status: 409, message: 'site.portInUse' },
   sitePortUnavailable: { status: 409, message: 'site.portUnavailable' },
   siteCertificateInvalid: { status: 400, message: 'site.certificateInvalid' },

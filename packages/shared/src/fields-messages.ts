@@ -50,6 +50,10 @@ export const FIELD_MESSAGES = {
     zh_Hans: '公式引用了不存在的字段 {{name}}',
     en: 'The formula names a field that does not exist: {{name}}',
   },
+  'table.formulaNul': {
+    zh_Hans: '公式字段 {{name}} 含有空字符（U+0000），其结果无法保存',
+    en: 'The formula of field {{name}} holds a NUL character (U+0000): its result cannot be stored',
+  },
   'table.ruleHint': { zh_Hans: '{{content}}', en: '{{content}}' },
   'table.ruleIncomplete': {
     zh_Hans: '字段规则需要填写触发方式、提示方式、字段和内容',

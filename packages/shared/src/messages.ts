@@ -10,6 +10,10 @@ export const CORE_MESSAGES = {
   'error.invalidField': { zh_Hans: '{{field}}格式不正确', en: '{{field}} is not valid' },
   'error.unknownField': { zh_Hans: '不认识的字段：{{field}}', en: 'Unknown field: {{field}}' },
   'error.notFound': { zh_Hans: '请求的资源不存在', en: 'Not found' },
+  'error.badUrl': {
+    zh_Hans: '请求地址无效：其中的百分号编码有误',
+    en: 'The address is not valid: it holds a malformed percent-encoding',
+  },
   'error.unauthorized': { zh_Hans: '令牌到期，请重新登录', en: 'Token expired, please log in again' },
   'error.forbidden': { zh_Hans: '您没有权限进行该操作', en: 'You have no permission for this operation' },
   'error.internal': { zh_Hans: '服务器出错了', en: 'Server error' },
@@ -190,6 +194,10 @@ export const CORE_MESSAGES = {
   'project.domainFormat': { zh_Hans: '域名格式错误！', en: 'domain format error!' },
   'project.domainTaken': { zh_Hans: '该域名已被其他项目使用', en: 'This domain is used by another project' },
   'project.portRange': { zh_Hans: '端口范围为5001-65535', en: 'The port must be from 5001 to 65535' },
+  'project.portOutsideRange': {
+    zh_Hans: '端口须在管理员设定的范围 {{min}}-{{max}} 之内',
+    en: 'The port must be within the range the administrator set: {{min}} to {{max}}',
+  },
   'project.portTaken': { zh_Hans: '该端口已被其他项目使用', en: 'This port is used by another project' },
   'project.templateRequired': {
     zh_Hans: '请选择方案库后再提交',
@@ -226,6 +234,14 @@ export const CORE_MESSAGES = {
     zh_Hans: '帮助文档地址应为以 / 开头的本站路径或 http(s) 地址',
     en: 'The help address must be a path on this server (starting with /) or an http(s) address',
   },
+  'settings.sitePorts': { zh_Hans: '项目端口范围', en: 'Project port range' },
+  'settings.sitePortsHelp': {
+    zh_Hans: '项目站点可使用的端口（5001-65535 之内）；范围外的端口保存时被拒绝，已使用的端口不受影响',
+    en: 'The ports project sites may use (within 5001-65535); a port outside is refused when saved, ports in use stay',
+  },
+  'settings.sitePortMin': { zh_Hans: '最小端口', en: 'Lowest port' },
+  'settings.sitePortMax': { zh_Hans: '最大端口', en: 'Highest port' },
+  'settings.sitePortOrder': { zh_Hans: '最小端口不能大于最大端口', en: 'The lowest port cannot be above the highest' },
   'settings.saved': { zh_Hans: '保存成功', en: 'Successfully saved' },
   'upload.notImage': {
     zh_Hans: '只能上传图片文件（PNG、JPEG、GIF、WebP、BMP、ICO）',

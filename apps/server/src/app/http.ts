@@ -19,7 +19,8 @@ import { registerMetrics } from '../modules/metrics/metrics.routes.js';
 import { registerPlatformRestoreGuard } from '../modules/platform-backup/platform-backup.routes.js';
 import { registerAuth } from '../plugins/auth.js';
 import { registerCompression } from '../plugins/compression.js';
-import { registerErrorHandler } from '../plugins/error-handler.js';
+import { type ErrorAnswer, registerErrorHandler } from '../plugins/error-handler.js';
+import { registerNoStore } from '../plugins/no-store.js';
 import { rejectNulCharacters } from '../plugins/nul-characters.js';
 import { PROJECT_HEADER } from '../plugins/project-gate.js';
 import { registerSecurityHeaders } from '../plugins/security-headers.js';
@@ -38,19 +39,27 @@ import '../plugins/types.js';
 export async function registerRequestPipeline(
   app: FastifyInstance,
   services: Services,
-  context: { config: Config; clock: Clock; database: DatabaseHandle; metrics: Metrics | undefined },
+  context: {
+    config: Config;
+    clock: Clock;
+    database: DatabaseHandle;
+    metrics: Metrics | undefined;
+    answerError: ErrorAnswer;
+  },
 ): Promise<readonly UploadRoute[]> {
   const { config, clock, database, metrics } = context;
   const { auth, platformLicence, projectGate, platformBackups, settings } = services;
   const metricsToken = config.metricsToken;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app, database, metrics && (() => metrics.statementTimeout()));
+  registerErrorHandler(app, context.answerError);
   // An answer given before its request's body was read leaves the connection usable (or closes it).
   registerUnreadBody(app);
   // Every route that takes files, from the route table: its declared limits checked before its body is read.
   const multipartRoutes = registerUploadRoutes(app);
   registerAuth(app, auth, API);
+  // Answers of a session's calls (and those that carry a token) are never cached.
+  registerNoStore(app, API);
   if (metrics && metricsToken) {
     const metricsRepository = new MetricsRepository(database.db);
     registerMetrics(app, metrics, metricsToken, {

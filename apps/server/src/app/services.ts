@@ -175,6 +175,7 @@ export function buildServices(context: ServiceContext) {
     clock,
     pagesInDatabase: database.engine === 'postgres',
     expand: async () => (await settings.get()).projectExpand,
+    sitePorts: async () => (await settings.get()).sitePorts,
     sites: {
       claimPort: (projectId, port) => siteListeners.claimPort(projectId, port),
       changed: async (projectId) => {

@@ -1,4 +1,12 @@
-import { ERRORS, type ErrorBody, type ErrorCode, isMessageKey, type Language, translate } from '@gantry/shared';
+import {
+  ERRORS,
+  type ErrorBody,
+  type ErrorCode,
+  isMessageKey,
+  type Language,
+  pickLanguage,
+  translate,
+} from '@gantry/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { DatabaseHandle } from '../db/database.js';
@@ -6,6 +14,7 @@ import { mapDatabaseError } from '../db/database-errors.js';
 import { AppError } from '../lib/app-error.js';
 import { mapQueryError } from '../lib/list-query/list-query.js';
 import { logFailure } from './logging.js';
+import { API_SECURITY_HEADERS } from './security-headers.js';
 
 function translatedParams(params: Record<string, string | number>, language: Language) {
   return Object.fromEntries(
@@ -73,17 +82,23 @@ function validationBody(
   return { message: first ?? translate('error.validation', language), code: 'validation', fields };
 }
 
+/** The one error handler: an error → its answer. */
+export type ErrorAnswer = (
+  thrown: FastifyError | AppError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => FastifyReply;
+
 /**
  * One error handler (fastify/demo style): known errors become `{message, code, fields?}` in the
  * caller's language; anything unexpected is logged and answered with a generic 500.
  */
-export function registerErrorHandler(
-  app: FastifyInstance,
+export function errorAnswer(
   database?: Pick<DatabaseHandle, 'limits' | 'lastStop'>,
   /** Told of each answer that a statement was stopped at its limit (`queryTimeout`): the metrics. */
   onStatementTimeout?: () => void,
-): void {
-  app.setErrorHandler((thrown: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
+): ErrorAnswer {
+  return (thrown, request, reply) => {
     const language = request.language ?? 'zh_Hans';
     // A list filter's `like` pattern PostgreSQL cannot compile is the caller's mistake, not ours.
     const known = mapQueryError(thrown);
@@ -110,8 +125,29 @@ export function registerErrorHandler(
     return reply
       .code(500)
       .send({ message: translate('error.internal', language), code: 'internal' } satisfies ErrorBody);
-  });
+  };
+}
 
+/**
+ * Fastify's `frameworkErrors`: what it meets before any route or hook runs (an address it cannot
+ * decode, e.g. `%E0%A4%A`; a path parameter too long), answered by the one error handler with the
+ * app's error shape, in the caller's language and with the security headers helmet's hook, which
+ * does not run for them, would have set.
+ */
+export function answerFrameworkError(
+  answer: ErrorAnswer,
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  request.language = pickLanguage(request.headers['accept-language']);
+  reply.headers(API_SECURITY_HEADERS);
+  return answer(error.code === 'FST_ERR_BAD_URL' ? new AppError('badUrl') : error, request, reply);
+}
+
+/** The one error handler for every route, and the answer of an unknown path. */
+export function registerErrorHandler(app: FastifyInstance, answer: ErrorAnswer = errorAnswer()): void {
+  app.setErrorHandler(answer);
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send({ message: translate('error.notFound', request.language ?? 'zh_Hans'), code: 'notFound' }),
   );

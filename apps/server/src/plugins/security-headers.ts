@@ -23,6 +23,35 @@ export const CONTENT_SECURITY_POLICY = {
   'frame-ancestors': ["'none'"],
 } as const;
 
+/** The CSP above as @fastify/helmet writes it. */
+export const CONTENT_SECURITY_POLICY_HEADER = Object.entries(CONTENT_SECURITY_POLICY)
+  .map(([name, values]) => [name, ...values].join(' '))
+  .join(';');
+
+/**
+ * What @fastify/helmet sets on every answer besides the CSP and Cross-Origin-Resource-Policy, for
+ * the answers given without it (the front site's files, an address Fastify cannot decode);
+ * site.routes.test.ts and security-headers.test.ts compare them with helmet's.
+ */
+export const SECURITY_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'DENY',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+} as const;
+
+/** Every header @fastify/helmet sets on an API answer. */
+export const API_SECURITY_HEADERS = {
+  ...SECURITY_HEADERS,
+  'content-security-policy': CONTENT_SECURITY_POLICY_HEADER,
+  'cross-origin-resource-policy': 'same-origin',
+} as const;
+
 /**
  * Browser security headers on every answer, by @fastify/helmet: the CSP above, X-Frame-Options DENY
  * (with frame-ancestors 'none': no site may frame the console), X-Content-Type-Options nosniff,

@@ -182,8 +182,11 @@ export interface TemplateOwnership {
   published: boolean;
 }
 
-/** In the market: built-in and administrator-published templates that are published. */
-const inMarket = (template: TemplateOwnership) => template.source !== 'tenant' && template.published;
+/**
+ * In the market: built-in and administrator-published templates that are published. Everyone sees
+ * these, signed in or not; their pictures may be cached publicly.
+ */
+export const inMarket = (template: TemplateOwnership) => template.source !== 'tenant' && template.published;
 
 /**
  * The templates a caller sees in the gallery (SQL): everyone, signed in or not, the market; a tenant

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { FREEZE_UNITS, LOGIN_DURATION_UNITS, normalizeLoginDuration, RETENTION_UNITS, toSeconds } from '../duration.js';
 import { projectExpandSchema } from '../project-expand.js';
-import { COPYRIGHT_MAX, DEFAULT_HELP_URL, IMAGE_URL_MAX, LANGUAGES, SYSTEM_NAME_MAX } from '../validations.js';
+import {
+  COPYRIGHT_MAX,
+  DEFAULT_HELP_URL,
+  IMAGE_URL_MAX,
+  LANGUAGES,
+  PORT_MAX,
+  PORT_MIN,
+  SYSTEM_NAME_MAX,
+} from '../validations.js';
 
 /** Upper bound of every count in settings (a guard against nonsense, not a business rule). */
 const COUNT_MAX = 1_000_000;
@@ -65,6 +73,25 @@ const mediaLibrary = z.object({
   publicDirFeature: z.array(z.enum(PUBLIC_DIR_FEATURES)).max(PUBLIC_DIR_FEATURES.length),
 });
 
+const port = z
+  .number({ error: 'project.portRange' })
+  .int({ error: 'project.portRange' })
+  .min(PORT_MIN, { error: 'project.portRange' })
+  .max(PORT_MAX, { error: 'project.portRange' });
+
+/** The project ports the administrator allows, by default all of PORT_MIN–PORT_MAX. */
+export const DEFAULT_SITE_PORTS = { min: PORT_MIN, max: PORT_MAX };
+
+/**
+ * The ports a project site may be given (issue 32 §3), within PORT_MIN–PORT_MAX, lowest first. A
+ * save of a project with a new port outside is refused before the port is tried, so a tenant learns
+ * nothing of the ports outside (which other programs hold). Missing: the whole of PORT_MIN–PORT_MAX.
+ */
+const sitePorts = z
+  .object({ min: port, max: port })
+  .refine((range) => range.min <= range.max, { error: 'settings.sitePortOrder', path: ['max'] })
+  .default(DEFAULT_SITE_PORTS);
+
 export const settingsSchema = z.object({
   name: z
     .string({ error: 'settings.nameRequired' })
@@ -84,6 +111,7 @@ export const settingsSchema = z.object({
   enableCors: z.boolean(),
   retentionPolicy,
   helpUrl,
+  sitePorts,
   /** Extra project fields (settings/project, project-expand.ts): their schema, editable and batch-changeable ones. */
   projectExpand: projectExpandSchema,
 });
@@ -107,6 +135,7 @@ export const DEFAULT_SETTINGS: Settings = normalizeSettings({
   enableCors: false,
   retentionPolicy: { count: 1, unit: 'Y' },
   helpUrl: DEFAULT_HELP_URL,
+  sitePorts: DEFAULT_SITE_PORTS,
   projectExpand: projectExpandSchema.parse({}),
 });
 

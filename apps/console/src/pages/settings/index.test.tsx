@@ -114,4 +114,32 @@ describe('basic settings', () => {
     expect(await screen.findByText('最小值为0')).toBeTruthy();
     expect(screen.getByText('请输入大于等于1的整数')).toBeTruthy();
   });
+
+  it('edits the project port range: lowest first, within 5001-65535, sent with the settings', async () => {
+    const { calls } = server();
+    await renderSettings();
+    const input = (testId: string) => {
+      const found = within(screen.getByTestId(testId).parentElement ?? document.body).getByRole('spinbutton');
+      if (!(found instanceof HTMLInputElement)) throw new Error(`no input ${testId}`);
+      return found;
+    };
+    const type = (testId: string, value: string) => {
+      const field = input(testId);
+      fireEvent.focus(field);
+      fireEvent.change(field, { target: { value } });
+      fireEvent.blur(field);
+    };
+    expect(input('settings-site-port-min').value).toBe('5001');
+    expect(input('settings-site-port-max').value).toBe('65535');
+    type('settings-site-port-min', '30000');
+    type('settings-site-port-max', '20000');
+    fireEvent.click(screen.getByTestId('settings-save'));
+    expect(await screen.findByText('最小端口不能大于最大端口')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+
+    type('settings-site-port-max', '39999');
+    fireEvent.click(screen.getByTestId('settings-save'));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    expect(savedBody(calls).sitePorts).toEqual({ min: 30000, max: 39999 });
+  });
 });

@@ -25,6 +25,8 @@ export interface SettingsFormValues {
   loginDuration: DurationValue<(typeof LOGIN_DURATION_UNITS)[number]>;
   captcha: (typeof CAPTCHA_MODES)[number];
   mediaLibrary: { publicDirEnable: boolean; publicDirFeature: (typeof PUBLIC_DIR_FEATURES)[number][] };
+  /** The project port range; an emptied input is null (refused by the schema on save). */
+  sitePorts: { min: number | null; max: number | null };
 }
 
 /** Form item names, as dotted paths; server `fields` keys map onto the longest one they start with. */
@@ -43,6 +45,8 @@ const FORM_FIELDS = [
   'captcha',
   'mediaLibrary.publicDirEnable',
   'mediaLibrary.publicDirFeature',
+  'sitePorts.min',
+  'sitePorts.max',
 ] as const;
 
 export function toFormValues(s: Settings): SettingsFormValues {
@@ -65,6 +69,7 @@ export function toFormValues(s: Settings): SettingsFormValues {
       publicDirEnable: s.mediaLibrary.publicDirEnable,
       publicDirFeature: [...s.mediaLibrary.publicDirFeature],
     },
+    sitePorts: { min: s.sitePorts.min, max: s.sitePorts.max },
   };
 }
 
@@ -110,6 +115,7 @@ export function buildSettings(
       publicDirEnable: values.mediaLibrary?.publicDirEnable ?? false,
       publicDirFeature: values.mediaLibrary?.publicDirFeature ?? [],
     },
+    sitePorts: { min: values.sitePorts?.min ?? null, max: values.sitePorts?.max ?? null },
   };
   const parsed = settingsSchema.safeParse(candidate);
   if (!parsed.success) {

@@ -152,7 +152,7 @@ export function backupRoutes(backups: BackupService) {
         return reply
           .header('content-type', 'application/zip')
           .header('content-disposition', disposition(file.name))
-          .header('cache-control', 'private, no-cache')
+          .header('cache-control', 'no-store')
           .header('x-content-type-options', 'nosniff')
           .send(file.stream);
       },

@@ -27,7 +27,7 @@ function sendZip(reply: FastifyReply, file: { stream: NodeJS.ReadableStream; nam
   return reply
     .header('content-type', 'application/zip')
     .header('content-disposition', disposition(file.name))
-    .header('cache-control', 'private, no-cache')
+    .header('cache-control', 'no-store')
     .header('x-content-type-options', 'nosniff')
     .send(file.stream);
 }

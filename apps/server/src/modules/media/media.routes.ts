@@ -212,7 +212,7 @@ export function mediaRoutes(media: MediaService) {
           .header('content-length', file.size)
           .header('content-disposition', disposition(inlineType ? 'inline' : 'attachment', file.name))
           .header('last-modified', file.updateTime.toUTCString())
-          .header('cache-control', 'private, no-cache')
+          .header('cache-control', 'no-store')
           .header('x-content-type-options', 'nosniff')
           .header('content-security-policy', "default-src 'none'; sandbox")
           .send(file.stream);

@@ -91,7 +91,7 @@ export function platformBackupRoutes(service: PlatformBackupService) {
           .header('content-length', file.size)
           .header('content-type', 'application/zip')
           .header('content-disposition', disposition(file.name))
-          .header('cache-control', 'private, no-cache')
+          .header('cache-control', 'no-store')
           .send(file.stream);
       },
     );

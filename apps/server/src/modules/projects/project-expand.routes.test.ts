@@ -102,6 +102,7 @@ describe('project extension fields', () => {
             formula('escape', 'import({}, {})'),
             formula('elsewhere', 'capacity + nowhere'),
             formula('fine', 'capacity * 2'),
+            formula('nul', 'concat("a", "\\u0000")'),
           ],
         },
       },
@@ -112,12 +113,16 @@ describe('project extension fields', () => {
       'projectExpand.schema.fields.1.options.expression',
       'projectExpand.schema.fields.2.options.expression',
       'projectExpand.schema.fields.3.options.expression',
+      'projectExpand.schema.fields.5.options.expression',
     ]);
     expect(problems['projectExpand.schema.fields.1.options.expression']).toMatch(/^公式无法解析：/);
     expect(problems['projectExpand.schema.fields.2.options.expression']).toBe(
       '公式无法解析：function import is not allowed',
     );
     expect(problems['projectExpand.schema.fields.3.options.expression']).toBe('公式引用了不存在的字段 nowhere');
+    expect(problems['projectExpand.schema.fields.5.options.expression']).toBe(
+      '公式字段 nul 含有空字符（U+0000），其结果无法保存',
+    );
     const unchanged = await app.call('GET', `${SPM_URL}/setting`, admin);
     expect(unchanged.json().language).not.toBe('en');
     expect(unchanged.json().projectExpand.schema.fields).toEqual([]);

@@ -50,7 +50,7 @@ export async function checkExpandFormulas(expand: ProjectExpand): Promise<void> 
     try {
       await compileFormula(field.options.expression, names);
     } catch (error) {
-      const problem = formulaProblem(error);
+      const problem = formulaProblem(error, field.name);
       if (!problem) throw error;
       fields[path] = problem;
     }

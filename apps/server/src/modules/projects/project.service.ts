@@ -52,6 +52,27 @@ export interface ProjectDeps {
   sites?: ProjectSiteHooks;
   /** The project extension schema (settings/project); none: `extra` is free-form. */
   expand?: () => Promise<ProjectExpand>;
+  /** The ports the administrator allows projects (settings `sitePorts`); none: any the schema takes. */
+  sitePorts?: () => Promise<{ min: number; max: number }>;
+}
+
+/**
+ * A project's new port must lie in the administrator's range (settings `sitePorts`), checked before
+ * the port is tried: outside it a tenant learns nothing of which ports other programs hold. A port the
+ * project keeps is not checked again (a narrowed range leaves the ports in use as they are).
+ */
+function checkPortRange(
+  range: { min: number; max: number } | undefined,
+  port: number | null | undefined,
+  kept?: number | null,
+): void {
+  if (!range || port === null || port === undefined || port === kept) return;
+  if (port >= range.min && port <= range.max) return;
+  const params = { min: range.min, max: range.max };
+  throw new AppError('sitePortOutsideRange', {
+    params,
+    fields: { port: { key: 'project.portOutsideRange', params } },
+  });
 }
 
 export interface ProjectSiteHooks {
@@ -166,6 +187,7 @@ export class ProjectService {
     const id = body.id || newProjectId();
     // Read before the transaction: the embedded engine serves one transaction at a time.
     const expand = await this.deps.expand?.();
+    checkPortRange(await this.deps.sitePorts?.(), body.port);
     try {
       await db.transaction(async (tx) => {
         await licence.assertFits(tx, body.grant, { kind: 'project', ownerId });
@@ -197,9 +219,11 @@ export class ProjectService {
   async update(actor: Actor, id: string, body: ProjectUpdateBody): Promise<ProjectView> {
     const { db, repo, licence, audit, clock } = this.deps;
     const expand = await this.deps.expand?.();
+    const ports = await this.deps.sitePorts?.();
     try {
       await db.transaction(async (tx) => {
         const current = await this.visible(actor.user, id, tx, true);
+        checkPortRange(ports, body.port, current.port);
         const ownerId = this.ownerFor(actor.user, body.user ?? current.userId);
         // Turning single sign-on on needs the feature (platform and owner); a project that has it keeps it.
         if (body.hasSSO && !current.hasSso) {

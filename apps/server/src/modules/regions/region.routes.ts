@@ -3,8 +3,8 @@ import { loadRegionReference } from './region-reference.js';
 
 /**
  * `GET region`: the region reference data (province → city → county, `{c, n, d}`) for the console's
- * region cascader; the same tree the server checks region values against. It changes only with the
- * package, so it is cached by the browser for a day.
+ * region cascader; the same tree the server checks region values against. A signed-in call, so never
+ * stored by a cache (plugins/no-store.ts); the console asks for it once per session.
  */
 export function regionRoutes() {
   return async function routes(app: FastifyInstance): Promise<void> {
@@ -20,10 +20,7 @@ export function regionRoutes() {
         },
       },
       async (_request, reply) =>
-        reply
-          .header('content-type', 'application/json; charset=utf-8')
-          .header('cache-control', 'private, max-age=86400')
-          .send(json),
+        reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(json),
     );
   };
 }

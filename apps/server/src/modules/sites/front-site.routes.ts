@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error.js';
+import { SECURITY_HEADERS as HELMET_HEADERS } from '../../plugins/security-headers.js';
 import { PackageFileCache, packageSegments, serveFromPackage } from './front-site.js';
 import {
   languageOf,
@@ -15,27 +16,20 @@ import { defaultFrontPage, SITE_CSS, SITE_STYLES } from './site-pages.js';
 /**
  * The front site's CSP on the console's origin (`/_p_{id}/`): the package runs sandboxed in an
  * opaque origin, so its scripts cannot read the console's stored tokens nor call the console's
- * API as its visitor. On the project's own port or domain: no sandbox, only framing by itself.
+ * API as its visitor. It submits no form anywhere (`form-action 'none'`): under the console's host a
+ * tenant's page could otherwise show a sign-in form that posts what is typed to any address. A
+ * package is static files, so no submission has a receiver of its own there; a form its script
+ * handles (the submit event, then a call) still works, since the event fires before the submission is
+ * checked. On the project's own port or domain: no sandbox, only framing by itself.
  */
 const SANDBOXED_CSP =
-  "sandbox allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-modals allow-downloads; frame-ancestors 'self'";
+  "sandbox allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-modals allow-downloads; form-action 'none'; frame-ancestors 'self'";
 const OWN_ORIGIN_CSP = "frame-ancestors 'self'";
 /**
  * What @fastify/helmet sets on every other answer (plugins/security-headers.ts), but the CSP and
  * CORP, which the front site sets itself.
  */
-const SECURITY_HEADERS = {
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'origin-agent-cluster': '?1',
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-  'x-dns-prefetch-control': 'off',
-  'x-download-options': 'noopen',
-  'x-frame-options': 'DENY',
-  'x-permitted-cross-domain-policies': 'none',
-  'x-xss-protection': '0',
-};
+const SECURITY_HEADERS = { ...HELMET_HEADERS, 'cross-origin-resource-policy': 'same-origin' };
 const SANDBOXED_HEADERS = {
   'content-security-policy': SANDBOXED_CSP,
   'cross-origin-resource-policy': 'cross-origin',

@@ -113,6 +113,13 @@ describe(`front site (${ENGINE})`, () => {
     // On the console's origin the package runs sandboxed (it cannot read the console's tokens).
     expect(index.headers['content-security-policy']).toMatch(/^sandbox allow-scripts/);
     expect(index.headers['content-security-policy']).not.toContain('allow-same-origin');
+    // …and submits no form anywhere: no sign-in form of a tenant's page posts from the console's host.
+    const directives = (answer: { headers: Record<string, unknown> }) =>
+      String(answer.headers['content-security-policy'])
+        .split(';')
+        .map((directive) => directive.trim());
+    expect(directives(index)).toContain("form-action 'none'");
+    expect(directives(await get('/_p_plant1/some/spa/route'))).toContain("form-action 'none'");
 
     const script = await get('/_p_plant1/assets/app-3f9a1c2b.js');
     expect(script.statusCode).toBe(200);
@@ -470,6 +477,44 @@ describe(`ports and domains (${ENGINE})`, () => {
       await expect(fetch(`http://127.0.0.2:${port}/`)).rejects.toThrow();
     } finally {
       await other.close();
+    }
+  });
+
+  it("a port outside the administrator's range: refused before any bind (no probing), a kept port stays", async () => {
+    const setPorts = (sitePorts: unknown) => t.call('PATCH', `${SPM_URL}/setting`, admin, { sitePorts });
+    // The range itself: within 5001-65535, lowest first.
+    const reversed = await setPorts({ min: 6000, max: 5999 });
+    expect(reversed.statusCode).toBe(400);
+    expect(reversed.json().fields).toEqual({ 'sitePorts.max': '最小端口不能大于最大端口' });
+    const wide = await setPorts({ min: 80, max: 70000 });
+    expect(wide.statusCode).toBe(400);
+    expect(wide.json().fields).toEqual({
+      'sitePorts.min': '端口范围为5001-65535',
+      'sitePorts.max': '端口范围为5001-65535',
+    });
+    expect((await t.call('GET', `${SPM_URL}/setting`, admin)).json().sitePorts).toEqual({ min: 5001, max: 65535 });
+
+    // A port another program holds, outside the range: the range's refusal, not "in use".
+    const held = await freePort();
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(held, '127.0.0.1', resolve));
+    const kept = await freePort();
+    try {
+      expect((await save({ port: kept })).statusCode).toBe(200);
+      // Narrowed to the one port the project has (the held one is outside: another port).
+      expect((await setPorts({ min: kept, max: kept })).statusCode).toBe(200);
+      const refused = await save({ port: held });
+      expect(refused.statusCode).toBe(400);
+      const message = `端口须在管理员设定的范围 ${kept}-${kept} 之内`;
+      expect(refused.json()).toEqual({ code: 'sitePortOutsideRange', message, fields: { port: message } });
+      expect((await t.call('GET', `${SPM_URL}/project/plant7`, admin)).json().port).toBe(kept);
+      // The port the project has stays its own, the range narrowed or not.
+      expect((await save({ port: kept, name: 'Plant 7' })).statusCode).toBe(200);
+      expect((await fetchLoopback(kept, '/')).status).toBe(200);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+      expect((await setPorts({ min: 5001, max: 65535 })).statusCode).toBe(200);
+      expect((await save({ port: null })).statusCode).toBe(200);
     }
   });
 

@@ -103,6 +103,8 @@ export async function compileFormula(expression: string, fields: ReadonlySet<str
   const calls = new Set<MathNode>();
   root.traverse((node) => {
     if (!NODES.has(node.type)) throw new FormulaError(`${node.type.replace(/Node$/, '').toLowerCase()} is not allowed`);
+    // A text constant with U+0000 ("\u0000" in the expression): its results could not be stored.
+    if (math.isConstantNode(node) && String(node.value).includes('\u0000')) throw new FormulaNul();
     if (math.isFunctionNode(node)) {
       if (!math.isSymbolNode(node.fn) || !FUNCTIONS.has(node.fn.name))
         throw new FormulaError(`function ${math.isSymbolNode(node.fn) ? node.fn.name : '?'} is not allowed`);
@@ -133,16 +135,19 @@ export async function compileFormula(expression: string, fields: ReadonlySet<str
 }
 
 /**
- * The message of a formula that cannot compile (the designer's and the extension schema's):
- * undefined for an error that is not about the formula.
+ * The message of formula field `field` when it cannot compile (the designer's and the extension
+ * schema's): undefined for an error that is not about the formula.
  */
 export function formulaProblem(
   error: unknown,
+  field: string,
 ):
   | { key: 'table.formulaField'; params: { name: string } }
+  | { key: 'table.formulaNul'; params: { name: string } }
   | { key: 'table.formula'; params: { reason: string } }
   | undefined {
   if (error instanceof FormulaField) return { key: 'table.formulaField', params: { name: error.field } };
+  if (error instanceof FormulaNul) return { key: 'table.formulaNul', params: { name: field } };
   if (error instanceof FormulaError) return { key: 'table.formula', params: { reason: error.message.slice(0, 200) } };
   return undefined;
 }
@@ -154,7 +159,20 @@ export class FormulaField extends FormulaError {
   }
 }
 
-/** The stored value of a formula's result, by its result type; null when it fails or does not fit. */
+/**
+ * A formula whose text holds U+0000 (PostgreSQL stores no such character): refused when it is
+ * compiled, and a result that holds one is never stored (`formulaValue` throws it).
+ */
+export class FormulaNul extends FormulaError {
+  constructor() {
+    super('a text with U+0000');
+  }
+}
+
+/**
+ * The stored value of a formula's result, by its result type; null when it fails or does not fit.
+ * Throws FormulaNul for a text result holding U+0000.
+ */
 export function formulaValue(
   formula: CompiledFormula,
   options: FieldOptions<'formula'>,
@@ -173,5 +191,6 @@ export function formulaValue(
   if (options.result === 'boolean') return typeof result === 'boolean' ? result : null;
   if (result === null || result === undefined) return null;
   const text = typeof result === 'string' ? result : formula.format(result);
+  if (text.includes('\u0000')) throw new FormulaNul();
   return text.slice(0, 10_000);
 }

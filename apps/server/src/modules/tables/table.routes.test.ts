@@ -193,6 +193,25 @@ describe('draft and publish', () => {
     );
   });
 
+  it('a formula whose text holds NUL (U+0000) is refused at publish, naming the field, with or without records', async () => {
+    const nul = field('tag', 'formula', { options: { expression: 'concat(name, "\\u0000")', result: 'text' } });
+    const message =
+      'publish failed: The formula of field tag holds a NUL character (U+0000): its result cannot be stored';
+    const { id } = await ok<{ id: string }>('POST', '/tables', { name: 'nul_empty' });
+    await ok('PUT', `/tables/${id}/draft`, { fields: [field('name', 'text'), nul] });
+    const empty = await call('POST', `/tables/${id}/publish`, {});
+    expect(empty.statusCode, empty.body).toBe(400);
+    expect(empty.json().message).toBe(message);
+    // A table with records: the new formula would be computed for each of them.
+    const full = await publishedTable('nul_full', [field('name', 'text')]);
+    await ok('POST', `/tables/${full}/records`, { name: 'well 1' });
+    await ok('PUT', `/tables/${full}/draft`, { fields: [field('name', 'text'), nul] });
+    const refused = await call('POST', `/tables/${full}/publish`, {});
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().message).toBe(message);
+    expect((await call('POST', `/tables/${full}/records`, { name: 'well 2' })).statusCode).toBe(200);
+  });
+
   it('shows the difference to the published version and what it does to records, then applies it in one go', async () => {
     const id = await publishedTable('wells', [
       field('name', 'text'),

@@ -43,7 +43,7 @@ import {
 } from '../../policy/record-permissions.js';
 import type { DocumentService, Target } from '../documents/document.service.js';
 import type { UserRow } from '../users/user.repository.js';
-import { type CompiledFormula, compileFormula, formulaProblem, formulaValue } from './formula.js';
+import { type CompiledFormula, compileFormula, FormulaNul, formulaProblem, formulaValue } from './formula.js';
 import { indexedFields } from './record-index.js';
 import { decodeCursor, encodeCursor, sortKeys } from './record-paging.js';
 import {
@@ -362,7 +362,7 @@ export class TableService {
         try {
           await compileFormula(field.options.expression, names);
         } catch (error) {
-          const problem = formulaProblem(error);
+          const problem = formulaProblem(error, field.name);
           if (problem) throw fail(problem.key, problem.params);
           throw error;
         }
@@ -735,7 +735,14 @@ export class TableService {
     for (const field of definition.fields) {
       if (field.type !== 'formula') continue;
       const formula = formulas.get(field.name);
-      const value = formula ? formulaValue(formula, field.options, next) : null;
+      let value: ReturnType<typeof formulaValue> = null;
+      try {
+        value = formula ? formulaValue(formula, field.options, next) : null;
+      } catch (error) {
+        if (!(error instanceof FormulaNul)) throw error;
+        const problem = { key: 'table.formulaNul', params: { name: field.name } } as const;
+        throw new AppError('recordInvalid', { fields: { [field.name]: problem } });
+      }
       if (value === null) delete next[field.name];
       else next[field.name] = value;
     }

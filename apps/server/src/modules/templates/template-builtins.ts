@@ -490,6 +490,19 @@ export function builtinContent(template: BuiltinTemplate): PackageContent {
   return { documents, files };
 }
 
+/** A built-in's description picture: its first 48 readings drawn as a line (`templates/{id}/images/1.svg`). */
+export function builtinOverviewSvg(template: BuiltinTemplate, language: Language): string {
+  const readings = builtinContent(template).documents.filter(
+    (document) => document.collection === 'table_record' && document.doc.tableId === template.tables[1]?.id,
+  );
+  const field = template.tables[1]?.fields.find((f) => f.type === 'number')?.name ?? '';
+  return overviewSvg(
+    template,
+    readings.slice(0, 48).map((document) => Number(document.doc[field] ?? 0)),
+    language,
+  );
+}
+
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function frontPage(template: BuiltinTemplate): string {

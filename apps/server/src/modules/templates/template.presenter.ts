@@ -5,10 +5,11 @@ import {
   type TemplateAppInfo,
   type TemplateView,
 } from '@gantry/shared';
-import { mayManageTemplate, mayUseTemplate } from '../../policy/policy.js';
+import { inMarket, mayManageTemplate, mayUseTemplate } from '../../policy/policy.js';
 import type { UserRow } from '../users/user.repository.js';
 import type { TemplateCard } from './template.repository.js';
-import type { BuiltinTemplate } from './template-builtins.js';
+import { type BuiltinTemplate, builtinOverviewSvg } from './template-builtins.js';
+import { coverSvg, industryLook } from './template-images.js';
 
 /** Where the template calls live (`/portal/rest/spm/templates`). */
 export const TEMPLATES_PATH = '/portal/rest/spm/templates';
@@ -31,10 +32,35 @@ function appInfo(stored: Record<string, number>): TemplateAppInfo {
   return info;
 }
 
+/**
+ * A drawn picture of a template: its cover when it has none of its own (from its name and industry),
+ * a built-in's description picture; undefined: it has no such picture.
+ */
+export function templatePicture(
+  row: TemplateCard,
+  builtin: BuiltinTemplate | undefined,
+  kind: 'cover' | 'overview',
+  language: Language,
+): string | undefined {
+  if (kind === 'cover') return coverSvg(builtin ?? { name: row.name, ...industryLook(row.industry) }, language);
+  return builtin ? builtinOverviewSvg(builtin, language) : undefined;
+}
+
+/** A drawn picture in the answer itself (a `data:` URL), for a template not everyone may see. */
+const inline = (svg: string) => `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+
 export function presentTemplate(row: TemplateCard, viewer: Viewer, builtin?: BuiltinTemplate): TemplateView {
   const { user, permissions, language } = viewer;
   const version = row.updatedAt.getTime().toString(36);
   const mine = user?.status === true && mayManageTemplate(user, row);
+  // A market template's drawn pictures are public URLs (cached by the browser and shared caches).
+  // Any other's are answered only to a caller who may see the template, and an <img> sends no token:
+  // they travel inline in this answer, which only such a caller gets.
+  const shared = inMarket(row);
+  const picture = (kind: 'cover' | 'overview', file: string) =>
+    shared
+      ? `${TEMPLATES_PATH}/${encodeURIComponent(row.id)}/${file}?v=${version}&lang=${language}`
+      : inline(templatePicture(row, builtin, kind, language) ?? '');
   return {
     id: row.id,
     schemaId: row.id,
@@ -43,13 +69,11 @@ export function presentTemplate(row: TemplateCard, viewer: Viewer, builtin?: Bui
     contact: row.contact,
     industry: row.industry,
     card_display: {
-      cover: row.cover ?? `${TEMPLATES_PATH}/${encodeURIComponent(row.id)}/cover.svg?v=${version}&lang=${language}`,
+      cover: row.cover ?? picture('cover', 'cover.svg'),
       intro: builtin ? builtin.intro[language] : row.intro,
     },
     template_description: builtin ? builtin.description[language] : row.description,
-    images: builtin
-      ? [`${TEMPLATES_PATH}/${encodeURIComponent(row.id)}/images/1.svg?v=${version}&lang=${language}`]
-      : row.images,
+    images: builtin ? [picture('overview', 'images/1.svg')] : row.images,
     num_installed: row.numInstalled,
     updated_at: row.updatedAt.toISOString(),
     publish_time: row.createdAt.toISOString(),

@@ -308,6 +308,48 @@ describe('tenant project permissions', () => {
   });
 });
 
+describe("a private template's pictures", () => {
+  it('follow the template: anyone else is told not found (nothing named), its owner gets them inline and by token', async () => {
+    await get(TEMPLATES); // the built-ins are written on first use
+    const [source] = await app.database.db.select().from(templates).where(eq(templates.id, 'heating-station'));
+    if (!source) throw new Error('no built-in');
+    await app.database.db.insert(templates).values({
+      ...source,
+      id: 'acme-secret',
+      name: 'Secret plant',
+      source: 'tenant',
+      ownerId: 'acme',
+      version: null,
+      numInstalled: 0,
+    });
+    for (const token of [undefined, marketOnly, blankOnly]) {
+      for (const picture of ['cover.svg', 'images/1.svg']) {
+        const refused = await get(`${TEMPLATES}/acme-secret/${picture}`, token);
+        expect(refused.statusCode).toBe(404);
+        expect(refused.body).not.toContain('Secret plant');
+      }
+    }
+    // Its owner and the administrator, by token (never cached by a shared cache).
+    for (const token of [acme, admin]) {
+      const cover = await get(`${TEMPLATES}/acme-secret/cover.svg`, token);
+      expect(cover.statusCode).toBe(200);
+      expect(cover.body).toContain('Secret plant');
+      expect(cover.headers['cache-control']).toBe('no-store');
+    }
+    // The card an <img> shows carries its drawn cover inline: no URL anyone could fetch.
+    const view = (await get(`${TEMPLATES}/acme-secret`, acme)).json<TemplateView>();
+    expect(view.card_display.cover).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(Buffer.from(view.card_display.cover.split(',')[1] ?? '', 'base64').toString()).toContain('Secret plant');
+    // A market template's pictures stay public and cacheable.
+    const market = (await get(`${TEMPLATES}/heating-station`)).json<TemplateView>();
+    const cover = await get(market.card_display.cover);
+    expect(cover.statusCode).toBe(200);
+    expect(cover.headers['cache-control']).toBe('public, max-age=3600');
+    expect((await get(market.images[0] as string)).statusCode).toBe(200);
+    await app.database.db.delete(templates).where(eq(templates.id, 'acme-secret'));
+  });
+});
+
 describe('bad packages', () => {
   /** A template row whose package file is `bytes` (copied from the heating template otherwise). */
   async function badTemplate(id: string, bytes: Buffer) {
@@ -459,14 +501,19 @@ describe('publishing, editing, export and import', () => {
     const edited = await edit(acme, { name: 'Acme heating v2', published: false, cover: '', images: [picture] });
     expect(edited.statusCode, edited.body).toBe(200);
     expect(edited.json<TemplateView>()).toMatchObject({ name: 'Acme heating v2', published: false, images: [picture] });
-    // No cover of its own: the one drawn from its name.
-    expect(edited.json<TemplateView>().card_display.cover).toMatch(/\/cover\.svg\?/);
+    // No cover of its own: the one drawn from its name (inline: the template is not in the market).
+    const drawn = edited.json<TemplateView>().card_display.cover;
+    expect(drawn).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(Buffer.from(drawn.split(',')[1] ?? '', 'base64').toString()).toContain('Acme heating v2');
     expect((await edit(acme, { images: ['https://tracker.example/x.png'] })).statusCode).toBe(400);
     // The administrator manages every template, built-ins only (un)published.
     expect((await app.call('PATCH', `${TEMPLATES}/street-lighting`, admin, { name: 'x' })).statusCode).toBe(403);
     const hidden = await app.call('PATCH', `${TEMPLATES}/street-lighting`, admin, { published: false });
     expect(hidden.statusCode).toBe(200);
     expect((await get(TEMPLATES)).json<TemplateView[]>().map((t) => t.id)).not.toContain('street-lighting');
+    // Hidden, its pictures are the administrator's only.
+    expect((await get(`${TEMPLATES}/street-lighting/images/1.svg`)).statusCode).toBe(404);
+    expect((await get(`${TEMPLATES}/street-lighting/images/1.svg`, admin)).statusCode).toBe(200);
     await app.call('PATCH', `${TEMPLATES}/street-lighting`, admin, { published: true });
     expect((await app.call('DELETE', `${TEMPLATES}/street-lighting`, admin)).statusCode).toBe(403);
     expect((await app.call('DELETE', `${TEMPLATES}/heating-station`, acme)).statusCode).toBe(403);

@@ -10,7 +10,7 @@ import {
   templatePublishBody,
   templateView,
 } from '@gantry/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
@@ -62,31 +62,30 @@ export function templateRoutes(templates: TemplateService) {
       async (request) => templates.get(request.auth?.user, request.params.id, request.language),
     );
 
-    const picture =
-      (kind: 'cover' | 'overview') =>
-      async (request: {
-        params: { id: string };
-        query: z.infer<typeof pictureQuery>;
-        language: (typeof LANGUAGES)[number];
-      }) =>
-        templates.picture(request.params.id, kind, request.query.lang ?? request.language);
+    /**
+     * A drawn picture, as the template itself: to whoever may see it (a private template's to its
+     * owner and the administrator, by token; anyone else: not found, nothing of it named).
+     */
+    const picture = async (request: FastifyRequest, reply: FastifyReply, kind: 'cover' | 'overview') => {
+      const { id } = idParams.parse(request.params);
+      const { lang } = pictureQuery.parse(request.query);
+      const { svg, cacheable } = await templates.picture(request.auth?.user, id, kind, lang ?? request.language);
+      return reply
+        .type('image/svg+xml')
+        .header('cache-control', cacheable ? 'public, max-age=3600' : 'no-store')
+        .send(svg);
+    };
 
     app.get(
       '/templates/:id/cover.svg',
       { config: { action: 'public' }, schema: { tags, params: idParams, querystring: pictureQuery } },
-      async (request, reply) => {
-        const svg = await picture('cover')(request);
-        return reply.type('image/svg+xml').header('cache-control', 'public, max-age=3600').send(svg);
-      },
+      async (request, reply) => picture(request, reply, 'cover'),
     );
 
     app.get(
       '/templates/:id/images/1.svg',
       { config: { action: 'public' }, schema: { tags, params: idParams, querystring: pictureQuery } },
-      async (request, reply) => {
-        const svg = await picture('overview')(request);
-        return reply.type('image/svg+xml').header('cache-control', 'public, max-age=3600').send(svg);
-      },
+      async (request, reply) => picture(request, reply, 'overview'),
     );
 
     app.post(

@@ -27,7 +27,13 @@ import { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import type { Clock } from '../../lib/clock.js';
 import type { FileStore } from '../../lib/file-store.js';
 import type { Storage } from '../../lib/storage.js';
-import { mayManageTemplate, mayUseTemplate, mayViewTemplate, templatePublisher } from '../../policy/policy.js';
+import {
+  inMarket,
+  mayManageTemplate,
+  mayUseTemplate,
+  mayViewTemplate,
+  templatePublisher,
+} from '../../policy/policy.js';
 import type { Actor } from '../audit/audit.service.js';
 import type { BackupRepository } from '../backups/backup.repository.js';
 import type { BackupService } from '../backups/backup.service.js';
@@ -39,11 +45,10 @@ import { PROJECTS_AREA, type ProjectService } from '../projects/project.service.
 import type { TaskContext, TaskEngine } from '../tasks/task.engine.js';
 import { TaskError, TaskPaused, taskType } from '../tasks/task.engine.js';
 import type { UserRow } from '../users/user.repository.js';
-import { presentTemplate, type Viewer } from './template.presenter.js';
+import { presentTemplate, templatePicture, type Viewer } from './template.presenter.js';
 import type { TemplateRepository, TemplateRow } from './template.repository.js';
 import { BUILTIN_TEMPLATES, type BuiltinTemplate, builtinContent, builtinVersion } from './template-builtins.js';
 import { TemplateImageStore } from './template-image-store.js';
-import { coverSvg, industryLook, overviewSvg } from './template-images.js';
 import { TemplateFiles, writePackage } from './template-package.js';
 
 export interface TemplateDeps {
@@ -384,26 +389,20 @@ export class TemplateService {
 
   /**
    * A template's cover when it has none of its own (drawn from its name and industry), and the
-   * built-ins' description pictures. Public: they show a name and colours, nothing of the package.
+   * built-ins' description pictures, to whoever may see the template (`mayViewTemplate`; any other
+   * caller: not found, as for the template itself). `cacheable`: a market template's, which everyone
+   * sees; a private one's is never stored (no-store).
    */
-  async picture(id: string, kind: 'cover' | 'overview', language: Language): Promise<string> {
-    await this.ensureBuiltins();
-    const builtin = BUILTINS.get(id);
-    if (builtin) {
-      if (kind === 'cover') return coverSvg(builtin, language);
-      const readings = builtinContent(builtin).documents.filter(
-        (document) => document.collection === 'table_record' && document.doc.tableId === builtin.tables[1]?.id,
-      );
-      const field = builtin.tables[1]?.fields.find((f) => f.type === 'number')?.name ?? '';
-      return overviewSvg(
-        builtin,
-        readings.slice(0, 48).map((document) => Number(document.doc[field] ?? 0)),
-        language,
-      );
-    }
-    const row = await this.deps.repo.find(id);
-    if (!row || kind !== 'cover') throw new AppError('notFound');
-    return coverSvg({ name: row.name, ...industryLook(row.industry) }, language);
+  async picture(
+    user: UserRow | undefined,
+    id: string,
+    kind: 'cover' | 'overview',
+    language: Language,
+  ): Promise<{ svg: string; cacheable: boolean }> {
+    const row = await this.visible(user, id);
+    const svg = templatePicture(row, BUILTINS.get(row.id), kind, language);
+    if (svg === undefined) throw new AppError('notFound');
+    return { svg, cacheable: inMarket(row) };
   }
 
   /** The package file, to its owner only (the administrator for built-in and platform templates). */

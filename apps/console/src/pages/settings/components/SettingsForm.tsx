@@ -9,6 +9,7 @@ import { buildSettings, type FieldError, mapFieldErrors, type SettingsFormValues
 import { BasicFields } from './BasicFields';
 import { MediaLibraryFields } from './MediaLibraryFields';
 import { SecurityFields } from './SecurityFields';
+import { SitePortFields } from './SitePortFields';
 
 interface SettingsFormProps {
   settings: Settings;
@@ -68,6 +69,7 @@ export function SettingsForm({ settings, onSaved }: SettingsFormProps) {
       </Card>
       <Card title={t('settings.sectionSecurity')} style={{ marginBottom: 16 }}>
         <SecurityFields />
+        <SitePortFields />
       </Card>
       <Card title={t('settings.sectionMedia')} style={{ marginBottom: 16 }}>
         <MediaLibraryFields />
