@@ -22,6 +22,8 @@ type Listener = (task: TaskProgress) => void;
 const listeners = new Set<Listener>();
 /** Tasks this tab started: their end is acted on even if no progress was seen before it. */
 const started = new Set<string>();
+/** Tasks whose end was acted on: once (the socket may tell an end more than once, to more than one listener). */
+const ended = new Set<string>();
 
 export const isBackupTask = (type: string) => type === BACKUP_TASK_EXPORT || type === BACKUP_TASK_IMPORT;
 
@@ -42,6 +44,8 @@ export function wasStartedHere(id: string): boolean {
 
 /** A backup task seen running (or started here) has ended with `task.status`. */
 export function backupTaskEnded(task: TaskProgress): void {
+  if (ended.has(task.id)) return;
+  ended.add(task.id);
   started.delete(task.id);
   for (const listener of listeners) listener(task);
   if (task.status === 'failed') {

@@ -70,10 +70,12 @@ describe('task notifications of backups', () => {
 
   it("shows a failed backup's message", async () => {
     const { send } = start();
-    send(task({ type: 'backup.import' }));
-    await screen.findByTestId('task-progress-t1');
+    // Task ids are never reused: this one is not the first test's.
+    send(task({ id: 't3', type: 'backup.import' }));
+    await screen.findByTestId('task-progress-t3');
     send(
       task({
+        id: 't3',
         type: 'backup.import',
         status: 'failed',
         message: 'The backup file is not valid: manifest.json is missing',

@@ -487,7 +487,7 @@ describe('the end of a backup task', () => {
     });
     await waitFor(() => expect(calls.some((c) => JSON.stringify(queryOf(c)?.filter ?? {}).includes('xyz'))).toBe(true));
     const before = calls.length;
-    act(() => backupTaskEnded(task({ type: 'backup.export' })));
+    act(() => backupTaskEnded(task({ id: 'e1', type: 'backup.export' })));
     expect(await screen.findByText('备份完成')).toBeTruthy();
     await waitFor(() => expect(calls.length).toBeGreaterThan(before));
     expect(queryOf(calls.at(-1))?.filter).toEqual({ type: 'export', status: 'succeed' });
@@ -500,6 +500,9 @@ describe('the end of a backup task', () => {
     watchBackupTask('t1');
     const shown = vi.spyOn(toast, 'success');
     backupTaskEnded(task({}));
+    // An end told twice (the socket, to two listeners) is acted on once: one notice, one sign-out.
+    backupTaskEnded(task({}));
+    expect(shown).toHaveBeenCalledTimes(1);
     // The notice stays until the sign-out, counting down.
     const [content, options] = shown.mock.calls.at(-1) ?? [];
     expect(options?.seconds).toBeGreaterThan(BACKUP_LIMITS.restoreRedirectMs / 1000);
