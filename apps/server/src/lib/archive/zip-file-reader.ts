@@ -1,6 +1,18 @@
 import { once } from 'node:events';
 import type { FileHandle } from 'node:fs/promises';
 import { crc32, createInflateRaw } from 'node:zlib';
+import {
+  CENTRAL_HEADER,
+  END,
+  END64,
+  END64_LOCATOR,
+  EXTENDED_TIME,
+  LOCAL_HEADER,
+  MAX16,
+  MAX32,
+  UTF8_NAMES,
+  ZIP64_EXTRA,
+} from './zip-format.js';
 
 /**
  * Reads a zip file by random access on Node's own zlib: the central directory (ZIP64 included),
@@ -9,18 +21,8 @@ import { crc32, createInflateRaw } from 'node:zlib';
  * code). Nothing here trusts a declared size beyond the file: every offset is checked against it.
  */
 
-const LOCAL_HEADER = 0x04034b50;
-const CENTRAL_HEADER = 0x02014b50;
-const END = 0x06054b50;
-const END64 = 0x06064b50;
-const END64_LOCATOR = 0x07064b50;
-const MAX32 = 0xffffffff;
-const MAX16 = 0xffff;
-const UTF8_NAMES = 0x0800;
 const ENCRYPTED = 0x0001;
 const DATA_DESCRIPTOR = 0x0008;
-const ZIP64_EXTRA = 0x0001;
-const EXTENDED_TIME = 0x5455;
 const UNICODE_PATH = 0x7075;
 /** A central directory larger than this is refused (about 1.5 million entries). */
 const CENTRAL_MAX = 256 * 1024 * 1024;

@@ -2,6 +2,18 @@ import { createHash } from 'node:crypto';
 import { type FileHandle, open } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { deflateMixed, deflatePiece, FINAL_EMPTY_BLOCK } from './deflate-mixed.js';
+import {
+  CENTRAL_HEADER,
+  END,
+  END64,
+  END64_LOCATOR,
+  EXTENDED_TIME,
+  LOCAL_HEADER,
+  MAX16,
+  MAX32,
+  UTF8_NAMES,
+  ZIP64_EXTRA,
+} from './zip-format.js';
 
 /**
  * Writes a zip file as a stream, on Node's own zlib: each entry is deflated (level 1, like `zip -1`,
@@ -15,19 +27,9 @@ import { deflateMixed, deflatePiece, FINAL_EMPTY_BLOCK } from './deflate-mixed.j
  * `zip -1 -r`'s speed (issue 12 §6).
  */
 
-const LOCAL_HEADER = 0x04034b50;
-const CENTRAL_HEADER = 0x02014b50;
-const END = 0x06054b50;
-const END64 = 0x06064b50;
-const END64_LOCATOR = 0x07064b50;
-const MAX32 = 0xffffffff;
-const MAX16 = 0xffff;
-const UTF8_NAMES = 0x0800;
 const STORED = 0;
 const DEFLATED = 8;
 const MADE_BY_UNIX = (3 << 8) | 63;
-const EXTENDED_TIME = 0x5455;
-const ZIP64_EXTRA = 0x0001;
 /** Entries whose size is unknown or at least this get a ZIP64 local header (deflate may grow data a little). */
 const ZIP64_LOCAL_FROM = 0xf000_0000;
 const OUTPUT_BUFFER = 1 << 20;
