@@ -112,7 +112,7 @@ describe('basic settings', () => {
     await renderSettings();
     fireEvent.click(screen.getByTestId('settings-save'));
     expect(await screen.findByText('最小值为0')).toBeTruthy();
-    expect(screen.getByText('请输入大于等于1的整数')).toBeTruthy();
+    expect(await screen.findByText('请输入大于等于1的整数')).toBeTruthy();
   });
 
   it('edits the project port range: lowest first, within 5001-65535, sent with the settings', async () => {
