@@ -17,6 +17,7 @@ import type { Metrics } from '../modules/metrics/metrics.js';
 import { MetricsRepository } from '../modules/metrics/metrics.repository.js';
 import { registerMetrics } from '../modules/metrics/metrics.routes.js';
 import { registerPlatformRestoreGuard } from '../modules/platform-backup/platform-backup.routes.js';
+import { registerBackOfficeGate } from '../modules/sites/back-office-gate.js';
 import { registerAuth } from '../plugins/auth.js';
 import { registerCompression } from '../plugins/compression.js';
 import { type ErrorAnswer, registerErrorHandler } from '../plugins/error-handler.js';
@@ -33,7 +34,7 @@ import '../plugins/types.js';
 /**
  * What every request goes through, in order: validation and serialisation by the routes' zod
  * schemas, the one error handler, the unread-body rule, upload limits, the session, metrics, the NUL
- * check, the project gate, the platform restore guard; then CORS, security headers, rate limits,
+ * check, the project gate, the back office's sign-in gate, the platform restore guard; then CORS, security headers, rate limits,
  * the websocket, compression and the API description. Answers the routes that take files.
  */
 export async function registerRequestPipeline(
@@ -75,6 +76,8 @@ export async function registerRequestPipeline(
   // Every project-scoped route through the project gate (after the session and the NUL check):
   // another tenant's project 404, a disabled one read-only, a restoring one 423.
   projectGate.register(app);
+  // Every back-office call but the sign-in ones through its sign-in gate (its caller on the request).
+  registerBackOfficeGate(app, services.sites);
   // While a platform restore replaces the database, every API call but its status waits it out (503).
   registerPlatformRestoreGuard(app, platformBackups, API);
   await app.register(fastifyCors, {

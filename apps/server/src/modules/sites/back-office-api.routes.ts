@@ -21,7 +21,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { streamFiles } from '../../lib/upload-receiver.js';
 import { mediaUpload } from '../media/media.routes.js';
-import { backOfficeCaller, type SiteRouteDeps } from './site-http.js';
+import { backOfficeOf } from './back-office-gate.js';
+import type { SiteRouteDeps } from './site-http.js';
 
 /**
  * The back office's own calls (issue 15) `/admin/_p_{id}/api/…` for its signed-in caller: project
@@ -31,11 +32,11 @@ import { backOfficeCaller, type SiteRouteDeps } from './site-http.js';
  */
 export function backOfficeApiRoutes(deps: SiteRouteDeps) {
   const { sites, media } = deps;
-  /** The signed-in caller of the request's back office. */
-  const callerOf = async (id: string, request: FastifyRequest) => (await backOfficeCaller(sites, id, request)).caller;
+  /** The signed-in caller of the request's back office (the gate found it). */
+  const callerOf = (request: FastifyRequest) => backOfficeOf(request).caller;
   /** The media library as the caller uses it. */
-  const mediaOf = async (id: string, request: FastifyRequest) => {
-    const { caller, project } = await backOfficeCaller(sites, id, request);
+  const mediaOf = (request: FastifyRequest) => {
+    const { caller, project } = backOfficeOf(request);
     return sites.mediaContext(caller, project);
   };
   const usersAnswer = { 200: z.array(siteUserView) };
@@ -49,50 +50,48 @@ export function backOfficeApiRoutes(deps: SiteRouteDeps) {
     typed.get(
       '/admin/_p_:id/api/users',
       { schema: { hide: true, params: siteParams, response: usersAnswer } },
-      async (request) => sites.listUsers(await callerOf(request.params.id, request)),
+      async (request) => sites.listUsers(callerOf(request)),
     );
     typed.post(
       '/admin/_p_:id/api/users',
       { schema: { hide: true, params: siteParams, body: siteUserBody, response: { 200: siteUserView } } },
-      async (request) => sites.createUser(await callerOf(request.params.id, request), request.body),
+      async (request) => sites.createUser(callerOf(request), request.body),
     );
     typed.patch(
       '/admin/_p_:id/api/users/:item',
       { schema: { hide: true, params: siteItemParams, body: siteUserUpdateBody, response: { 200: siteUserView } } },
-      async (request) =>
-        sites.updateUser(await callerOf(request.params.id, request), request.params.item, request.body),
+      async (request) => sites.updateUser(callerOf(request), request.params.item, request.body),
     );
     typed.delete(
       '/admin/_p_:id/api/users/:item',
       { schema: { hide: true, params: siteItemParams, response: { 200: siteDoneView } } },
       async (request) => {
-        await sites.deleteUser(await callerOf(request.params.id, request), request.params.item);
+        await sites.deleteUser(callerOf(request), request.params.item);
         return { ok: true as const };
       },
     );
     typed.get(
       '/admin/_p_:id/api/roles',
       { schema: { hide: true, params: siteParams, response: rolesAnswer } },
-      async (request) => sites.listRoles(await callerOf(request.params.id, request)),
+      async (request) => sites.listRoles(callerOf(request)),
     );
     typed.post(
       '/admin/_p_:id/api/roles',
       { schema: { hide: true, params: siteParams, body: siteRoleBody, response: { 200: siteRoleView } } },
-      async (request) => sites.createRole(await callerOf(request.params.id, request), request.body),
+      async (request) => sites.createRole(callerOf(request), request.body),
     );
     typed.patch(
       '/admin/_p_:id/api/roles/:item',
       {
         schema: { hide: true, params: siteItemParams, body: siteRoleBody.partial(), response: { 200: siteRoleView } },
       },
-      async (request) =>
-        sites.updateRole(await callerOf(request.params.id, request), request.params.item, request.body),
+      async (request) => sites.updateRole(callerOf(request), request.params.item, request.body),
     );
     typed.delete(
       '/admin/_p_:id/api/roles/:item',
       { schema: { hide: true, params: siteItemParams, response: { 200: siteDoneView } } },
       async (request) => {
-        await sites.deleteRole(await callerOf(request.params.id, request), request.params.item);
+        await sites.deleteRole(callerOf(request), request.params.item);
         return { ok: true as const };
       },
     );
@@ -102,7 +101,7 @@ export function backOfficeApiRoutes(deps: SiteRouteDeps) {
       '/admin/_p_:id/api/media/tree',
       { schema: { hide: true, params: siteParams, querystring: siteMediaTreeQuery, response: treeAnswer } },
       async (request, reply) => {
-        const answer = await media.tree(await mediaOf(request.params.id, request), request.query.path ?? '', true);
+        const answer = await media.tree(await mediaOf(request), request.query.path ?? '', true);
         if (answer.truncated) reply.header('x-tree-truncated', 'true');
         return answer.nodes;
       },
@@ -110,18 +109,18 @@ export function backOfficeApiRoutes(deps: SiteRouteDeps) {
     typed.post(
       '/admin/_p_:id/api/media/dir',
       { schema: { hide: true, params: siteParams, body: siteMediaPathBody, response: { 200: mediaTreeNode } } },
-      async (request) => media.mkdir(await mediaOf(request.params.id, request), request.body.path),
+      async (request) => media.mkdir(await mediaOf(request), request.body.path),
     );
     typed.post(
       '/admin/_p_:id/api/media/rename',
       { schema: { hide: true, params: siteParams, body: siteMediaRenameBody, response: { 200: mediaPathView } } },
-      async (request) => media.rename(await mediaOf(request.params.id, request), request.body.path, request.body.name),
+      async (request) => media.rename(await mediaOf(request), request.body.path, request.body.name),
     );
     typed.delete(
       '/admin/_p_:id/api/media',
       { schema: { hide: true, params: siteParams, querystring: siteMediaPathQuery, response: { 200: mediaPathView } } },
       async (request) => {
-        await media.remove(await mediaOf(request.params.id, request), request.query.path);
+        await media.remove(await mediaOf(request), request.query.path);
         return { path: request.query.path };
       },
     );
@@ -137,7 +136,7 @@ export function backOfficeApiRoutes(deps: SiteRouteDeps) {
         },
       },
       async (request) => {
-        const where = await mediaOf(request.params.id, request);
+        const where = await mediaOf(request);
         const folder = media.uploadFolder(where, request.query.path ?? '');
         return streamFiles(request, (name, file) =>
           media.upload(where, folder, name, file, request.query.overwrite === 'true'),

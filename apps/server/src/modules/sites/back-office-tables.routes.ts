@@ -15,7 +15,8 @@ import { listQuerystring } from '../../lib/list-response.js';
 import { presentRecord, sendRecordPage } from '../tables/table.presenter.js';
 import type { TableRow } from '../tables/table.repository.js';
 import type { TableCaller, TableService } from '../tables/table.service.js';
-import { backOfficeCaller, type SiteRouteDeps } from './site-http.js';
+import { backOfficeOf } from './back-office-gate.js';
+import type { SiteRouteDeps } from './site-http.js';
 
 /** A published table as the back office shows it: its fields and list settings (not its permissions or rules). */
 function backOfficeTable(row: TableRow) {
@@ -40,8 +41,8 @@ export function backOfficeTableRoutes(deps: SiteRouteDeps & { tables: TableServi
    * The project's tables and who writes: the project administrator sees every record; a project
    * user is a member whom the table's view / add / manage rules bound (the console's "view as").
    */
-  const tablesOf = async (id: string, request: FastifyRequest) => {
-    const { caller, project } = await backOfficeCaller(sites, id, request);
+  const tablesOf = async (request: FastifyRequest) => {
+    const { caller, project } = backOfficeOf(request);
     const target = { projectId: project.id, collection: 'table' as const };
     let as: TableCaller = { id: caller.subject };
     if (caller.kind === 'user') {
@@ -60,7 +61,7 @@ export function backOfficeTableRoutes(deps: SiteRouteDeps & { tables: TableServi
       '/admin/_p_:id/api/tables',
       { schema: { hide: true, params: siteParams, response: { 200: z.array(siteTableView) } } },
       async (request) => {
-        const { target, as } = await tablesOf(request.params.id, request);
+        const { target, as } = await tablesOf(request);
         return (await tables.visibleTables(target, as)).map(backOfficeTable);
       },
     );
@@ -68,7 +69,7 @@ export function backOfficeTableRoutes(deps: SiteRouteDeps & { tables: TableServi
       '/admin/_p_:id/api/tables/:table/records',
       { schema: { hide: true, params: siteTableParams, querystring: listQuerystring, response: pageAnswer } },
       async (request, reply) => {
-        const { target, as } = await tablesOf(request.params.id, request);
+        const { target, as } = await tablesOf(request);
         return sendRecordPage(reply, await tables.listRecords(target, request.params.table, request.query.query, as));
       },
     );
@@ -76,7 +77,7 @@ export function backOfficeTableRoutes(deps: SiteRouteDeps & { tables: TableServi
       '/admin/_p_:id/api/tables/:table/records',
       { schema: { hide: true, params: siteTableParams, body: recordValuesBody, response: { 200: recordView } } },
       async (request) => {
-        const { target, as } = await tablesOf(request.params.id, request);
+        const { target, as } = await tablesOf(request);
         return presentRecord(await tables.createRecord(target, request.params.table, request.body, as));
       },
     );
@@ -84,7 +85,7 @@ export function backOfficeTableRoutes(deps: SiteRouteDeps & { tables: TableServi
       '/admin/_p_:id/api/tables/:table/records/:record',
       { schema: { hide: true, params: siteRecordParams, response: { 200: recordView } } },
       async (request) => {
-        const { target, as } = await tablesOf(request.params.id, request);
+        const { target, as } = await tablesOf(request);
         return presentRecord(await tables.getRecord(target, request.params.table, request.params.record, as));
       },
     );
@@ -92,7 +93,7 @@ export function backOfficeTableRoutes(deps: SiteRouteDeps & { tables: TableServi
       '/admin/_p_:id/api/tables/:table/records/:record',
       { schema: { hide: true, params: siteRecordParams, body: recordValuesBody, response: { 200: recordView } } },
       async (request) => {
-        const { target, as } = await tablesOf(request.params.id, request);
+        const { target, as } = await tablesOf(request);
         const { table, record } = request.params;
         return presentRecord(await tables.updateRecord(target, table, record, request.body, as, false));
       },
@@ -101,7 +102,7 @@ export function backOfficeTableRoutes(deps: SiteRouteDeps & { tables: TableServi
       '/admin/_p_:id/api/tables/:table/records/:record',
       { schema: { hide: true, params: siteRecordParams, response: { 200: siteRecordRemovedView } } },
       async (request) => {
-        const { target, as } = await tablesOf(request.params.id, request);
+        const { target, as } = await tablesOf(request);
         await tables.deleteRecord(target, request.params.table, request.params.record, as);
         return { id: request.params.record };
       },

@@ -2,20 +2,18 @@ import type { IncomingMessage } from 'node:http';
 import { type Language, pickLanguage, siteContent, sitePageParams } from '@gantry/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AppError } from '../../lib/app-error.js';
 import type { FileStore } from '../../lib/file-store.js';
 import type { MediaService } from '../media/media.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { TableService } from '../tables/table.service.js';
 import type { PackageFileCache } from './front-site.js';
-import type { SiteProject } from './site.repository.js';
-import type { SiteCaller, SiteProblem, SiteService } from './site.service.js';
+import type { SiteProblem, SiteService } from './site.service.js';
 import { problemPage } from './site-pages.js';
 
 /**
  * What the site surfaces share (front-site, back-office-page, site-sign-on, back-office-api and
  * back-office-tables `.routes.ts`): their dependencies, the origin a request reached, the language
- * of a page, HTML answers, and the signed-in caller of a back office.
+ * of a page, and HTML answers.
  */
 
 export interface SiteRouteDeps {
@@ -120,22 +118,4 @@ export function noStore(api: FastifyInstance): void {
     reply.header('cache-control', 'no-store');
     return payload;
   });
-}
-
-function tokenOf(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization?.trim();
-  return header ? header.replace(/^Bearer\s+/i, '') || undefined : undefined;
-}
-
-/** The signed-in caller of project `id`'s back office (the project usable now); else 403 / 401. */
-export async function backOfficeCaller(
-  sites: SiteService,
-  id: string,
-  request: FastifyRequest,
-): Promise<{ caller: SiteCaller; project: SiteProject }> {
-  const project = await sites.usable(id);
-  const token = tokenOf(request);
-  const caller = token ? await sites.authenticate(id, token) : undefined;
-  if (!caller) throw new AppError('unauthorized');
-  return { caller, project };
 }

@@ -17,8 +17,9 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { actorOf } from '../../plugins/auth.js';
+import { backOfficeOf } from './back-office-gate.js';
 import type { SiteProject } from './site.repository.js';
-import { backOfficeCaller, type SiteRouteDeps } from './site-http.js';
+import type { SiteRouteDeps } from './site-http.js';
 
 /** What a back-office caller sees of its project: the name and the grant (with its end and remaining days). */
 function projectSummary(project: SiteProject, now: Date) {
@@ -97,7 +98,7 @@ export function backOfficeSignOnRoutes(deps: SiteRouteDeps) {
       '/admin/_p_:id/api/logout',
       { schema: { hide: true, params: siteParams, response: { 200: siteDoneView } } },
       async (request) => {
-        const { caller } = await backOfficeCaller(sites, request.params.id, request);
+        const { caller } = backOfficeOf(request);
         await sites.logout(caller);
         return { ok: true as const };
       },
@@ -107,7 +108,7 @@ export function backOfficeSignOnRoutes(deps: SiteRouteDeps) {
       '/admin/_p_:id/api/me',
       { schema: { hide: true, params: siteParams, response: { 200: siteMeView } } },
       async (request) => {
-        const { caller, project } = await backOfficeCaller(sites, request.params.id, request);
+        const { caller, project } = backOfficeOf(request);
         return {
           kind: caller.kind,
           username: caller.username,

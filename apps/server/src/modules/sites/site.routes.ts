@@ -12,8 +12,8 @@ export { ownOrigin, type SiteRouteDeps } from './site-http.js';
 /**
  * The project sites (issue 15), one file a surface: `/_p_{id}/…` the front site (the html package,
  * or a default page), `/admin/_p_{id}/…` the back office (a page, its script, and its calls under
- * `/admin/_p_{id}/api/…`: signing in, users, roles and media, tables), and the console's side of
- * single sign-on. A project that cannot be used now answers a page saying why, and its calls are
+ * `/admin/_p_{id}/api/…`: signing in, users, roles and media, tables; back-office-gate.ts finds the
+ * signed-in caller of every call but the sign-in ones), and the console's side of single sign-on. A project that cannot be used now answers a page saying why, and its calls are
  * refused (403).
  */
 export function siteRoutes(deps: SiteRouteDeps) {
