@@ -128,6 +128,18 @@ async function seenWithin(ask: () => Promise<boolean>): Promise<number> {
   }
 }
 
+/** Asks until `found` answers something (at most a minute). */
+async function until<T>(found: () => Promise<T | undefined>): Promise<T> {
+  for (let i = 0; i < 1_200; i++) {
+    const value = await found();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('not seen within a minute');
+}
+
+const PLATFORM = '/portal/rest/platform-backup';
+
 const currentUser = (server: Server, token: string) => call(server, 'GET', `${SPM}/login/current/user`, token);
 
 /** A GET of `/` on `host:port` naming `hostHeader` (fetch cannot set Host): status and body, or the error code. */
@@ -365,4 +377,46 @@ describe('two server processes on one PostgreSQL', () => {
     expect((await call(a, 'PUT', `${SPM}/project/twosite`, token, project({ port: null }))).status).toBe(200);
     await seenWithin(async () => 'error' in (await onPort()));
   });
+
+  // Last: the restore puts the database back as the backup found it.
+  it('a platform restore on one puts the other in maintenance until it ends', async () => {
+    const token = await login(a);
+    const started = await call(a, 'POST', `${PLATFORM}`, token);
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const taskId = started.body.taskId as string;
+    const backupName = await until(async () => {
+      const rows = await admin(
+        (client) =>
+          client.query<{ status: string; message: string }>('SELECT status, message FROM tasks WHERE id = $1', [
+            taskId,
+          ]),
+        true,
+      );
+      const task = rows.rows[0];
+      return task && task.status !== 'ongoing' ? task : undefined;
+    });
+    expect(backupName.status, backupName.message).toBe('success');
+
+    const restore = await call(a, 'POST', `${PLATFORM}/${backupName.message}/restore`, token, {
+      password: ADMIN_PASSWORD,
+    });
+    expect(restore.status, JSON.stringify(restore.body)).toBe(200);
+    // The other node: its calls refused, its status that of the restore, as soon as it starts.
+    const seen: number[] = [];
+    await seenWithin(async () => {
+      const answer = await call(b, 'GET', `${SPM}/login/current/user`, token);
+      seen.push(answer.status);
+      return answer.status === 503 && answer.body.code === 'platformRestoring';
+    });
+    expect((await call(b, 'GET', `${PLATFORM}/restore-status`)).body).toMatchObject({ state: 'restoring' });
+    const ended = await until(async () => {
+      const answer = await call(a, 'GET', `${PLATFORM}/restore-status`);
+      return answer.body.state === 'restoring' ? undefined : answer.body;
+    });
+    expect(ended.state, String(ended.reason)).toBe('succeeded');
+    // And once it has ended: the other node answers again (everyone was signed out by the restore).
+    await seenWithin(async () => (await call(b, 'GET', `${SPM}/login/current/user`, token)).status === 401);
+    expect((await call(b, 'GET', `${PLATFORM}/restore-status`)).body).toMatchObject({ state: 'idle' });
+    await login(b);
+  }, 120_000);
 });

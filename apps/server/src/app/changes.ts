@@ -8,7 +8,7 @@ import type { Services } from './services.js';
  * subscribed by their own services, which own those caches.
  */
 export function followChanges(invalidation: InvalidationBus, services: Services, log: FastifyBaseLogger): void {
-  const { siteListeners, sites, projectGate, tables } = services;
+  const { siteListeners, sites, projectGate, tables, platformBackups } = services;
   invalidation.subscribe((change) => {
     // Project sites: their listeners, Host map and certificates; their cached project states.
     const followed =
@@ -24,5 +24,7 @@ export function followChanges(invalidation: InvalidationBus, services: Services,
     // Cached project owners (the project gate) and table definitions.
     projectGate.apply(change);
     tables.apply(change);
+    // Another node's platform restore: this one refuses calls and claims no task until it ends.
+    platformBackups.apply(change);
   });
 }

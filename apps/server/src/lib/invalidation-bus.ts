@@ -17,6 +17,12 @@ export type Invalidation =
   | { kind: 'templates' }
   /** A table of the project was published or deleted, or the project's data restored: cached definitions go. */
   | { kind: 'tables'; projectId: string }
+  /**
+   * Not a cache's change: node `node` replaces the whole platform (a platform restore), announced when
+   * it starts and every few seconds while it runs (`restoring`), and when it ends. Every other node
+   * refuses API calls meanwhile (platform-maintenance.ts).
+   */
+  | { kind: 'maintenance'; node: string; restoring: boolean; startTime: string }
   | { kind: 'all' };
 
 export type Published = Invalidation;
@@ -104,6 +110,14 @@ function parse(payload: string | undefined): Invalidation {
     if (change.kind === 'user' && typeof change.userId === 'string') return change as Published;
     if ((change.kind === 'site' || change.kind === 'tables') && typeof change.projectId === 'string') {
       return { kind: change.kind, projectId: change.projectId };
+    }
+    if (
+      change.kind === 'maintenance' &&
+      typeof change.node === 'string' &&
+      typeof change.restoring === 'boolean' &&
+      typeof change.startTime === 'string'
+    ) {
+      return { kind: change.kind, node: change.node, restoring: change.restoring, startTime: change.startTime };
     }
     if (change.kind === 'licence' || change.kind === 'settings' || change.kind === 'templates') {
       return { kind: change.kind };

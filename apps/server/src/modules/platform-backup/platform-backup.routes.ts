@@ -153,9 +153,10 @@ export function platformBackupRoutes(service: PlatformBackupService) {
  */
 export function registerPlatformRestoreGuard(app: FastifyInstance, service: PlatformBackupService, apiPrefix: string) {
   const status = `${apiPrefix}${PLATFORM_RESTORE_STATUS}`;
-  app.addHook('onRequest', async (request) => {
-    if (!service.restoring) return;
+  // Callback-style: every request passes here, and an async hook costs a promise each time.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!service.restoring) return done();
     const url = request.url.split('?')[0] ?? '';
-    if (url.startsWith(`${apiPrefix}/`) && url !== status) throw new AppError('platformRestoring');
+    done(url.startsWith(`${apiPrefix}/`) && url !== status ? new AppError('platformRestoring') : undefined);
   });
 }

@@ -20,7 +20,7 @@ import { AppError } from '../../lib/app-error.js';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import type { Clock } from '../../lib/clock.js';
-import type { InvalidationBus } from '../../lib/invalidation-bus.js';
+import type { Invalidation, InvalidationBus } from '../../lib/invalidation-bus.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import { type TaskContext, type TaskEngine, taskType } from '../tasks/task.engine.js';
 import type { UserRow } from '../users/user.repository.js';
@@ -32,6 +32,7 @@ import {
   restorePlatformBackup,
   writePlatformBackup,
 } from './platform-backup-io.js';
+import { PlatformMaintenance } from './platform-maintenance.js';
 
 /** Disk space an upload always leaves free. */
 const DISK_RESERVE = BACKUP_LIMITS.diskReserveBytes;
@@ -49,7 +50,11 @@ export interface PlatformBackupServiceDeps {
   clock: Clock;
   verifyPassword: (userId: string, password: string) => Promise<boolean>;
   users: { findById(id: string): Promise<UserRow | undefined> };
-  log: { info(fields: object, message: string): void; error(fields: object, message: string): void };
+  log: {
+    info(fields: object, message: string): void;
+    warn(fields: object, message: string): void;
+    error(fields: object, message: string): void;
+  };
 }
 
 /**
@@ -63,22 +68,37 @@ const backupTask = taskType(PLATFORM_BACKUP_TASK, z.object({ ip: z.string() }));
 
 export class PlatformBackupService {
   private state: PlatformBackupStatus = { state: 'idle' };
+  /** A restore as every node sharing the database sees it. */
+  private readonly maintenance: PlatformMaintenance;
 
   constructor(private readonly deps: PlatformBackupServiceDeps) {
     deps.tasks.register(backupTask, (context, params) => this.runBackup(context, params));
+    this.maintenance = new PlatformMaintenance({
+      bus: deps.bus,
+      now: () => deps.clock().getTime(),
+      tasks: deps.tasks,
+      log: deps.log,
+    });
+  }
+
+  /** What the bus delivers: another node's restore starting or ending. */
+  apply(change: Invalidation): void {
+    this.maintenance.apply(change);
   }
 
   get folder(): string {
     return path.join(this.deps.dataDir, 'platform-backups');
   }
 
-  /** Whether a restore is under way (the maintenance guard refuses calls meanwhile). */
+  /** Whether a restore is under way, here or on another node (the maintenance guard refuses calls meanwhile). */
   get restoring(): boolean {
-    return this.state.state === 'restoring';
+    return this.state.state === 'restoring' || this.maintenance.otherRestoringSince !== undefined;
   }
 
+  /** This node's restore; while another node restores, that one. */
   status(): PlatformBackupStatus {
-    return this.state;
+    const other = this.maintenance.otherRestoringSince;
+    return other && this.state.state !== 'restoring' ? { state: 'restoring', startTime: other } : this.state;
   }
 
   private io(log: (line: string) => void): PlatformBackupDeps {
@@ -232,6 +252,7 @@ export class PlatformBackupService {
   private async runRestore(actor: Actor, name: string, file: string, startTime: string): Promise<void> {
     const lines: string[] = [];
     try {
+      await this.maintenance.begin(startTime);
       await this.deps.tasks.quiesce();
       await restorePlatformBackup(
         this.io((line) => lines.push(line)),
@@ -258,6 +279,7 @@ export class PlatformBackupService {
     } finally {
       // Sessions, settings and the licence changed under every cache: all of them are emptied.
       await this.deps.bus.publish({ kind: 'all' }).catch(() => {});
+      await this.maintenance.end(startTime);
       await this.deps.tasks.resume();
     }
   }
