@@ -70,6 +70,8 @@ export default defineConfig({
                 name: 'server-postgres',
                 root: 'apps/server',
                 include: ['src/**/*.postgres.test.ts'],
+                // The nodes behind nginx are the built server, as operators run it.
+                globalSetup: ['src/test/built-server.setup.ts'],
                 testTimeout: 60_000,
                 hookTimeout: 120_000,
                 fileParallelism: false,
