@@ -71,7 +71,7 @@ export default defineConfig({
                 root: 'apps/server',
                 include: ['src/**/*.postgres.test.ts'],
                 // The nodes behind nginx are the built server, as operators run it.
-                globalSetup: ['src/test/built-server.setup.ts'],
+                globalSetup: ['src/test/built-server-when-stale.setup.ts'],
                 testTimeout: 60_000,
                 hookTimeout: 120_000,
                 fileParallelism: false,
