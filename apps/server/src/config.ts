@@ -70,6 +70,11 @@ const envSchema = z.object({
       'must be base64 Ed25519 public keys, comma-separated',
     )
     .default(''),
+  /**
+   * What a licence is bound to: this machine's hardware (`machine`), or the platform's identity in
+   * its database (`platform`: every node of a several-node install has the same code).
+   */
+  GANTRY_LICENCE_BINDING: z.enum(['machine', 'platform']).default('machine'),
   /** The key that encrypts stored secrets (the FTP password): base64 of 32 bytes; else `<data dir>/secret.key`. */
   GANTRY_SECRET_KEY: z
     .string()
@@ -113,6 +118,8 @@ export interface Config {
   consoleDir: string;
   trustProxy: boolean | string[];
   licencePublicKeys: string[];
+  /** GANTRY_LICENCE_BINDING: the machine code is the hardware's, or the platform identity's. */
+  licenceBinding: 'machine' | 'platform';
   /**
    * No vendor key configured: an evaluation install. It trusts the development licence key whatever
    * NODE_ENV says, and says so (a line at start, a banner in the console).
@@ -180,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((k) => k.trim())
       .filter(Boolean),
     licenceEvaluation: e.GANTRY_LICENCE_PUBLIC_KEYS.trim() === '',
+    licenceBinding: e.GANTRY_LICENCE_BINDING,
     secretKey: e.GANTRY_SECRET_KEY.trim() || undefined,
     metricsToken: e.GANTRY_METRICS_TOKEN || undefined,
   };

@@ -135,6 +135,7 @@ export function buildServices(context: ServiceContext) {
     trusted: trustedKeys(config.licencePublicKeys, config.env === 'production'),
     production: refusesDevelopmentLicences(config),
     machine: context.machineIdentity ?? readMachineIdentity,
+    ...(config.licenceBinding === 'platform' ? { platformId: () => licenceRepository.platformId() } : {}),
     bus: invalidation,
   });
   const licence = new LicenceService(db, licenceRepository, clock, (record) => platformLicence.signedGrant(record));

@@ -11,6 +11,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   doublePrecision,
   index,
   integer,
@@ -20,6 +21,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -549,4 +551,18 @@ export const templates = pgTable(
     index('templates_owner_idx').on(t.ownerId),
     index('templates_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
   ],
+);
+
+/**
+ * The platform's own identity: one row, made with the database (issue 35). With
+ * GANTRY_LICENCE_BINDING=platform the licence's machine code is computed from it, so every node of
+ * one platform has the same code, and a platform backup carries it to where the platform moves.
+ */
+export const platformIdentity = pgTable(
+  'platform_identity',
+  {
+    singleton: boolean('singleton').primaryKey().default(true),
+    id: uuid('id').notNull().defaultRandom(),
+  },
+  (t) => [check('platform_identity_singleton', sql`${t.singleton}`)],
 );

@@ -2,7 +2,7 @@ import { ADMIN_USER_ID, type Grant, MEASURE_PATHS, type MeasureValues } from '@g
 import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database.js';
-import { licences, projects, users } from '../../db/schema.js';
+import { licences, platformIdentity, projects, users } from '../../db/schema.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 
 export const PLATFORM_LICENCE_ID = 'platform-spm';
@@ -50,6 +50,18 @@ export class LicenceRepository {
     private readonly db: Database,
     private readonly bus?: InvalidationBus,
   ) {}
+
+  /** The platform's identity (made with the database; GANTRY_LICENCE_BINDING=platform binds licences to it). */
+  async platformId(): Promise<string> {
+    const read = async () => (await this.db.select({ id: platformIdentity.id }).from(platformIdentity))[0]?.id;
+    const found = await read();
+    if (found) return found;
+    // Restored from a platform backup made before the identity existed: a new one, once.
+    await this.db.insert(platformIdentity).values({}).onConflictDoNothing();
+    const made = await read();
+    if (!made) throw new Error('platform_identity has no row');
+    return made;
+  }
 
   async platform(db: Database = this.db, lock = false): Promise<PlatformRecord | undefined> {
     const query = db

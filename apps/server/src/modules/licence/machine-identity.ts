@@ -48,9 +48,20 @@ export function machineCodeOf(identity: MachineIdentity): string {
       ? [`system=${hardware[0]?.toLowerCase()}`, `board=${hardware[1]}`, `bios=${hardware[2]}`]
       : [`mac=${identity.macs.slice(0, 1).join(',')}`]),
   ];
-  const digest = createHash('sha256')
-    .update(`gantry-machine/1\n${parts.join('\n')}`)
-    .digest();
+  return codeOf(`gantry-machine/1\n${parts.join('\n')}`);
+}
+
+/**
+ * The platform's code (GANTRY_LICENCE_BINDING=platform): the same shape as a machine code, computed
+ * from the platform identity stored in its database, so every node of the platform shares it.
+ */
+export function platformCodeOf(platformId: string): string {
+  return codeOf(`gantry-platform/1\nid=${platformId.toLowerCase()}`);
+}
+
+/** Five groups of five Crockford base-32 characters of the SHA-256 of `text`. */
+function codeOf(text: string): string {
+  const digest = createHash('sha256').update(text).digest();
   let bits = 0;
   let value = 0;
   let out = '';

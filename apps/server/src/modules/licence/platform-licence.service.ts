@@ -31,7 +31,7 @@ import type { UserRow } from '../users/user.repository.js';
 import type { LicenceRepository, PlatformRecord } from './licence.repository.js';
 import type { LicenceHistoryRepository } from './licence-history.repository.js';
 import { type TrustedKey, type VerifiedLicence, verifyLicenceText } from './licence-signature.js';
-import { type MachineIdentity, machineCodeOf, machineFieldsOf } from './machine-identity.js';
+import { type MachineIdentity, machineCodeOf, machineFieldsOf, platformCodeOf } from './machine-identity.js';
 
 /** The grant a user holds and the features usable now (`login/current/user`). Shared: never change it. */
 export type Holding = Readonly<{ grant: GrantView | null; features: string[] }>;
@@ -61,6 +61,11 @@ export interface PlatformLicenceDeps {
   /** This machine's identity; read once. */
   machine: () => Promise<MachineIdentity>;
   /**
+   * Given (GANTRY_LICENCE_BINDING=platform), licences are bound to the platform's identity in its
+   * database instead of this machine's hardware: the machine code is `platformCodeOf` it.
+   */
+  platformId?: () => Promise<string>;
+  /**
    * Where installed licences are announced (LicenceRepository.install publishes). Given, the
    * installed licence is cached (LICENCE_CACHE_MS at most); absent, every status reads it.
    */
@@ -71,7 +76,8 @@ export interface PlatformLicenceDeps {
 export const LICENCE_CACHE_MS = 5_000;
 
 /**
- * The platform licence (design D7): a signed file bound to this machine. Verifies and applies
+ * The platform licence (design D7): a signed file bound to this machine (or, with
+ * GANTRY_LICENCE_BINDING=platform, to the platform's identity). Verifies and applies
  * uploaded files, says whether the installed one grants anything today, and gates the calls that
  * need it. Allocation below the platform is `LicenceService`'s.
  */
@@ -95,9 +101,10 @@ export class PlatformLicenceService {
     });
   }
 
-  /** Drops the cached licence: the next status reads it. */
+  /** Drops the cached licence (and a platform binding's identity, which a platform restore replaces): the next status reads them. */
   forget(): void {
     this.recordCache = undefined;
+    if (this.deps.platformId) this.identity = undefined;
   }
 
   /**
@@ -120,11 +127,15 @@ export class PlatformLicenceService {
     return localDate(this.deps.clock());
   }
 
-  /** This machine's identity and code, read and computed once (every status needs the code). */
+  /** This machine's identity and the code licences are bound to, read and computed once (every status needs the code). */
   machine(): Promise<MachineView & { identity: MachineIdentity }> {
     // A failed read is not kept: the next call reads again.
-    this.identity ??= this.deps.machine().then(
-      (identity) => ({ machineCode: machineCodeOf(identity), machine: machineFieldsOf(identity), identity }),
+    this.identity ??= Promise.all([this.deps.machine(), this.deps.platformId?.()]).then(
+      ([identity, platformId]) => ({
+        machineCode: platformId === undefined ? machineCodeOf(identity) : platformCodeOf(platformId),
+        machine: machineFieldsOf(identity),
+        identity,
+      }),
       (error: unknown) => {
         this.identity = undefined;
         throw error;
