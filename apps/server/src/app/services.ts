@@ -6,6 +6,7 @@ import { configureArchiveLimits } from '../lib/archive/archive-reader.js';
 import type { Clock } from '../lib/clock.js';
 import { DiskFileStore } from '../lib/file-store.js';
 import type { InvalidationBus } from '../lib/invalidation-bus.js';
+import { S3FileStore, s3LocationOf } from '../lib/s3-file-store.js';
 import { Storage } from '../lib/storage.js';
 import { AuditRepository } from '../modules/audit/audit.repository.js';
 import { AuditService } from '../modules/audit/audit.service.js';
@@ -211,7 +212,7 @@ export function buildServices(context: ServiceContext) {
     (error, message) => app.log.warn({ err: error }, message),
     invalidation,
   );
-  const fileStore = new DiskFileStore(config.dataDir);
+  const fileStore = config.s3 ? new S3FileStore(s3LocationOf(config.s3)) : new DiskFileStore(config.dataDir);
   const media = new MediaService(fileStore, new MediaRepository(db), settings, config.mediaFileMaxBytes);
   const taskRepository = new TaskRepository(db);
   const taskEngine = new TaskEngine(taskRepository, clock, {
