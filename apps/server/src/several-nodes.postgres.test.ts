@@ -1,0 +1,254 @@
+/**
+ * Several nodes (issue 35 §2): two built server processes (`node dist/main.js`) with data directories
+ * of their own, on one PostgreSQL and one S3-compatible server (s3rver, started here on loopback).
+ * What one node takes in, the other serves: media, a backup (its progress on the other's websocket,
+ * its archive, its restore); and when one is killed with SIGKILL mid-backup, the other fails that task
+ * once its heartbeat stops, never runs it again, and answers throughout.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { localDate } from '@gantry/shared';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { uploadDevelopmentLicence } from './test/dev-licence.js';
+import { type S3TestServer, startS3Server } from './test/s3-server.js';
+import { call, freePort, sleep, startServer } from './test/server-process.js';
+import { ADMIN_PASSWORD, wire } from './test/test-app.js';
+
+const PG_URL = process.env.GANTRY_TEST_DATABASE_URL ?? '';
+const SPM = '/portal/rest/spm';
+const MEDIA = `${SPM}/proxy/core/mediaLibrary`;
+const BACKUP = `${SPM}/proxy/core/backup`;
+const TASKS = `${SPM}/proxy/core/taskmanager`;
+const PROJECT = 'shared1';
+const database = `gantry_nodes_${randomBytes(6).toString('hex')}`;
+const started: ChildProcess[] = [];
+const q = (value: unknown) => encodeURIComponent(JSON.stringify(value));
+
+interface Node {
+  base: string;
+  dir: string;
+  child: ChildProcess;
+}
+let s3: S3TestServer;
+let root = '';
+let testUrl = '';
+let one: Node;
+let two: Node;
+let token = '';
+let headers: Record<string, string> = {};
+
+async function onDatabase<T>(work: (client: pg.Client) => Promise<T>, url = PG_URL): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function startNode(name: string): Promise<Node> {
+  const dir = path.join(root, name);
+  const port = await freePort();
+  const env = { ...s3.env, GANTRY_S3_PREFIX: 'platform/', DATABASE_URL: testUrl };
+  const child = await startServer(dir, port, started, { env, log: path.join(root, `${name}.log`) });
+  return { base: `http://127.0.0.1:${port}`, dir, child };
+}
+
+async function upload(node: Node, name: string, bytes: Uint8Array) {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), name);
+  const response = await fetch(`${node.base}${MEDIA}/upload?path=`, { method: 'POST', headers, body: form });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+async function download(node: Node, url: string): Promise<Buffer> {
+  const response = await fetch(`${node.base}${url}`, { headers });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+async function task(node: Node, id: string) {
+  const answer = await call(node.base, 'GET', `${TASKS}/${id}`, undefined, token, headers);
+  expect(answer.status).toBe(200);
+  return answer.body as { status: string; progress: number; message: string | null };
+}
+
+async function finished(node: Node, id: string, within = 60_000) {
+  const until = Date.now() + within;
+  for (;;) {
+    const found = await task(node, id);
+    if (found.status !== 'ongoing') return found;
+    expect(Date.now(), `task ${id} still running`).toBeLessThan(until);
+    await sleep(50);
+  }
+}
+
+async function exportOn(node: Node, name: string): Promise<string> {
+  const query = {
+    name,
+    item: { fileServer: true, html: false, mongodb: true },
+    moduleRules: { rule: 0 },
+    excludedDirs: [],
+  };
+  const response = await fetch(`${node.base}${BACKUP}/export?query=${q(query)}`, { headers });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** Every file below `dir` (a node's own data directory: scratch only, never a project's files). */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+beforeAll(async () => {
+  s3 = await startS3Server();
+  await onDatabase((client) => client.query(`CREATE DATABASE ${database}`));
+  const url = new URL(PG_URL);
+  url.pathname = `/${database}`;
+  testUrl = url.toString();
+  root = await mkdtemp(path.join(tmpdir(), 'gantry-nodes-'));
+  // One after the other: the second finds the database migrated.
+  one = await startNode('one');
+  two = await startNode('two');
+  expect((await call(one.base, 'POST', `${SPM}/admin/register`, { password: wire(ADMIN_PASSWORD) })).status).toBe(200);
+  const login = await call(one.base, 'POST', `${SPM}/login`, { username: 'admin', password: wire(ADMIN_PASSWORD) });
+  token = (login.body as { token: string }).token;
+  const licensed = await uploadDevelopmentLicence(one.base, token);
+  expect(licensed.status, await licensed.clone().text()).toBe(200);
+  const grant = {
+    validityPeriod: 30,
+    startTime: localDate(new Date()),
+    userCount: 1,
+    flow: { tableCount: 1 },
+    dataGathering: { point: 1 },
+    features: [],
+  };
+  const project = { id: PROJECT, name: 'Shared plant', industry: 'coal', projectType: 'blank', grant };
+  const created = await call(two.base, 'POST', `${SPM}/project`, project, token);
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  headers = { authorization: `Bearer ${token}`, 'x-request-project': PROJECT };
+}, 180_000);
+
+afterAll(async () => {
+  for (const child of started) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+  await s3?.stop();
+  if (root) await rm(root, { recursive: true, force: true });
+  await onDatabase((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+}, 60_000);
+
+describe('two nodes on PostgreSQL and object storage', () => {
+  it('a media file uploaded on one node downloads from the other, and neither keeps it on its disk', async () => {
+    const bytes = randomBytes(3 * 1024 * 1024 + 17);
+    await upload(one, 'shared.bin', bytes);
+    expect(Buffer.compare(await download(two, `${MEDIA}/download?path=shared.bin`), bytes)).toBe(0);
+    for (const node of [one, two]) {
+      expect((await filesUnder(node.dir)).filter((file) => file.endsWith('shared.bin'))).toEqual([]);
+    }
+  });
+
+  it("a backup started on one node shows its progress on the other's websocket, downloads from it and restores there", async () => {
+    const socket = new WebSocket(
+      `${two.base.replace('http', 'ws')}${SPM}/proxy/ws/historycomputed?token=${encodeURIComponent(token)}`,
+    );
+    const messages: string[] = [];
+    socket.on('message', (data: Buffer) => messages.push(data.toString()));
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
+    socket.send(JSON.stringify({ name: 'historycomputed' }));
+    try {
+      const saved = await call(
+        one.base,
+        'POST',
+        '/portal/rest/core/rule',
+        { id: 'r1', name: 'before' },
+        token,
+        headers,
+      );
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      const id = await exportOn(one, 'on one');
+      expect((await finished(one, id)).status).toBe('success');
+      const until = Date.now() + 5_000;
+      while (!messages.some((message) => message.includes(id))) {
+        expect(Date.now(), 'no progress on the other node').toBeLessThan(until);
+        await sleep(50);
+      }
+      const archive = await download(two, `${BACKUP}/download/${id}`);
+      expect(archive.subarray(0, 4).toString('hex')).toBe('504b0304');
+
+      // Changed after the backup, then restored on the other node: as it was.
+      await call(two.base, 'PUT', '/portal/rest/core/rule/r1', { name: 'after' }, token, headers);
+      const restore = {
+        id,
+        name: 'on two',
+        item: { fileServer: true, html: false, mongodb: true },
+        moduleRules: { rule: 2 },
+      };
+      const response = await fetch(`${two.base}${BACKUP}/import?query=${q(restore)}`, { headers });
+      expect(response.status, await response.clone().text()).toBe(200);
+      const restoreId = ((await response.json()) as { id: string }).id;
+      expect((await finished(two, restoreId)).status).toBe('success');
+      const rule = await call(one.base, 'GET', '/portal/rest/core/rule/r1', undefined, token, headers);
+      expect(rule.body).toMatchObject({ name: 'before' });
+    } finally {
+      socket.terminate();
+    }
+  });
+
+  // Last: node one does not come back.
+  it('kill -9 of a node mid-backup: the other fails that task once its heartbeat stops, never reruns it, and answers throughout', async () => {
+    // Enough media that the backup runs for a while.
+    for (let i = 0; i < 6; i++) await upload(one, `bulk-${i}.bin`, randomBytes(16 * 1024 * 1024));
+    const id = await exportOn(one, 'interrupted');
+    const until = Date.now() + 30_000;
+    while ((await task(one, id)).progress <= 0) {
+      expect(Date.now(), 'the backup never started on node one').toBeLessThan(until);
+      await sleep(20);
+    }
+    const runner = async () =>
+      (
+        await onDatabase(
+          (client) => client.query<{ runner: string | null }>('SELECT runner FROM tasks WHERE id = $1', [id]),
+          testUrl,
+        )
+      ).rows[0]?.runner;
+    const killedRunner = await runner();
+    one.child.kill('SIGKILL');
+    await new Promise((resolve) => one.child.once('exit', resolve));
+
+    // The other node answers meanwhile, and ends the task once the heartbeat is stale (30 s).
+    const slowest: number[] = [];
+    const deadline = Date.now() + 60_000;
+    let ended: { status: string; message: string | null } | undefined;
+    while (!ended) {
+      const began = performance.now();
+      const health = await fetch(`${two.base}/healthz`);
+      expect(health.status).toBe(200);
+      slowest.push(performance.now() - began);
+      const found = await task(two, id);
+      // Never claimed again: the task stays with the node that died until it is failed.
+      expect(found.status === 'ongoing' || found.status === 'failed', JSON.stringify(found)).toBe(true);
+      expect(await runner()).toBe(killedRunner);
+      if (found.status !== 'ongoing') ended = found;
+      expect(Date.now(), 'the task of the killed node was never failed').toBeLessThan(deadline);
+      await sleep(250);
+    }
+    expect(ended.message).toContain('server stopped');
+    const listed = await call(two.base, 'GET', `${BACKUP}?query=${q({ limit: 100 })}`, undefined, token, headers);
+    expect(listed.status).toBe(200);
+    expect(JSON.stringify(listed.body)).not.toContain('interrupted');
+  }, 150_000);
+});
