@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { S3FileStore } from './lib/s3-file-store.js';
@@ -134,6 +135,13 @@ describe('project files in object storage', () => {
     const archive = await call('GET', `${BACKUP}/download/${id}`);
     expect(archive.statusCode).toBe(200);
     expect(archive.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    // The archive is an object of the bucket; the node's own folder holds nothing of it.
+    const bucket = new S3FileStore(s3.location(prefix));
+    expect(await bucket.stat(`backups/${project}`, [`${id}.zip`])).toMatchObject({
+      type: 'file',
+      size: archive.rawPayload.length,
+    });
+    expect(await readdir(path.join(app.dataDir, 'backups', project)).catch(() => [])).toEqual([]);
 
     expect((await call('DELETE', `${MEDIA}?path=logo.png`)).statusCode).toBe(200);
     expect((await call('DELETE', `${MEDIA}?path=docs`)).statusCode).toBe(200);
@@ -147,5 +155,13 @@ describe('project files in object storage', () => {
     expect(Buffer.compare(await download('docs/manual.txt'), manual)).toBe(0);
     expect((await download('logo.png')).toString()).toBe('png-bytes');
     expect(existsSync(path.join(app.dataDir, 'projects', project, 'fileServer'))).toBe(false);
+    // The restore read the archive through a spool copy it left nowhere.
+    expect(await readdir(path.join(app.dataDir, 'backups', project)).catch(() => [])).toEqual([]);
+
+    // A deleted project's objects go with it.
+    const deleted = await app.call('DELETE', `${SPM_URL}/project/${project}`, acme);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await bucket.hasArea(`projects/${project}/fileServer`)).toBe(false);
+    expect(await bucket.hasArea(`backups/${project}`)).toBe(false);
   }, 120_000);
 });
