@@ -274,6 +274,7 @@ export function buildServices(context: ServiceContext) {
     dataDir: config.dataDir,
     onlyProcess: database.engine === 'pglite',
     metrics: metrics?.archives,
+    archivesInStore: config.s3 !== undefined,
   });
   const periodicBackups = new CycleService({
     db,

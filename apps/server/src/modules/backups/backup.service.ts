@@ -309,9 +309,26 @@ export class BackupService {
   ): Promise<{ stream: Readable; name: string; size?: number }> {
     const row = await this.repo.find(context.projectId, id);
     if (!row?.file) throw new AppError('backupNotFound');
-    const name = `${row.name || 'project backup file'}.zip`;
-    if (password) return this.encrypted(await this.openArchive(row), name, password);
-    const kept = await this.files.stream(context.projectId, row.file);
+    return this.keptDownload(
+      this.files,
+      context.projectId,
+      row.file,
+      `${row.name || 'project backup file'}.zip`,
+      password,
+    );
+  }
+
+  /** A kept archive of `files` (project or database backups) as a download named `name`, encrypted with a verification code. */
+  async keptDownload(
+    files: BackupFiles,
+    projectId: string,
+    file: string,
+    name: string,
+    password: string | undefined,
+  ): Promise<{ stream: Readable; name: string; size?: number }> {
+    if (password)
+      return this.encrypted(await files.openLocal(projectId, file, (local) => this.openFile(local)), name, password);
+    const kept = await files.stream(projectId, file);
     if (!kept) throw new AppError('backupNotFound');
     return { ...kept, name };
   }
