@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { S3FileStore } from './lib/s3-file-store.js';
@@ -134,6 +135,13 @@ describe('project files in object storage', () => {
     const archive = await call('GET', `${BACKUP}/download/${id}`);
     expect(archive.statusCode).toBe(200);
     expect(archive.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    // The archive is an object of the bucket; the node's own folder holds nothing of it.
+    const bucket = new S3FileStore(s3.location(prefix));
+    expect(await bucket.stat(`backups/${project}`, [`${id}.zip`])).toMatchObject({
+      type: 'file',
+      size: archive.rawPayload.length,
+    });
+    expect(await readdir(path.join(app.dataDir, 'backups', project)).catch(() => [])).toEqual([]);
 
     expect((await call('DELETE', `${MEDIA}?path=logo.png`)).statusCode).toBe(200);
     expect((await call('DELETE', `${MEDIA}?path=docs`)).statusCode).toBe(200);
@@ -147,5 +155,59 @@ describe('project files in object storage', () => {
     expect(Buffer.compare(await download('docs/manual.txt'), manual)).toBe(0);
     expect((await download('logo.png')).toString()).toBe('png-bytes');
     expect(existsSync(path.join(app.dataDir, 'projects', project, 'fileServer'))).toBe(false);
+    // The restore read the archive through a spool copy it left nowhere.
+    expect(await readdir(path.join(app.dataDir, 'backups', project)).catch(() => [])).toEqual([]);
+
+    // A deleted project's objects go with it.
+    const deleted = await app.call('DELETE', `${SPM_URL}/project/${project}`, acme);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(await bucket.hasArea(`projects/${project}/fileServer`)).toBe(false);
+    expect(await bucket.hasArea(`backups/${project}`)).toBe(false);
+  }, 120_000);
+
+  it('keeps a database backup in the bucket: downloads it (plain and with a code) and restores from it', async () => {
+    const DB = '/portal/rest/db-backup';
+    const job = async (id: string) => {
+      let answer = { status: 'running', log: '' };
+      await expect
+        .poll(
+          async () => {
+            answer = (await call('GET', `${DB}/${id}`)).json();
+            return answer.status;
+          },
+          { timeout: 60_000, interval: 100 },
+        )
+        .not.toBe('running');
+      return answer;
+    };
+    await upload('', 'kept.txt', Buffer.from('in the dump'));
+    const started = await call('POST', `${DB}/dump`, {
+      name: 'nightly',
+      item: { fileServer: true, html: false, database: true },
+      excludedDirs: [],
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const id = started.json<{ id: string }>().id;
+    expect(await job(id)).toMatchObject({ status: 'success' });
+    const bucket = new S3FileStore(s3.location(prefix));
+    expect(await bucket.stat(`backups/${project}/dumps`, [`${id}.zip`])).toMatchObject({ type: 'file' });
+    const plain = await call('GET', `${DB}/download/${id}`);
+    expect(plain.statusCode).toBe(200);
+    expect(plain.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    const coded = await call('GET', `${DB}/download/${id}?password=${encodeURIComponent('s3cret')}`);
+    expect(coded.statusCode).toBe(200);
+    expect(coded.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    expect(Buffer.compare(coded.rawPayload, plain.rawPayload)).not.toBe(0);
+
+    expect((await call('DELETE', `${MEDIA}?path=kept.txt`)).statusCode).toBe(200);
+    const restoring = await call('POST', `${DB}/restore?id=${id}`, { fileServer: true, database: true });
+    expect(restoring.statusCode, restoring.body).toBe(200);
+    const restored = await job(restoring.json<{ id: string }>().id);
+    expect(restored.status, restored.log).toBe('success');
+    expect((await download('kept.txt')).toString()).toBe('in the dump');
+    expect(await readdir(path.join(app.dataDir, 'backups', project, 'dumps')).catch(() => [])).toEqual([]);
+
+    expect((await call('DELETE', `${DB}/backup/${id}`)).statusCode).toBe(200);
+    expect(await bucket.stat(`backups/${project}/dumps`, [`${id}.zip`])).toBeUndefined();
   }, 120_000);
 });

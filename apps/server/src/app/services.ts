@@ -104,6 +104,8 @@ export function buildServices(context: ServiceContext) {
     sessionCache: new SessionCache(5_000, 10_000),
   });
   const storage = new Storage(config.dataDir);
+  // Project files (media, html, backup archives): the data directory, or object storage (issue 35).
+  const fileStore = config.s3 ? new S3FileStore(s3LocationOf(config.s3)) : new DiskFileStore(config.dataDir);
   const licenceRepository = new LicenceRepository(db, invalidation);
   const auditRepository = new AuditRepository(db);
   const audit = new AuditService(auditRepository, clock);
@@ -174,6 +176,7 @@ export function buildServices(context: ServiceContext) {
     platformLicence,
     audit,
     storage,
+    store: fileStore,
     clock,
     pagesInDatabase: database.engine === 'postgres',
     expand: async () => (await settings.get()).projectExpand,
@@ -212,7 +215,6 @@ export function buildServices(context: ServiceContext) {
     (error, message) => app.log.warn({ err: error }, message),
     invalidation,
   );
-  const fileStore = config.s3 ? new S3FileStore(s3LocationOf(config.s3)) : new DiskFileStore(config.dataDir);
   const media = new MediaService(fileStore, new MediaRepository(db), settings, config.mediaFileMaxBytes);
   const taskRepository = new TaskRepository(db);
   const taskEngine = new TaskEngine(taskRepository, clock, {
@@ -242,6 +244,7 @@ export function buildServices(context: ServiceContext) {
     safetyKeep: config.safetyBackupsKeep,
     onlyProcess: database.engine === 'pglite',
     metrics: metrics?.archives,
+    archivesInStore: config.s3 !== undefined,
   });
   const templates = new TemplateService({
     repo: new TemplateRepository(db, invalidation),
@@ -272,6 +275,7 @@ export function buildServices(context: ServiceContext) {
     dataDir: config.dataDir,
     onlyProcess: database.engine === 'pglite',
     metrics: metrics?.archives,
+    archivesInStore: config.s3 !== undefined,
   });
   const periodicBackups = new CycleService({
     db,
