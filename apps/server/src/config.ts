@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BACKUP_LIMITS, MEDIA_LIMITS } from '@gantry/shared';
 import { z } from 'zod';
+import { S3_COPY_MAX_BYTES } from './lib/s3-limits.js';
 import { DEVELOPMENT_PUBLIC_KEY } from './modules/licence/trusted-keys.js';
 import { SERVER_ROOT } from './server-root.js';
 
@@ -55,6 +56,30 @@ const envSchema = z.object({
   GANTRY_BACKGROUND_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(86_400_000).default(900_000),
   /** The time-series clean-up's pause between batches of 1,000 deletions: how gently it shares the database. */
   GANTRY_RETENTION_PAUSE_MS: z.coerce.number().int().min(0).max(60_000).default(5),
+  /** Where project files live (issue 35): the data directory's disk, or S3-compatible object storage. */
+  GANTRY_STORAGE: z.enum(['disk', 's3']).default('disk'),
+  GANTRY_S3_BUCKET: z
+    .string()
+    .regex(/^([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])?$/, 'must be an S3 bucket name (3 to 63 of a-z, 0-9, dot, hyphen)')
+    .default(''),
+  /** Keys are `<prefix><area>/<path>`: several installs may share a bucket. */
+  GANTRY_S3_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9!_.*'()-]+\/)*$/, 'must be folder names each ending in / (e.g. gantry/), or empty')
+    .default(''),
+  GANTRY_S3_ENDPOINT: z
+    .string()
+    .regex(/^https?:\/\/[^\s/]+\/?$/, 'must be an http(s) URL such as https://s3.example.com')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  GANTRY_S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]*$/, 'must be a region name such as us-east-1')
+    .default(''),
+  GANTRY_S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '']).default(''),
+  AWS_ACCESS_KEY_ID: z.string().optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().optional(),
+  AWS_SESSION_TOKEN: z.string().optional(),
   /** The built console; served at /portal/ when present. */
   GANTRY_CONSOLE_DIR: z.string().optional(),
   /**
@@ -86,6 +111,17 @@ const envSchema = z.object({
     .regex(/^([\x21-\x7e]{16,})?$/, 'must be at least 16 printable characters without spaces (openssl rand -hex 32)')
     .default(''),
 });
+
+/** Object storage of project files (GANTRY_STORAGE=s3). */
+export interface S3Settings {
+  bucket: string;
+  prefix: string;
+  endpoint: string | undefined;
+  region: string;
+  forcePathStyle: boolean;
+  /** From the environment given; absent: the SDK's own chain (shared config file, instance role…). */
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | undefined;
+}
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -129,6 +165,8 @@ export interface Config {
   secretKey: string | undefined;
   /** GANTRY_METRICS_TOKEN: the bearer token of GET /metrics; undefined: metrics off (no route, no hook). */
   metricsToken: string | undefined;
+  /** GANTRY_STORAGE=s3: project files in this bucket; undefined: on the data directory's disk. */
+  s3: S3Settings | undefined;
 }
 
 /** Whether licences signed with the development key are refused (production with a vendor key). */
@@ -143,6 +181,58 @@ function parseTrustProxy(value: string): boolean | string[] {
 
 export class ConfigError extends Error {}
 
+type ParsedEnv = z.infer<typeof envSchema>;
+
+/** The S3 settings when GANTRY_STORAGE=s3; what is missing or contradictory is named. */
+function s3Settings(e: ParsedEnv): S3Settings | undefined {
+  const given = [
+    'GANTRY_S3_BUCKET',
+    'GANTRY_S3_PREFIX',
+    'GANTRY_S3_ENDPOINT',
+    'GANTRY_S3_REGION',
+    'GANTRY_S3_FORCE_PATH_STYLE',
+  ] as const;
+  if (e.GANTRY_STORAGE === 'disk') {
+    const stray = given.filter((name) => e[name]);
+    if (stray.length > 0) {
+      throw new ConfigError(
+        `Invalid configuration:\n  GANTRY_STORAGE: is disk, yet ${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set (set GANTRY_STORAGE=s3 to use object storage)`,
+      );
+    }
+    return undefined;
+  }
+  const problems: string[] = [];
+  if (!e.GANTRY_S3_BUCKET) problems.push('  GANTRY_S3_BUCKET: required when GANTRY_STORAGE=s3');
+  if (!e.GANTRY_S3_REGION && !e.GANTRY_S3_ENDPOINT) {
+    problems.push('  GANTRY_S3_REGION: required when GANTRY_STORAGE=s3 (or GANTRY_S3_ENDPOINT for another S3 service)');
+  }
+  if (Boolean(e.AWS_ACCESS_KEY_ID) !== Boolean(e.AWS_SECRET_ACCESS_KEY)) {
+    problems.push('  AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY: set both or neither');
+  }
+  if (e.GANTRY_MEDIA_FILE_MAX_BYTES > S3_COPY_MAX_BYTES) {
+    problems.push(
+      '  GANTRY_MEDIA_FILE_MAX_BYTES: at most 5 GiB with GANTRY_STORAGE=s3 (the largest object one copy moves)',
+    );
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  return {
+    bucket: e.GANTRY_S3_BUCKET,
+    prefix: e.GANTRY_S3_PREFIX,
+    endpoint: e.GANTRY_S3_ENDPOINT,
+    // Any region name does for services that ignore it (the SDK requires one).
+    region: e.GANTRY_S3_REGION || 'us-east-1',
+    forcePathStyle: e.GANTRY_S3_FORCE_PATH_STYLE === 'true',
+    credentials:
+      e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY
+        ? {
+            accessKeyId: e.AWS_ACCESS_KEY_ID,
+            secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
+            ...(e.AWS_SESSION_TOKEN ? { sessionToken: e.AWS_SESSION_TOKEN } : {}),
+          }
+        : undefined,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -150,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const s3 = s3Settings(e);
   const development = Buffer.from(DEVELOPMENT_PUBLIC_KEY, 'base64');
   const keys = e.GANTRY_LICENCE_PUBLIC_KEYS.split(',').map((k) => Buffer.from(k.trim(), 'base64'));
   // Compared as bytes: base64 has more than one spelling of the same key.
@@ -190,5 +281,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     licenceBinding: e.GANTRY_LICENCE_BINDING,
     secretKey: e.GANTRY_SECRET_KEY.trim() || undefined,
     metricsToken: e.GANTRY_METRICS_TOKEN || undefined,
+    s3,
   };
 }

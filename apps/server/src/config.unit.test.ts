@@ -34,6 +34,64 @@ describe('config', () => {
     expect(() => loadConfig({ GANTRY_SECRET_KEY: 'not a key' })).toThrow('GANTRY_SECRET_KEY');
   });
 
+  it('keeps project files on disk unless GANTRY_STORAGE=s3, which needs a bucket and a region or endpoint', () => {
+    expect(loadConfig({}).s3).toBeUndefined();
+    expect(() => loadConfig({ GANTRY_S3_BUCKET: 'files' })).toThrow(
+      'GANTRY_STORAGE: is disk, yet GANTRY_S3_BUCKET is set',
+    );
+    expect(() => loadConfig({ GANTRY_STORAGE: 's3' })).toThrow('GANTRY_S3_BUCKET: required when GANTRY_STORAGE=s3');
+    expect(() => loadConfig({ GANTRY_STORAGE: 's3', GANTRY_S3_BUCKET: 'files' })).toThrow('GANTRY_S3_REGION: required');
+    expect(() =>
+      loadConfig({ GANTRY_STORAGE: 's3', GANTRY_S3_BUCKET: 'Files_1', GANTRY_S3_REGION: 'eu-west-1' }),
+    ).toThrow('GANTRY_S3_BUCKET: must be an S3 bucket name');
+    expect(() =>
+      loadConfig({
+        GANTRY_STORAGE: 's3',
+        GANTRY_S3_BUCKET: 'files',
+        GANTRY_S3_REGION: 'x',
+        GANTRY_S3_PREFIX: 'no-slash',
+      }),
+    ).toThrow('GANTRY_S3_PREFIX: must be folder names each ending in /');
+    expect(() =>
+      loadConfig({ GANTRY_STORAGE: 's3', GANTRY_S3_BUCKET: 'files', GANTRY_S3_REGION: 'x', AWS_ACCESS_KEY_ID: 'id' }),
+    ).toThrow('AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY: set both or neither');
+    expect(() =>
+      loadConfig({
+        GANTRY_STORAGE: 's3',
+        GANTRY_S3_BUCKET: 'files',
+        GANTRY_S3_REGION: 'x',
+        GANTRY_MEDIA_FILE_MAX_BYTES: String(6 * 1024 ** 3),
+      }),
+    ).toThrow('GANTRY_MEDIA_FILE_MAX_BYTES: at most 5 GiB with GANTRY_STORAGE=s3');
+    expect(
+      loadConfig({
+        GANTRY_STORAGE: 's3',
+        GANTRY_S3_BUCKET: 'files',
+        GANTRY_S3_PREFIX: 'gantry/site-a/',
+        GANTRY_S3_ENDPOINT: 'http://127.0.0.1:9000',
+        GANTRY_S3_FORCE_PATH_STYLE: 'true',
+        AWS_ACCESS_KEY_ID: 'id',
+        AWS_SECRET_ACCESS_KEY: 'secret',
+      }).s3,
+    ).toEqual({
+      bucket: 'files',
+      prefix: 'gantry/site-a/',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'id', secretAccessKey: 'secret' },
+    });
+    // No keys given: the SDK's own chain (shared config file, instance role…).
+    expect(
+      loadConfig({ GANTRY_STORAGE: 's3', GANTRY_S3_BUCKET: 'files', GANTRY_S3_REGION: 'eu-west-1' }).s3,
+    ).toMatchObject({
+      region: 'eu-west-1',
+      endpoint: undefined,
+      forcePathStyle: false,
+      credentials: undefined,
+    });
+  });
+
   it('reads which proxies to trust', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ GANTRY_TRUST_PROXY: 'true' }).trustProxy).toBe(true);

@@ -6,6 +6,7 @@ import { configureArchiveLimits } from '../lib/archive/archive-reader.js';
 import type { Clock } from '../lib/clock.js';
 import { DiskFileStore } from '../lib/file-store.js';
 import type { InvalidationBus } from '../lib/invalidation-bus.js';
+import { S3FileStore, s3LocationOf } from '../lib/s3-file-store.js';
 import { Storage } from '../lib/storage.js';
 import { AuditRepository } from '../modules/audit/audit.repository.js';
 import { AuditService } from '../modules/audit/audit.service.js';
@@ -103,6 +104,8 @@ export function buildServices(context: ServiceContext) {
     sessionCache: new SessionCache(5_000, 10_000),
   });
   const storage = new Storage(config.dataDir);
+  // Project files (media, html, backup archives): the data directory, or object storage (issue 35).
+  const fileStore = config.s3 ? new S3FileStore(s3LocationOf(config.s3)) : new DiskFileStore(config.dataDir);
   const licenceRepository = new LicenceRepository(db, invalidation);
   const auditRepository = new AuditRepository(db);
   const audit = new AuditService(auditRepository, clock);
@@ -173,6 +176,7 @@ export function buildServices(context: ServiceContext) {
     platformLicence,
     audit,
     storage,
+    store: fileStore,
     clock,
     pagesInDatabase: database.engine === 'postgres',
     expand: async () => (await settings.get()).projectExpand,
@@ -211,7 +215,6 @@ export function buildServices(context: ServiceContext) {
     (error, message) => app.log.warn({ err: error }, message),
     invalidation,
   );
-  const fileStore = new DiskFileStore(config.dataDir);
   const media = new MediaService(fileStore, new MediaRepository(db), settings, config.mediaFileMaxBytes);
   const taskRepository = new TaskRepository(db);
   const taskEngine = new TaskEngine(taskRepository, clock, {
@@ -241,6 +244,7 @@ export function buildServices(context: ServiceContext) {
     safetyKeep: config.safetyBackupsKeep,
     onlyProcess: database.engine === 'pglite',
     metrics: metrics?.archives,
+    archivesInStore: config.s3 !== undefined,
   });
   const templates = new TemplateService({
     repo: new TemplateRepository(db, invalidation),
@@ -271,6 +275,7 @@ export function buildServices(context: ServiceContext) {
     dataDir: config.dataDir,
     onlyProcess: database.engine === 'pglite',
     metrics: metrics?.archives,
+    archivesInStore: config.s3 !== undefined,
   });
   const periodicBackups = new CycleService({
     db,
@@ -309,6 +314,7 @@ export function buildServices(context: ServiceContext) {
     users: new UserRepository(db),
     verifyPassword: (userId, password) => auth.verifyPassword(userId, password),
     log: app.log,
+    objectStorage: config.s3 !== undefined,
   });
 
   return {

@@ -1,4 +1,4 @@
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { BACKUP_ARCHIVE, type BackupItem, linkModules, MEDIA_LIMITS } from '@gantry/shared';
 import { ArchiveWriter } from '../../lib/archive/archive-writer.js';
@@ -8,6 +8,7 @@ import { inPool } from '../../lib/in-pool.js';
 import { htmlArea, mediaArea } from '../media/media.service.js';
 import { type BackupRepository, type BackupRow, DOCUMENT_BATCH_MAX } from './backup.repository.js';
 import type { ManifestHead } from './backup-archive.js';
+import type { BackupFiles } from './backup-files.js';
 import { elapsed } from './backup-restore.js';
 
 /** Files are read in blocks this big (fewer, larger chunks through the deflater). */
@@ -35,25 +36,6 @@ export interface ExportProgress {
   checkpoint(): Promise<void>;
   /** A line for the task's log (what was done, and how long it took). */
   log?(line: string): void;
-}
-
-/** Where a project's archives are kept, and the name of one being written. */
-export class BackupFiles {
-  constructor(private readonly dataDir: string) {}
-  folder(projectId: string): string {
-    return path.join(this.dataDir, 'backups', projectId);
-  }
-  archive(projectId: string, file: string): string {
-    return path.join(this.folder(projectId), file);
-  }
-  /** A name no record shows: an archive being written, removed when the work stops. */
-  partial(projectId: string, id: string): string {
-    return path.join(this.folder(projectId), `.partial-${id}.zip`);
-  }
-  /** Where a backup's data modules are deflated while its files are written; removed with it. */
-  spool(projectId: string, id: string): string {
-    return path.join(this.folder(projectId), `.partial-${id}.spool`);
-  }
 }
 
 /** Whether a media path is inside one of the excluded folders. */
@@ -291,7 +273,7 @@ export async function writeBackup(
       modules: documents,
     });
     const file = `${request.id}.zip`;
-    await rename(partial, files.archive(request.projectId, file));
+    await files.keep(request.projectId, partial, file);
     const row: BackupRow = {
       id: request.id,
       projectId: request.projectId,
@@ -314,7 +296,7 @@ export async function writeBackup(
     try {
       await repo.insert(row);
     } catch (error) {
-      await rm(files.archive(request.projectId, file), { force: true });
+      await files.discard(request.projectId, file);
       throw error;
     }
     return row;

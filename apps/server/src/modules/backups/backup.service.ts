@@ -43,7 +43,8 @@ import type { UserRow } from '../users/user.repository.js';
 import { presentBackup } from './backup.presenter.js';
 import { BACKUP_RESOURCE, type BackupRepository, type BackupRow } from './backup.repository.js';
 import { type Manifest, readManifest, verifyArchive } from './backup-archive.js';
-import { BackupFiles, fileBytes, writeBackup } from './backup-export.js';
+import { fileBytes, writeBackup } from './backup-export.js';
+import { BackupFiles } from './backup-files.js';
 import { elapsed, planRestore, RestoreJournals, recoverRestores } from './backup-restore.js';
 import { restoreArchive } from './restore-archive.js';
 
@@ -69,6 +70,8 @@ export interface BackupServiceOptions {
   onlyProcess: boolean;
   /** Told each backup and restore's bytes and time (only when metrics are on). */
   metrics?: ArchiveMetrics | undefined;
+  /** Archives kept in the file store (object storage) rather than the data directory. */
+  archivesInStore?: boolean;
 }
 
 /** A partial archive untouched this long is a leftover of a stopped server (another process may be writing newer ones). */
@@ -124,7 +127,7 @@ export class BackupService {
     private readonly clock: Clock,
     private readonly options: BackupServiceOptions,
   ) {
-    this.files = new BackupFiles(options.dataDir);
+    this.files = new BackupFiles(options.dataDir, options.archivesInStore ? store : undefined);
     this.journals = new RestoreJournals(options.dataDir);
     configureZip();
     tasks.register(exportTask, (context, params) => this.runExport(context, params));
@@ -292,7 +295,7 @@ export class BackupService {
   async remove(context: BackupContext, id: string): Promise<void> {
     const row = await this.repo.remove(context.projectId, id);
     if (!row) throw new AppError('backupNotFound');
-    if (row.file) await rm(this.files.archive(context.projectId, row.file), { force: true });
+    if (row.file) await this.files.discard(context.projectId, row.file);
   }
 
   /**
@@ -306,11 +309,28 @@ export class BackupService {
   ): Promise<{ stream: Readable; name: string; size?: number }> {
     const row = await this.repo.find(context.projectId, id);
     if (!row?.file) throw new AppError('backupNotFound');
-    return this.archiveStream(
-      this.files.archive(context.projectId, row.file),
+    return this.keptDownload(
+      this.files,
+      context.projectId,
+      row.file,
       `${row.name || 'project backup file'}.zip`,
       password,
     );
+  }
+
+  /** A kept archive of `files` (project or database backups) as a download named `name`, encrypted with a verification code. */
+  async keptDownload(
+    files: BackupFiles,
+    projectId: string,
+    file: string,
+    name: string,
+    password: string | undefined,
+  ): Promise<{ stream: Readable; name: string; size?: number }> {
+    if (password)
+      return this.encrypted(await files.openLocal(projectId, file, (local) => this.openFile(local)), name, password);
+    const kept = await files.stream(projectId, file);
+    if (!kept) throw new AppError('backupNotFound');
+    return { ...kept, name };
   }
 
   /**
@@ -328,7 +348,11 @@ export class BackupService {
       });
       return { stream: createReadStream(file), name, size };
     }
-    const reader = await this.openFile(file);
+    return this.encrypted(await this.openFile(file), name, password);
+  }
+
+  /** The entries of `reader` as an AES-256 encrypted zip, made as it is sent. */
+  private encrypted(reader: ArchiveReader, name: string, password: string): { stream: Readable; name: string } {
     const output = new PassThrough();
     const zip = new ZipWriter(Writable.toWeb(output), { password, encryptionStrength: 3, keepOrder: true });
     (async () => {
@@ -381,7 +405,7 @@ export class BackupService {
     try {
       await this.repo.insert(row);
     } catch (error) {
-      await rm(this.files.archive(context.projectId, file), { force: true });
+      await this.files.discard(context.projectId, file);
       throw error;
     }
     return presentBackup(row);
@@ -425,7 +449,7 @@ export class BackupService {
       }
       const file = `${id}.zip`;
       const { size } = await stat(partial);
-      await rename(partial, files.archive(projectId, file));
+      await files.keep(projectId, partial, file);
       return { id, base, manifest, file, size };
     } finally {
       await rm(partial, { force: true });
@@ -486,7 +510,7 @@ export class BackupService {
 
   private async openArchive(row: BackupRow): Promise<ArchiveReader> {
     if (!row.file) throw new AppError('backupNotFound');
-    return this.openFile(this.files.archive(row.projectId, row.file));
+    return this.files.openLocal(row.projectId, row.file, (local) => this.openFile(local));
   }
 
   /** Opens an archive on disk: missing → backupNotFound; not a readable zip → backupArchiveInvalid. */
@@ -597,7 +621,7 @@ export class BackupService {
     const rows = await this.repo.safetyBackups(projectId);
     for (const row of rows.slice(this.options.safetyKeep)) {
       await this.repo.remove(projectId, row.id);
-      if (row.file) await rm(this.files.archive(projectId, row.file), { force: true });
+      if (row.file) await this.files.discard(projectId, row.file);
     }
   }
 }

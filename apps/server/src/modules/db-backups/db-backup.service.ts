@@ -38,7 +38,8 @@ import { moveToTrash } from '../../lib/trash.js';
 import type { BackupRepository } from '../backups/backup.repository.js';
 import type { BackupContext, BackupService } from '../backups/backup.service.js';
 import type { Manifest } from '../backups/backup-archive.js';
-import { BackupFiles, writeBackup } from '../backups/backup-export.js';
+import { writeBackup } from '../backups/backup-export.js';
+import { BackupFiles } from '../backups/backup-files.js';
 import { RestoreJournals } from '../backups/backup-restore.js';
 import { restoreArchive } from '../backups/restore-archive.js';
 import type { FtpStorage } from '../ftp/ftp-storage.js';
@@ -59,11 +60,17 @@ import type { RestoringProjects } from './restore-guard.js';
 
 /** A project's database backups: `backups/<projectId>/dumps/` (deleted with the project's backup folder). */
 export class DumpFiles extends BackupFiles {
-  constructor(private readonly root: string) {
-    super(root);
+  constructor(
+    private readonly root: string,
+    shelf?: FileStore,
+  ) {
+    super(root, shelf);
   }
   override folder(projectId: string): string {
     return path.join(this.root, 'backups', projectId, 'dumps');
+  }
+  override area(projectId: string): string {
+    return `backups/${projectId}/dumps`;
   }
 }
 
@@ -107,6 +114,8 @@ export interface DbBackupServiceDeps {
   dataDir: string;
   /** The only server on its database (the embedded engine): any partial archive at start is a leftover. */
   onlyProcess: boolean;
+  /** Archives kept in the file store (object storage) rather than the data directory. */
+  archivesInStore?: boolean;
   /** Told each dump and restore's bytes and time (only when metrics are on). */
   metrics?: ArchiveMetrics | undefined;
 }
@@ -141,7 +150,7 @@ export class DbBackupService {
   private recovered = false;
 
   constructor(private readonly deps: DbBackupServiceDeps) {
-    this.files = new DumpFiles(deps.dataDir);
+    this.files = new DumpFiles(deps.dataDir, deps.archivesInStore ? deps.store : undefined);
     this.journals = new RestoreJournals(deps.dataDir);
     deps.tasks.register(dumpTask, (context, params) => this.runDump(context, params));
     deps.tasks.register(restoreTask, (context, params) => this.runRestore(context, params));
@@ -264,14 +273,16 @@ export class DbBackupService {
   async remove(context: BackupContext, id: string): Promise<void> {
     const row = await this.deps.repo.remove(context.projectId, id);
     if (!row) throw new AppError('backupNotFound');
-    await rm(this.files.archive(context.projectId, row.file), { force: true });
+    await this.files.discard(context.projectId, row.file);
   }
 
   async download(context: BackupContext, id: string, password: string | undefined) {
     const row = await this.deps.repo.find(context.projectId, id);
     if (!row) throw new AppError('backupNotFound');
-    return this.deps.backups.archiveStream(
-      this.files.archive(context.projectId, row.file),
+    return this.deps.backups.keptDownload(
+      this.files,
+      context.projectId,
+      row.file,
       `${row.name || DB_BACKUP_DEFAULT_FILE}.zip`,
       password,
     );
@@ -290,7 +301,6 @@ export class DbBackupService {
     language: Language,
   ) {
     const received = await this.deps.backups.receiveArchive(filename, source, password, this.files, context.projectId);
-    const archive = this.files.archive(context.projectId, received.file);
     try {
       const item = dumpItemOf(received.manifest);
       if (!item.whole) throw new AppError('dbBackupNotWhole');
@@ -317,7 +327,7 @@ export class DbBackupService {
       await this.deps.repo.insert(row);
       return presentDbBackup(row, language);
     } catch (error) {
-      await rm(archive, { force: true });
+      await this.files.discard(context.projectId, received.file);
       throw error;
     }
   }
@@ -480,20 +490,22 @@ export class DbBackupService {
     if (!ftp) return done;
     // The local backup stays whatever happens on the FTP server; a failed push is said in the log.
     try {
-      const file = this.files.archive(projectId, row.file ?? `${row.id}.zip`);
-      const sidecar: FtpSidecar = {
-        id: row.id,
-        name: row.name,
-        item: { fileServer: row.item.fileServer, html: row.item.html, database: row.item.mongodb },
-        createdAt: row.createTime.toISOString(),
-        size: row.bytes,
-        sha256: await sha256Of(file),
-        projectId,
-      };
-      await ftp.push(file, `${projectId}/${row.id}.zip`, {
-        onProgress: (bytes) => context.progress(share + (1 - share) * Math.min(1, bytes / Math.max(1, row.bytes))),
+      // The archive as a local file (a spool copy when it is kept in object storage).
+      await this.files.openLocal(projectId, row.file ?? `${row.id}.zip`, async (file) => {
+        const sidecar: FtpSidecar = {
+          id: row.id,
+          name: row.name,
+          item: { fileServer: row.item.fileServer, html: row.item.html, database: row.item.mongodb },
+          createdAt: row.createTime.toISOString(),
+          size: row.bytes,
+          sha256: await sha256Of(file),
+          projectId,
+        };
+        await ftp.push(file, `${projectId}/${row.id}.zip`, {
+          onProgress: (bytes) => context.progress(share + (1 - share) * Math.min(1, bytes / Math.max(1, row.bytes))),
+        });
+        await ftp.pushText(JSON.stringify(sidecar), `${projectId}/${row.id}.json`);
       });
-      await ftp.pushText(JSON.stringify(sidecar), `${projectId}/${row.id}.json`);
       context.log(`FTP: ${row.id}.zip uploaded`);
       return done;
     } catch (error) {
@@ -517,8 +529,10 @@ export class DbBackupService {
     const began = performance.now();
     let fetched: string | undefined;
     try {
-      let file: string;
+      let open: () => Promise<ArchiveReader>;
+      let size: number;
       let name: string;
+      const openFile = (file: string) => this.deps.backups.openFile(file);
       if (params.from === 'ftp') {
         const ftp = this.deps.ftp;
         if (!ftp || !(await ftp.enabled())) throw new TaskError(translate('dbBackup.ftpUnavailable', params.language));
@@ -528,21 +542,24 @@ export class DbBackupService {
         fetched = await this.ftpFetch(ftp, projectId, params.backupId, sidecar).catch((error: unknown) => {
           throw new TaskError(taskText(error, params.language));
         });
-        file = fetched;
+        const local = fetched;
+        open = () => openFile(local);
+        size = (await stat(local)).size;
         name = sidecar.name;
       } else {
         const record = await this.deps.repo.find(projectId, params.backupId);
         if (!record) throw new TaskError(translate('backup.notFound', params.language));
-        file = this.files.archive(projectId, record.file);
+        open = () => this.files.openLocal(projectId, record.file, openFile);
+        size = record.bytes;
         name = record.name;
       }
       context.progress(0.05);
-      const reader = await this.deps.backups.openFile(file).catch((error: unknown) => {
+      const reader = await open().catch((error: unknown) => {
         throw new TaskError(taskText(error, params.language));
       });
       try {
         const done = await this.restoreFrom(context, reader, params, name);
-        this.deps.metrics?.restore('database', (await stat(file)).size, (performance.now() - began) / 1000);
+        this.deps.metrics?.restore('database', size, (performance.now() - began) / 1000);
         return done;
       } finally {
         await reader.close();

@@ -15,6 +15,7 @@ import { and } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
+import type { FileStore } from '../../lib/file-store.js';
 import type { ListTotal } from '../../lib/list-count.js';
 import type { Equalities, ListQuery, ParsedFilter } from '../../lib/list-query/list-query.js';
 import type { JsonPage } from '../../lib/list-response.js';
@@ -36,6 +37,27 @@ import type { MaintainedTotal, ProjectInsert, ProjectRepository, ProjectWithOwne
 import { expandValues } from './project-expand.js';
 
 export const PROJECTS_AREA = 'projects';
+
+/**
+ * Removes a project's files: its folders in the data directory (certificates, local scratch) and
+ * its areas in the file store (media, html, backup archives), which are other places only when the
+ * store is object storage.
+ */
+export async function removeProjectFiles(
+  storage: Storage,
+  store: Pick<FileStore, 'removeArea'>,
+  projectId: string,
+): Promise<void> {
+  await storage.remove(PROJECTS_AREA, projectId);
+  await storage.remove('backups', projectId);
+  for (const area of [
+    `${PROJECTS_AREA}/${projectId}/fileServer`,
+    `${PROJECTS_AREA}/${projectId}/html`,
+    `backups/${projectId}`,
+  ]) {
+    await store.removeArea(area);
+  }
+}
 const AVAILABLE_LIMIT = 10_000;
 
 export interface ProjectDeps {
@@ -45,6 +67,7 @@ export interface ProjectDeps {
   platformLicence: PlatformLicenceService;
   audit: AuditService;
   storage: Storage;
+  store: Pick<FileStore, 'removeArea'>;
   clock: Clock;
   /** Whether list pages are built as JSON by the database (PostgreSQL) or shaped here (PGlite). */
   pagesInDatabase: boolean;
@@ -330,9 +353,8 @@ export class ProjectService {
       );
     });
     await this.deps.sites?.changed(id);
-    await storage.remove(PROJECTS_AREA, id);
-    // Its backup files: their records went with the project (ON DELETE CASCADE).
-    await storage.remove('backups', id);
+    // Its backup files too: their records went with the project (ON DELETE CASCADE).
+    await removeProjectFiles(storage, this.deps.store, id);
   }
 
   /**

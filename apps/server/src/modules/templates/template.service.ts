@@ -37,11 +37,12 @@ import {
 import type { Actor } from '../audit/audit.service.js';
 import type { BackupRepository } from '../backups/backup.repository.js';
 import type { BackupService } from '../backups/backup.service.js';
-import { BackupFiles, writeBackup } from '../backups/backup-export.js';
+import { writeBackup } from '../backups/backup-export.js';
+import { BackupFiles } from '../backups/backup-files.js';
 import { RestoreJournals } from '../backups/backup-restore.js';
 import { problemText, restoreArchive } from '../backups/restore-archive.js';
 import type { ProjectRepository } from '../projects/project.repository.js';
-import { PROJECTS_AREA, type ProjectService } from '../projects/project.service.js';
+import { type ProjectService, removeProjectFiles } from '../projects/project.service.js';
 import type { TaskContext, TaskEngine } from '../tasks/task.engine.js';
 import { TaskError, TaskPaused, taskType } from '../tasks/task.engine.js';
 import type { UserRow } from '../users/user.repository.js';
@@ -519,8 +520,7 @@ export class TemplateService {
   /** Removes a project whose install did not commit, with its files. */
   private async removeProject(projectId: string, taskId: string): Promise<void> {
     if (await this.deps.repo.removeUninstalled(projectId, taskId)) {
-      await this.deps.storage.remove(PROJECTS_AREA, projectId);
-      await this.deps.storage.remove('backups', projectId);
+      await removeProjectFiles(this.deps.storage, this.deps.store, projectId);
     }
   }
 
@@ -533,8 +533,7 @@ export class TemplateService {
     for (const { taskId, projectId } of await this.deps.repo.failedInstalls(TEMPLATE_TASK_INSTALL)) {
       const before = await this.deps.repo.removeUninstalled(projectId, taskId);
       if (before) {
-        await this.deps.storage.remove(PROJECTS_AREA, projectId);
-        await this.deps.storage.remove('backups', projectId);
+        await removeProjectFiles(this.deps.storage, this.deps.store, projectId);
         removed++;
       }
     }
