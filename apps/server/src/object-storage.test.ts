@@ -2,7 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { queryRows } from './db/database.js';
 import { S3FileStore } from './lib/s3-file-store.js';
 import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from './test/fixtures.js';
 import { type S3TestServer, startS3Server } from './test/s3-server.js';
@@ -19,6 +21,7 @@ const project = 'plant1';
 let s3: S3TestServer;
 let app: TestApp;
 let acme: string;
+let admin: string;
 let prefix: string;
 beforeAll(async () => {
   s3 = await startS3Server();
@@ -27,7 +30,7 @@ afterAll(() => s3.stop());
 beforeEach(async () => {
   prefix = `node-${randomUUID()}/`;
   app = await createTestApp({ ...s3.env, GANTRY_S3_PREFIX: prefix });
-  const admin = await adminWithLicence(app);
+  admin = await adminWithLicence(app);
   await createTenant(app, admin, 'acme');
   acme = await app.login('acme', TENANT_PASSWORD);
   await createProject(app, acme, { id: project });
@@ -164,6 +167,30 @@ describe('project files in object storage', () => {
     expect(await bucket.hasArea(`projects/${project}/fileServer`)).toBe(false);
     expect(await bucket.hasArea(`backups/${project}`)).toBe(false);
   }, 120_000);
+
+  it('says in a platform backup’s log that the bucket’s files are not in it', async () => {
+    const started = await app.app.inject({
+      method: 'POST',
+      url: '/portal/rest/platform-backup',
+      headers: { authorization: admin },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const { taskId } = started.json<{ taskId: string }>();
+    let task: { status: string; log: string } | undefined;
+    await expect
+      .poll(
+        async () => {
+          [task] = await queryRows<{ status: string; log: string }>(
+            app.database.db,
+            sql`SELECT status, log FROM tasks WHERE id = ${taskId}`,
+          );
+          return task?.status;
+        },
+        { timeout: 60_000, interval: 100 },
+      )
+      .toBe('success');
+    expect(task?.log).toContain('object storage: project files (media, html, backup archives) stay in the bucket');
+  });
 
   it('keeps a database backup in the bucket: downloads it (plain and with a code) and restores from it', async () => {
     const DB = '/portal/rest/db-backup';

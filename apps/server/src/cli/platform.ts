@@ -84,6 +84,7 @@ async function main(): Promise<void> {
         engine: database.engine,
         repo: new PlatformBackupRepository(),
         log,
+        objectStorage: config.s3 !== undefined,
       };
       const summary = await writePlatformBackup(deps, out);
       const rows = Object.values(summary.tables).reduce((sum, table) => sum + table.rows, 0);

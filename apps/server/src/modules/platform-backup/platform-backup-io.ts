@@ -34,6 +34,8 @@ export interface PlatformBackupDeps {
   engine: 'pglite' | 'postgres';
   repo: PlatformBackupRepository;
   log: (line: string) => void;
+  /** GANTRY_STORAGE=s3: project files are objects of the bucket, which a platform backup does not hold. */
+  objectStorage?: boolean;
 }
 
 export interface PlatformBackupSummary {
@@ -113,6 +115,11 @@ export async function writePlatformBackup(deps: PlatformBackupDeps, file: string
       for (const table of archived) await addTable(table, deps.repo.rowLinesByKey(deps.db, table));
     }
     deps.log(`tables: ${archived.length} in ${elapsed(began)}`);
+    if (deps.objectStorage) {
+      deps.log(
+        'object storage: project files (media, html, backup archives) stay in the bucket and are not in this archive; back the bucket up with its own versioning or replication',
+      );
+    }
 
     const filesBegan = performance.now();
     let files = 0;

@@ -55,6 +55,8 @@ export interface PlatformBackupServiceDeps {
     warn(fields: object, message: string): void;
     error(fields: object, message: string): void;
   };
+  /** GANTRY_STORAGE=s3 (what a platform backup leaves out is said in its log). */
+  objectStorage?: boolean;
 }
 
 /**
@@ -102,7 +104,8 @@ export class PlatformBackupService {
   }
 
   private io(log: (line: string) => void): PlatformBackupDeps {
-    return { db: this.deps.db, dataDir: this.deps.dataDir, engine: this.deps.engine, repo: this.deps.repo, log };
+    const { db, dataDir, engine, repo, objectStorage } = this.deps;
+    return { db, dataDir, engine, repo, log, objectStorage };
   }
 
   private fileOf(name: string): string {
