@@ -156,6 +156,18 @@ describe('two nodes on PostgreSQL and object storage', () => {
     for (const node of [one, two]) {
       expect((await filesUnder(node.dir)).filter((file) => file.endsWith('shared.bin'))).toEqual([]);
     }
+    // What the other node changes, this one sees.
+    const renamed = await call(
+      two.base,
+      'POST',
+      `${MEDIA}/rename`,
+      { path: 'shared.bin', name: 'plan.bin' },
+      token,
+      headers,
+    );
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    const listed = await call(one.base, 'GET', `${MEDIA}/all/dir?files=true`, undefined, token, headers);
+    expect((listed.body as Array<{ path: string }>).map((node) => node.path)).toEqual(['plan.bin']);
   });
 
   it("a backup started on one node shows its progress on the other's websocket, downloads from it and restores there", async () => {
@@ -188,6 +200,10 @@ describe('two nodes on PostgreSQL and object storage', () => {
       }
       const archive = await download(two, `${BACKUP}/download/${id}`);
       expect(archive.subarray(0, 4).toString('hex')).toBe('504b0304');
+      expect(Buffer.compare(archive, await download(one, `${BACKUP}/download/${id}`))).toBe(0);
+      // Whichever node ran it, the archive is in the bucket, on neither node's disk.
+      for (const node of [one, two])
+        expect((await filesUnder(node.dir)).filter((file) => file.endsWith('.zip'))).toEqual([]);
 
       // Changed after the backup, then restored on the other node: as it was.
       await call(two.base, 'PUT', '/portal/rest/core/rule/r1', { name: 'after' }, token, headers);
