@@ -42,12 +42,20 @@ export function admittedPool(PgPool: typeof Pool, admission: Admission, config: 
       if (owner) owner.transactions++;
       const giveBack = client.release.bind(client);
       let given = false;
+      // The slot is freed when the client is given back, or when its connection breaks: drizzle
+      // never gives back a client whose BEGIN failed (the engine restarting), which would keep the slot.
+      const free = () => {
+        if (given) return;
+        given = true;
+        client.off('error', free);
+        client.off('end', free);
+        if (owner) owner.transactions--;
+        release();
+      };
+      client.on('error', free);
+      client.on('end', free);
       client.release = (error?: Error | boolean) => {
-        if (!given) {
-          given = true;
-          if (owner) owner.transactions--;
-          release();
-        }
+        free();
         giveBack(error);
       };
       return client;
