@@ -4,6 +4,7 @@
  * run. Goal: A never waits behind more than one of B's statements — A's p50 ≤ B's list alone, A's
  * p99 ≤ 2× it.
  */
+import http from 'node:http';
 import { localDate, sha256Hex } from '@gantry/shared';
 import pg from 'pg';
 import { BACKGROUND_APPLICATION, SOCKET_PORT } from '../apps/server/src/db/pglite-host-contract.js';
@@ -96,7 +97,9 @@ export async function fairnessBench(): Promise<void> {
     await client.query(documentsSql(B_DOCUMENTS));
     await client.query('VACUUM ANALYZE project_documents');
     const size = (
-      await client.query<{ size: string }>(`SELECT pg_size_pretty(pg_total_relation_size('project_documents')) AS size`)
+      await client.query<{ size: string }>(
+        `SELECT pg_size_pretty(sum(pg_total_relation_size(inhrelid))) AS size FROM pg_inherits WHERE inhparent = 'project_documents'::regclass`,
+      )
     ).rows[0]?.size;
     await client.end();
 
@@ -105,12 +108,15 @@ export async function fairnessBench(): Promise<void> {
     if (!saved.ok) throw new Error(`A's document ${saved.status}`);
     const bToken = await login(spm, B_TENANT, B_PASSWORD);
     const bHeaders = { authorization: `Bearer ${bToken}`, 'x-request-project': B_PROJECT };
+    // Each tenant its own connections: A one, B one per parallel list.
+    const aAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const bAgent = new http.Agent({ keepAlive: true, maxSockets: B_PARALLEL });
     const readA = async () => {
-      const read = await get(`${server.origin}${CORE}/dashboard/main`, aHeaders);
+      const read = await get(`${server.origin}${CORE}/dashboard/main`, aHeaders, aAgent);
       if (read.status !== 200) throw new Error(`A's read ${read.status}`);
     };
     const listB = async () => {
-      const listed = await get(`${server.origin}${LIST}`, bHeaders);
+      const listed = await get(`${server.origin}${LIST}`, bHeaders, bAgent);
       if (listed.status !== 200) throw new Error(`B's list ${listed.status}: ${listed.body.slice(0, 200)}`);
     };
 
