@@ -98,7 +98,7 @@ export async function registerRequestPipeline(
     exposedHeaders: ['count', 'count-estimated', 'next-cursor', 'Content-Disposition', 'ftp-configured'],
     maxAge: 600,
   });
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   await app.register(fastifyRateLimit, { global: false, errorResponseBuilder: () => new AppError('tooManyRequests') });
   // The progress channel (modules/tasks); at most 64 KiB per message from a client.
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
