@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- all | foundation | start | projects | data | backup | dump | licence | templates | sites | tables | lighthouse]: one run on this machine, printed as
+ * npm run bench [-- all | foundation | start | projects | fairness | data | backup | dump | licence | templates | sites | tables | lighthouse]: one run on this machine, printed as
  * tables, each saying what its figures include, then one line of goals met and missed.
  *  - foundation (bench/foundation.ts): cheap calls on the real server (npm start) vs a bare Fastify
  *    hello-world in the same run; sign-in, a login flood, the console's login route size
@@ -7,6 +7,8 @@
  *    server and engine processes, stop
  *  - projects (bench/projects.ts): the project list at 150,000 projects / 10,000 tenants, 50 clients,
  *    on embedded PGlite and PostgreSQL, vs the same SQL run directly; /healthz meanwhile; RSS after load
+ *  - fairness (bench/fairness.ts): tenant A's single-document reads on PGlite while tenant B runs 6 parallel
+ *    `like` lists over ~36 MB of documents, vs one of B's lists alone (goal: A p50 ≤ it, p99 ≤ 2×)
  *  - data (bench/data.ts): the data layer's list / get / save at 1,000,000 documents in one project and
  *    1,000 projects, 50 clients, vs the same SQL run directly; a 1 GiB file uploaded and downloaded
  *    through the media library vs cp; the server's peak RSS throughout (goal < 300 MB)
@@ -27,6 +29,7 @@ import { execFileSync } from 'node:child_process';
 import { backupBench } from './backup.js';
 import { dataBench } from './data.js';
 import { dumpBench } from './dump.js';
+import { fairnessBench } from './fairness.js';
 import { foundation } from './foundation.js';
 import { goals, loadAverage } from './lib.js';
 import { licenceBench } from './licence.js';
@@ -42,6 +45,7 @@ const SECTIONS = [
   'foundation',
   'start',
   'projects',
+  'fairness',
   'backup',
   'dump',
   'data',
@@ -75,6 +79,7 @@ const run = async (name: Section, bench: () => Promise<void>) => {
 await run('foundation', foundation);
 await run('start', startBench);
 await run('projects', projectsBench);
+await run('fairness', fairnessBench);
 await run('data', dataBench);
 await run('backup', backupBench);
 await run('dump', dumpBench);

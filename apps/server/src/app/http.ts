@@ -25,6 +25,7 @@ import { registerNoStore } from '../plugins/no-store.js';
 import { rejectNulCharacters } from '../plugins/nul-characters.js';
 import { PROJECT_HEADER } from '../plugins/project-gate.js';
 import { registerSecurityHeaders } from '../plugins/security-headers.js';
+import { registerTenantContext } from '../plugins/tenant-context.js';
 import { registerUnreadBody } from '../plugins/unread-body.js';
 import { registerUploadRoutes, type UploadRoute } from '../plugins/upload-routes.js';
 import { API } from './prefixes.js';
@@ -32,7 +33,7 @@ import type { Services } from './services.js';
 import '../plugins/types.js';
 
 /**
- * What every request goes through, in order: validation and serialisation by the routes' zod
+ * What every request goes through, in order: its tenant's statement context, validation and serialisation by the routes' zod
  * schemas, the one error handler, the unread-body rule, upload limits, the session, metrics, the NUL
  * check, the project gate, the back office's sign-in gate, the platform restore guard; then CORS, security headers, rate limits,
  * the websocket, compression and the API description. Answers the routes that take files.
@@ -53,6 +54,9 @@ export async function registerRequestPipeline(
   const metricsToken = config.metricsToken;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Each request's statements are counted against its tenant (fair sharing of the database), only
+  // where the database shares its pool (not an in-process PGlite: tests).
+  if (database.admission) registerTenantContext(app);
   registerErrorHandler(app, context.answerError);
   // An answer given before its request's body was read leaves the connection usable (or closes it).
   registerUnreadBody(app);
@@ -97,7 +101,7 @@ export async function registerRequestPipeline(
     exposedHeaders: ['count', 'count-estimated', 'next-cursor', 'Content-Disposition', 'ftp-configured'],
     maxAge: 600,
   });
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   await app.register(fastifyRateLimit, { global: false, errorResponseBuilder: () => new AppError('tooManyRequests') });
   // The progress channel (modules/tasks); at most 64 KiB per message from a client.
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });

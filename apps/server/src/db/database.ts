@@ -4,6 +4,8 @@ import type { PGlite, PGliteInterface } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Pool, PoolConfig } from 'pg';
+import { Admission, type AdmissionPolicy } from './admission.js';
+import { admittedPool } from './admitted-pool.js';
 import { EmbeddedEngine } from './embedded-engine.js';
 import { BACKGROUND_APPLICATION, SOCKET_PORT } from './pglite-host-contract.js';
 import * as schema from './schema.js';
@@ -53,6 +55,8 @@ export interface DatabaseHandle {
   lastStop?(): { at: number; reason: 'statement-limit' | 'crashed'; limitMs?: number } | undefined;
   /** The request and background pools now (absent for an in-process PGlite: tests). */
   pools?(): PoolStats[];
+  /** Fair sharing of the request pool among tenants (absent for an in-process PGlite: tests). */
+  admission?: Admission;
   close(): Promise<void>;
 }
 
@@ -62,6 +66,16 @@ const MIGRATION_LOCK = 0x6761_6e74;
 /** A transaction left open this long by a request is ended by PostgreSQL. */
 const IDLE_IN_TRANSACTION_MS = 60_000;
 const POOL_END_TIMEOUT_MS = 5_000;
+/**
+ * The request pool's sharing among tenants (admission.ts). The embedded engine runs one statement
+ * at a time: two are sent at once (the engine never waits for the next one's round trip), never two
+ * of one tenant, so another tenant's statement is never behind more than one of its statements.
+ * PostgreSQL runs them side by side: a tenant may hold 8 of the pool's 10 connections.
+ */
+const REQUEST_POOL: Record<'pglite' | 'postgres', AdmissionPolicy> = {
+  pglite: { slots: 2, share: 1 },
+  postgres: { slots: 10, share: 8 },
+};
 
 /** A database being opened: its handle at once, usable once `ready` has resolved. */
 export interface OpeningDatabase {
@@ -141,12 +155,10 @@ async function usePools(
     import('drizzle-orm/node-postgres/migrator'),
   ]);
   const pools: Pool[] = [];
-  const pool = (config: PoolConfig): Pool => {
-    const created = new pg.Pool({
-      ...connection,
-      idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
-      ...config,
-    });
+  const admission = new Admission(REQUEST_POOL[engine]);
+  const pool = (config: PoolConfig, admitted?: Admission): Pool => {
+    const options = { ...connection, idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS, ...config };
+    const created = admitted ? admittedPool(pg.Pool, admitted, options) : new pg.Pool(options);
     // A dropped connection (server restart, engine restart) must not crash the process; the pool
     // replaces it, and the query that used it fails with a clear error.
     created.on('error', (error) => onLog(`database connection error: ${error.message}`));
@@ -156,7 +168,10 @@ async function usePools(
     pools.push(created);
     return created;
   };
-  const requests = pool({ max: engine === 'pglite' ? 4 : 10, application_name: 'gantry', ...kinds.request });
+  const requests = pool(
+    { max: engine === 'pglite' ? 4 : admission.policy.slots, application_name: 'gantry', ...kinds.request },
+    admission,
+  );
   const long = pool({ max: 2, application_name: BACKGROUND_APPLICATION, ...kinds.background });
   const requestDb = drizzle({ client: requests, schema });
   const backgroundDb = drizzle({ client: long, schema });
@@ -237,6 +252,7 @@ async function usePools(
     limits,
     status,
     pools: () => [stats('request', requests), stats('background', long)],
+    admission,
     ...(copyOut ? { copyOut } : {}),
     ...(embedded ? { embedded, lastStop: () => embedded.lastStop } : {}),
     close,

@@ -1,4 +1,3 @@
-import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -53,22 +52,23 @@ export const API_SECURITY_HEADERS = {
 } as const;
 
 /**
- * Browser security headers on every answer, by @fastify/helmet: the CSP above, X-Frame-Options DENY
- * (with frame-ancestors 'none': no site may frame the console), X-Content-Type-Options nosniff,
+ * Browser security headers on every answer: the CSP above, X-Frame-Options DENY (with
+ * frame-ancestors 'none': no site may frame the console), X-Content-Type-Options nosniff,
  * Referrer-Policy no-referrer (URLs never leave in a Referer), Cross-Origin-Opener-Policy and
  * -Resource-Policy same-origin. No HSTS: the server speaks plain HTTP and cannot know whether a
  * proxy in front serves it over TLS; the proxy that terminates TLS sets it. No
  * upgrade-insecure-requests, which would break an install served over plain HTTP on a LAN address.
+ * The headers are the ones @fastify/helmet wrote, computed once: helmet rebuilt its middleware and
+ * parsed the CSP on every request (issue 33). A route with `config.securityHeaders: false` (the
+ * front sites' files) sets its own.
  */
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
-  await app.register(fastifyHelmet, {
-    global: true,
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: Object.fromEntries(Object.entries(CONTENT_SECURITY_POLICY).map(([k, v]) => [k, [...v]])),
-    },
-    frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'no-referrer' },
-    strictTransportSecurity: false,
+export function registerSecurityHeaders(app: FastifyInstance): void {
+  const headers = Object.entries(API_SECURITY_HEADERS);
+  // On the raw answer, as helmet did: an answer written by a route itself carries them too.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.routeOptions.config?.securityHeaders !== false) {
+      for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    }
+    done();
   });
 }

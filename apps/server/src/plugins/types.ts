@@ -28,6 +28,8 @@ declare module 'fastify' {
     project?: ProjectNeed;
     /** Where the route names its project, instead of the project header or the query. */
     projectFrom?: ProjectSource;
+    /** The route sets its own security headers (the front sites' files): plugins/security-headers.ts sets none. */
+    securityHeaders?: false;
   }
   interface FastifyRequest {
     language: Language;

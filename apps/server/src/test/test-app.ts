@@ -123,10 +123,19 @@ export const migratedPglite = async () =>
 const FRESH = process.env.GANTRY_TEST_FRESH_DATABASES === '1';
 const pglitePool = new PglitePool(migratedPglite, FRESH ? 0 : 2);
 
-/** A fresh database per test app: an in-memory PGlite clone, or a copy of the migrated template on the test PostgreSQL. */
+/**
+ * A fresh database per test app: an in-memory PGlite clone, or a copy of the migrated template on the
+ * test PostgreSQL; `embedded`: on the PGlite pass, the embedded engine in its own process in `dataDir`,
+ * reached through the pools as the server runs it (created and migrated: seconds).
+ */
 async function freshDatabase(
   engine: 'pglite' | 'postgres' = ENGINE,
+  embedded?: { dataDir: string },
 ): Promise<{ handle: DatabaseHandle; dispose: () => Promise<void>; url?: string }> {
+  if (embedded && (!PG_URL || engine === 'pglite')) {
+    const handle = await openDatabase({ dataDir: path.join(embedded.dataDir, 'pglite') });
+    return { handle, dispose: () => handle.close() };
+  }
   if (!PG_URL || engine === 'pglite') {
     const client = await pglitePool.acquire();
     // Closing the test app hands the instance back, reset, for the worker's next one (a test that
@@ -190,11 +199,13 @@ export async function createTestApp(
   options: Pick<AppOptions, 'logStream' | 'ftpStorage'> & {
     /** The embedded engine even in the PostgreSQL pass (tests that move data between the two engines). */
     engine?: 'pglite';
+    /** On the PGlite pass, the embedded engine in its own process (as the server runs it), not an in-process clone. */
+    embedded?: boolean;
   } = {},
 ): Promise<TestApp> {
-  const { engine, ...appOptions } = options;
+  const { engine, embedded, ...appOptions } = options;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'gantry-test-'));
-  const { handle, dispose, url } = await freshDatabase(engine);
+  const { handle, dispose, url } = await freshDatabase(engine, embedded ? { dataDir } : undefined);
   const config = {
     ...loadConfig({ NODE_ENV: 'test', GANTRY_DATA_DIR: dataDir, GANTRY_LOGIN_RATE_PER_MINUTE: '100000', ...env }),
     persistDatabase: false,

@@ -26,7 +26,7 @@ const SANDBOXED_CSP =
   "sandbox allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-modals allow-downloads; form-action 'none'; frame-ancestors 'self'";
 const OWN_ORIGIN_CSP = "frame-ancestors 'self'";
 /**
- * What @fastify/helmet sets on every other answer (plugins/security-headers.ts), but the CSP and
+ * What plugins/security-headers.ts sets on every other answer, but the CSP and
  * CORP, which the front site sets itself.
  */
 const SECURITY_HEADERS = { ...HELMET_HEADERS, 'cross-origin-resource-policy': 'same-origin' };
@@ -80,6 +80,6 @@ export function frontSiteRoutes(deps: SiteRouteDeps) {
     siteAsset(app, SITE_CSS, 'text/css; charset=utf-8', SITE_STYLES);
     // Helmet builds its middlewares again for every request; the front site's files, the hottest
     // path, set the same headers from a constant instead (site.routes.test.ts compares them).
-    sitePages(app, ['/_p_:id', '/_p_:id/*'], front, { helmet: false });
+    sitePages(app, ['/_p_:id', '/_p_:id/*'], front, { securityHeaders: false });
   };
 }

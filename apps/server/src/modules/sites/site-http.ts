@@ -87,13 +87,16 @@ export function sitePages(
   app: FastifyInstance,
   urls: readonly string[],
   handler: PageHandler,
-  options: { helmet?: false } = {},
+  options: { securityHeaders?: false } = {},
 ): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   for (const url of urls) {
     typed.get(
       url,
-      { schema: { hide: true, params: sitePageParams, response: { 200: siteContent } }, ...options },
+      {
+        schema: { hide: true, params: sitePageParams, response: { 200: siteContent } },
+        ...(options.securityHeaders === false ? { config: { securityHeaders: false } } : {}),
+      },
       async (request, reply) => {
         const { id, '*': rest = '' } = request.params;
         await handler({ id, rest, own: ownOrigin.has(request.raw) }, request, reply);
