@@ -2,23 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PgDatabase } from 'drizzle-orm/pg-core';
 import type { Pool, PoolConfig } from 'pg';
 import { EmbeddedEngine } from './embedded-engine.js';
 import { BACKGROUND_APPLICATION, SOCKET_PORT } from './pglite-host-contract.js';
+import type { RowsResultHKT } from './rows-result.js';
 import * as schema from './schema.js';
-
-/**
- * What both drivers (node-postgres, PGlite) answer to a raw statement: its rows, typed as the
- * caller's `execute<Row>` says.
- */
-export interface RowsResultHKT extends PgQueryResultHKT {
-  type: RowsResult<this['row']>;
-}
-
-interface RowsResult<Row> {
-  rows: Row[];
-}
 
 export type Database = PgDatabase<RowsResultHKT, typeof schema>;
 
