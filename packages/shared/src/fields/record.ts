@@ -169,8 +169,7 @@ function compare(value: unknown, operator: FieldRule['operator'], expected: unkn
       return stableJson(value) !== stableJson(expected);
     default: {
       if (isEmptyValue(value) || expected === undefined) return false;
-      const [a, b] =
-        typeof value === 'number' ? [value, Number(expected)] : [String(value), String(expected)];
+      const [a, b] = typeof value === 'number' ? [value, Number(expected)] : [String(value), String(expected)];
       if (operator === 'gt') return a > b;
       if (operator === 'gte') return a >= b;
       if (operator === 'lt') return a < b;
