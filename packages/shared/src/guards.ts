@@ -15,7 +15,9 @@ export function isOneOf<const T extends string>(keys: readonly T[], key: unknown
 
 /** A Node.js system error's `code` (`ENOENT`, `EEXIST`, …), if `error` has one. */
 export function errorCode(error: unknown): string | undefined {
-  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
 }
 
 /** An optional string property of a stored document: the value when it is a string. */
