@@ -69,7 +69,7 @@ export class Trash {
 
   private async run(): Promise<void> {
     const folder = path.join(this.dataDir, TRASH_FOLDER);
-    const leftovers = await readdir(folder).catch(() => [] as string[]);
+    const leftovers = await readdir(folder).catch((): string[] => []);
     if (leftovers.length === 0 || this.stopped) return;
     const began = performance.now();
     this.log.info({ leftovers: leftovers.length }, 'emptying the restore trash');

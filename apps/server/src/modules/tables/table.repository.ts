@@ -1,4 +1,3 @@
-import type { TableDefinition } from '@gantry/shared';
 import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { DEFAULT_PARTITION, hasOwnPartition, ownPartitionName } from '../../db/document-partitions.js';
