@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
  * typed mappers at the repository edge, inputs through zod (docs/DECISIONS.md, "Structure"). The count
  * may only go down: lower MAX_CASTS when you remove some.
  */
-const MAX_CASTS = 150;
+const MAX_CASTS = 149;
 
 const REPOSITORY = path.resolve(import.meta.dirname, '../../../..');
 const ROOTS = ['apps/server/src', 'apps/console/src', 'packages/shared/src'];
