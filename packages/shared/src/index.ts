@@ -7,6 +7,7 @@ export * from './duration.js';
 export * from './errors.js';
 export * from './fields/index.js';
 export * from './fields-messages.js';
+export * from './guards.js';
 export * from './licence.js';
 export * from './licence-document.js';
 export * from './media.js';

@@ -1,9 +1,10 @@
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 const CONSOLE = path.resolve(import.meta.dirname, '../..');
+const REPOSITORY = path.resolve(CONSOLE, '../..');
 
 const EXTENSIONS = ['', '.ts', '.tsx', '/index.ts', '/index.tsx'];
 
@@ -25,13 +26,13 @@ const exactCase: Plugin = {
 };
 
 /**
- * The console's module graph as the bundler sees it: every source module and what it imports at run
- * time (static and dynamic imports; type-only imports are gone), packages left out.
+ * A module graph as the bundler sees it: every source module reached from `entryPoints` and what it
+ * imports at run time (static and dynamic imports; type-only imports are gone), packages left out.
  */
-async function moduleGraph(): Promise<Map<string, string[]>> {
+async function moduleGraph(root: string, entryPoints: string[]): Promise<Map<string, string[]>> {
   const result = await build({
-    absWorkingDir: CONSOLE,
-    entryPoints: ['src/main.tsx'],
+    absWorkingDir: root,
+    entryPoints,
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -53,6 +54,13 @@ async function moduleGraph(): Promise<Map<string, string[]>> {
     );
   }
   return graph;
+}
+
+/** Every source module under `folder` (relative to `root`) but tests and declarations: all are entries. */
+function sourceFiles(root: string, folder: string): string[] {
+  return readdirSync(path.join(root, folder), { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$|\.d\.ts$/.test(file))
+    .map((file) => path.join(folder, file));
 }
 
 /** The strongly connected components of more than one module, or of one that imports itself (Tarjan). */
@@ -105,9 +113,31 @@ describe('import cycles', () => {
   });
 
   it('the console has none, lazy routes included', async () => {
-    const graph = await moduleGraph();
+    const graph = await moduleGraph(CONSOLE, ['src/main.tsx']);
     expect(graph.size).toBeGreaterThan(200);
     expect(graph.get('src/app/router.tsx')).toContain('src/routes.tsx');
     expect(cycles(graph)).toEqual([]);
+  }, 60_000);
+
+  /**
+   * The one cycle left, owned by the backups module's rework: `document-partitions.repository.ts`
+   * takes `parsedLines` from `backup.repository.ts`, which builds a `DocumentPartitions`. Listed so
+   * that any other cycle fails now; when it is gone this test fails until the entry is removed.
+   */
+  const KNOWN_SERVER_CYCLES = [
+    ['src/modules/backups/backup.repository.ts', 'src/modules/backups/document-partitions.repository.ts'],
+  ];
+
+  // Runtime imports only, as in the console: a cycle of `import type` is no cycle.
+  it('the server and the shared package have none, every source module an entry', async () => {
+    const server = path.join(REPOSITORY, 'apps/server');
+    const serverGraph = await moduleGraph(server, sourceFiles(server, 'src'));
+    expect(serverGraph.size).toBeGreaterThan(200);
+    expect(serverGraph.get('src/main.ts')).toBeDefined();
+    expect(cycles(serverGraph)).toEqual(KNOWN_SERVER_CYCLES);
+    const shared = path.join(REPOSITORY, 'packages/shared');
+    const sharedGraph = await moduleGraph(shared, sourceFiles(shared, 'src'));
+    expect(sharedGraph.size).toBeGreaterThan(20);
+    expect(cycles(sharedGraph)).toEqual([]);
   }, 60_000);
 });

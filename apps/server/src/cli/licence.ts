@@ -5,8 +5,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
-  type GrantInput,
   grantSchema,
+  isRecord,
   LICENCE_FORMAT,
   type LicenceDocument,
   localDate,
@@ -60,12 +60,13 @@ const MEASURE_OPTIONS = {
 type Output = (line: string) => void;
 
 function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
-  const [head, tail] = dotted.split('.') as [string, string | undefined];
+  const [head = '', tail] = dotted.split('.');
   if (!tail) {
     target[head] = value;
     return;
   }
-  const inner = (target[head] as Record<string, unknown> | undefined) ?? {};
+  const existing = target[head];
+  const inner = isRecord(existing) ? existing : {};
   inner[tail] = value;
   target[head] = inner;
 }
@@ -116,21 +117,24 @@ async function issue(args: string[], out: Output): Promise<void> {
       ...measureOptions,
     },
   });
-  const request = values.request
-    ? (JSON.parse(await readFile(values.request, 'utf8')) as { machineCode?: string; company?: string })
-    : {};
-  const machineCode = values.machine ?? request.machineCode;
+  const request: unknown = values.request ? JSON.parse(await readFile(values.request, 'utf8')) : {};
+  const requested = (key: 'machineCode' | 'company') =>
+    isRecord(request) && typeof request[key] === 'string' ? request[key] : undefined;
+  const machineCode = values.machine ?? requested('machineCode');
   if (!values.key) throw new Error('--key is required (a private key file, or dev)');
   if (!machineCode || !MACHINE_CODE_PATTERN.test(machineCode))
     throw new Error('--machine CODE is required (XXXXX-XXXXX-XXXXX-XXXXX-XXXXX)');
   const key = values.key === 'dev' ? developmentPrivateKey() : privateKeyFromPem(await readFile(values.key, 'utf8'));
-  const grant: Record<string, unknown> = values.grant
-    ? (JSON.parse(await readFile(values.grant, 'utf8')) as Record<string, unknown>)
+  const given: unknown = values.grant
+    ? JSON.parse(await readFile(values.grant, 'utf8'))
     : { userCount: 100, flow: { tableCount: 100 }, features: [] };
+  if (!isRecord(given)) throw new Error('the grant file must hold a JSON object');
+  const grant = given;
   grant.startTime = values.start ?? grant.startTime ?? localDate(new Date());
   grant.validityPeriod = values.days ? whole('days', values.days) : (grant.validityPeriod ?? 365);
+  const optionValues = new Map(Object.entries(values));
   for (const [option, dotted] of Object.entries(MEASURE_OPTIONS)) {
-    const value = values[option as keyof typeof values];
+    const value = optionValues.get(option);
     if (typeof value === 'string') setPath(grant, dotted, whole(option, value));
   }
   if (values.features !== undefined)
@@ -138,12 +142,12 @@ async function issue(args: string[], out: Output): Promise<void> {
       .split(',')
       .map((f) => f.trim())
       .filter(Boolean);
-  const parsedGrant = grantSchema.safeParse(grant as GrantInput);
+  const parsedGrant = grantSchema.safeParse(grant);
   if (!parsedGrant.success)
     throw new Error(
       `the grant is not valid: ${parsedGrant.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     );
-  const licensee = values.licensee ?? request.company;
+  const licensee = values.licensee ?? requested('company');
   const document: LicenceDocument = {
     format: LICENCE_FORMAT,
     id: values.id ?? randomUUID(),
@@ -202,7 +206,7 @@ export async function runLicenceCli(
     }
     return 0;
   } catch (error) {
-    err(`licence ${command}: ${(error as Error).message}`);
+    err(`licence ${command}: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
 }

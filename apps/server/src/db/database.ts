@@ -1,16 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { PGlite, PGliteInterface } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PgDatabase } from 'drizzle-orm/pg-core';
 import type { Pool, PoolConfig } from 'pg';
 import { Admission, type AdmissionPolicy } from './admission.js';
 import { admittedPool } from './admitted-pool.js';
 import { EmbeddedEngine } from './embedded-engine.js';
 import { BACKGROUND_APPLICATION, SOCKET_PORT } from './pglite-host-contract.js';
+import type { RowsResultHKT } from './rows-result.js';
 import * as schema from './schema.js';
 
-export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Database = PgDatabase<RowsResultHKT, typeof schema>;
 
 /** Streams what a `COPY (…) TO STDOUT` statement writes, chunk by chunk. */
 export type CopyOut = (statement: string) => AsyncIterable<Buffer>;
@@ -175,8 +176,8 @@ async function usePools(
   const long = pool({ max: 2, application_name: BACKGROUND_APPLICATION, ...kinds.background });
   const requestDb = drizzle({ client: requests, schema });
   const backgroundDb = drizzle({ client: long, schema });
-  const db = requestDb as unknown as Database;
-  const background = backgroundDb as unknown as Database;
+  const db: Database = requestDb;
+  const background: Database = backgroundDb;
   const close = once(async () => {
     // A connection never given back (a statement still waiting) must not hold the shutdown.
     const ended = Promise.all(pools.map((p) => p.end().catch(() => undefined)));
@@ -230,7 +231,7 @@ async function usePools(
           const client = await long.connect();
           let finished = false;
           try {
-            yield* client.query(to(statement)) as AsyncIterable<Buffer>;
+            yield* client.query(to(statement));
             finished = true;
           } finally {
             // Left early, the connection is still in the middle of the COPY: it is closed, not reused.
@@ -264,14 +265,14 @@ async function usePools(
  * Wraps an in-process PGlite (tests pass clones of a migrated template) and brings it up to date.
  * The server itself never runs PGlite in its own process (see `openDatabase`).
  */
-export async function usePglite(client: PGliteInterface): Promise<DatabaseHandle> {
+export async function usePglite(client: PGlite): Promise<DatabaseHandle> {
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  const db = drizzle({ client: client as PGlite, schema });
+  const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder });
   return {
-    db: db as unknown as Database,
-    background: db as unknown as Database,
+    db,
+    background: db,
     engine: 'pglite',
     limits: DEFAULT_STATEMENT_LIMITS,
     status: (timeoutMs) =>
@@ -316,6 +317,6 @@ function once(close: () => Promise<void>): () => Promise<void> {
 
 /** Rows of a raw SQL statement; both drivers answer with `{ rows }`. */
 export async function queryRows<T>(db: Database, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  const result = await db.execute<Record<string, unknown> & T>(query);
   return result.rows;
 }

@@ -213,7 +213,15 @@ export class EmbeddedEngine {
 
 function readMarker(file: string): { limitMs: number; ranMs: number } | undefined {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as { limitMs: number; ranMs: number };
+    const marker: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return typeof marker === 'object' &&
+      marker !== null &&
+      'limitMs' in marker &&
+      typeof marker.limitMs === 'number' &&
+      'ranMs' in marker &&
+      typeof marker.ranMs === 'number'
+      ? { limitMs: marker.limitMs, ranMs: marker.ranMs }
+      : undefined;
   } catch {
     return undefined;
   }

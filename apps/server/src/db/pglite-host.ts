@@ -25,6 +25,11 @@ import { PGLITE_EXTENSIONS } from './pglite-options.js';
 import { type Frame, WireFramer } from './wire-framing.js';
 
 /** ReadyForQuery: 'Z', length 5, transaction status. Every answer to Sync or Query ends with it. */
+/** A system error's code (this process loads no more than it needs: no shared package). */
+const codeOf = (error: unknown) =>
+  typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 const READY_FOR_QUERY = 0x5a;
 const READY_FOR_QUERY_BYTES = 6;
 /** As PostgreSQL's idle_in_transaction_session_timeout, which the server sets on its pools. */
@@ -90,7 +95,7 @@ async function lockDataDir(dataDir: string): Promise<string> {
       closeSync(fd);
       return lockFile;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (codeOf(error) !== 'EEXIST') throw error;
     }
     const holder = Number(readFileSync(lockFile, 'utf8'));
     if (!(holder > 0 && holder !== process.pid && isAlive(holder))) rmSync(lockFile, { force: true });
@@ -117,7 +122,7 @@ function isAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return codeOf(error) === 'EPERM';
   }
 }
 
@@ -195,7 +200,7 @@ async function main(): Promise<void> {
         try {
           state = await runBatch(connection, batch);
         } catch (error) {
-          console.error(`embedded database: ${(error as Error).message}`);
+          console.error(`embedded database: ${messageOf(error)}`);
         }
         if (!state) {
           // The client would wait forever, and the session's state is unknown: start afresh.
@@ -263,7 +268,7 @@ async function main(): Promise<void> {
       try {
         for (const frame of connection.framer.push(chunk)) onFrame(connection, frame);
       } catch (error) {
-        console.error(`embedded database: dropped a connection: ${(error as Error).message}`);
+        console.error(`embedded database: dropped a connection: ${messageOf(error)}`);
         socket.destroy();
       }
     });

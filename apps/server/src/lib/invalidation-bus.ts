@@ -1,3 +1,4 @@
+import { isRecord } from '@gantry/shared';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/database.js';
 
@@ -105,9 +106,11 @@ export interface PostgresBusOptions {
 
 function parse(payload: string | undefined): Invalidation {
   try {
-    const change = JSON.parse(payload ?? '') as Partial<Published>;
-    if (change.kind === 'session' && typeof change.tokenHash === 'string') return change as Published;
-    if (change.kind === 'user' && typeof change.userId === 'string') return change as Published;
+    const change: unknown = JSON.parse(payload ?? '');
+    if (!isRecord(change)) return { kind: 'all' };
+    if (change.kind === 'session' && typeof change.tokenHash === 'string')
+      return { kind: 'session', tokenHash: change.tokenHash };
+    if (change.kind === 'user' && typeof change.userId === 'string') return { kind: 'user', userId: change.userId };
     if ((change.kind === 'site' || change.kind === 'tables') && typeof change.projectId === 'string') {
       return { kind: change.kind, projectId: change.projectId };
     }

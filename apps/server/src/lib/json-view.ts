@@ -23,24 +23,24 @@ export function jsonbView(schema: z.ZodType, value: SQL): SQL {
 }
 
 /** `level`: how many array subqueries enclose this value (their aliases must differ). */
-function view(schema: z.ZodType, value: SQL, level: number): SQL {
+function view(schema: z.core.$ZodType, value: SQL, level: number): SQL {
   if (!shapes(schema)) return value;
   if (schema instanceof z.ZodDefault) {
     const fallback = JSON.stringify(schema.def.defaultValue);
-    return sql`(case when ${value} is null then ${fallback}::jsonb else ${view(schema.unwrap() as z.ZodType, value, level)} end)`;
+    return sql`(case when ${value} is null then ${fallback}::jsonb else ${view(schema.unwrap(), value, level)} end)`;
   }
-  if (schema instanceof z.ZodOptional) return view(schema.unwrap() as z.ZodType, value, level);
+  if (schema instanceof z.ZodOptional) return view(schema.unwrap(), value, level);
   if (schema instanceof z.ZodNullable) {
-    return sql`(case when jsonb_typeof(${value}) = 'null' then 'null'::jsonb else ${view(schema.unwrap() as z.ZodType, value, level)} end)`;
+    return sql`(case when jsonb_typeof(${value}) = 'null' then 'null'::jsonb else ${view(schema.unwrap(), value, level)} end)`;
   }
   if (schema instanceof z.ZodArray) {
     // A correlated subquery: each element shaped, the array's order kept.
     const element = sql.raw(`e${level}`);
-    const shaped = view(schema.element as z.ZodType, sql`${element}.v`, level + 1);
+    const shaped = view(schema.element, sql`${element}.v`, level + 1);
     return sql`(select coalesce(jsonb_agg(${shaped} order by ${element}.n), '[]'::jsonb) from jsonb_array_elements(${value}) with ordinality as ${element}(v, n))`;
   }
   if (schema instanceof z.ZodObject) {
-    const parts = Object.entries(schema.shape as Record<string, z.ZodType>).map(([key, field]) => {
+    const parts = Object.entries(schema.shape).map(([key, field]) => {
       const inner = sql`(${value} -> ${sql.raw(literal(key))})`;
       const pair = sql`jsonb_build_object(${sql.raw(literal(key))}, ${view(field, inner, level)})`;
       // An optional key absent from the document stays absent (zod leaves it out); null stays null.
@@ -52,17 +52,15 @@ function view(schema: z.ZodType, value: SQL, level: number): SQL {
 }
 
 /** Whether shaping a value of `schema` does anything: objects, defaults, or arrays of them. */
-function shapes(schema: z.ZodType): boolean {
+function shapes(schema: z.core.$ZodType): boolean {
   if (schema instanceof z.ZodObject || schema instanceof z.ZodDefault) return true;
-  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return shapes(schema.unwrap() as z.ZodType);
-  if (schema instanceof z.ZodArray) return shapes(schema.element as z.ZodType);
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return shapes(schema.unwrap());
+  if (schema instanceof z.ZodArray) return shapes(schema.element);
   return false;
 }
 
-function mayBeAbsent(schema: z.ZodType): boolean {
-  return (
-    schema instanceof z.ZodOptional || (schema instanceof z.ZodNullable && mayBeAbsent(schema.unwrap() as z.ZodType))
-  );
+function mayBeAbsent(schema: z.core.$ZodType): boolean {
+  return schema instanceof z.ZodOptional || (schema instanceof z.ZodNullable && mayBeAbsent(schema.unwrap()));
 }
 
 /** `json_build_object` of named values, in the order given (plain json keeps it). */
@@ -84,20 +82,19 @@ function literal(key: string): string {
  * included; records and unknown values take any key). Empty when the answer is one zod's parse
  * would have left as it is.
  */
-export function unlistedKeys(schema: z.ZodType, value: unknown, path = '$'): string[] {
+export function unlistedKeys(schema: z.core.$ZodType, value: unknown, path = '$'): string[] {
   if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) {
-    return value === undefined || value === null ? [] : unlistedKeys(schema.unwrap() as z.ZodType, value, path);
+    return value === undefined || value === null ? [] : unlistedKeys(schema.unwrap(), value, path);
   }
   if (schema instanceof z.ZodArray) {
-    return Array.isArray(value)
-      ? value.flatMap((item, i) => unlistedKeys(schema.element as z.ZodType, item, `${path}[${i}]`))
-      : [];
+    return Array.isArray(value) ? value.flatMap((item, i) => unlistedKeys(schema.element, item, `${path}[${i}]`)) : [];
   }
   if (schema instanceof z.ZodObject && value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const shape = schema.shape as Record<string, z.ZodType>;
-    return Object.entries(value).flatMap(([key, item]) =>
-      Object.hasOwn(shape, key) ? unlistedKeys(shape[key] as z.ZodType, item, `${path}.${key}`) : [`${path}.${key}`],
-    );
+    const shape = schema.shape;
+    return Object.entries(value).flatMap(([key, item]) => {
+      const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
+      return field ? unlistedKeys(field, item, `${path}.${key}`) : [`${path}.${key}`];
+    });
   }
   return [];
 }

@@ -1,8 +1,10 @@
+import { isRecord } from '@gantry/shared';
 import { count, type SQL, sql } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT, PgTable } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgTable } from 'drizzle-orm/pg-core';
+import type { RowsResultHKT } from '../db/rows-result.js';
 
 /** A drizzle database on either engine (the app's, or a test's without the schema). */
-type AnyDatabase<TSchema extends Record<string, unknown>> = PgDatabase<PgQueryResultHKT, TSchema>;
+type AnyDatabase<TSchema extends Record<string, unknown>> = PgDatabase<RowsResultHKT, TSchema>;
 
 /** The total of a list: the `count` header, and whether it is the planner's estimate. */
 export interface ListTotal {
@@ -44,16 +46,12 @@ export async function plannedRows<TSchema extends Record<string, unknown>>(
   db: AnyDatabase<TSchema>,
   query: SQL,
 ): Promise<number> {
-  // Both drivers answer raw SQL with `{ rows }`.
-  const { rows } = (await db.execute(sql`explain (format json) ${query}`)) as unknown as {
-    rows: Record<string, unknown>[];
-  };
+  const { rows } = await db.execute(sql`explain (format json) ${query}`);
   const [row] = rows;
   const raw = row ? Object.values(row)[0] : undefined;
   // node-postgres and PGlite parse the json column; a driver that does not leaves its text.
   const plan: unknown = typeof raw === 'string' ? JSON.parse(raw) : raw;
-  const planned = Array.isArray(plan)
-    ? (plan[0] as { Plan?: { 'Plan Rows'?: unknown } })?.Plan?.['Plan Rows']
-    : undefined;
+  const top: unknown = Array.isArray(plan) ? plan[0] : undefined;
+  const planned = isRecord(top) && isRecord(top.Plan) ? top.Plan['Plan Rows'] : undefined;
   return typeof planned === 'number' && Number.isFinite(planned) ? Math.round(planned) : 0;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { errorCode } from '@gantry/shared';
 
 /**
  * Files under the data directory (design D4). Every path is confined to its area; names come from
@@ -29,7 +30,7 @@ export class Storage {
     try {
       return await readFile(this.resolve(area, name));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      if (errorCode(error) === 'ENOENT') return undefined;
       throw error;
     }
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { errorCode } from '@gantry/shared';
 import { inPool } from './in-pool.js';
 
 /**
@@ -16,7 +17,7 @@ export const TRASH_FOLDER = '.restore-trash';
 /** Entries removed at once: a few, so the thread pool stays free for the requests meanwhile. */
 const REMOVE_AT_ONCE = 2;
 
-const code = (error: unknown) => (error as NodeJS.ErrnoException).code;
+const code = errorCode;
 
 /**
  * Moves `full` (a file or folder inside `dataDir`, on its file system) into the trash: one rename.
@@ -68,7 +69,7 @@ export class Trash {
 
   private async run(): Promise<void> {
     const folder = path.join(this.dataDir, TRASH_FOLDER);
-    const leftovers = await readdir(folder).catch(() => [] as string[]);
+    const leftovers = await readdir(folder).catch((): string[] => []);
     if (leftovers.length === 0 || this.stopped) return;
     const began = performance.now();
     this.log.info({ leftovers: leftovers.length }, 'emptying the restore trash');

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { errorCode } from '@gantry/shared';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from './app-error.js';
 
@@ -49,7 +50,8 @@ function ruleOf(request: FastifyRequest): UploadRule {
  */
 export function multipartError(error: unknown): unknown {
   if (error instanceof AppError) return error;
-  const { statusCode } = error as { statusCode?: number };
+  const statusCode =
+    typeof error === 'object' && error !== null && 'statusCode' in error ? error.statusCode : undefined;
   if (statusCode === undefined && error instanceof Error)
     return new AppError('validation', { message: 'upload.malformed' });
   return error;
@@ -57,7 +59,7 @@ export function multipartError(error: unknown): unknown {
 
 /** A failure while reading the parts: the parser's limits as the route's errors, the rest as above. */
 function partsError(error: unknown, rule: UploadRule): unknown {
-  const { code } = error as { code?: string };
+  const code = errorCode(error);
   if (code === 'FST_FILES_LIMIT') return rule.tooMany?.() ?? new AppError('oneFile');
   if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLargeError(rule);
   return multipartError(error);

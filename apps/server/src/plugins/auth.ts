@@ -1,4 +1,4 @@
-import { pickLanguage } from '@gantry/shared';
+import { isOneOf, isRecord, pickLanguage } from '@gantry/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/app-error.js';
 import type { Actor } from '../modules/audit/audit.service.js';
@@ -14,8 +14,8 @@ export function tokenOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization?.trim();
   if (header) return header.replace(/^Bearer\s+/i, '') || undefined;
   if (request.method !== 'GET' || request.routeOptions.config?.tokenInQuery !== true) return undefined;
-  const query = request.query as Record<string, unknown> | undefined;
-  return typeof query?.token === 'string' && query.token ? query.token : undefined;
+  const token = isRecord(request.query) ? request.query.token : undefined;
+  return typeof token === 'string' && token ? token : undefined;
 }
 
 /** The caller's session (on routes whose action needs one). */
@@ -40,7 +40,7 @@ export function registerAuth(app: FastifyInstance, auth: AuthService, apiPrefix:
 
   app.addHook('onRoute', (route) => {
     const action = route.config?.action;
-    if (route.url.startsWith(apiPrefix) && !(action && (ACTIONS as readonly string[]).includes(action))) {
+    if (route.url.startsWith(apiPrefix) && !isOneOf(ACTIONS, action)) {
       throw new Error(`Route ${route.method} ${route.url} declares no action`);
     }
   });

@@ -3,6 +3,7 @@ import {
   type ErrorBody,
   type ErrorCode,
   isMessageKey,
+  isRecord,
   type Language,
   pickLanguage,
   translate,
@@ -63,7 +64,8 @@ function validationBody(
   const fields: Record<string, string> = {};
   for (const issue of issues) {
     const at = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-    const unknown = issue.keyword === 'unrecognized_keys' ? (issue.params as { keys?: unknown }).keys : undefined;
+    const unknown =
+      issue.keyword === 'unrecognized_keys' ? (isRecord(issue.params) ? issue.params.keys : undefined) : undefined;
     if (Array.isArray(unknown)) {
       for (const key of unknown) {
         const field = at ? `${at}.${String(key)}` : String(key);

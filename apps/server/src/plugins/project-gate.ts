@@ -1,3 +1,4 @@
+import { isRecord } from '@gantry/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../lib/app-error.js';
@@ -89,8 +90,8 @@ function nonEmpty(value: unknown): string | undefined {
 
 /** The project a request names: the header, else the query; or the one place the route names. */
 export function projectIdOf(request: FastifyRequest, from?: ProjectSource): string | undefined {
-  if (from === 'params.id') return nonEmpty((request.params as Record<string, unknown> | undefined)?.id);
-  const query = request.query as Record<string, unknown> | undefined;
+  if (from === 'params.id') return nonEmpty(isRecord(request.params) ? request.params.id : undefined);
+  const query = isRecord(request.query) ? request.query : undefined;
   if (from === 'query.projectId') return nonEmpty(query?.projectId);
   const header = nonEmpty(request.headers[PROJECT_HEADER]);
   if (header) return header;

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { isRecord } from '../guards.js';
 import type { FieldMessageKey } from './messages.js';
 import { FIELD_REGISTRY } from './registry.js';
 import type { ColumnField, Field, FieldRule, SubTableField, TableDefinition } from './table.js';
@@ -39,14 +40,21 @@ export function isRequired(field: Field): boolean {
 }
 
 function defaultOf(field: Field): unknown {
-  const options = field.options as { default?: unknown };
-  return options.default;
+  return 'default' in field.options ? field.options.default : undefined;
+}
+
+/** An issue's params as a message takes them (texts and numbers). */
+function textParams(params: Record<string, unknown>): Record<string, string | number> {
+  const kept: Record<string, string | number> = {};
+  for (const [key, value] of Object.entries(params))
+    if (typeof value === 'string' || typeof value === 'number') kept[key] = value;
+  return kept;
 }
 
 const problemOf = (issue: z.core.$ZodIssue, at: string): ValueProblem => {
   const path = [at, ...issue.path.map(String)].join('.');
   const message = (issue.message.includes('.') ? issue.message : 'value.type') as FieldMessageKey;
-  const params = (issue as { params?: Record<string, string | number> }).params;
+  const params = 'params' in issue && isRecord(issue.params) ? textParams(issue.params) : undefined;
   return params ? { path, message, params } : { path, message };
 };
 
@@ -96,7 +104,7 @@ function checkRows(field: SubTableField, value: unknown, at: string, problems: V
 export function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
+    const entries = Object.entries(value)
       .filter(([, item]) => item !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableJson(item)}`).join(',')}}`;
@@ -120,10 +128,8 @@ export function checkValues(
   const problems: ValueProblem[] = [];
   const values: RecordValues = {};
   const at = (name: string) => (prefix ? `${prefix}.${name}` : name);
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return { values, problems: [{ path: prefix || '_', message: 'value.type' }] };
-  }
-  const given = input as Record<string, unknown>;
+  if (!isRecord(input)) return { values, problems: [{ path: prefix || '_', message: 'value.type' }] };
+  const given = input;
   const byName = new Map(fields.map((field) => [field.name, field]));
   for (const key of Object.keys(given)) {
     if (!byName.has(key)) problems.push({ path: at(key), message: 'value.unknownField' });
@@ -163,8 +169,7 @@ function compare(value: unknown, operator: FieldRule['operator'], expected: unkn
       return stableJson(value) !== stableJson(expected);
     default: {
       if (isEmptyValue(value) || expected === undefined) return false;
-      const [a, b] =
-        typeof value === 'number' ? [value, Number(expected)] : [String(value), String(expected as string | number)];
+      const [a, b] = typeof value === 'number' ? [value, Number(expected)] : [String(value), String(expected)];
       if (operator === 'gt') return a > b;
       if (operator === 'gte') return a >= b;
       if (operator === 'lt') return a < b;

@@ -104,7 +104,8 @@ function choiceOptions<D extends z.ZodType>(defaultValue: D, multiple: boolean) 
           ctx.addIssue({ code: 'custom', path: ['options', index, 'value'], message: 'field.choiceDuplicate' });
         seen.add(option.value);
       });
-      const defaults: unknown[] = o.default === undefined ? [] : multiple ? (o.default as unknown[]) : [o.default];
+      const defaults: unknown[] =
+        o.default === undefined ? [] : multiple && Array.isArray(o.default) ? o.default : [o.default];
       if (defaults.some((value) => typeof value !== 'string' || !seen.has(value)))
         ctx.addIssue({ code: 'custom', path: ['default'], message: 'field.defaultUnknown' });
       const limit = multiple ? (o.maxSelected ?? o.options.length) : 1;
@@ -273,6 +274,17 @@ const mediaFile = z.strictObject({
   type: z.string().max(255).optional(),
 });
 export type MediaFile = z.infer<typeof mediaFile>;
+/** A value of a media field's type (its limits are the value schema's: a file being edited may break them). */
+export const isMediaFile = (value: unknown): value is MediaFile =>
+  typeof value === 'object' &&
+  value !== null &&
+  'url' in value &&
+  typeof value.url === 'string' &&
+  'name' in value &&
+  typeof value.name === 'string' &&
+  'size' in value &&
+  typeof value.size === 'number' &&
+  (!('type' in value) || value.type === undefined || typeof value.type === 'string');
 
 function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.');
@@ -426,7 +438,8 @@ export const FIELD_REGISTRY = {
 } as const;
 
 export type FieldType = keyof typeof FIELD_REGISTRY;
-export const FIELD_TYPES = Object.keys(FIELD_REGISTRY) as FieldType[];
+export const isFieldType = (name: string): name is FieldType => Object.hasOwn(FIELD_REGISTRY, name);
+export const FIELD_TYPES: FieldType[] = Object.keys(FIELD_REGISTRY).filter(isFieldType);
 export type FieldOptions<T extends FieldType> = z.output<(typeof FIELD_REGISTRY)[T]['options']>;
 
 /** A field's options schema, value schema and filters, by its type. */

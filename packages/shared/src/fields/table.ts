@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { identifierProblem } from './identifier.js';
 import type { FieldMessageKey } from './messages.js';
-import { FIELD_LIMITS, FIELD_REGISTRY, type FieldOptions, type FieldType } from './registry.js';
+import { FIELD_LIMITS, FIELD_REGISTRY, FIELD_TYPES, type FieldOptions, type FieldType } from './registry.js';
 
 /**
  * A table's definition (backups-data-designer.md §4a "Table definition", "Common field properties")
@@ -61,12 +61,13 @@ function variant<T extends FieldType>(type: T, options: z.ZodType = FIELD_REGIST
   return commonFieldProperties.extend({ type: z.literal(type), options: options.prefault({}) });
 }
 
-const COLUMN_TYPES = (Object.keys(FIELD_REGISTRY) as FieldType[]).filter((type) => type !== 'subTable');
+const [firstColumnVariant, ...columnVariants] = FIELD_TYPES.filter((type) => type !== 'subTable').map((type) =>
+  variant(type),
+);
+if (!firstColumnVariant) throw new Error('the field registry has no column type');
 
-const columnField = z.discriminatedUnion(
-  'type',
-  COLUMN_TYPES.map((type) => variant(type)) as unknown as [ReturnType<typeof variant>],
-) as unknown as z.ZodType<ColumnField>;
+/** Zod cannot follow each type to its own options: the union's output says which options go with which type. */
+const columnField = z.discriminatedUnion('type', [firstColumnVariant, ...columnVariants]) as z.ZodType<ColumnField>;
 
 const subTableOptions = FIELD_REGISTRY.subTable.options
   .extend({ fields: z.array(columnField).min(1).max(FIELD_LIMITS.subTableFields) })
@@ -77,7 +78,7 @@ const subTableOptions = FIELD_REGISTRY.subTable.options
 
 export const fieldSchema = z.union([
   columnField,
-  variant('subTable', subTableOptions) as unknown as z.ZodType<SubTableField>,
+  variant('subTable', subTableOptions) as z.ZodType<SubTableField>,
 ]) as z.ZodType<Field>;
 
 export const RULE_TRIGGERS = ['create', 'edit', 'always'] as const;

@@ -160,8 +160,13 @@ class FilterParser {
         }
         return { kind: 'like', target, pattern: likePattern(checkText(value, context), context) };
       }
+      case 'gt':
+      case 'gte':
+      case 'lt':
+      case 'lte':
+        return { kind: op, target, value: checkValue(value, type, context) };
       default:
-        return { kind: op as Ordering, target, value: checkValue(value, type, context) };
+        throw badQuery(`unknown operator ${quoted(op)} on field ${quoted(name)}`);
     }
   }
 

@@ -51,7 +51,9 @@ const METACHARACTERS = new Set(['\\', '^', '$', '.', '*', '+', '?', '(', ')', '[
 const ESCAPABLE = new Set([...METACHARACTERS, '/']);
 /** Inside a class `-` may be escaped too. */
 const CLASS_ESCAPABLE = new Set([...ESCAPABLE, '-']);
-const QUANTIFIERS = new Set(['*', '+', '?']);
+const QUANTIFIER_CHARS: readonly Quantifier[] = ['*', '+', '?'];
+const QUANTIFIERS = new Set<string>(QUANTIFIER_CHARS);
+const isQuantifier = (char: string | undefined): char is Quantifier => QUANTIFIER_CHARS.some((q) => q === char);
 const ESCAPABLE_TEXT = '\\ ^ $ . * + ? ( ) [ ] { } | /';
 
 type CharKind = 'digit' | 'lower' | 'upper' | 'nonAscii' | 'other';
@@ -175,7 +177,7 @@ class Parser {
   private quantifier(): Quantifier | undefined {
     const char = this.peek();
     if (char === '{') this.refuse('counted repetition {n,m} is not allowed (a literal { is written \\{)');
-    if (char === undefined || !QUANTIFIERS.has(char)) return undefined;
+    if (!isQuantifier(char)) return undefined;
     this.at += 1;
     if (++this.quantifiers > LIKE_LIMITS.quantifiers) {
       this.refuse(`more than ${LIKE_LIMITS.quantifiers} repetitions (* + ?) are not allowed`);
@@ -185,7 +187,7 @@ class Parser {
       this.refuse(`a repetition right after another ('${char}${next}': lazy or repeated repetition) is not allowed`);
     }
     if (next === '{') this.refuse('counted repetition {n,m} is not allowed');
-    return char as Quantifier;
+    return char;
   }
 
   private characterClass(): Atom {

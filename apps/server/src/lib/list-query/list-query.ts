@@ -91,7 +91,7 @@ export function selectFields<F extends string>(
   resource: ResourceDef<F>,
   fields: readonly F[] | undefined,
 ): Record<string, SQL | AnyPgColumn> {
-  const names = fields ?? (Object.keys(resource.fields) as F[]);
+  const names = fields ?? declaredNames(resource);
   return Object.fromEntries(names.map((name) => [name, resource.fields[name].sql]));
 }
 
@@ -138,21 +138,35 @@ function readQuery(raw: unknown): Record<string, unknown> {
   return value;
 }
 
+function isDeclared<F extends string>(resource: ResourceDef<F>, name: string): name is F {
+  return Object.hasOwn(resource.fields, name);
+}
+
+/** The declared fields, in their declaration order. */
+function declaredNames<F extends string>(resource: ResourceDef<F>): F[] {
+  return Object.keys(resource.fields).filter((name) => isDeclared(resource, name));
+}
+
 function declared<F extends string>(resource: ResourceDef<F>, name: string, context: string): FieldDef {
-  const def = Object.hasOwn(resource.fields, name) ? resource.fields[name as F] : resource.resolve?.(name);
+  const def = isDeclared(resource, name) ? resource.fields[name] : resource.resolve?.(name);
   if (!def) throw badQuery(`unknown field ${quoted(name)} in ${context}`);
   return def;
 }
 
 function orderBy<F extends string>(raw: unknown, resource: ResourceDef<F>): SQL[] {
   if (raw != null && !isPlainObject(raw)) throw badQuery('sort must be an object like {"field": 1}');
-  const given = Object.entries(raw ?? {});
-  const keys: Array<[string, unknown]> = given.length > 0 ? given : Object.entries(resource.defaultSort);
-  for (const [name, direction] of given) {
+  const given = Object.entries(raw ?? {}).map(([name, direction]): [string, SortDirection] => {
     if (declared(resource, name, 'sort').sort !== true) throw badQuery(`field ${quoted(name)} cannot be sorted`);
     if (direction !== 1 && direction !== -1) throw badQuery(`sort direction of ${quoted(name)} must be 1 or -1`);
-  }
-  const order = keys.map(([name, direction]) => [name, direction as SortDirection] as const);
+    return [name, direction];
+  });
+  const order =
+    given.length > 0
+      ? given
+      : Object.entries(resource.defaultSort).flatMap(
+          ([name, direction]): Array<[string, SortDirection]> =>
+            direction === 1 || direction === -1 ? [[name, direction]] : [],
+        );
   if (!order.some(([name]) => name === resource.id)) order.push([resource.id, order.at(-1)?.[1] ?? 1]);
   return order.map(([name, direction]) => {
     const expr = declared(resource, name, 'sort').sql;
@@ -193,7 +207,7 @@ function projection<F extends string>(raw: unknown, resource: ResourceDef<F>): F
   if (names.length === 0) return undefined;
   for (const name of names) declared(resource, name, 'project');
   const chosen = new Set<string>([...names, resource.id]);
-  const inOrder = (Object.keys(resource.fields) as F[]).filter((name) => chosen.has(name));
+  const inOrder = declaredNames(resource).filter((name) => chosen.has(name));
   if (!resource.resolve) return inOrder;
   const open = [...chosen].filter((name) => !Object.hasOwn(resource.fields, name)) as F[];
   return [...inOrder, ...open];

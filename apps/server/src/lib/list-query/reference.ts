@@ -26,16 +26,33 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The oracle reads well-formed queries only: any other shape is a bug of the test. */
+function list(value: unknown): unknown[] {
+  if (!Array.isArray(value)) throw new Error(`reference: not a list: ${JSON.stringify(value)}`);
+  return value;
+}
+
+function text(value: unknown): string {
+  if (typeof value !== 'string') throw new Error(`reference: not a text: ${JSON.stringify(value)}`);
+  return value;
+}
+
+function number(value: unknown): number {
+  if (typeof value !== 'number') throw new Error(`reference: not a number: ${JSON.stringify(value)}`);
+  return value;
+}
+
 export function matchesFilter(row: Row, filter: unknown, types: FieldTypes): boolean {
   if (filter === undefined || filter === null) return true;
-  return Object.entries(filter as Record<string, unknown>).every(([key, value]) => {
+  if (!isObject(filter)) throw new Error(`reference: not a filter: ${JSON.stringify(filter)}`);
+  return Object.entries(filter).every(([key, value]) => {
     switch (bare(key)) {
       case 'and':
-        return (value as unknown[]).every((item) => matchesFilter(row, item, types));
+        return list(value).every((item) => matchesFilter(row, item, types));
       case 'or':
-        return (value as unknown[]).some((item) => matchesFilter(row, item, types));
+        return list(value).some((item) => matchesFilter(row, item, types));
       case 'nor':
-        return !(value as unknown[]).some((item) => matchesFilter(row, item, types));
+        return !list(value).some((item) => matchesFilter(row, item, types));
       case 'not':
         return !matchesFilter(row, value, types);
       default:
@@ -65,12 +82,12 @@ function matchesOperator(actual: unknown, op: string, value: unknown, type: Fiel
     case 'lte':
       return present && comparable(actual, value, type) && compareValues(actual, value, type) <= 0;
     case 'in':
-      return (value as unknown[]).some((item) => matchesOperator(actual, 'eq', item, type));
+      return list(value).some((item) => matchesOperator(actual, 'eq', item, type));
     case 'nin':
       return !matchesOperator(actual, 'in', value, type);
     case 'like':
       if (type === 'document' && typeof actual !== 'string') return false;
-      return present && likeMatches(actual as string, value as string);
+      return present && likeMatches(text(actual), text(value));
     case 'not':
       return !matchesField(actual, value, type);
     default:
@@ -89,9 +106,9 @@ function likeMatches(text: string, pattern: string): boolean {
 export function compareValues(a: unknown, b: unknown, type: FieldType): number {
   switch (type) {
     case 'string':
-      return Buffer.compare(Buffer.from(a as string), Buffer.from(b as string));
+      return Buffer.compare(Buffer.from(text(a)), Buffer.from(text(b)));
     case 'number':
-      return Math.sign((a as number) - (b as number));
+      return Math.sign(number(a) - number(b));
     case 'boolean':
       return Number(a) - Number(b);
     case 'date':
@@ -127,9 +144,9 @@ function compareDocumentValues(a: unknown, b: unknown): number {
 function toMs(value: unknown): number {
   if (value instanceof Date) return value.getTime();
   if (typeof value === 'number') return value;
-  const text = value as string;
+  const iso = text(value);
   // Date-only text is UTC midnight in Date.parse already; a time without offset is UTC here.
-  return Date.parse(/T\d{2}:\d{2}(:[\d.]+)?$/.test(text) ? `${text}Z` : text);
+  return Date.parse(/T\d{2}:\d{2}(:[\d.]+)?$/.test(iso) ? `${iso}Z` : iso);
 }
 
 /** jsonb equality: object keys in any order. */

@@ -5,18 +5,10 @@
  * files do not see each other's rows.
  */
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  integer,
-  jsonb,
-  type PgDatabase,
-  type PgQueryResultHKT,
-  pgTable,
-  text,
-  timestamp,
-} from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, type PgDatabase, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { expect } from 'vitest';
 import { PGLITE_EXTENSIONS } from '../../db/pglite-options.js';
+import type { RowsResultHKT } from '../../db/rows-result.js';
 import { AppError } from '../app-error.js';
 import type { Row } from './reference.js';
 import type { FieldType, ResourceDef } from './types.js';
@@ -57,9 +49,17 @@ export const itemResource: ResourceDef<ItemField> = {
   maxLimit: 50,
 };
 
-export const itemTypes: Record<ItemField, FieldType> = Object.fromEntries(
-  Object.entries(itemResource.fields).map(([name, def]) => [name, def.type]),
-) as Record<ItemField, FieldType>;
+const { fields } = itemResource;
+export const itemTypes: Record<ItemField, FieldType> = {
+  id: fields.id.type,
+  s: fields.s.type,
+  's.length': fields['s.length'].type,
+  n: fields.n.type,
+  b: fields.b.type,
+  d: fields.d.type,
+  j: fields.j.type,
+  v: fields.v.type,
+};
 
 /** An item as the reference evaluator sees it: keyed by field name. */
 export function referenceRow(item: Item): Row {
@@ -75,7 +75,7 @@ export function referenceRow(item: Item): Row {
   };
 }
 
-export type TestDatabase = PgDatabase<PgQueryResultHKT>;
+export type TestDatabase = PgDatabase<RowsResultHKT>;
 
 export interface TestDatabaseHandle {
   db: TestDatabase;
@@ -97,13 +97,13 @@ export async function openTestDatabase(): Promise<TestDatabaseHandle> {
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    db = drizzle({ client }) as unknown as TestDatabase;
+    db = drizzle({ client });
     close = () => client.end();
   } else {
     const { PGlite } = await import('@electric-sql/pglite');
     const { drizzle } = await import('drizzle-orm/pglite');
     const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
-    db = drizzle({ client }) as unknown as TestDatabase;
+    db = drizzle({ client });
     close = () => client.close();
   }
   await db.execute(CREATE_TABLE);
@@ -123,9 +123,9 @@ export function reasonOf(call: () => unknown): string {
   try {
     call();
   } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    expect((error as AppError).code).toBe('badQuery');
-    return String((error as AppError).options.params?.reason);
+    if (!(error instanceof AppError)) throw error;
+    expect(error.code).toBe('badQuery');
+    return String(error.options.params?.reason);
   }
   throw new Error('expected a badQuery error');
 }

@@ -93,14 +93,8 @@ export function isoDate(value: unknown): string | undefined {
 function parseIsoDate(text: string): number | undefined {
   const match = ISO_DATE.exec(text);
   if (!match) return undefined;
-  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(match[i] ?? 0)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const part = (i: number) => Number(match[i] ?? 0);
+  const [year, month, day, hour, minute, second] = [part(1), part(2), part(3), part(4), part(5), part(6)];
   const offset = offsetMinutes(match[8] ?? 'Z');
   if (offset === undefined || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   if (hour > 23 || minute > 59 || second > 59) return undefined;

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.js';
 import { projectCollectionStats, projectDocuments, projects, users } from '../../db/schema.js';
 import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { FieldDef, ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
+import { allOf } from '../../lib/sql-conditions.js';
 
 export type DocumentRow = typeof projectDocuments.$inferSelect;
 
@@ -65,7 +66,7 @@ export class DocumentRepository {
   }
 
   private scope(projectId: string, collection: Collection): SQL {
-    return and(eq(projectDocuments.projectId, projectId), eq(projectDocuments.collection, collection)) as SQL;
+    return allOf(eq(projectDocuments.projectId, projectId), eq(projectDocuments.collection, collection));
   }
 
   list(projectId: string, collection: Collection, query: ListQuery): Promise<DocumentRow[]> {

@@ -155,7 +155,7 @@ function absolute(folder: string, segments: string[]): string {
 function errorCode(error: unknown): string | number | undefined {
   if (error instanceof FTPError) return error.code;
   if (error && typeof error === 'object' && 'code' in error) {
-    const code = (error as { code: unknown }).code;
+    const { code } = error;
     if (typeof code === 'string' || typeof code === 'number') return code;
   }
   return undefined;
@@ -463,7 +463,10 @@ export function createFtpStorage(deps: FtpStorageDeps): FtpStorage {
         conn,
       );
     } catch (error) {
-      deps.log?.warn({ remote, failure: (error as FtpStorageError).failure }, 'could not remove a partial FTP upload');
+      deps.log?.warn(
+        { remote, failure: error instanceof FtpStorageError ? error.failure : undefined },
+        'could not remove a partial FTP upload',
+      );
     }
   }
 

@@ -6,6 +6,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { errorCode } from '@gantry/shared';
 
 export const SECRET_KEY_FILE = 'secret.key';
 const KEY_BYTES = 32;
@@ -30,14 +31,14 @@ export class SecretBox {
     try {
       return SecretBox.of(Buffer.from((await readFile(file, 'utf8')).trim(), 'base64'));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      if (errorCode(error) !== 'ENOENT') throw error;
     }
     await mkdir(options.dataDir, { recursive: true });
     try {
       // 'wx': of two processes starting together, one writes the key and the other reads it.
       await writeFile(file, `${randomBytes(KEY_BYTES).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (errorCode(error) !== 'EEXIST') throw error;
     }
     return SecretBox.of(Buffer.from((await readFile(file, 'utf8')).trim(), 'base64'));
   }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { LANGUAGES, type Language } from '@gantry/shared';
+import { isOneOf, LANGUAGES, type Language } from '@gantry/shared';
 import { Marked } from 'marked';
 import { SERVER_ROOT } from '../../server-root.js';
 
@@ -9,7 +9,7 @@ export const GUIDE_DIR = fileURLToPath(new URL('../../docs/guide/', SERVER_ROOT)
 /** Where the server answers it (a stable path, whatever the console's own address). */
 export const GUIDE_PATH = '/guide';
 
-const TEXT: Record<Language, { lang: string; title: string; other: string; otherLabel: string }> = {
+const TEXT: Record<Language, { lang: string; title: string; other: Language; otherLabel: string }> = {
   zh_Hans: { lang: 'zh-Hans', title: 'Gantry 用户指南', other: 'en', otherLabel: 'English' },
   en: { lang: 'en', title: 'Gantry user guide', other: 'zh_Hans', otherLabel: '简体中文' },
 };
@@ -55,7 +55,7 @@ export async function renderGuide(language: Language, dir = GUIDE_DIR): Promise<
 <link rel="stylesheet" href="${GUIDE_PATH}/guide.css">
 </head>
 <body>
-<header class="guide-bar"><a href="/portal/">Gantry</a><a class="guide-lang" href="${GUIDE_PATH}/${text.other}" hreflang="${TEXT[text.other as Language].lang}">${text.otherLabel}</a></header>
+<header class="guide-bar"><a href="/portal/">Gantry</a><a class="guide-lang" href="${GUIDE_PATH}/${text.other}" hreflang="${TEXT[text.other].lang}">${text.otherLabel}</a></header>
 <main class="guide">
 ${body}</main>
 </body>
@@ -83,7 +83,7 @@ export function guideCache(dir = GUIDE_DIR) {
  * Accept-Language (its first zh or en), else the system language from settings.
  */
 export function guideLanguage(query: unknown, acceptLanguage: string | undefined, system: Language): Language {
-  if (typeof query === 'string' && (LANGUAGES as readonly string[]).includes(query)) return query as Language;
+  if (isOneOf(LANGUAGES, query)) return query;
   for (const part of (acceptLanguage ?? '').split(',')) {
     const tag = part.split(';')[0]?.trim().toLowerCase() ?? '';
     if (tag.startsWith('zh')) return 'zh_Hans';

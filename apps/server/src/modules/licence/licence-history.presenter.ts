@@ -31,7 +31,8 @@ export function machineInfoView(row: LicenceHistoryRow): MachineInfoRow {
 }
 
 /** Export columns: the history's columns, in their order. */
-const CSV_COLUMNS = Object.keys(HISTORY_COLUMNS) as HistoryColumn[];
+const isColumn = (name: string): name is HistoryColumn => Object.hasOwn(HISTORY_COLUMNS, name);
+const CSV_COLUMNS = Object.keys(HISTORY_COLUMNS).filter(isColumn);
 
 /** The history as CSV text (UTF-8 with BOM): one line per row, features space-separated. */
 export function historyCsv(rows: LicenceHistoryRow[]): string {

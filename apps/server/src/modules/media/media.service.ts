@@ -214,7 +214,7 @@ export class MediaService {
     this.creatable(at);
     this.mayChange(context, at, 'mkDir');
     await this.run(at, () => this.store.mkdir(at.area, at.segments));
-    return { path, name: at.segments.at(-1) as string, type: 'dir', child: [] };
+    return { path, name: at.segments.at(-1) ?? '', type: 'dir', child: [] };
   }
 
   /** Gives a file or folder a new name in the same folder. */
@@ -235,7 +235,7 @@ export class MediaService {
   async move(context: MediaContext, path: string, toFolder: string): Promise<{ path: string }> {
     const at = this.locate(context, path);
     this.changeable(at);
-    const name = at.segments.at(-1) as string;
+    const name = at.segments.at(-1) ?? '';
     const newPath = toFolder ? `${toFolder}/${name}` : name;
     const folder = this.locate(context, toFolder, true);
     const to = this.locate(context, newPath);

@@ -92,9 +92,10 @@ export function projectViewSql(today: string, fields?: readonly string[]): SQL {
         ['pem', sql`${projects.certPem}`],
       ])} end)`,
   };
-  const keys = (Object.keys(shape) as Array<keyof ProjectView>).filter(
-    (key) => !fields || key === 'id' || fields.includes(key),
-  );
+  const isViewKey = (key: string): key is keyof ProjectView => Object.hasOwn(columns, key);
+  const keys = Object.keys(shape)
+    .filter(isViewKey)
+    .filter((key) => !fields || key === 'id' || fields.includes(key));
   return jsonObject(keys.map((key) => [key, sql`${columns[key]}`] as const));
 }
 

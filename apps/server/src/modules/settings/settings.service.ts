@@ -1,5 +1,6 @@
 import {
   DEFAULT_SETTINGS,
+  isRecord,
   normalizeSettings,
   PUBLIC_SETTING_KEYS,
   type PublicSettings,
@@ -23,7 +24,7 @@ const CACHE_MS = 5_000;
  * valid (an older version's value, a hand edit) takes its default; the others are kept.
  */
 export function readStored(stored: unknown, warn: (fields: string[]) => void): Settings {
-  const source = (stored && typeof stored === 'object' ? stored : {}) as Record<string, unknown>;
+  const source = isRecord(stored) ? stored : {};
   const merged: Record<string, unknown> = {};
   const invalid: string[] = [];
   for (const key of Object.keys(DEFAULT_SETTINGS) as Array<keyof Settings>) {

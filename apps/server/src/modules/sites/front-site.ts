@@ -178,7 +178,7 @@ async function load(
   const file = await open(store, area, segments);
   if (!file || file.size > FILE_CACHE_ENTRY_BYTES) return file;
   const chunks: Buffer[] = [];
-  for await (const chunk of file.stream) chunks.push(chunk as Buffer);
+  for await (const chunk of file.stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   const bytes = Buffer.concat(chunks);
   return { bytes, size: bytes.length, updateTime: file.updateTime };
 }

@@ -33,11 +33,13 @@ export function siteAddress(projectId: string, url: string): string {
 
 /** The host name of a project's domain setting (`http://Plant.example.com:8080/x` → `plant.example.com`). */
 export function domainHost(domain: string): string {
-  return domain
-    .trim()
-    .toLowerCase()
-    .replace(/^https?:\/\//, '')
-    .split(/[/:?#]/)[0] as string;
+  return (
+    domain
+      .trim()
+      .toLowerCase()
+      .replace(/^https?:\/\//, '')
+      .split(/[/:?#]/)[0] ?? ''
+  );
 }
 
 /**
@@ -133,7 +135,8 @@ export class SiteListeners {
   private setSecure(projectId: string, project: SiteProject | undefined): void {
     this.contexts.delete(projectId);
     const next = new Map([...this.secureDomains].filter(([, id]) => id !== projectId));
-    if (project && servesSecurely(project)) next.set(domainHost(project.domainKey as string), projectId);
+    const host = project && secureHostOf(project);
+    if (host) next.set(host, projectId);
     this.secureDomains = next;
   }
 
@@ -308,7 +311,10 @@ export class SiteListeners {
     }
     this.domains = domains;
     this.secureDomains = new Map(
-      projects.filter(servesSecurely).map((project) => [domainHost(project.domainKey as string), project.id]),
+      projects.flatMap((project) => {
+        const host = secureHostOf(project);
+        return host ? [[host, project.id] as const] : [];
+      }),
     );
     if (this.options.httpsPort !== undefined && !this.closed) {
       await this.listenSecure(this.options.httpsPort).catch((error: unknown) =>
@@ -318,14 +324,14 @@ export class SiteListeners {
         ),
       );
     }
-    const withPorts = projects.filter((project) => project.port !== null);
+    const withPorts = projects.flatMap(({ id, port }) => (port === null ? [] : [{ id, port }]));
     // A few at a time: 1,000 projects start in well under a second.
     for (let i = 0; i < withPorts.length; i += 64) {
       await Promise.all(
         withPorts
           .slice(i, i + 64)
           .map((project) =>
-            this.closed ? undefined : this.enqueue(project.id, () => this.bind(project.id, project.port as number)),
+            this.closed ? undefined : this.enqueue(project.id, () => this.bind(project.id, project.port)),
           ),
       );
     }
@@ -343,6 +349,9 @@ export class SiteListeners {
 }
 
 /** A project served over TLS: its domain in use, HTTPS on, both certificate files uploaded. */
-function servesSecurely(project: SiteProject): boolean {
-  return Boolean(project.isUseDomain && project.isUseHttps && project.domainKey && project.certKey && project.certPem);
+/** The host a project serves over HTTPS (its domain, with a certificate), if it does. */
+function secureHostOf(project: SiteProject): string | undefined {
+  return project.isUseDomain && project.isUseHttps && project.domainKey && project.certKey && project.certPem
+    ? domainHost(project.domainKey)
+    : undefined;
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isRecord } from '@gantry/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { projectDocuments } from '../../db/schema.js';
@@ -22,8 +23,9 @@ export interface SortKey {
   expr: SQL | AnyPgColumn;
 }
 
+const ID_COLUMN = { kind: 'id', expr: projectDocuments.id } as const;
 const COLUMNS: Record<string, { kind: 'time' | 'id'; expr: AnyPgColumn }> = {
-  id: { kind: 'id', expr: projectDocuments.id },
+  id: ID_COLUMN,
   createTime: { kind: 'time', expr: projectDocuments.createTime },
   updateTime: { kind: 'time', expr: projectDocuments.updateTime },
 };
@@ -33,9 +35,10 @@ const COLUMNS: Record<string, { kind: 'time' | 'id'; expr: AnyPgColumn }> = {
  * default, createTime descending), with the id appended in the direction of the last key.
  */
 export function sortKeys(sort: unknown): SortKey[] {
+  // parseListQuery accepted only 1 and -1.
   const given =
-    typeof sort === 'object' && sort !== null && Object.keys(sort).length > 0
-      ? Object.entries(sort as Record<string, 1 | -1>)
+    isRecord(sort) && Object.keys(sort).length > 0
+      ? Object.entries(sort).map(([name, direction]) => [name, direction === -1 ? -1 : 1] as const)
       : [['createTime', -1] as const];
   const keys: SortKey[] = given.map(([name, direction]) => {
     const column = COLUMNS[name];
@@ -44,7 +47,7 @@ export function sortKeys(sort: unknown): SortKey[] {
       : { name, direction, kind: 'document' as const, expr: dataFieldSql(name) };
   });
   if (!keys.some((key) => key.name === 'id'))
-    keys.push({ name: 'id', direction: keys.at(-1)?.direction ?? 1, ...COLUMNS.id } as SortKey);
+    keys.push({ name: 'id', direction: keys.at(-1)?.direction ?? 1, ...ID_COLUMN });
   return keys;
 }
 
@@ -76,7 +79,7 @@ export function decodeCursor(keys: SortKey[], cursor: unknown): Array<string | n
   } catch {
     throw badQuery('cursor must be the next-cursor header of a previous page');
   }
-  const { s, k } = (typeof body === 'object' && body !== null ? body : {}) as Partial<CursorBody>;
+  const { s, k } = isRecord(body) ? body : {};
   if (
     !Array.isArray(k) ||
     k.length !== keys.length ||
@@ -113,7 +116,8 @@ function bound(key: SortKey, value: string): SQL {
 export function afterCursor(keys: SortKey[], values: Array<string | null>): SQL {
   let condition: SQL | undefined;
   for (let i = keys.length - 1; i >= 0; i--) {
-    const key = keys[i] as SortKey;
+    const key = keys[i];
+    if (!key) continue;
     const value = values[i] ?? null;
     const { expr } = key;
     let after: SQL | undefined;

@@ -1,10 +1,10 @@
-import type { TableDefinition } from '@gantry/shared';
 import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { DEFAULT_PARTITION, hasOwnPartition, ownPartitionName } from '../../db/document-partitions.js';
 import { projectDocuments, projects } from '../../db/schema.js';
 import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { ListQuery } from '../../lib/list-query/list-query.js';
+import { allOf } from '../../lib/sql-conditions.js';
 import {
   createIndexSql,
   createStatisticsSql,
@@ -16,41 +16,15 @@ import {
   tableStatisticsSql,
 } from './record-index.js';
 import { afterCursor, keyValues, keyValuesSql, type SortKey } from './record-paging.js';
+import { isRecordDoc, isTableDoc, type RecordDoc, type TableDoc } from './table-documents.js';
+
+export type { RecordDoc, TableDoc } from './table-documents.js';
 
 /**
  * All SQL of tables and records. Both live in `project_documents` (design D3): a table is a document
  * of the `table` collection, a record one of `table_record` whose `doc.table` is its table's id and
  * `doc.data` its values. Every statement is scoped by project and collection.
  */
-
-/** A table document's `doc`. */
-export interface TableDoc {
-  name: string;
-  title?: string;
-  /** The definition being designed (saved by "save draft"). */
-  draft: TableDefinition;
-  /** Bumped by every draft save: a publish names the draft it was shown. */
-  draftVersion: number;
-  /** The definition records follow; null until the first publish. */
-  published: TableDefinition | null;
-  /** Bumped by every publish. */
-  version: number;
-  publishedAt?: string;
-  /** Auto-number counters: the last number given, per field. */
-  counters?: Record<string, number>;
-  createdBy?: string;
-}
-
-/** A record document's `doc`. */
-export interface RecordDoc {
-  table: string;
-  data: Record<string, unknown>;
-  createdBy?: string;
-  updatedBy?: string;
-  /** The creator's department and roles when a project user created it (record permissions). */
-  createdDept?: string;
-  createdRoles?: string[];
-}
 
 export interface TableRow {
   id: string;
@@ -68,18 +42,24 @@ export interface RecordRow {
 const TABLE = 'table';
 const RECORD = 'table_record';
 
-const asTable = (row: typeof projectDocuments.$inferSelect): TableRow => ({
-  id: row.id,
-  doc: row.doc as unknown as TableDoc,
-  createTime: row.createTime,
-  updateTime: row.updateTime,
-});
-const asRecord = (row: typeof projectDocuments.$inferSelect): RecordRow => ({
-  id: row.id,
-  doc: row.doc as unknown as RecordDoc,
-  createTime: row.createTime,
-  updateTime: row.updateTime,
-});
+type StoredRow = typeof projectDocuments.$inferSelect;
+
+/** A designer table, or undefined for another document of the `table` collection (table-documents.ts). */
+const asTable = (row: StoredRow): TableRow | undefined =>
+  isTableDoc(row.doc)
+    ? { id: row.id, doc: row.doc, createTime: row.createTime, updateTime: row.updateTime }
+    : undefined;
+const tablesOf = (rows: StoredRow[]): TableRow[] => rows.flatMap((row) => asTable(row) ?? []);
+/** A table this repository has just written. */
+const writtenTable = (row: StoredRow): TableRow => {
+  const table = asTable(row);
+  if (!table) throw new Error('the table written is no designer table');
+  return table;
+};
+const asRecord = (row: StoredRow): RecordRow => {
+  if (!isRecordDoc(row.doc)) throw new Error(`stored record ${row.id} is not a designer record`);
+  return { id: row.id, doc: row.doc, createTime: row.createTime, updateTime: row.updateTime };
+};
 
 /** A value of the record's data as jsonb (JSON null read as SQL NULL). */
 export const dataField = (name: string): SQL => dataFieldSql(name);
@@ -94,10 +74,10 @@ export class TableRepository {
   /** The record indexes of a table that exist now: name → whether it is valid (a failed concurrent build is not). */
   async recordIndexes(projectId: string, tableId: string): Promise<Map<string, boolean>> {
     const prefix = tableIndexPrefix(projectId, tableId);
-    const { rows } = (await this.db.execute(
+    const { rows } = await this.db.execute<{ name: string; valid: boolean }>(
       sql`select c.relname as name, i.indisvalid as valid from pg_class c join pg_index i on i.indexrelid = c.oid
           where left(c.relname, ${prefix.length}) = ${prefix} and pg_table_is_visible(c.oid)`,
-    )) as unknown as { rows: Array<{ name: string; valid: boolean }> };
+    );
     return new Map(rows.map((row) => [row.name, row.valid]));
   }
 
@@ -156,20 +136,20 @@ export class TableRepository {
   }
 
   transaction<T>(work: (tx: Database) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => work(tx as unknown as Database));
+    return this.db.transaction((tx) => work(tx));
   }
 
   private tables(projectId: string): SQL {
-    return and(eq(projectDocuments.projectId, projectId), eq(projectDocuments.collection, TABLE)) as SQL;
+    return allOf(eq(projectDocuments.projectId, projectId), eq(projectDocuments.collection, TABLE));
   }
 
   /** The records of one table. */
   recordsOf(projectId: string, tableId: string): SQL {
-    return and(
+    return allOf(
       eq(projectDocuments.projectId, projectId),
       eq(projectDocuments.collection, RECORD),
       sql`${projectDocuments.doc} ->> 'table' = ${tableId}`,
-    ) as SQL;
+    );
   }
 
   /** The project's table count limit (`flow.tableCount` of its grant; 0 without one), its row locked. */
@@ -188,7 +168,7 @@ export class TableRepository {
       .from(projectDocuments)
       .where(this.tables(projectId))
       .orderBy(asc(projectDocuments.createTime), asc(projectDocuments.id));
-    return rows.map(asTable);
+    return tablesOf(rows);
   }
 
   async countTables(projectId: string, tx: Database = this.db): Promise<number> {
@@ -229,7 +209,7 @@ export class TableRepository {
       .select()
       .from(projectDocuments)
       .where(and(this.tables(projectId), inArray(projectDocuments.id, ids)));
-    return rows.map(asTable);
+    return tablesOf(rows);
   }
 
   async insertTable(projectId: string, id: string, doc: TableDoc, now: Date, tx: Database): Promise<TableRow> {
@@ -239,23 +219,23 @@ export class TableRepository {
         projectId,
         collection: TABLE,
         id,
-        doc: doc as unknown as Record<string, unknown>,
+        doc,
         createTime: now,
         updateTime: now,
       })
       .returning();
     if (!row) throw new Error('insert returned no row');
-    return asTable(row);
+    return writtenTable(row);
   }
 
   async saveTable(projectId: string, id: string, doc: TableDoc, now: Date, tx: Database = this.db): Promise<TableRow> {
     const [row] = await tx
       .update(projectDocuments)
-      .set({ doc: doc as unknown as Record<string, unknown>, updateTime: now })
+      .set({ doc, updateTime: now })
       .where(and(this.tables(projectId), eq(projectDocuments.id, id)))
       .returning();
     if (!row) throw new Error('table vanished');
-    return asTable(row);
+    return writtenTable(row);
   }
 
   /** Deletes the table and its records; false when there was no such table. */
@@ -395,7 +375,7 @@ export class TableRepository {
         projectId,
         collection: RECORD,
         id,
-        doc: doc as unknown as Record<string, unknown>,
+        doc,
         createTime: now,
         updateTime: now,
       })
@@ -407,7 +387,7 @@ export class TableRepository {
   async saveRecord(projectId: string, tableId: string, id: string, doc: RecordDoc, now: Date, tx: Database) {
     const [row] = await tx
       .update(projectDocuments)
-      .set({ doc: doc as unknown as Record<string, unknown>, updateTime: now })
+      .set({ doc, updateTime: now })
       .where(and(this.recordsOf(projectId, tableId), eq(projectDocuments.id, id)))
       .returning();
     return row && asRecord(row);

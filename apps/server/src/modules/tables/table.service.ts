@@ -790,11 +790,11 @@ export class TableService {
     now: Date,
     tx: Database,
   ): Promise<void> {
-    const numbered = definition.fields.filter((field) => field.type === 'autoNumber');
+    const numbered = definition.fields.flatMap((field) => (field.type === 'autoNumber' ? [field] : []));
     if (numbered.length === 0) return;
     const counters = { ...(table.doc.counters ?? {}) };
     for (const field of numbered) {
-      const options = field.options as FieldOptions<'autoNumber'>;
+      const { options } = field;
       const last = counters[field.name];
       const next = last === undefined ? options.start : last + options.step;
       counters[field.name] = next;

@@ -1,4 +1,5 @@
 import {
+  type CommonFieldProperties,
   FIELD_REGISTRY,
   type Field,
   type FieldType,
@@ -17,7 +18,9 @@ export function initialOptions(type: FieldType): Record<string, unknown> {
   if (type === 'subTable') return { fields: [], noDuplicateRows: false };
   if (type === 'formula') return { expression: '1', result: 'number' };
   const parsed = FIELD_REGISTRY[type].options.safeParse({});
-  return parsed.success ? { ...(parsed.data as Record<string, unknown>) } : {};
+  if (!parsed.success) return {};
+  const options: Record<string, unknown> = { ...parsed.data };
+  return options;
 }
 
 /** A new field of `type` with the common properties' defaults. */
@@ -45,6 +48,11 @@ export function newField(type: FieldType, name: string, title: string): Field {
 /** A field changed to another type keeps its common properties and starts with that type's options. */
 export function retype(field: Field, type: FieldType): Field {
   return { ...field, type, options: initialOptions(type) } as Field;
+}
+
+/** A field with some of its common properties changed. */
+export function withProperties(field: Field, change: Partial<CommonFieldProperties>): Field {
+  return { ...field, ...change };
 }
 
 /** `list` with the item at `from` moved to `to`. */

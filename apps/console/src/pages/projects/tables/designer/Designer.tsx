@@ -12,9 +12,10 @@ import {
   saveDraft,
   type TableDetail,
 } from '../../../../services/tables';
-import { type Draft, draftProblems } from '../draft';
+import { type Draft, draftProblems, withProperties } from '../draft';
 import { RecordForm } from '../records/RecordForm';
 import { dynamicText } from '../texts';
+import { detailConfig, displayConfig } from '../viewConfig';
 import type { TableChoice } from './FieldEditor';
 import { FieldList } from './FieldList';
 import { PermissionsTab } from './PermissionsTab';
@@ -36,16 +37,6 @@ const LIST_SWITCHES = [
   'batchEdit',
 ] as const;
 
-/** `display` and `detail` are the console's (the server keeps them as given). */
-export interface DisplayConfig {
-  columns?: number;
-  labelLayout?: 'top' | 'left';
-}
-export interface DetailConfig {
-  columns?: number;
-  hidden?: string[];
-}
-
 /**
  * The table designer (backups-data-designer.md §2): the tabs basic config, validation, advanced
  * config, permissions, display config, list config and record detail config, and the form preview;
@@ -65,8 +56,8 @@ export default function Designer({ projectId, table, tables, onChanged }: Props)
   }, [table]);
   const update = table.published !== null;
   const fieldChoices = draft.fields.map((field) => ({ value: field.name, label: `${field.title} (${field.name})` }));
-  const display = draft.display as DisplayConfig;
-  const detail = draft.detail as DetailConfig;
+  const display = displayConfig(draft.display);
+  const detail = detailConfig(draft.detail);
   const setFields = (fields: Field[]) => setDraft({ ...draft, fields });
 
   const save = async (): Promise<boolean> => {
@@ -385,7 +376,7 @@ export default function Designer({ projectId, table, tables, onChanged }: Props)
                           onChange={(checked) =>
                             setFields(
                               draft.fields.map((item, i) =>
-                                i === index ? ({ ...item, [key]: checked } as Field) : item,
+                                i === index ? withProperties(item, { [key]: checked }) : item,
                               ),
                             )
                           }
@@ -405,7 +396,7 @@ export default function Designer({ projectId, table, tables, onChanged }: Props)
                           onChange={(width) =>
                             setFields(
                               draft.fields.map((item, i) =>
-                                i === index ? ({ ...item, width: width ?? undefined } as Field) : item,
+                                i === index ? withProperties(item, { width: width ?? undefined }) : item,
                               ),
                             )
                           }
@@ -428,7 +419,7 @@ export default function Designer({ projectId, table, tables, onChanged }: Props)
                           onChange={(fixed) =>
                             setFields(
                               draft.fields.map((item, i) =>
-                                i === index ? ({ ...item, fixed: fixed ?? undefined } as Field) : item,
+                                i === index ? withProperties(item, { fixed: fixed ?? undefined }) : item,
                               ),
                             )
                           }

@@ -1,9 +1,10 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { FIELD_TYPES, type Field, type FieldType } from '@gantry/shared';
+import { type CommonFieldProperties, FIELD_TYPES, type Field, type FieldType, isRecord } from '@gantry/shared';
 import { Button, Col, Form, Input, InputNumber, Row, Select, Space, Switch } from 'antd';
 import type { ComponentType, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { retype } from '../draft';
+import { choiceOf, textOf, textsOf } from '../../../../utils/formValues';
+import { retype, withProperties } from '../draft';
 import { dynamicText } from '../texts';
 import type { FieldListProps } from './FieldList';
 import { type OptionSpec, optionSpecs } from './optionSpecs';
@@ -71,8 +72,8 @@ export function FieldEditor({
     const key = problems[path];
     return key ? { validateStatus: 'error' as const, help: dynamicText(t, key) } : {};
   };
-  const set = (change: Partial<Field>) => onChange({ ...field, ...change } as Field);
-  const options = field.options as Record<string, unknown>;
+  const set = (change: Partial<CommonFieldProperties>) => onChange(withProperties(field, change));
+  const options: Record<string, unknown> = field.options;
   const setOption = (key: string, value: unknown) => {
     const next = { ...options };
     if (value === undefined || value === null || value === '') delete next[key];
@@ -88,7 +89,7 @@ export function FieldEditor({
         <Select
           data-testid={testId}
           allowClear
-          value={value as string | undefined}
+          value={textOf(value)}
           options={siblings
             .filter((item) => item.type === 'relation')
             .map((item) => ({ value: item.name, label: item.title }))}
@@ -99,7 +100,7 @@ export function FieldEditor({
       return (
         <Select
           data-testid={testId}
-          value={value as string | undefined}
+          value={textOf(value)}
           options={tables.map((table) => ({ value: table.id, label: table.name }))}
           onChange={(next) => setOption(spec.key, next)}
         />
@@ -140,7 +141,7 @@ export function FieldEditor({
           <Select
             data-testid={testId}
             allowClear={spec.optional}
-            value={value as string | number | undefined}
+            value={typeof value === 'number' ? value : textOf(value)}
             options={input.values.map((item) => ({
               value: item,
               label: dynamicText(t, `designer.val.${item}`, String(item)),
@@ -154,20 +155,18 @@ export function FieldEditor({
             data-testid={testId}
             mode="tags"
             placeholder={t('designer.wordsHint')}
-            value={Array.isArray(value) ? (value as string[]) : []}
+            value={textsOf(value)}
             onChange={(next: string[]) => setOption(spec.key, next.length ? next : undefined)}
           />
         );
       case 'choiceDefault': {
-        const choices = Array.isArray(options.options)
-          ? (options.options as Array<{ value: string; label?: string }>)
-          : [];
+        const choices = choicesOf(options.options);
         return (
           <Select
             data-testid={testId}
             allowClear
             mode={input.multiple ? 'multiple' : undefined}
-            value={value as string | string[] | undefined}
+            value={choiceOf(value)}
             options={choices.map((choice) => ({ value: choice.value, label: choice.label || choice.value }))}
             onChange={(next) => setOption(spec.key, Array.isArray(next) && next.length === 0 ? undefined : next)}
           />
@@ -176,11 +175,7 @@ export function FieldEditor({
       case 'choiceList':
         return (
           <div data-testid={testId}>
-            <ChoiceList
-              value={Array.isArray(value) ? (value as Choice[]) : []}
-              problems={problems}
-              onChange={(next) => setOption('options', next)}
-            />
+            <ChoiceList value={choicesOf(value)} problems={problems} onChange={(next) => setOption('options', next)} />
           </div>
         );
       case 'fields':
@@ -325,6 +320,14 @@ interface Choice {
   label?: string;
   color?: string;
 }
+
+const isChoice = (value: unknown): value is Choice =>
+  isRecord(value) &&
+  typeof value.value === 'string' &&
+  (value.label === undefined || typeof value.label === 'string') &&
+  (value.color === undefined || typeof value.color === 'string');
+/** The choices being edited (each has its value; label and colour optional). */
+const choicesOf = (value: unknown): Choice[] => (Array.isArray(value) ? value.filter(isChoice) : []);
 
 /** A choice field's options: value, label and colour, each row's problems beside it. */
 function ChoiceList({

@@ -74,9 +74,8 @@ function inputOf(type: FieldType, key: string, def: Def): OptionInput | undefine
       return { kind: 'choice', values: Object.values(def.entries ?? {}) };
     case 'union': {
       const values = (def.options ?? []).flatMap((option) => option._zod.def.values ?? []);
-      return values.every((value) => typeof value === 'string' || typeof value === 'number')
-        ? { kind: 'choice', values: values as Array<string | number> }
-        : undefined;
+      const choices = values.filter((value) => typeof value === 'string' || typeof value === 'number');
+      return choices.length === values.length ? { kind: 'choice', values: choices } : undefined;
     }
     case 'array':
       return def.element?._zod.def.type === 'string' ? { kind: 'words' } : undefined;

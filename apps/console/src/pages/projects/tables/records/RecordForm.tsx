@@ -10,8 +10,8 @@ import { Alert, Button, Col, Form, Row, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RequestError } from '../../../../services/request';
-import type { DisplayConfig } from '../designer/Designer';
 import { dynamicText } from '../texts';
+import { displayConfig } from '../viewConfig';
 import { ValueEditor, withValue } from './ValueEditor';
 
 interface Props {
@@ -52,7 +52,7 @@ export function RecordForm({ definition, mode, initial = {}, preview = false, on
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
   const fields = formFields(definition.fields, mode);
-  const display = definition.display as DisplayConfig;
+  const display = displayConfig(definition.display);
   const columns = display.columns ?? 1;
   const grouped = byField(problems);
 

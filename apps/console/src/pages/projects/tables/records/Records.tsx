@@ -11,6 +11,7 @@ import {
   type Field,
   type FilterOperator,
   isComputed,
+  isRecord,
   sha256Hex,
   type TableDefinition,
   type TableSetting,
@@ -47,9 +48,10 @@ import {
   updateRecord,
 } from '../../../../services/tables';
 import { formatDateTime } from '../../../../utils/dateTime';
+import { booleanOf, choiceOf, textsOf } from '../../../../utils/formValues';
 import { testId } from '../../../../utils/testId';
-import type { DetailConfig } from '../designer/Designer';
 import { dynamicText } from '../texts';
+import { detailConfig } from '../viewConfig';
 import { RecordForm } from './RecordForm';
 import { ValueDisplay } from './ValueDisplay';
 import { ROW_KEY, ValueEditor } from './ValueEditor';
@@ -107,7 +109,7 @@ function FilterValue({
         allowClear
         style={{ minWidth: 160 }}
         mode={many ? 'multiple' : undefined}
-        value={condition.value as string | string[] | undefined}
+        value={choiceOf(condition.value)}
         options={options}
         onChange={onChange}
       />
@@ -118,7 +120,7 @@ function FilterValue({
         data-testid={valueTestId}
         mode="tags"
         style={{ minWidth: 160 }}
-        value={Array.isArray(condition.value) ? (condition.value as string[]) : []}
+        value={textsOf(condition.value)}
         onChange={onChange}
       />
     );
@@ -128,7 +130,7 @@ function FilterValue({
         data-testid={valueTestId}
         allowClear
         style={{ width: 100 }}
-        value={condition.value as boolean | undefined}
+        value={booleanOf(condition.value)}
         options={[
           { value: true, label: t('designer.rec.yes') },
           { value: false, label: t('designer.rec.no') },
@@ -369,7 +371,7 @@ export default function Records({ projectId, table }: { projectId: string; table
 
   const batchFields = fields.filter((field) => field.batchEdit && !isComputed(field));
   const batchField = fields.find((field) => field.name === batch?.field);
-  const detailConfig = definition.detail as DetailConfig;
+  const detailView = detailConfig(definition.detail);
 
   return (
     <div data-testid="records">
@@ -540,10 +542,10 @@ export default function Records({ projectId, table }: { projectId: string; table
             bordered
             size="small"
             data-testid="record-detail"
-            column={{ xs: 1, sm: Math.min(2, detailConfig.columns ?? 2), md: detailConfig.columns ?? 2 }}
+            column={{ xs: 1, sm: Math.min(2, detailView.columns ?? 2), md: detailView.columns ?? 2 }}
             items={[
               ...fields
-                .filter((field) => !(detailConfig.hidden ?? []).includes(field.name))
+                .filter((field) => !(detailView.hidden ?? []).includes(field.name))
                 .map((field) => ({
                   key: field.name,
                   label: field.title,
@@ -576,7 +578,7 @@ export default function Records({ projectId, table }: { projectId: string; table
 
 /** A sub-table's rows in the record detail. */
 function SubTableRows({ field, value }: { field: Extract<Field, { type: 'subTable' }>; value: unknown }) {
-  const rows = Array.isArray(value) ? (value as Array<Record<string, unknown>>) : [];
+  const rows = Array.isArray(value) ? value.filter(isRecord) : [];
   return (
     <Table<Record<string, unknown>>
       size="small"

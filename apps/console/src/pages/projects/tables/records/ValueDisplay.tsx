@@ -1,4 +1,4 @@
-import { type Field, MEDIA_URL_PREFIX, type MediaFile } from '@gantry/shared';
+import { type Field, isMediaFile, isRecord, MEDIA_URL_PREFIX, type MediaFile } from '@gantry/shared';
 import { Rate, Space, Tag } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -35,7 +35,7 @@ export function ValueDisplay({ field, value }: { field: Field; value: unknown })
       return <Rate disabled count={field.options.max} value={Number(value)} style={{ fontSize: 12 }} />;
     case 'select':
     case 'multiSelect': {
-      const chosen = Array.isArray(value) ? (value as string[]) : [String(value)];
+      const chosen = Array.isArray(value) ? value.map(String) : [String(value)];
       return (
         <Space size={2} wrap>
           {chosen.map((item) => {
@@ -54,8 +54,8 @@ export function ValueDisplay({ field, value }: { field: Field; value: unknown })
     case 'region':
       return Array.isArray(value) ? <RegionText codes={value.map(String)} /> : String(value);
     case 'location': {
-      const place = value as { lng: number; lat: number; address?: string };
-      return place.address ?? `${place.lng}, ${place.lat}`;
+      const place = isRecord(value) ? value : {};
+      return typeof place.address === 'string' ? place.address : `${String(place.lng)}, ${String(place.lat)}`;
     }
     case 'link':
       return (
@@ -68,7 +68,7 @@ export function ValueDisplay({ field, value }: { field: Field; value: unknown })
     case 'file':
     case 'video':
     case 'audio': {
-      const files = Array.isArray(value) ? (value as MediaFile[]) : [];
+      const files = Array.isArray(value) ? value.filter(isMediaFile) : [];
       return (
         <Space size={4} wrap>
           {files.map((file) =>

@@ -3,6 +3,8 @@ import {
   type ColumnField,
   type DateFormat,
   type Field,
+  isMediaFile,
+  isRecord,
   MEDIA_URL_PREFIX,
   type MediaFile,
   type MediaType,
@@ -32,6 +34,7 @@ import { toast } from '../../../../services/feedback';
 import { likeText } from '../../../../services/list';
 import { ensureMediaFolder, uploadMedia } from '../../../../services/media';
 import { listRecords } from '../../../../services/tables';
+import { choiceOf, textsOf } from '../../../../utils/formValues';
 import { dynamicText } from '../texts';
 import { RegionEditor } from './regions';
 
@@ -88,8 +91,8 @@ function DateInput({
 /** The key of a sub-table row in its table (rows have no identity but their place). */
 export const ROW_KEY = '__row';
 
-function asList<T>(value: unknown): T[] {
-  return Array.isArray(value) ? (value as T[]) : [];
+function asList(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
 }
 
 type MediaField = Extract<Field, { type: MediaType }>;
@@ -123,7 +126,7 @@ function MediaInput({
   const { id: projectId = '' } = useParams();
   const [chosenFolder, setChosenFolder] = useState('');
   const [progress, setProgress] = useState<number>();
-  const files = asList<MediaFile>(value);
+  const files = asList(value).filter(isMediaFile);
   const options = field.options;
   const full = files.length >= options.maxCount;
   const set = (index: number, change: Partial<MediaFile>) =>
@@ -252,7 +255,7 @@ function RelationInput({
       }),
     enabled: projectId !== '',
   });
-  const chosen = multiple ? asList<string>(value) : typeof value === 'string' ? [value] : [];
+  const chosen = multiple ? textsOf(value) : typeof value === 'string' ? [value] : [];
   const options = (records.data?.rows ?? []).map((record) => {
     const shown = display ? record.data[display] : undefined;
     return {
@@ -291,7 +294,7 @@ function SubTableInput({
   testId?: string | undefined;
 }) {
   const { t } = useTranslation();
-  const rows = asList<Record<string, unknown>>(value);
+  const rows = asList(value).filter(isRecord);
   const { minRows = 0, maxRows } = field.options;
   return (
     <div data-testid={testId}>
@@ -422,7 +425,7 @@ export function ValueEditor({ field, value, onChange, testId, status }: Props) {
     case 'date':
       return <DateInput format={field.options.format} value={value} onChange={onChange} testId={testId} />;
     case 'dateRange': {
-      const [start, end] = asList<unknown>(value);
+      const [start, end] = asList(value);
       return (
         <Space.Compact style={{ width: '100%' }} data-testid={testId}>
           <DateInput
@@ -497,7 +500,7 @@ export function ValueEditor({ field, value, onChange, testId, status }: Props) {
           style={{ width: '100%' }}
           allowClear
           mode={field.type === 'multiSelect' ? 'multiple' : undefined}
-          value={value as string | string[] | undefined}
+          value={choiceOf(value)}
           options={field.options.options.map((option) => ({
             value: option.value,
             label: option.label || option.value,

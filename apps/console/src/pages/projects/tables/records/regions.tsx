@@ -4,6 +4,7 @@ import { Cascader } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { listRegions } from '../../../../services/tables';
+import { textsOf } from '../../../../utils/formValues';
 
 /** The region tree, fetched once per session (it changes only with the server's reference data). */
 export function useRegions() {
@@ -48,7 +49,7 @@ export function RegionEditor({
       status={status}
       loading={regions.isPending}
       options={choices}
-      value={Array.isArray(value) ? (value as string[]) : undefined}
+      value={Array.isArray(value) ? textsOf(value) : undefined}
       placeholder={t('designer.rec.regionHint')}
       showSearch
       onChange={(next) => onChange(Array.isArray(next) && next.length > 0 ? next : undefined)}

@@ -1,0 +1,93 @@
+import { isRecord, type TableDefinition } from '@gantry/shared';
+
+/**
+ * The stored shapes of the designer's documents in `project_documents` and their readers: the one
+ * place where a `doc` column (a JSON object of any shape) becomes a typed table or record. Writes
+ * take these types; reads check them here (docs/DECISIONS.md, "Structure").
+ */
+
+/** A table document's `doc`. */
+export type TableDoc = {
+  name: string;
+  title?: string;
+  /** The definition being designed (saved by "save draft"). */
+  draft: TableDefinition;
+  /** Bumped by every draft save: a publish names the draft it was shown. */
+  draftVersion: number;
+  /** The definition records follow; null until the first publish. */
+  published: TableDefinition | null;
+  /** Bumped by every publish. */
+  version: number;
+  publishedAt?: string;
+  /** Auto-number counters: the last number given, per field. */
+  counters?: Record<string, number>;
+  createdBy?: string;
+};
+
+/** A record document's `doc`. */
+export type RecordDoc = {
+  table: string;
+  data: Record<string, unknown>;
+  createdBy?: string;
+  updatedBy?: string;
+  /** The creator's department and roles when a project user created it (record permissions). */
+  createdDept?: string;
+  createdRoles?: string[];
+};
+
+/**
+ * A definition as `tableDefinition` (packages/shared) wrote it: every write of one goes through that
+ * schema, so the read checks its frame (the lists and objects every reader walks), not each field
+ * again (a table has up to 300, read on every record write).
+ */
+function isDefinition(value: unknown): value is TableDefinition {
+  return (
+    isRecord(value) &&
+    Array.isArray(value.fields) &&
+    Array.isArray(value.rules) &&
+    Array.isArray(value.uniqueTogether) &&
+    typeof value.internal === 'boolean' &&
+    isRecord(value.permissions) &&
+    isRecord(value.list)
+  );
+}
+
+const isOptional = (value: unknown, is: (value: unknown) => boolean) => value === undefined || is(value);
+const isString = (value: unknown) => typeof value === 'string';
+const isCounters = (value: unknown) =>
+  isRecord(value) && Object.values(value).every((count) => typeof count === 'number');
+
+/**
+ * Whether a `table` document is one of the designer: other documents of the collection (a template's
+ * plain table description, one written through the data API) are no designer table.
+ */
+export function isTableDoc(doc: Record<string, unknown>): doc is TableDoc {
+  return (
+    typeof doc.name === 'string' &&
+    isOptional(doc.title, isString) &&
+    isDefinition(doc.draft) &&
+    typeof doc.draftVersion === 'number' &&
+    (doc.published === null || isDefinition(doc.published)) &&
+    typeof doc.version === 'number' &&
+    isOptional(doc.publishedAt, isString) &&
+    isOptional(doc.counters, isCounters) &&
+    isOptional(doc.createdBy, isString)
+  );
+}
+
+const isNames = (value: unknown) => Array.isArray(value) && value.every(isString);
+
+/**
+ * Whether a record document has the designer's shape. Records are selected by `doc.table`, which only
+ * the designer writes (the data API refuses such documents): another shape is a damaged database.
+ */
+export function isRecordDoc(doc: Record<string, unknown>): doc is RecordDoc {
+  return (
+    typeof doc.table === 'string' &&
+    isRecord(doc.data) &&
+    isOptional(doc.createdBy, isString) &&
+    isOptional(doc.updatedBy, isString) &&
+    isOptional(doc.createdDept, isString) &&
+    isOptional(doc.createdRoles, isNames)
+  );
+}
