@@ -5,6 +5,7 @@ import { Button, Form, Input, InputNumber, Modal, Space, Switch, Table, Tag, Typ
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { translateMessage } from '../../../i18n';
 import { type CycleInput, createCycle, deleteCycle, listCycles, updateCycle } from '../../../services/dbBackupCycles';
 import { toast } from '../../../services/feedback';
 import { isRequestError } from '../../../services/request';
@@ -189,7 +190,7 @@ export function CyclePanel({ projectId }: { projectId: string }) {
               <Typography.Text type="secondary">{formatDateTime(result.endTime ?? row.lastRunTime)}</Typography.Text>
               {result.status === 'failed' && result.message ? (
                 <div>
-                  <Typography.Text type="danger">{result.message}</Typography.Text>
+                  <Typography.Text type="danger">{translateMessage(result.message)}</Typography.Text>
                 </div>
               ) : null}
             </>
