@@ -93,13 +93,8 @@ function CycleDialog({
           label={t('cycles.hours')}
           rules={[whole(L.hoursMin, L.hoursMax, t('cycles.hoursRange', { min: L.hoursMin, max: L.hoursMax }))]}
         >
-          <InputNumber
-            min={L.hoursMin}
-            max={L.hoursMax}
-            precision={0}
-            style={{ width: 160 }}
-            data-testid="cycle-hours"
-          />
+          {/* No min/max here: antd would turn a typed 0 into 1 silently; the rule refuses it with a message. */}
+          <InputNumber precision={0} style={{ width: 160 }} data-testid="cycle-hours" />
         </Form.Item>
         <Form.Item
           name="keep"
@@ -107,7 +102,7 @@ function CycleDialog({
           extra={t('cycles.keepHelp')}
           rules={[whole(L.keepMin, L.keepMax, t('cycles.keepRange', { min: L.keepMin, max: L.keepMax }))]}
         >
-          <InputNumber min={L.keepMin} max={L.keepMax} precision={0} style={{ width: 160 }} data-testid="cycle-keep" />
+          <InputNumber precision={0} style={{ width: 160 }} data-testid="cycle-keep" />
         </Form.Item>
         <Form.Item name="enabled" label={t('cycles.enabled')} valuePropName="checked">
           <Switch data-testid="cycle-enabled" />
