@@ -41,11 +41,14 @@ function UsageRow({ info, path }: { info: LicenceInfo; path: MeasurePath }) {
       </Col>
       <Col xs={24} md={10}>
         <Typography.Text type="secondary">
-          {t('licence.usageNumbers', {
-            used: used.toLocaleString(),
-            allocated: allocated.toLocaleString(),
-            granted: granted === undefined ? t('dashboard.unlimited') : granted.toLocaleString(),
-          })}
+          {/* An unlimited measure says 不限 once, in the bar's place (issue 32). */}
+          {granted === undefined
+            ? t('licence.usageNumbersUnlimited', { used: used.toLocaleString(), allocated: allocated.toLocaleString() })
+            : t('licence.usageNumbers', {
+                used: used.toLocaleString(),
+                allocated: allocated.toLocaleString(),
+                granted: granted.toLocaleString(),
+              })}
         </Typography.Text>
       </Col>
     </Row>
