@@ -75,6 +75,7 @@ export function LicenceUse({ licence, isAdmin }: { licence: Dashboard['licence']
               row.granted === null ? null : (
                 <Progress
                   size="small"
+                  aria-label={translateMessage(`grant.label.${row.path}`)}
                   percent={percent(row.allocated, row.granted)}
                   success={{ percent: percent(row.used, row.granted) }}
                   status={row.allocated > row.granted ? 'exception' : 'normal'}

@@ -32,6 +32,7 @@ function UsageRow({ info, path }: { info: LicenceInfo; path: MeasurePath }) {
         ) : (
           <Progress
             size="small"
+            aria-label={translateMessage(`grant.label.${path}`)}
             showInfo={false}
             percent={percent(allocated, granted)}
             success={{ percent: percent(used, granted) }}
