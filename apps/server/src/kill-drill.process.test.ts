@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { localDate, MEDIA_TEMP_PREFIX } from '@gantry/shared';
+import { localDate, MEDIA_TEMP_PREFIX, translate } from '@gantry/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
@@ -306,7 +306,7 @@ describe('kill -9 drill', () => {
 
       // The clean-up that was running is failed, not left ongoing.
       const task = await taskOf();
-      expect(task).toMatchObject({ status: 'failed', message: SERVER_STOPPED });
+      expect(task).toMatchObject({ status: 'failed', message: translate(SERVER_STOPPED, 'zh_Hans') });
 
       // Every confirmed document is there, and every document is whole.
       const stored = await fetch(

@@ -13,7 +13,7 @@ import type { Language } from './validations.js';
  * them; the console loads the core ones with every route and the others with their screens, so it
  * does not import this module on the way.
  */
-const MESSAGES = {
+export const MESSAGES = {
   ...CORE_MESSAGES,
   ...BACKUP_MESSAGES,
   ...MEDIA_MESSAGES,

@@ -1,4 +1,5 @@
 export * from './all-messages.js';
+export * from './audit.js';
 export * from './backup-messages.js';
 export * from './backups.js';
 export * from './data-modules.js';
@@ -8,6 +9,7 @@ export * from './errors.js';
 export * from './fields/index.js';
 export * from './fields-messages.js';
 export * from './guards.js';
+export * from './language-rules.js';
 export * from './licence.js';
 export * from './licence-document.js';
 export * from './media.js';

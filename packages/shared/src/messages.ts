@@ -51,6 +51,18 @@ export const CORE_MESSAGES = {
   'list.badQuery': { zh_Hans: '查询条件无效：{{reason}}', en: 'Invalid query: {{reason}}' },
 
   'task.ended': { zh_Hans: '任务已结束，不能暂停', en: 'The task has ended: it cannot be paused' },
+  /** A task's outcome when the engine, not its work, ended it (stored as the key, shown translated). */
+  'task.paused': { zh_Hans: '已暂停', en: 'Paused' },
+  'task.pausedBeforeStart': { zh_Hans: '开始前已暂停', en: 'Paused before it started' },
+  'task.serverStopped': { zh_Hans: '任务运行时服务器停止了', en: 'The server stopped while the task ran' },
+  'task.internalFailure': {
+    zh_Hans: '服务器内部错误，详情见服务器日志',
+    en: 'Internal error: the server log has the details',
+  },
+  'retention.removed': {
+    zh_Hans: '已删除 {{cutoff}} 之前存储的 {{count}} 条数据记录',
+    en: 'Removed {{count}} data records stored before {{cutoff}}',
+  },
   'data.modelNotFound': { zh_Hans: '模型不存在：{{name}}', en: 'Model not found: {{name}}' },
   'data.projectHeaderMissing': {
     zh_Hans: '请求头 x-request-project 缺少项目编号',

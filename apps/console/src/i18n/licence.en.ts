@@ -34,6 +34,7 @@ export const licenceEn: Record<keyof typeof licenceZh, string> = {
   'licence.grant': 'Current licence',
   'licence.usage': 'Licence use',
   'licence.usageNumbers': 'used {{used}} / allocated {{allocated}} / granted {{granted}}',
+  'licence.usageNumbersUnlimited': 'used {{used}} / allocated {{allocated}}',
   'licence.features': 'Features',
   'licence.noFeatures': 'None',
   'licence.upload': 'Upload licence',

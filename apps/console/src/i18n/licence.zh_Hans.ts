@@ -37,6 +37,7 @@ export const licenceZh = {
   'licence.grant': '当前授权',
   'licence.usage': '授权使用情况',
   'licence.usageNumbers': '已使用 {{used}} / 已分配 {{allocated}} / 授权 {{granted}}',
+  'licence.usageNumbersUnlimited': '已使用 {{used}} / 已分配 {{allocated}}',
   'licence.features': '功能',
   'licence.noFeatures': '无',
   'licence.upload': '上传授权',

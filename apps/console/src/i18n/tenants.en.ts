@@ -140,6 +140,10 @@ export const tenantsEn: Record<keyof typeof tenantsZh, string> = {
   'audit.action.platform.backup': 'Back up the whole platform',
   'audit.action.platform.backup.delete': 'Delete a platform backup',
   'audit.action.platform.restore': 'Restore the whole platform from a backup',
+  'audit.action.ftpSettings.update': 'Change the FTP storage settings',
+  'audit.action.dbBackupCycle.create': 'Add a periodic backup',
+  'audit.action.dbBackupCycle.update': 'Change a periodic backup',
+  'audit.action.dbBackupCycle.delete': 'Delete a periodic backup',
   'audit.more': 'View all',
   'audit.detail': 'Detail',
 };

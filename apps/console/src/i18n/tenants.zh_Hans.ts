@@ -143,6 +143,10 @@ export const tenantsZh = {
   'audit.action.platform.backup': '备份整个平台',
   'audit.action.platform.backup.delete': '删除平台备份',
   'audit.action.platform.restore': '从备份还原整个平台',
+  'audit.action.ftpSettings.update': '修改FTP存储设置',
+  'audit.action.dbBackupCycle.create': '新增周期备份',
+  'audit.action.dbBackupCycle.update': '修改周期备份',
+  'audit.action.dbBackupCycle.delete': '删除周期备份',
   'audit.more': '查看全部',
   'audit.detail': '详情',
 } as const;

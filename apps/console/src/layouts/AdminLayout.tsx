@@ -1,6 +1,6 @@
 import { SIDEBAR_COLLAPSED_WIDTH } from '@gantry/shared';
 import { Layout, Menu } from 'antd';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { RouteGuard, usePageRoute } from '../app/RouteGuard';
@@ -31,6 +31,12 @@ export function AdminLayout() {
   const items = useMemo(() => toMenuItems(ADMIN_MENU, t), [t]);
   const { selected, open } = selectedMenu(ADMIN_MENU, pathname);
   const [openKeys, setOpenKeys] = useState<string[]>(open);
+  // A sub-page reached by its address (the hash changes, the layout stays) opens its submenu too.
+  const openNow = open.join('\n');
+  useEffect(() => {
+    if (!openNow) return;
+    setOpenKeys((keys) => [...new Set([...keys, ...openNow.split('\n')])]);
+  }, [openNow]);
   const page = usePageRoute();
 
   const onCollapse = (value: boolean) => {

@@ -10,6 +10,7 @@ import { LicenceBanner } from './components/LicenceBanner';
 import { MENU_ICONS } from './components/menuIcons';
 import { UserMenu } from './components/UserMenu';
 
+/** The bottom tab bar's height (styles.css lifts sticky table scrollbars above it: keep the two equal). */
 const TAB_BAR_HEIGHT = 56;
 
 /** Small screens: top bar, content, and bottom tabs with the menu entries marked common. */
@@ -22,6 +23,7 @@ export function MobileLayout({ isAdmin }: { isAdmin: boolean }) {
   return (
     <div
       data-testid="mobile-layout"
+      className="gantry-mobile"
       style={{ minHeight: '100vh', paddingBottom: TAB_BAR_HEIGHT, boxSizing: 'border-box' }}
     >
       <header

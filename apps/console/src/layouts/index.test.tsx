@@ -1,5 +1,5 @@
 import type { LicenceInfo } from '@gantry/shared';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import type { RouteHandle } from '../app/RouteGuard';
@@ -18,6 +18,7 @@ const routes: RouteObject[] = [
       { path: 'dashboard', handle: { page: PAGES.dashboard } satisfies RouteHandle, element: <p>dashboard page</p> },
       { path: 'settings', handle: { page: PAGES.settings } satisfies RouteHandle, element: <p>settings page</p> },
       { path: 'license', handle: { page: PAGES.licence } satisfies RouteHandle, element: <p>licence page</p> },
+      { path: 'settings/ftp', handle: { page: PAGES.ftpSettings } satisfies RouteHandle, element: <p>ftp page</p> },
     ],
   },
 ];
@@ -76,6 +77,17 @@ describe('AppLayout', () => {
     first.unmount();
     renderRoutes(routes, '/app/dashboard');
     expect(screen.getByTestId('sider').getAttribute('data-collapsed')).toBe('true');
+  });
+
+  it('opens the settings submenu when a sub-page is reached by its address (issue 32)', async () => {
+    api();
+    signIn(ADMIN);
+    const { router } = renderRoutes(routes, '/app/dashboard');
+    expect(await screen.findByText('dashboard page')).toBeTruthy();
+    expect(document.querySelector('.ant-menu-submenu-open')).toBeNull();
+    await act(() => router.navigate('/app/settings/ftp'));
+    expect(await screen.findByText('ftp page')).toBeTruthy();
+    await waitFor(() => expect(document.querySelector('.ant-menu-submenu-open')?.textContent).toContain('FTP 存储'));
   });
 
   it('gives a tenant the top bar without the administrator menus', async () => {

@@ -4,13 +4,14 @@ import { useCurrentUser } from '../../services/auth';
 
 /**
  * An evaluation install (no vendor licence key configured on the server) accepts licences signed
- * with the public development key: said on every signed-in page, for administrators and tenants.
- * Learnt from `login/current/user` (`evaluation`), which the layouts read anyway.
+ * with the public development key: said on every signed-in page of the administrator, who can
+ * configure the key. Tenants do not see it (issue 32: it names the server's setting, theirs to
+ * neither see nor change). Learnt from `login/current/user` (`evaluation`), which the layouts read anyway.
  */
 export function EvaluationBanner() {
   const { t } = useTranslation();
   const { data } = useCurrentUser();
-  if (!data?.evaluation) return null;
+  if (!data?.evaluation || !data.isAdmin) return null;
   return (
     <Alert
       type="info"

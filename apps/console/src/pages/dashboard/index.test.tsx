@@ -82,6 +82,7 @@ describe('dashboard', () => {
   it('hints that no licence is installed, and gives a tenant no tenant counts', async () => {
     render({ ...DASHBOARD, tenants: null, licence: null, expiring: { tenants: [], projects: [] } }, TENANT);
     expect((await screen.findByTestId('dashboard-no-licence')).textContent).toContain('未授权');
+    expect(screen.queryByTestId('dashboard-upload-licence')).toBeNull();
     expect(screen.queryByTestId('dashboard-tenants')).toBeNull();
     expect(screen.getByTestId('dashboard-projects-enabled').getAttribute('data-value')).toBe('7');
     expect(screen.queryByTestId('dashboard-expiring-tenants')).toBeNull();
@@ -90,6 +91,7 @@ describe('dashboard', () => {
   it('tells the administrator to install a licence when there is none', async () => {
     render({ ...DASHBOARD, licence: null });
     expect((await screen.findByTestId('dashboard-no-licence')).textContent).toContain('尚未安装授权');
+    expect(screen.getByTestId('dashboard-upload-licence').textContent).toBe('上传授权');
     expect(screen.queryByTestId('dashboard-remaining')).toBeNull();
   });
 });

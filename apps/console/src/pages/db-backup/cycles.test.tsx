@@ -80,7 +80,13 @@ describe('periodic backups tab', () => {
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByTestId('cycle-save'));
     expect(await within(dialog).findByText('请输入周期名称')).toBeTruthy();
+    // 0 hours is refused with a message, not saved as 1 hour (issue 32).
     fireEvent.change(within(dialog).getByTestId('cycle-hours'), { target: { value: '0' } });
+    fireEvent.blur(within(dialog).getByTestId('cycle-hours'));
+    fireEvent.click(within(dialog).getByTestId('cycle-save'));
+    expect(await within(dialog).findByText(/^周期（小时）须为 1 到 \d+ 的整数$/)).toBeTruthy();
+    expect((within(dialog).getByTestId('cycle-hours') as HTMLInputElement).value).toBe('0');
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
     fireEvent.change(within(dialog).getByTestId('cycle-name'), { target: { value: 'taken' } });
     fireEvent.change(within(dialog).getByTestId('cycle-hours'), { target: { value: '6' } });
     fireEvent.click(within(dialog).getByTestId('cycle-save'));

@@ -181,7 +181,7 @@ function FtpForm({ settings }: { settings: FtpSettings }) {
           </Form.Item>
         ) : null}
         <Form.Item label={t('ftp.passiveLabel')} extra={t('ftp.passiveHelp')}>
-          <Switch data-testid="ftp-passive" checked disabled />
+          <Switch data-testid="ftp-passive" checked disabled aria-label={t('ftp.passiveLabel')} />
         </Form.Item>
         {result ? (
           <Alert

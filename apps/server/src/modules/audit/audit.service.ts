@@ -1,3 +1,4 @@
+import type { AuditAction, AuditObjectType } from '@gantry/shared';
 import { and } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
@@ -14,8 +15,8 @@ export interface Actor {
 }
 
 export interface AuditEvent {
-  action: string;
-  objectType: 'tenant' | 'project' | 'licence' | 'settings' | 'platform';
+  action: AuditAction;
+  objectType: AuditObjectType;
   objectId?: string | undefined;
   /** The tenant the object belongs to, so the tenant sees the entry too. */
   tenantId?: string | null | undefined;

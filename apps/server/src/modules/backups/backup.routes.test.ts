@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { translate } from '@gantry/shared';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ArchiveReader } from '../../lib/archive/archive-reader.js';
@@ -531,7 +532,7 @@ describe('project backups', () => {
     await app.services.backups.recover();
     const task = (id: string) => call('GET', `${SPM_URL}/proxy/core/taskmanager/${id}`).then((r) => r.json());
     expect(await task(restoreId)).toMatchObject({ status: 'success', message: 'Restore successful' });
-    expect(await task(orphan.id)).toMatchObject({ status: 'failed', message: SERVER_STOPPED });
+    expect(await task(orphan.id)).toMatchObject({ status: 'failed', message: translate(SERVER_STOPPED, 'en') });
   });
 
   it('a start decides what stopped work left with renames into the trash, which empties in the background', async () => {

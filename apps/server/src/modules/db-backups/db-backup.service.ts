@@ -237,7 +237,12 @@ export class DbBackupService {
     const status = task.status === 'ongoing' ? 'running' : task.status === 'success' ? 'success' : 'failed';
     // The outcome is in the language of the call that started the job; the warning in this call's.
     const taskLanguage = LANGUAGES.find((known) => known === task.params.language) ?? 'en';
-    const message = task.status === 'pause' ? translate('dbBackup.paused', taskLanguage) : (task.message ?? '');
+    const message =
+      task.status === 'pause'
+        ? translate('dbBackup.paused', taskLanguage)
+        : task.message !== null && isMessageKey(task.message)
+          ? translate(task.message, taskLanguage)
+          : (task.message ?? '');
     // A dump's backup has the job's id.
     const warning =
       task.type === DB_BACKUP_TASK_DUMP && status === 'success'

@@ -141,7 +141,7 @@ export class FtpSettingsService implements FtpConnectionSource {
     if (result.ok) {
       return { ok: true, message: translate('ftp.testPassed', language, { server, folder: result.folder }) };
     }
-    this.deps.log?.info({ server, failure: result.failure, detail: result.message }, 'FTP connection test failed');
+    this.deps.log?.info({ server, failure: result.failure, detail: result.detail }, 'FTP connection test failed');
     return {
       ok: false,
       failure: result.failure,

@@ -791,8 +791,8 @@ export async function testFtpConnection(
   conn: FtpConnection,
   timeoutMs = 15_000,
 ): Promise<
-  | { ok: true; message: string; folder: string }
-  | { ok: false; failure: FtpFailure; key: BackupMessageKey; message: string }
+  | { ok: true; detail: string; folder: string }
+  | { ok: false; failure: FtpFailure; key: BackupMessageKey; detail: string }
 > {
   let session: FtpSession | undefined;
   try {
@@ -819,12 +819,12 @@ export async function testFtpConnection(
     await open.step('remove', probe, () => open.client.remove(probe));
     return {
       ok: true,
-      message: `Connected to ${open.server}, logged in, and wrote, read and deleted a file in "${open.folder || '/'}".`,
+      detail: `Connected to ${open.server}, logged in, and wrote, read and deleted a file in "${open.folder || '/'}".`,
       folder: open.folder || '/',
     };
   } catch (error) {
     const failure = classifyFtpError(error, { server: `${conn.host}:${conn.port}`, operation: 'connect' });
-    return { ok: false, failure: failure.failure, key: failure.key, message: failure.message };
+    return { ok: false, failure: failure.failure, key: failure.key, detail: failure.message };
   } finally {
     session?.close();
   }

@@ -321,7 +321,7 @@ describe('FTP storage on vsftpd', () => {
     const ftp = await server();
     expect(await testFtpConnection(ftp.connection())).toEqual({
       ok: true,
-      message: expect.stringMatching(/logged in, and wrote, read and deleted a file in "\/gantry"/),
+      detail: expect.stringMatching(/logged in, and wrote, read and deleted a file in "\/gantry"/),
       folder: '/gantry',
     });
     // The probe file is gone, the folder stays.
@@ -336,7 +336,7 @@ describe('FTP storage on vsftpd', () => {
       ok: false,
       failure: 'permission',
       key: 'ftp.error.permission',
-      message: expect.stringMatching(/creation of the folder "\/locked\/deeper"/),
+      detail: expect.stringMatching(/creation of the folder "\/locked\/deeper"/),
     });
   });
 });

@@ -21,7 +21,7 @@ export function retentionRoutes(retention: RetentionService) {
           response: { 200: z.object({ task: taskView.nullable() }) },
         },
       },
-      async () => ({ task: await retention.lastRun() }),
+      async (request) => ({ task: await retention.lastRun(request.language) }),
     );
     typed.post(
       '/setting/bbs_realtime/run',
@@ -29,7 +29,7 @@ export function retentionRoutes(retention: RetentionService) {
         config: { action: 'settings.write' },
         schema: { tags, description: 'Runs the retention clean-up now (a task).', response: { 200: taskView } },
       },
-      async (request) => retention.runNow(actorOf(request).user.id),
+      async (request) => retention.runNow(actorOf(request).user.id, request.language),
     );
   };
 }

@@ -1,4 +1,4 @@
-import { retentionDays } from '@gantry/shared';
+import { LANGUAGES, type Language, retentionDays, translate } from '@gantry/shared';
 import { z } from 'zod';
 import type { Clock } from '../../lib/clock.js';
 import type { SettingsService } from '../settings/settings.service.js';
@@ -8,8 +8,11 @@ import type { TaskRepository } from '../tasks/task.repository.js';
 import type { RetentionRepository } from './retention.repository.js';
 
 export const RETENTION_TASK = 'data.retention';
-/** The clean-up takes no parameters: it reads the policy from the settings when it runs. */
-export const retentionTask = taskType(RETENTION_TASK, z.object({}).strict());
+/**
+ * The clean-up reads the policy from the settings when it runs; its one parameter is the language of
+ * its result: the caller's for a run asked for, the system language (settings) for the hourly one.
+ */
+export const retentionTask = taskType(RETENTION_TASK, z.object({ language: z.enum(LANGUAGES).optional() }).strict());
 
 /** Records deleted per statement: small, so other work interleaves and no statement runs long. */
 const BATCH = 1_000;
@@ -54,27 +57,29 @@ export class RetentionService {
     clearInterval(this.timer);
   }
 
-  submitForThisHour() {
+  async submitForThisHour() {
+    const { language } = await this.settings.get();
     const hour = this.clock().toISOString().slice(0, 13).replace(/[-T]/g, '');
     return this.engine.submitOnce(retentionTask, {
       id: `retention-${hour}`,
       projectId: null,
       requester: 'system',
-      params: {},
+      params: { language },
     });
   }
 
   /** A run now, asked for by the administrator. */
-  async runNow(requester: string): Promise<TaskView> {
-    return presentTask(await this.engine.submit(retentionTask, { projectId: null, requester, params: {} }));
+  async runNow(requester: string, language: Language): Promise<TaskView> {
+    const task = await this.engine.submit(retentionTask, { projectId: null, requester, params: { language } });
+    return presentTask(task, language);
   }
 
-  async lastRun(): Promise<TaskView | null> {
+  async lastRun(language: Language): Promise<TaskView | null> {
     const task = await this.tasks.latest(RETENTION_TASK);
-    return task ? presentTask(task) : null;
+    return task ? presentTask(task, language) : null;
   }
 
-  private readonly run: TaskHandler<Record<string, never>> = async (context) => {
+  private readonly run: TaskHandler<{ language?: Language | undefined }> = async (context, params) => {
     const { retentionPolicy } = await this.settings.get();
     const days = retentionDays(retentionPolicy.count, retentionPolicy.unit);
     const cutoff = new Date(this.clock().getTime() - days * 86_400_000);
@@ -89,6 +94,7 @@ export class RetentionService {
       await new Promise((resolve) => setTimeout(resolve, this.pauseMs));
     }
     context.log(`cutoff ${cutoff.toISOString()}, removed ${removed}`);
-    return `removed ${removed} data records stored before ${cutoff.toISOString()}`;
+    const language = params.language ?? (await this.settings.get()).language;
+    return translate('retention.removed', language, { count: removed, cutoff: cutoff.toISOString() });
   };
 }

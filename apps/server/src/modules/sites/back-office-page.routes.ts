@@ -17,10 +17,11 @@ export function backOfficePageRoutes(deps: SiteRouteDeps) {
     sitePages(app, ['/admin/_p_:id', '/admin/_p_:id/*'], async ({ id, own }, request, reply) => {
       const project = await sites.project(id);
       const problem = siteProblem(project, sites.now());
-      if (problem || !project) return problemAnswer(request, reply, id, problem);
+      const language = await languageOf(request, settings);
+      if (problem || !project) return problemAnswer(reply, id, problem, language);
       const s = await settings.get();
       const base = own ? '/admin' : `/admin/_p_${encodeURIComponent(id)}`;
-      return pageAnswer(reply, backOfficePage(project, base, s.project_logo || s.logo, languageOf(request)));
+      return pageAnswer(reply, backOfficePage(project, base, s.project_logo || s.logo, language));
     });
   };
 }

@@ -1,3 +1,5 @@
+import { BACK_OFFICE_TEXTS } from './back-office-texts.js';
+
 /**
  * The back office's script (served as `/_site/back-office.js`, a module: no inline script, so the
  * page works under a strict CSP). Plain DOM, no framework: sign-in (with the verification code when
@@ -11,20 +13,7 @@ const base = root.dataset.base;
 const projectId = root.dataset.project;
 const lang = root.dataset.lang === 'en' ? 'en' : 'zh_Hans';
 const KEY = 'gantry.project.' + projectId + '.user';
-const T = {
-  zh_Hans: { signIn: '登录', username: '用户名', password: '密码', code: '验证码', owner: '以项目管理员（控制台账号）登录',
-    signOut: '退出', grant: '授权', start: '开始日期', end: '到期日期', remaining: '剩余天数', users: '用户数',
-    media: '媒体库', projectUsers: '项目用户', roles: '角色', name: '名称', status: '状态', on: '启用', off: '禁用',
-    add: '添加', remove: '删除', rename: '重命名', newFolder: '新建文件夹', upload: '上传', folder: '文件夹', size: '大小',
-    remarks: '备注', enable: '启用', disable: '禁用', confirm: '确定删除？', newName: '新名称', empty: '暂无数据', welcome: '欢迎，',
-    tables: '数据表', table: '数据表', edit: '编辑', save: '保存', cancel: '取消', time: '更新时间' },
-  en: { signIn: 'Sign in', username: 'Username', password: 'Password', code: 'Verification code', owner: 'Sign in as the project administrator (console account)',
-    signOut: 'Sign out', grant: 'Licence', start: 'Start', end: 'Ends', remaining: 'Days left', users: 'Users',
-    media: 'Media library', projectUsers: 'Project users', roles: 'Roles', name: 'Name', status: 'Status', on: 'Enabled', off: 'Disabled',
-    add: 'Add', remove: 'Delete', rename: 'Rename', newFolder: 'New folder', upload: 'Upload', folder: 'Folder', size: 'Size',
-    remarks: 'Remarks', enable: 'Enable', disable: 'Disable', confirm: 'Delete it?', newName: 'New name', empty: 'Nothing here', welcome: 'Welcome, ',
-    tables: 'Tables', table: 'Table', edit: 'Edit', save: 'Save', cancel: 'Cancel', time: 'Updated' },
-}[lang];
+const T = ${JSON.stringify(BACK_OFFICE_TEXTS)}[lang];
 
 function sha256(text) {
   const K = [0x428a2f98,0x71374491,0xb5c0fbcf,0xe9b5dba5,0x3956c25b,0x59f111f1,0x923f82a4,0xab1c5ed5,0xd807aa98,0x12835b01,0x243185be,0x550c7dc3,0x72be5d74,0x80deb1fe,0x9bdc06a7,0xc19bf174,0xe49b69c1,0xefbe4786,0x0fc19dc6,0x240ca1cc,0x2de92c6f,0x4a7484aa,0x5cb0a9dc,0x76f988da,0x983e5152,0xa831c66d,0xb00327c8,0xbf597fc7,0xc6e00bf3,0xd5a79147,0x06ca6351,0x14292967,0x27b70a85,0x2e1b2138,0x4d2c6dfc,0x53380d13,0x650a7354,0x766a0abb,0x81c2c92e,0x92722c85,0xa2bfe8a1,0xa81a664b,0xc24b8b70,0xc76c51a3,0xd192e819,0xd6990624,0xf40e3585,0x106aa070,0x19a4c116,0x1e376c08,0x2748774c,0x34b0bcb5,0x391c0cb3,0x4ed8aa4a,0x5b9cca4f,0x682e6ff3,0x748f82ee,0x78a5636f,0x84c87814,0x8cc70208,0x90befffa,0xa4506ceb,0xbef9a3f7,0xc67178f2];
@@ -79,7 +68,7 @@ async function call(method, path, body, raw) {
   const answer = await response.json().catch(() => ({}));
   if (response.status === 401 && path !== '/login' && path !== '/sso') { sessionStorage.removeItem(KEY); }
   if (!response.ok) {
-    const error = new Error((answer.license ? (lang === 'en' ? 'Please update the license: ' : '请您更新授权：') : '') + (answer.message || response.statusText));
+    const error = new Error((answer.license ? T.updateLicence : '') + (answer.message || response.statusText));
     error.status = response.status;
     error.fields = answer.fields || {};
     throw error;

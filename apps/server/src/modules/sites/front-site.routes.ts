@@ -51,7 +51,7 @@ export function frontSiteRoutes(deps: SiteRouteDeps) {
   const front = async ({ id, rest, own }: PageRequest, request: FastifyRequest, reply: FastifyReply) => {
     reply.headers(SECURITY_HEADERS);
     const { project, problem } = await sites.cachedState(id);
-    if (problem || !project) return problemAnswer(request, reply, id, problem);
+    if (problem || !project) return problemAnswer(reply, id, problem, await languageOf(request, settings));
     const segments = packageSegments(rest);
     if (!segments) throw new AppError('notFound');
     if (!own && rest === '' && !request.url.split('?')[0]?.endsWith('/')) {
@@ -71,7 +71,7 @@ export function frontSiteRoutes(deps: SiteRouteDeps) {
         project,
         { logo: s.project_logo, background: s.project_backgroundImage },
         backOffice,
-        languageOf(request),
+        await languageOf(request, settings),
       ),
     );
   };

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { type Language, pickLanguage, siteContent, sitePageParams } from '@gantry/shared';
+import { type Language, siteContent, sitePageParams } from '@gantry/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FileStore } from '../../lib/file-store.js';
@@ -39,18 +39,26 @@ export const ownOrigin = new WeakSet<IncomingMessage>();
 const BACK_OFFICE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https: http:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
-export function languageOf(request: FastifyRequest): Language {
-  return pickLanguage(request.headers['accept-language']);
+/** `?lang=` values a site page takes: a language id, or its short form. */
+const LANG_PARAM: Record<string, Language> = { en: 'en', zh: 'zh_Hans', zh_Hans: 'zh_Hans', 'zh-Hans': 'zh_Hans' };
+
+/**
+ * The language of a site page (issue 32): `?lang=` (en, zh, zh_Hans) when given, else the system
+ * language of the settings, as the console's, so a project's sites speak as its platform does.
+ */
+export async function languageOf(request: FastifyRequest, settings: Pick<SettingsService, 'get'>): Promise<Language> {
+  const asked = new URL(request.url, 'http://site').searchParams.get('lang');
+  const chosen = asked === null ? undefined : LANG_PARAM[asked];
+  return chosen ?? (await settings.get()).language;
 }
 
-/** An HTML page, asked for each time, in the caller's language. */
+/** An HTML page, asked for each time, in the site's language. */
 function html(reply: FastifyReply, status: number, body: string, csp: string): FastifyReply {
   return reply
     .code(status)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-cache')
     .header('content-security-policy', csp)
-    .header('vary', 'Accept-Language')
     .send(body);
 }
 
@@ -61,15 +69,15 @@ export function pageAnswer(reply: FastifyReply, body: string): FastifyReply {
 
 /** The page saying why project `id`'s site cannot be used now (404 when there is no such project, else 403). */
 export function problemAnswer(
-  request: FastifyRequest,
   reply: FastifyReply,
   id: string,
   problem: SiteProblem | undefined,
+  language: Language,
 ): FastifyReply {
   return html(
     reply,
     problem?.code === 'notFound' ? 404 : 403,
-    problemPage(id, problem ?? { code: 'notFound', message: 'site.projectMissing', params: {} }, languageOf(request)),
+    problemPage(id, problem ?? { code: 'notFound', message: 'site.projectMissing', params: {} }, language),
     BACK_OFFICE_CSP,
   );
 }

@@ -84,7 +84,7 @@ describe(`front site (${ENGINE})`, () => {
       project_backgroundImage: 'https://cdn.example.com/bg.jpg',
     });
     expect(set.statusCode, set.body).toBe(200);
-    const response = await get('/_p_plant1/', { 'accept-language': 'en' });
+    const response = await get('/_p_plant1/?lang=en');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(response.body).toContain('Welcome to Plant One');
@@ -93,6 +93,23 @@ describe(`front site (${ENGINE})`, () => {
     expect(response.body).toContain('href="/admin/_p_plant1/"');
     expect(response.body).not.toMatch(/<script|\sstyle=/i);
     expect((await get('/_p_plant1')).headers.location).toBe('/_p_plant1/');
+  });
+
+  it('speaks the system language, or the one `?lang=` names, whatever the browser asks (issue 32)', async () => {
+    const welcome = async (url: string) => /<h1>([^<]*)<\/h1>/.exec((await get(url, { 'accept-language': 'en' })).body)?.[1];
+    const backOfficeLang = async (url: string) => /data-lang="(\w+)"/.exec((await get(url)).body)?.[1];
+    expect(await welcome('/_p_plant1/')).toBe('欢迎访问 Plant One');
+    expect(await backOfficeLang('/admin/_p_plant1/')).toBe('zh_Hans');
+    expect((await t.call('PATCH', `${SPM_URL}/setting`, admin, { language: 'en' })).statusCode).toBe(200);
+    try {
+      expect(await welcome('/_p_plant1/')).toBe('Welcome to Plant One');
+      expect(await backOfficeLang('/admin/_p_plant1/')).toBe('en');
+      expect(await welcome('/_p_plant1/?lang=zh')).toBe('欢迎访问 Plant One');
+      expect(await backOfficeLang('/admin/_p_plant1/?lang=zh_Hans')).toBe('zh_Hans');
+      expect(await welcome('/_p_plant1/?lang=xx')).toBe('Welcome to Plant One');
+    } finally {
+      await t.call('PATCH', `${SPM_URL}/setting`, admin, { language: 'zh_Hans' });
+    }
   });
 
   it('serves the html package: types, caching headers, ETag / Last-Modified revalidation, SPA fallback', async () => {
@@ -208,7 +225,7 @@ describe(`states that close both sites (${ENGINE})`, () => {
     ] as const;
     for (const [id, code, text] of cases) {
       for (const url of [`/_p_${id}/`, `/admin/_p_${id}/`]) {
-        const page = await get(url, { 'accept-language': 'en' });
+        const page = await get(`${url}?lang=en`);
         expect(page.statusCode, url).toBe(403);
         expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
         expect(page.body, url).toContain(text);

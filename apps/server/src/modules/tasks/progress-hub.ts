@@ -1,3 +1,4 @@
+import type { Language } from '@gantry/shared';
 import { canSeeTask } from '../../policy/policy.js';
 import type { UserRow } from '../users/user.repository.js';
 import { presentTask, type TaskView } from './task.presenter.js';
@@ -10,6 +11,8 @@ export const NO_PROJECT_KEY = 'default';
 
 export interface Subscriber {
   user: UserRow;
+  /** The language of the socket's request: the engine's own outcomes are sent in it. */
+  language: Language;
   /** Only this project's tasks (the socket's project, checked by the project gate); all the user may see otherwise. */
   projectId: string | undefined;
   send(message: string): void;
@@ -119,7 +122,7 @@ function progressFor(subscriber: Subscriber, rows: TaskWithOwner[]): ProgressMes
     if (subscriber.projectId !== undefined && row.projectId !== subscriber.projectId) continue;
     const key = row.projectId ?? NO_PROJECT_KEY;
     data[key] ??= {};
-    data[key][row.requestId] = presentTask(row);
+    data[key][row.requestId] = presentTask(row, subscriber.language);
     any = true;
   }
   return any ? { name: PROGRESS_SUBSCRIPTION, data } : undefined;

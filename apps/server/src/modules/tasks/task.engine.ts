@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { MessageKey } from '@gantry/shared';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.js';
 import type { TaskRepository, TaskRow } from './task.repository.js';
@@ -46,8 +47,12 @@ export interface TaskInput<P extends TaskParams> {
 /** A failure whose message is for the task's watchers (other errors are logged, and shown as INTERNAL_FAILURE). */
 export class TaskError extends Error {}
 
-/** What watchers see of an unexpected error: its details (SQL, paths) stay in the server log. */
-export const INTERNAL_FAILURE = 'internal error: the server log has the details';
+/**
+ * What watchers see of an unexpected error: its details (SQL, paths) stay in the server log. The
+ * engine's own outcomes are stored as message keys, which presentTask translates (and the console
+ * too, for the progress channel).
+ */
+export const INTERNAL_FAILURE = 'task.internalFailure' satisfies MessageKey;
 
 /** Thrown at a safe point of a task that must stop. */
 export class TaskPaused extends Error {
@@ -71,7 +76,7 @@ export interface TaskEngineOptions {
 }
 
 const LOG_MAX = 64 * 1024;
-export const SERVER_STOPPED = 'the server stopped while the task ran';
+export const SERVER_STOPPED = 'task.serverStopped' satisfies MessageKey;
 
 /** A task that ended in this process: its type, how it ended, and how long it ran here. */
 export interface TaskFinish {
@@ -293,7 +298,7 @@ export class TaskEngine {
             return this.finish(
               state,
               error.reason === 'pause'
-                ? { status: 'pause', message: 'paused' }
+                ? { status: 'pause', message: 'task.paused' satisfies MessageKey }
                 : { status: 'failed', message: SERVER_STOPPED },
             );
           }

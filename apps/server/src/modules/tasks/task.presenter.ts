@@ -1,3 +1,4 @@
+import { isMessageKey, type Language, translate } from '@gantry/shared';
 import type { TaskRow } from './task.repository.js';
 
 /** A task as the task manager and the progress channel show it (no params, no runner, no log). */
@@ -13,7 +14,8 @@ export interface TaskView {
   endTime: string | null;
 }
 
-export function presentTask(row: TaskRow): TaskView {
+/** The task as the caller sees it: an outcome stored as a message key (the engine's own) in their language. */
+export function presentTask(row: TaskRow, language: Language): TaskView {
   return {
     id: row.id,
     projectId: row.projectId,
@@ -21,13 +23,13 @@ export function presentTask(row: TaskRow): TaskView {
     status: row.status,
     progress: row.progress,
     requestId: row.requestId,
-    message: row.message,
+    message: row.message !== null && isMessageKey(row.message) ? translate(row.message, language) : row.message,
     startTime: row.startTime.toISOString(),
     endTime: row.endTime?.toISOString() ?? null,
   };
 }
 
 /** Same, with the log: for the one task a caller asks for. */
-export function presentTaskWithLog(row: TaskRow): TaskView & { log: string } {
-  return { ...presentTask(row), log: row.log };
+export function presentTaskWithLog(row: TaskRow, language: Language): TaskView & { log: string } {
+  return { ...presentTask(row, language), log: row.log };
 }

@@ -1,3 +1,4 @@
+import type { MessageKey } from '@gantry/shared';
 import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, or, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { projects, tasks } from '../../db/schema.js';
@@ -126,7 +127,13 @@ export class TaskRepository {
   async requestPause(id: string, now: Date): Promise<TaskRow | undefined> {
     const [waiting] = await this.db
       .update(tasks)
-      .set({ status: 'pause', pauseRequested: true, message: 'paused before it started', endTime: now, updatedAt: now })
+      .set({
+        status: 'pause',
+        pauseRequested: true,
+        message: 'task.pausedBeforeStart' satisfies MessageKey,
+        endTime: now,
+        updatedAt: now,
+      })
       .where(and(eq(tasks.id, id), eq(tasks.status, 'ongoing'), isNull(tasks.runner)))
       .returning();
     if (waiting) return waiting;

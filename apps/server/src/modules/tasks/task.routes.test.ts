@@ -1,4 +1,4 @@
-import { WS_AUTH_FAILED } from '@gantry/shared';
+import { translate, WS_AUTH_FAILED } from '@gantry/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
@@ -95,7 +95,7 @@ describe('task engine and task manager', () => {
     // An unexpected error's details stay in the log.
     const crash = await submit('test.crash');
     await until(crash.id, 'failed');
-    expect((await statusOf(crash.id)).message).toBe(INTERNAL_FAILURE);
+    expect((await statusOf(crash.id)).message).toBe(translate(INTERNAL_FAILURE, 'zh_Hans'));
   });
 
   it('pauses a running task at its next safe point, and a waiting one at once', async () => {
@@ -170,7 +170,8 @@ describe('task engine and task manager', () => {
     });
     await restarted.start();
     await restarted.stop();
-    expect(await statusOf('tleft')).toMatchObject({ status: 'failed', message: SERVER_STOPPED, progress: 0.3 });
+    const stopped = translate(SERVER_STOPPED, 'zh_Hans');
+    expect(await statusOf('tleft')).toMatchObject({ status: 'failed', message: stopped, progress: 0.3 });
   });
 });
 

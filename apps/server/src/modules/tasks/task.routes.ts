@@ -51,7 +51,7 @@ export function taskRoutes(deps: {
           response: { 200: z.array(taskView) },
         },
       },
-      async (request) => deps.tasks.list(actorOf(request).user, request.project, request.query.query),
+      async (request) => deps.tasks.list(actorOf(request).user, request.project, request.query.query, request.language),
     );
 
     typed.get(
@@ -64,7 +64,7 @@ export function taskRoutes(deps: {
           response: { 200: taskView.extend({ log: z.string() }) },
         },
       },
-      async (request) => deps.tasks.get(actorOf(request).user, request.params.id),
+      async (request) => deps.tasks.get(actorOf(request).user, request.params.id, request.language),
     );
 
     typed.patch(
@@ -79,7 +79,7 @@ export function taskRoutes(deps: {
           response: { 200: taskView },
         },
       },
-      async (request) => deps.tasks.pause(actorOf(request).user, request.params.id),
+      async (request) => deps.tasks.pause(actorOf(request).user, request.params.id, request.language),
     );
 
     // The progress channel. Public as a route: the token comes in the query and a bad one is
@@ -120,7 +120,12 @@ export function taskRoutes(deps: {
             if (!reached) return refuse();
           }
           if (socket.readyState !== socket.OPEN) return;
-          unsubscribe = deps.hub.subscribe({ user: session.user, projectId, send: (text) => socket.send(text) });
+          unsubscribe = deps.hub.subscribe({
+            user: session.user,
+            language: request.language,
+            projectId,
+            send: (text) => socket.send(text),
+          });
           // The client's query on open and its keep-alives: each proves the session is still valid.
           let checkedAt = Date.now();
           socket.on('message', () => {

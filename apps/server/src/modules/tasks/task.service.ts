@@ -1,3 +1,4 @@
+import type { Language } from '@gantry/shared';
 import { and, eq } from 'drizzle-orm';
 import { tasks } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
@@ -17,29 +18,34 @@ export class TaskService {
   ) {}
 
   /** With a project (the project gate resolved it for the caller): that project's tasks. */
-  async list(user: UserRow, project: GatedProject | undefined, rawQuery: string | undefined): Promise<TaskView[]> {
+  async list(
+    user: UserRow,
+    project: GatedProject | undefined,
+    rawQuery: string | undefined,
+    language: Language,
+  ): Promise<TaskView[]> {
     const query = parseListQuery(rawQuery, TASK_RESOURCE);
     const projectId = project?.id;
     const scope = and(taskScope(user), projectId === undefined ? undefined : eq(tasks.projectId, projectId));
     try {
-      return (await this.repo.list(scope, query)).map(presentTask);
+      return (await this.repo.list(scope, query)).map((row) => presentTask(row, language));
     } catch (error) {
       throw mapQueryError(error);
     }
   }
 
-  async get(user: UserRow, id: string) {
+  async get(user: UserRow, id: string, language: Language) {
     const task = await this.repo.find(id);
     if (!task || !canSeeTask(user, task)) throw new AppError('notFound');
-    return presentTaskWithLog(task);
+    return presentTaskWithLog(task, language);
   }
 
   /** `PATCH …/{id}` with `{status: 'pause'}`: answers the task; one that had ended is a 409. */
-  async pause(user: UserRow, id: string): Promise<TaskView> {
+  async pause(user: UserRow, id: string, language: Language): Promise<TaskView> {
     const task = await this.repo.find(id);
     if (!task || !canSeeTask(user, task)) throw new AppError('notFound');
     const paused = await this.engine.pause(id);
     if (!paused) throw new AppError('taskEnded');
-    return presentTask(paused);
+    return presentTask(paused, language);
   }
 }

@@ -3,6 +3,7 @@ import { Card, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { pathTo } from '../../../app/paths';
+import { translateMessage } from '../../../i18n';
 import { formatDateTime } from '../../../utils/dateTime';
 
 /**
@@ -27,7 +28,7 @@ export function BackupFailures({ failures }: { failures: BackupFailureView[] }) 
               {formatDateTime(failure.time)}
             </Typography.Text>
             <div>
-              <Typography.Text type="danger">{failure.message}</Typography.Text>
+              <Typography.Text type="danger">{translateMessage(failure.message)}</Typography.Text>
             </div>
           </li>
         ))}

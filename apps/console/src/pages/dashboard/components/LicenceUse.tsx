@@ -1,5 +1,7 @@
-import { Alert, Card, Progress, Space, Table, Typography } from 'antd';
+import { Alert, Button, Card, Progress, Space, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { PATHS } from '../../../app/paths';
 import { lastDay, RemainingDays } from '../../../components/GrantSummary';
 import { translateMessage } from '../../../i18n';
 import type { Dashboard, MeasureUse } from '../../../services/dashboard';
@@ -13,6 +15,7 @@ function percent(part: number, whole: number | null): number {
 /** The licence in force: period, days left (warning under 14), and per measure granted / allocated / used. */
 export function LicenceUse({ licence, isAdmin }: { licence: Dashboard['licence']; isAdmin: boolean }) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   if (!licence) {
     return (
       <Card title={t('dashboard.licence')}>
@@ -21,6 +24,18 @@ export function LicenceUse({ licence, isAdmin }: { licence: Dashboard['licence']
           showIcon
           data-testid="dashboard-no-licence"
           title={isAdmin ? t('dashboard.noLicence') : t('tenant.noGrant')}
+          action={
+            isAdmin ? (
+              <Button
+                size="small"
+                type="primary"
+                data-testid="dashboard-upload-licence"
+                onClick={() => navigate(PATHS.licence)}
+              >
+                {t('licence.upload')}
+              </Button>
+            ) : null
+          }
         />
       </Card>
     );
@@ -60,6 +75,7 @@ export function LicenceUse({ licence, isAdmin }: { licence: Dashboard['licence']
               row.granted === null ? null : (
                 <Progress
                   size="small"
+                  aria-label={translateMessage(`grant.label.${row.path}`)}
                   percent={percent(row.allocated, row.granted)}
                   success={{ percent: percent(row.used, row.granted) }}
                   status={row.allocated > row.granted ? 'exception' : 'normal'}

@@ -5,6 +5,7 @@ import { Button, Form, Input, InputNumber, Modal, Space, Switch, Table, Tag, Typ
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { translateMessage } from '../../../i18n';
 import { type CycleInput, createCycle, deleteCycle, listCycles, updateCycle } from '../../../services/dbBackupCycles';
 import { toast } from '../../../services/feedback';
 import { isRequestError } from '../../../services/request';
@@ -92,13 +93,8 @@ function CycleDialog({
           label={t('cycles.hours')}
           rules={[whole(L.hoursMin, L.hoursMax, t('cycles.hoursRange', { min: L.hoursMin, max: L.hoursMax }))]}
         >
-          <InputNumber
-            min={L.hoursMin}
-            max={L.hoursMax}
-            precision={0}
-            style={{ width: 160 }}
-            data-testid="cycle-hours"
-          />
+          {/* No min/max here: antd would turn a typed 0 into 1 silently; the rule refuses it with a message. */}
+          <InputNumber precision={0} style={{ width: 160 }} data-testid="cycle-hours" />
         </Form.Item>
         <Form.Item
           name="keep"
@@ -106,7 +102,7 @@ function CycleDialog({
           extra={t('cycles.keepHelp')}
           rules={[whole(L.keepMin, L.keepMax, t('cycles.keepRange', { min: L.keepMin, max: L.keepMax }))]}
         >
-          <InputNumber min={L.keepMin} max={L.keepMax} precision={0} style={{ width: 160 }} data-testid="cycle-keep" />
+          <InputNumber precision={0} style={{ width: 160 }} data-testid="cycle-keep" />
         </Form.Item>
         <Form.Item name="enabled" label={t('cycles.enabled')} valuePropName="checked">
           <Switch data-testid="cycle-enabled" />
@@ -189,7 +185,7 @@ export function CyclePanel({ projectId }: { projectId: string }) {
               <Typography.Text type="secondary">{formatDateTime(result.endTime ?? row.lastRunTime)}</Typography.Text>
               {result.status === 'failed' && result.message ? (
                 <div>
-                  <Typography.Text type="danger">{result.message}</Typography.Text>
+                  <Typography.Text type="danger">{translateMessage(result.message)}</Typography.Text>
                 </div>
               ) : null}
             </>

@@ -32,6 +32,7 @@ function UsageRow({ info, path }: { info: LicenceInfo; path: MeasurePath }) {
         ) : (
           <Progress
             size="small"
+            aria-label={translateMessage(`grant.label.${path}`)}
             showInfo={false}
             percent={percent(allocated, granted)}
             success={{ percent: percent(used, granted) }}
@@ -41,11 +42,14 @@ function UsageRow({ info, path }: { info: LicenceInfo; path: MeasurePath }) {
       </Col>
       <Col xs={24} md={10}>
         <Typography.Text type="secondary">
-          {t('licence.usageNumbers', {
-            used: used.toLocaleString(),
-            allocated: allocated.toLocaleString(),
-            granted: granted === undefined ? t('dashboard.unlimited') : granted.toLocaleString(),
-          })}
+          {/* An unlimited measure says 不限 once, in the bar's place (issue 32). */}
+          {granted === undefined
+            ? t('licence.usageNumbersUnlimited', { used: used.toLocaleString(), allocated: allocated.toLocaleString() })
+            : t('licence.usageNumbers', {
+                used: used.toLocaleString(),
+                allocated: allocated.toLocaleString(),
+                granted: granted.toLocaleString(),
+              })}
         </Typography.Text>
       </Col>
     </Row>

@@ -42,4 +42,21 @@ describe('tenant projects on small screens', () => {
     fireEvent.click(screen.getByTestId('tenant-projects-back'));
     await waitFor(() => expect(screen.getByTestId('tenant-row-t1')).toBeTruthy());
   });
+
+  it("is titled with the tenant's name when opened by its address", async () => {
+    mockFetch((call) => {
+      const path = pathOf(call);
+      if (path === '/portal/rest/spm/user/t1') return { body: tenant('t1', { name: 'Acme & Co' }) };
+      if (path === '/portal/rest/spm/project') return { body: [project('p1', 't1')] };
+      return undefined;
+    });
+    signIn();
+    renderRoutes(
+      [{ path: '/app/model/User/:id/project', element: <TenantProjectsPage /> }],
+      '/app/model/User/t1/project',
+    );
+    const page = await screen.findByTestId('tenant-projects-page');
+    await waitFor(() => expect(page.textContent).toContain('Acme & Co的项目'));
+    expect(page.textContent).not.toContain('t1的项目');
+  });
 });

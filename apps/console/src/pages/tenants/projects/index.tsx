@@ -3,7 +3,7 @@ import { Button, Card } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { PATHS } from '../../../app/paths';
-import { useTenantProjects } from '../../../services/tenant';
+import { useTenant, useTenantProjects } from '../../../services/tenant';
 import { TenantProjectList } from '../components/TenantProjectList';
 
 /** /app/model/User/{id}/project?name=…: a tenant's projects as cards with a back button (small screens). */
@@ -12,7 +12,9 @@ export default function TenantProjectsPage() {
   const navigate = useNavigate();
   const { id } = useParams();
   const [params] = useSearchParams();
-  const name = params.get('name') || id || '';
+  // Opened by its address (no ?name): the tenant's name once it is read, never its id (issue 32).
+  const tenant = useTenant(params.get('name') ? undefined : id);
+  const name = params.get('name') || tenant.data?.name || '';
   const projects = useTenantProjects(id);
   return (
     <Card
