@@ -30,6 +30,7 @@ import { tableRoutes } from '../modules/tables/table.routes.js';
 import { taskRoutes } from '../modules/tasks/task.routes.js';
 import { templateRoutes } from '../modules/templates/template.routes.js';
 import { tenantRoutes } from '../modules/tenants/tenant.routes.js';
+import { twoFactorRoutes } from '../modules/two-factor/two-factor.routes.js';
 import { ImageService } from '../modules/uploads/image.service.js';
 import { uploadRoutes } from '../modules/uploads/upload.routes.js';
 import { varyOnAcceptEncoding } from '../plugins/compression.js';
@@ -72,6 +73,7 @@ export async function registerRoutes(
     })),
     { prefix: SPM },
   );
+  await app.register(twoFactorRoutes(services.twoFactor, config.loginRatePerMinute), { prefix: SPM });
   await app.register(settingsRoutes(settings), { prefix: SPM });
   await app.register(withFiles(uploadRoutes(new ImageService(storage), SPM)), { prefix: SPM });
   await app.register(tenantRoutes(tenants, config.loginRatePerMinute), { prefix: SPM });

@@ -63,6 +63,8 @@ import { TemplateRepository } from '../modules/templates/template.repository.js'
 import { TemplateService } from '../modules/templates/template.service.js';
 import { TenantRepository } from '../modules/tenants/tenant.repository.js';
 import { TenantService } from '../modules/tenants/tenant.service.js';
+import { TwoFactorRepository } from '../modules/two-factor/two-factor.repository.js';
+import { TwoFactorService } from '../modules/two-factor/two-factor.service.js';
 import { UserRepository } from '../modules/users/user.repository.js';
 import { ProjectGate } from '../plugins/project-gate.js';
 import '../plugins/types.js';
@@ -124,6 +126,17 @@ export function buildServices(context: ServiceContext) {
     secrets: openSecrets,
     log: app.log,
   });
+  // Two-factor sign-in (issue 34 §2): its secrets sealed under the same key as the FTP password.
+  const twoFactor = new TwoFactorService({
+    db,
+    repo: new TwoFactorRepository(db),
+    auth,
+    audit,
+    settings,
+    secrets: openSecrets,
+    clock,
+  });
+  auth.useSecondFactor(twoFactor);
   const ftpStorage = createFtpStorage({ settings: ftpSettings, log: app.log });
   const licenceHistory = new LicenceHistoryRepository(db);
   const platformLicence = new PlatformLicenceService({
@@ -314,6 +327,7 @@ export function buildServices(context: ServiceContext) {
     settings,
     captcha,
     auth,
+    twoFactor,
     storage,
     audit,
     ftpSettings,

@@ -27,7 +27,8 @@ export function sessionOf(request: FastifyRequest): NonNullable<FastifyRequest['
 
 /** The signed-in caller and their address (on routes whose action needs a session). */
 export function actorOf(request: FastifyRequest): Actor {
-  return { user: sessionOf(request).user, ip: request.ip };
+  const { user, apiToken } = sessionOf(request);
+  return { user, ip: request.ip, ...(apiToken ? { apiToken: { id: apiToken.id, name: apiToken.name } } : {}) };
 }
 
 /**

@@ -11,11 +11,13 @@ import type { AuditRepository } from './audit.repository.js';
 export interface Actor {
   user: UserRow;
   ip: string;
+  /** The API token the call came with, named in every entry it causes. */
+  apiToken?: { id: string; name: string } | undefined;
 }
 
 export interface AuditEvent {
   action: string;
-  objectType: 'tenant' | 'project' | 'licence' | 'settings' | 'platform';
+  objectType: 'tenant' | 'project' | 'licence' | 'settings' | 'platform' | 'account';
   objectId?: string | undefined;
   /** The tenant the object belongs to, so the tenant sees the entry too. */
   tenantId?: string | null | undefined;
@@ -42,7 +44,7 @@ export class AuditService {
         objectType: event.objectType,
         objectId: event.objectId ?? null,
         ip: actor.ip,
-        detail: event.detail ?? null,
+        detail: actor.apiToken ? { ...event.detail, apiToken: actor.apiToken } : (event.detail ?? null),
       },
       tx,
       this.clock(),
