@@ -6,6 +6,7 @@ import { TEMPLATE_COLLECTIONS } from '@gantry/shared';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
+import { apiTokenRoutes } from '../modules/api-tokens/api-token.routes.js';
 import { auditRoutes } from '../modules/audit/audit.routes.js';
 import { authRoutes } from '../modules/auth/auth.routes.js';
 import { backupRoutes } from '../modules/backups/backup.routes.js';
@@ -74,6 +75,7 @@ export async function registerRoutes(
     { prefix: SPM },
   );
   await app.register(twoFactorRoutes(services.twoFactor, config.loginRatePerMinute), { prefix: SPM });
+  await app.register(apiTokenRoutes(services.apiTokens), { prefix: SPM });
   await app.register(settingsRoutes(settings), { prefix: SPM });
   await app.register(withFiles(uploadRoutes(new ImageService(storage), SPM)), { prefix: SPM });
   await app.register(tenantRoutes(tenants, config.loginRatePerMinute), { prefix: SPM });

@@ -7,6 +7,8 @@ import type { Clock } from '../lib/clock.js';
 import { DiskFileStore } from '../lib/file-store.js';
 import type { InvalidationBus } from '../lib/invalidation-bus.js';
 import { Storage } from '../lib/storage.js';
+import { ApiTokenRepository } from '../modules/api-tokens/api-token.repository.js';
+import { ApiTokenService } from '../modules/api-tokens/api-token.service.js';
 import { AuditRepository } from '../modules/audit/audit.repository.js';
 import { AuditService } from '../modules/audit/audit.service.js';
 import { AuthService } from '../modules/auth/auth.service.js';
@@ -137,6 +139,9 @@ export function buildServices(context: ServiceContext) {
     clock,
   });
   auth.useSecondFactor(twoFactor);
+  // API tokens (issue 34 §3): the session lookup asks them of `gty_` tokens.
+  const apiTokens = new ApiTokenService({ db, repo: new ApiTokenRepository(db), audit, clock });
+  auth.useApiTokens(apiTokens);
   const ftpStorage = createFtpStorage({ settings: ftpSettings, log: app.log });
   const licenceHistory = new LicenceHistoryRepository(db);
   const platformLicence = new PlatformLicenceService({
@@ -328,6 +333,7 @@ export function buildServices(context: ServiceContext) {
     captcha,
     auth,
     twoFactor,
+    apiTokens,
     storage,
     audit,
     ftpSettings,

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   ADMIN_USER_ID,
+  API_TOKEN_PREFIX,
   type CaptchaResponse,
   type Language,
   type LoginBody,
@@ -14,6 +15,7 @@ import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
+import type { RequestAuth } from '../../plugins/types.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { UserRepository, UserRow } from '../users/user.repository.js';
 import type { CaptchaService } from './captcha.service.js';
@@ -50,6 +52,12 @@ export interface SecondFactorGate {
   begin(user: UserRow, due: 'code' | 'setup', ip: string): Promise<PendingSignIn>;
 }
 
+/** API tokens (modules/api-tokens): the caller behind one, and their end with a password change. */
+export interface ApiTokenGate {
+  authenticate(token: string): Promise<RequestAuth | undefined>;
+  passwordChanged(userId: string): Promise<void>;
+}
+
 /** What a password sign-in answers: a session, or the second step still due. */
 export type LoginOutcome = LoginResponse | PendingSignIn;
 
@@ -71,6 +79,7 @@ export class AuthService {
 
   private readonly guard: LoginGuard;
   private secondFactor: SecondFactorGate | undefined;
+  private apiTokens: ApiTokenGate | undefined;
 
   constructor(private readonly deps: AuthDeps) {
     this.guard = new LoginGuard(deps);
@@ -81,6 +90,11 @@ export class AuthService {
   /** Set once at start (the second factor needs this service to open its sessions). */
   useSecondFactor(gate: SecondFactorGate): void {
     this.secondFactor = gate;
+  }
+
+  /** Set once at start: who answers for `gty_` tokens (modules/api-tokens). */
+  useApiTokens(gate: ApiTokenGate): void {
+    this.apiTokens = gate;
   }
 
   async adminExists(): Promise<boolean> {
@@ -171,8 +185,13 @@ export class AuthService {
       throw new AppError('oldPasswordWrong', { fields: { oldPassword: 'auth.oldPasswordWrong' } });
     }
     await this.deps.users.setPassword(user.id, await this.deps.hasher.hash(newPassword));
-    await this.deps.sessions.deleteForUser(user.id);
-    await this.deps.bus.publish({ kind: 'user', userId: user.id });
+    await this.passwordChanged(user.id);
+  }
+
+  /** A password set: every session of the user ends, and the API tokens made to end with it. */
+  async passwordChanged(userId: string): Promise<void> {
+    await this.apiTokens?.passwordChanged(userId);
+    await this.endSessions(userId);
   }
 
   /** Whether `password` (wire form) is the user's current password. */
@@ -200,8 +219,9 @@ export class AuthService {
     return this.deps.bus.publish({ kind: 'user', userId }, db);
   }
 
-  /** The session behind a token, if it is alive. */
-  async authenticate(token: string): Promise<{ user: UserRow; expiresAt: Date; tokenHash: string } | undefined> {
+  /** The session (or API token) behind a token, if it is alive. */
+  async authenticate(token: string): Promise<RequestAuth | undefined> {
+    if (token.startsWith(API_TOKEN_PREFIX)) return this.apiTokens?.authenticate(token);
     const tokenHash = hashToken(token);
     const now = this.deps.clock();
     const cache = this.deps.sessionCache;
