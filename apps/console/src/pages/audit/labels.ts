@@ -1,8 +1,8 @@
 import i18n from '../../i18n';
 import type { ConsoleKey } from '../../i18n/zh_Hans';
 
-/** Object types the server records (tenant, project, licence, settings, platform). */
-export const AUDIT_OBJECT_TYPES = ['tenant', 'project', 'licence', 'settings', 'platform'] as const;
+/** Object types the server records (tenant, project, licence, settings, platform, account). */
+export const AUDIT_OBJECT_TYPES = ['tenant', 'project', 'licence', 'settings', 'platform', 'account'] as const;
 /** Actions with a label; others show their code. */
 export const AUDIT_ACTIONS = [
   'tenant.create',
@@ -22,6 +22,12 @@ export const AUDIT_ACTIONS = [
   'platform.backup',
   'platform.backup.delete',
   'platform.restore',
+  'account.totp.on',
+  'account.totp.off',
+  'account.totp.recoveryCodeUsed',
+  'account.totp.refused',
+  'account.apiToken.create',
+  'account.apiToken.revoke',
 ] as const;
 
 function labelOr(key: string, fallback: string): string {
