@@ -48,7 +48,8 @@ export interface AuthDeps {
  * that asks for it.
  */
 export interface SecondFactorGate {
-  dueFor(user: UserRow, settings: Settings): Promise<'code' | 'setup' | undefined>;
+  /** Asks the same query whether or not the account exists (no timing tells which). */
+  dueFor(username: string, user: UserRow | undefined, settings: Settings): Promise<'code' | 'setup' | undefined>;
   begin(user: UserRow, due: 'code' | 'setup', ip: string): Promise<PendingSignIn>;
 }
 
@@ -126,7 +127,7 @@ export class AuthService {
     const account = await deps.users.findById(username);
     // Known before the password is checked, so that a right password does not clear the wrong codes
     // counted before it (LoginGuard.attempt).
-    const owesCode = account && this.secondFactor ? await this.secondFactor.dueFor(account, settings) : undefined;
+    const owesCode = await this.secondFactor?.dueFor(username, account, settings);
     const user = await this.guard.attempt(
       userKey(username),
       ip,
@@ -136,7 +137,7 @@ export class AuthService {
       { onSuccess: owesCode ? 'release' : 'clear' },
     );
     if (!user.status) throw new AppError('accountDisabled', { fields: { user: 'auth.disabled' } });
-    const due = this.secondFactor ? await this.secondFactor.dueFor(user, settings) : undefined;
+    const due = await this.secondFactor?.dueFor(user.id, user, settings);
     if (due && this.secondFactor) return this.secondFactor.begin(user, due, ip);
     return this.openSession(user, ip, settings);
   }

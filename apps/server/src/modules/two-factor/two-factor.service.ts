@@ -103,9 +103,9 @@ export class TwoFactorService implements SecondFactorGate {
     });
   }
 
-  async dueFor(user: UserRow, settings: Settings): Promise<'code' | 'setup' | undefined> {
-    if (await this.deps.repo.isOn(user.id)) return 'code';
-    return requiredFor(user, settings) ? 'setup' : undefined;
+  async dueFor(username: string, user: UserRow | undefined, settings: Settings): Promise<'code' | 'setup' | undefined> {
+    if (await this.deps.repo.isOn(username)) return 'code';
+    return user && requiredFor(user, settings) ? 'setup' : undefined;
   }
 
   async begin(user: UserRow, due: 'code' | 'setup', ip: string): Promise<PendingSignIn> {
