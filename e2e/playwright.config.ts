@@ -63,6 +63,7 @@ export default defineConfig({
     { name: 'sites', testMatch: 'sites.spec.ts' },
     { name: 'tables', testMatch: 'tables.spec.ts' },
     { name: 'a11y', testMatch: 'a11y.spec.ts' },
+    { name: 'account-security', testMatch: 'account-security.spec.ts' },
     // Last: its restore ends every session (and puts the platform back as it was).
     { name: 'platform-backup', testMatch: 'platform-backup.spec.ts' },
   ],

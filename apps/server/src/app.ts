@@ -28,6 +28,7 @@ import type { TaskEngine } from './modules/tasks/task.engine.js';
 import type { TemplateService } from './modules/templates/template.service.js';
 import type { TenantService } from './modules/tenants/tenant.service.js';
 import { openConfiguredDatabase } from './open-database.js';
+import type { ActionRoute } from './plugins/auth.js';
 import { answerFrameworkError, errorAnswer } from './plugins/error-handler.js';
 import { logDestination, loggerOptions, RequestLog } from './plugins/logging.js';
 import type { ProjectGate } from './plugins/project-gate.js';
@@ -57,6 +58,8 @@ export interface App {
   database: DatabaseHandle;
   /** The routes that take files (multipart/form-data), as they were added. */
   multipartRoutes: readonly UploadRoute[];
+  /** Every route that declares an action (plugins/auth.ts), as it was added: the API's route table. */
+  actionRoutes: readonly ActionRoute[];
   /** The project gate: the project-scoped routes it guards, and a watch on what it lets through. */
   projectGate: ProjectGate;
   services: {
@@ -142,7 +145,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ownOrigin.add(request);
     return siteAddress(projectId, request.url ?? '/');
   };
-  const multipartRoutes = await registerRequestPipeline(app, services, {
+  const { multipartRoutes, actionRoutes } = await registerRequestPipeline(app, services, {
     config,
     clock,
     database,
@@ -156,7 +159,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
     closeDatabase: !options.database || options.closeDatabase === true,
   });
   await registerRoutes(app, services, { config, database });
-  return { app, database, multipartRoutes, projectGate: services.projectGate, services: exposed(services) };
+  return {
+    app,
+    database,
+    multipartRoutes,
+    actionRoutes,
+    projectGate: services.projectGate,
+    services: exposed(services),
+  };
 }
 
 /** The services tests and the process entry reach for. */

@@ -1,3 +1,4 @@
+import { ACCOUNT_MESSAGES } from './account-messages.js';
 import { BACKUP_MESSAGES } from './backup-messages.js';
 import { FIELD_MESSAGES } from './fields-messages.js';
 import { MEDIA_MESSAGES } from './media-messages.js';
@@ -21,6 +22,7 @@ export const MESSAGES = {
   ...TEMPLATE_MESSAGES,
   ...FIELD_MESSAGES,
   ...PROJECT_EXPAND_MESSAGES,
+  ...ACCOUNT_MESSAGES,
 };
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -2,7 +2,7 @@
  * What the audit log records: the object types and every action id, in one list the server's
  * `AuditEvent` is typed with and the console labels in both languages (its test checks each).
  */
-export const AUDIT_OBJECT_TYPES = ['tenant', 'project', 'licence', 'settings', 'platform'] as const;
+export const AUDIT_OBJECT_TYPES = ['tenant', 'project', 'licence', 'settings', 'platform', 'account'] as const;
 export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
 
 export const AUDIT_ACTIONS = [
@@ -27,5 +27,11 @@ export const AUDIT_ACTIONS = [
   'dbBackupCycle.create',
   'dbBackupCycle.update',
   'dbBackupCycle.delete',
+  'account.totp.on',
+  'account.totp.off',
+  'account.totp.recoveryCodeUsed',
+  'account.totp.refused',
+  'account.apiToken.create',
+  'account.apiToken.revoke',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -27,6 +27,17 @@ export const ERRORS = {
   captchaInvalid: { status: 451, message: 'auth.captchaInvalid' },
   oldPasswordWrong: { status: 400, message: 'auth.oldPasswordWrong' },
   verifyFailed: { status: 400, message: 'auth.verifyFailed' },
+  /** Two-factor sign-in: a wrong or already used code; the pending sign-in unknown, spent or expired. */
+  totpCodeWrong: { status: 400, message: 'totp.codeWrong' },
+  pendingSignInInvalid: { status: 401, message: 'totp.pendingInvalid' },
+  totpAlreadyOn: { status: 409, message: 'totp.alreadyOn' },
+  totpNotOn: { status: 409, message: 'totp.notOn' },
+  totpNoSetup: { status: 409, message: 'totp.noSetup' },
+  totpRequired: { status: 409, message: 'totp.required' },
+  /** API tokens: a write with a read-only token; an account-security call with any token. */
+  apiTokenReadOnly: { status: 403, message: 'apiToken.readOnly' },
+  apiTokenSessionOnly: { status: 403, message: 'apiToken.sessionOnly' },
+  apiTokenLimit: { status: 409, message: 'apiToken.tooMany' },
   notImage: { status: 415, message: 'upload.notImage' },
   noFile: { status: 400, message: 'upload.noFile' },
   oneFile: { status: 400, message: 'upload.oneFile' },

@@ -1,3 +1,5 @@
+export * from './account-messages.js';
+export * from './account-security.js';
 export * from './all-messages.js';
 export * from './audit.js';
 export * from './backup-messages.js';
@@ -17,6 +19,7 @@ export * from './media-messages.js';
 export * from './messages.js';
 export * from './password.js';
 export * from './project-expand.js';
+export * from './schemas/account-security.schema.js';
 export * from './schemas/auth.schema.js';
 export * from './schemas/backup.schema.js';
 export * from './schemas/db-backup.schema.js';

@@ -1,4 +1,4 @@
-import { type CaptchaResponse, type CurrentUser, type LoginResponse, type Right, sha256Hex } from '@gantry/shared';
+import { type CaptchaResponse, type CurrentUser, type LoginAnswer, type Right, sha256Hex } from '@gantry/shared';
 import { useQuery } from '@tanstack/react-query';
 import { request } from './request';
 import { updateUser, useSessionUser } from './session';
@@ -36,8 +36,11 @@ export interface LoginInput {
   codeId?: string | undefined;
 }
 
-/** The login page reports errors itself (fields on the form), so this never toasts. */
-export function login(input: LoginInput): Promise<LoginResponse> {
+/**
+ * The login page reports errors itself (fields on the form), so this never toasts. Answers a
+ * session, or the second step when the account signs in with a second factor.
+ */
+export function login(input: LoginInput): Promise<LoginAnswer> {
   const body: Record<string, unknown> = {
     username: input.username.trim(),
     password: sha256Hex(input.password),

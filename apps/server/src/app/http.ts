@@ -18,7 +18,7 @@ import { MetricsRepository } from '../modules/metrics/metrics.repository.js';
 import { registerMetrics } from '../modules/metrics/metrics.routes.js';
 import { registerPlatformRestoreGuard } from '../modules/platform-backup/platform-backup.routes.js';
 import { registerBackOfficeGate } from '../modules/sites/back-office-gate.js';
-import { registerAuth } from '../plugins/auth.js';
+import { type ActionRoute, registerAuth } from '../plugins/auth.js';
 import { registerCompression } from '../plugins/compression.js';
 import { type ErrorAnswer, registerErrorHandler } from '../plugins/error-handler.js';
 import { registerNoStore } from '../plugins/no-store.js';
@@ -35,8 +35,9 @@ import '../plugins/types.js';
 /**
  * What every request goes through, in order: its tenant's statement context, validation and serialisation by the routes' zod
  * schemas, the one error handler, the unread-body rule, upload limits, the session, metrics, the NUL
- * check, the project gate, the back office's sign-in gate, the platform restore guard; then CORS, security headers, rate limits,
- * the websocket, compression and the API description. Answers the routes that take files.
+ * check, the project gate, the back office's sign-in gate, the platform restore guard; then CORS,
+ * security headers, rate limits, the websocket, compression and the API description. Answers the routes
+ * that take files and every route with its action (the route table, for tests that go over all of it).
  */
 export async function registerRequestPipeline(
   app: FastifyInstance,
@@ -48,7 +49,7 @@ export async function registerRequestPipeline(
     metrics: Metrics | undefined;
     answerError: ErrorAnswer;
   },
-): Promise<readonly UploadRoute[]> {
+): Promise<{ multipartRoutes: readonly UploadRoute[]; actionRoutes: readonly ActionRoute[] }> {
   const { config, clock, database, metrics } = context;
   const { auth, platformLicence, projectGate, platformBackups, settings } = services;
   const metricsToken = config.metricsToken;
@@ -62,7 +63,7 @@ export async function registerRequestPipeline(
   registerUnreadBody(app);
   // Every route that takes files, from the route table: its declared limits checked before its body is read.
   const multipartRoutes = registerUploadRoutes(app);
-  registerAuth(app, auth, API);
+  const actionRoutes = registerAuth(app, auth, API);
   // Answers of a session's calls (and those that carry a token) are never cached.
   registerNoStore(app, API);
   if (metrics && metricsToken) {
@@ -116,5 +117,5 @@ export async function registerRequestPipeline(
     transformObject: jsonSchemaTransformObject,
   });
 
-  return multipartRoutes;
+  return { multipartRoutes, actionRoutes };
 }

@@ -6,6 +6,7 @@ import { TEMPLATE_COLLECTIONS } from '@gantry/shared';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
+import { apiTokenRoutes } from '../modules/api-tokens/api-token.routes.js';
 import { auditRoutes } from '../modules/audit/audit.routes.js';
 import { authRoutes } from '../modules/auth/auth.routes.js';
 import { backupRoutes } from '../modules/backups/backup.routes.js';
@@ -30,6 +31,7 @@ import { tableRoutes } from '../modules/tables/table.routes.js';
 import { taskRoutes } from '../modules/tasks/task.routes.js';
 import { templateRoutes } from '../modules/templates/template.routes.js';
 import { tenantRoutes } from '../modules/tenants/tenant.routes.js';
+import { twoFactorRoutes } from '../modules/two-factor/two-factor.routes.js';
 import { ImageService } from '../modules/uploads/image.service.js';
 import { uploadRoutes } from '../modules/uploads/upload.routes.js';
 import { varyOnAcceptEncoding } from '../plugins/compression.js';
@@ -72,6 +74,8 @@ export async function registerRoutes(
     })),
     { prefix: SPM },
   );
+  await app.register(twoFactorRoutes(services.twoFactor, config.loginRatePerMinute), { prefix: SPM });
+  await app.register(apiTokenRoutes(services.apiTokens), { prefix: SPM });
   await app.register(settingsRoutes(settings), { prefix: SPM });
   await app.register(withFiles(uploadRoutes(new ImageService(storage), SPM)), { prefix: SPM });
   await app.register(tenantRoutes(tenants, config.loginRatePerMinute), { prefix: SPM });

@@ -8,6 +8,8 @@ import { DiskFileStore } from '../lib/file-store.js';
 import type { InvalidationBus } from '../lib/invalidation-bus.js';
 import { S3FileStore, s3LocationOf } from '../lib/s3-file-store.js';
 import { Storage } from '../lib/storage.js';
+import { ApiTokenRepository } from '../modules/api-tokens/api-token.repository.js';
+import { ApiTokenService } from '../modules/api-tokens/api-token.service.js';
 import { AuditRepository } from '../modules/audit/audit.repository.js';
 import { AuditService } from '../modules/audit/audit.service.js';
 import { AuthService } from '../modules/auth/auth.service.js';
@@ -64,6 +66,8 @@ import { TemplateRepository } from '../modules/templates/template.repository.js'
 import { TemplateService } from '../modules/templates/template.service.js';
 import { TenantRepository } from '../modules/tenants/tenant.repository.js';
 import { TenantService } from '../modules/tenants/tenant.service.js';
+import { TwoFactorRepository } from '../modules/two-factor/two-factor.repository.js';
+import { TwoFactorService } from '../modules/two-factor/two-factor.service.js';
 import { UserRepository } from '../modules/users/user.repository.js';
 import { ProjectGate } from '../plugins/project-gate.js';
 import '../plugins/types.js';
@@ -127,6 +131,20 @@ export function buildServices(context: ServiceContext) {
     secrets: openSecrets,
     log: app.log,
   });
+  // Two-factor sign-in (issue 34 §2): its secrets sealed under the same key as the FTP password.
+  const twoFactor = new TwoFactorService({
+    db,
+    repo: new TwoFactorRepository(db),
+    auth,
+    audit,
+    settings,
+    secrets: openSecrets,
+    clock,
+  });
+  auth.useSecondFactor(twoFactor);
+  // API tokens (issue 34 §3): the session lookup asks them of `gty_` tokens.
+  const apiTokens = new ApiTokenService({ db, repo: new ApiTokenRepository(db), audit, clock });
+  auth.useApiTokens(apiTokens);
   const ftpStorage = createFtpStorage({ settings: ftpSettings, log: app.log });
   const licenceHistory = new LicenceHistoryRepository(db);
   const platformLicence = new PlatformLicenceService({
@@ -321,6 +339,8 @@ export function buildServices(context: ServiceContext) {
     settings,
     captcha,
     auth,
+    twoFactor,
+    apiTokens,
     storage,
     audit,
     ftpSettings,

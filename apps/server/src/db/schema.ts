@@ -240,6 +240,70 @@ export const loginAttempts = pgTable(
   (t) => [index('login_attempts_updated_idx').on(t.updatedAt)],
 );
 
+/**
+ * Two-factor sign-in (TOTP) of an account (issue 34 §2). The secret is sealed like the FTP password
+ * (`secret-box.ts`, purpose 'totp'); `confirmedAt` null while set-up waits for its first code;
+ * `lastStep` is the last time step a code was accepted for, so no code is accepted twice.
+ */
+export const userTotp = pgTable('user_totp', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secretSealed: text('secret_sealed').notNull(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  lastStep: bigint('last_step', { mode: 'number' }),
+  createdAt: createdAt(),
+});
+
+/** Single-use recovery codes, as SHA-256 of the code (80 random bits each). */
+export const totpRecoveryCodes = pgTable(
+  'totp_recovery_codes',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ name: 'totp_recovery_codes_pk', columns: [t.userId, t.codeHash] })],
+);
+
+/** Sign-ins whose password was right and whose second factor is still due (short-lived, single use). */
+export const pendingSignIns = pgTable(
+  'pending_sign_ins',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Wrong codes given with it so far. */
+    tries: integer('tries').notNull().default(0),
+    ip: text('ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('pending_sign_ins_expires_idx').on(t.expiresAt)],
+);
+
+/** Personal API tokens (issue 34 §3): SHA-256 of the token only; revoked = deleted. */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull().unique('api_tokens_token_hash_unique'),
+    scope: text('scope').$type<'read' | 'all'>().notNull(),
+    revokeOnPasswordChange: boolean('revoke_on_password_change').notNull().default(true),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [index('api_tokens_user_idx').on(t.userId)],
+);
+
 /** Issued verification codes; each is deleted when checked (single use). */
 export const captchas = pgTable(
   'captchas',

@@ -8,6 +8,8 @@ export interface RequestAuth {
   user: UserRow;
   expiresAt: Date;
   tokenHash: string;
+  /** Set when the caller sent an API token instead of a session's (issue 34 §3). */
+  apiToken?: { id: string; name: string; scope: 'read' | 'all' } | undefined;
 }
 
 declare module 'fastify' {
@@ -19,6 +21,11 @@ declare module 'fastify' {
      * README, contract 3). Every other route takes the token from the Authorization header only.
      */
     tokenInQuery?: boolean;
+    /**
+     * Only a signed-in session may call it, never an API token (the account's own security: its
+     * tokens, second factor and password), so a leaked token cannot entrench itself.
+     */
+    apiTokenRefused?: boolean;
     /** The route receives files (multipart/form-data): its limits and errors (`lib/upload-receiver.ts`). */
     upload?: UploadRule;
     /**

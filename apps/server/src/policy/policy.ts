@@ -46,6 +46,8 @@ export const ACTIONS = [
   'platformBackup.read',
   'platformBackup.write',
   'template.write',
+  /** Every account's API tokens: list and revoke (issue 34 §3). */
+  'apiToken.admin',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -64,6 +66,7 @@ const ADMIN_ONLY: ReadonlySet<Action> = new Set([
   'ftpSettings.write',
   'platformBackup.read',
   'platformBackup.write',
+  'apiToken.admin',
 ]);
 /** Actions granted by a named right (console.md §3: the licence history's log.view / log.export). */
 const NEEDS_RIGHT: Partial<Record<Action, Right>> = { 'licence.history': 'log.view', 'licence.export': 'log.export' };

@@ -181,6 +181,8 @@ export interface TestApp extends App {
   dataDir: string;
   /** Moves the injected clock forward. */
   advance(ms: number): void;
+  /** The injected clock's time (ms since the epoch). */
+  now(): number;
   close(): Promise<void>;
   registerAdmin(password?: string): Promise<void>;
   /** Signs in and returns the token. */
@@ -237,6 +239,7 @@ export async function createTestApp(
     advance: (ms) => {
       now += ms;
     },
+    now: () => now,
     close: async () => {
       await app.close();
       await dispose();

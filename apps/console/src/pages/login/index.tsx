@@ -1,9 +1,10 @@
-import type { CaptchaResponse } from '@gantry/shared';
+import type { CaptchaResponse, LoginResponse, PendingSignIn } from '@gantry/shared';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { landingPath } from '../../app/access';
 import { HOME_PATH } from '../../app/paths';
+import { isPendingSignIn } from '../../services/accountSecurity';
 import { fetchCaptcha, login } from '../../services/auth';
 import { toast } from '../../services/feedback';
 import { isRequestError } from '../../services/request';
@@ -12,6 +13,7 @@ import { AuthShell } from './components/AuthShell';
 import { CaptchaImage } from './components/CaptchaImage';
 import { Field } from './components/Field';
 import { PasswordInput } from './components/PasswordInput';
+import { SecondStep } from './components/SecondStep';
 import './login.css';
 import {
   EMPTY_LOGIN,
@@ -33,6 +35,8 @@ export default function LoginPage() {
   const [notice, setNotice] = useState<string | null>(readLoginMessage);
   const [captcha, setCaptcha] = useState<CaptchaResponse | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  /** The second step of a sign-in whose password was right (two-factor sign-in). */
+  const [pending, setPending] = useState<PendingSignIn | null>(null);
   const captchaFor = useRef<string | null>(null);
   const codeShown = Boolean(captcha?.svg);
 
@@ -76,6 +80,11 @@ export default function LoginPage() {
     for (const m of messages) toast.error(m);
   };
 
+  const signedIn = async (user: LoginResponse) => {
+    setUser(user, values.remember);
+    await navigate(landingPath(params.get('redirect'), user, HOME_PATH), { replace: true });
+  };
+
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     const found = validateLogin(values, codeShown, t);
@@ -84,15 +93,15 @@ export default function LoginPage() {
     setNotice(null);
     setSubmitting(true);
     try {
-      const user = await login({
+      const answer = await login({
         username: values.username,
         password: values.password,
         remember: values.remember,
         code: captcha ? values.code.trim() : undefined,
         codeId: captcha ? captcha.id : undefined,
       });
-      setUser(user, values.remember);
-      await navigate(landingPath(params.get('redirect'), user, HOME_PATH), { replace: true });
+      if (isPendingSignIn(answer)) setPending(answer);
+      else await signedIn(answer);
     } catch (error) {
       showError(error);
       void loadCaptcha(values.username.trim());
@@ -108,7 +117,18 @@ export default function LoginPage() {
           {notice}
         </div>
       ) : null}
-      <form noValidate onSubmit={(e) => void onSubmit(e)}>
+      {pending ? (
+        <SecondStep
+          pending={pending}
+          onSignedIn={(user) => void signedIn(user)}
+          onRestart={(message) => {
+            setPending(null);
+            setValues((v) => ({ ...v, password: '' }));
+            setNotice(message);
+          }}
+        />
+      ) : null}
+      <form noValidate hidden={pending !== null} onSubmit={(e) => void onSubmit(e)}>
         <Field id="login-username" label={t('login.username')} error={errors.username}>
           <input
             id="login-username"

@@ -27,6 +27,8 @@ export interface SettingsFormValues {
   mediaLibrary: { publicDirEnable: boolean; publicDirFeature: (typeof PUBLIC_DIR_FEATURES)[number][] };
   /** The project port range; an emptied input is null (refused by the schema on save). */
   sitePorts: { min: number | null; max: number | null };
+  /** Who must sign in with a second factor. */
+  twoFactor: { admin: boolean; tenants: boolean };
 }
 
 /** Form item names, as dotted paths; server `fields` keys map onto the longest one they start with. */
@@ -47,6 +49,8 @@ const FORM_FIELDS = [
   'mediaLibrary.publicDirFeature',
   'sitePorts.min',
   'sitePorts.max',
+  'twoFactor.admin',
+  'twoFactor.tenants',
 ] as const;
 
 export function toFormValues(s: Settings): SettingsFormValues {
@@ -70,6 +74,7 @@ export function toFormValues(s: Settings): SettingsFormValues {
       publicDirFeature: [...s.mediaLibrary.publicDirFeature],
     },
     sitePorts: { min: s.sitePorts.min, max: s.sitePorts.max },
+    twoFactor: { admin: s.twoFactor.admin, tenants: s.twoFactor.tenants },
   };
 }
 
@@ -116,6 +121,7 @@ export function buildSettings(
       publicDirFeature: values.mediaLibrary?.publicDirFeature ?? [],
     },
     sitePorts: { min: values.sitePorts?.min ?? null, max: values.sitePorts?.max ?? null },
+    twoFactor: { admin: values.twoFactor?.admin ?? false, tenants: values.twoFactor?.tenants ?? false },
   };
   const parsed = settingsSchema.safeParse(candidate);
   if (!parsed.success) {

@@ -2,38 +2,44 @@ import { Card, Form, Input, Skeleton, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../services/auth';
 import { formatDateTime } from '../../utils/dateTime';
+import { ApiTokensCard } from './ApiTokensCard';
+import { TwoFactorCard } from './TwoFactorCard';
 
-/** Personal centre: the profile of login/current/user, read-only for now. */
+/** Personal centre: the profile of login/current/user (read-only), two-factor sign-in, API tokens. */
 export default function UserCenterPage() {
   const { t } = useTranslation();
   const { data: user, isPending } = useCurrentUser();
 
   return (
-    <Card title={t('userCenter.title')} style={{ maxWidth: 640 }}>
-      {isPending || !user ? (
-        <Skeleton active />
-      ) : (
-        <Form layout="vertical" initialValues={user} data-testid="user-center-form">
-          <Form.Item name="id" label={t('userCenter.id')}>
-            <Input readOnly data-testid="user-id" />
-          </Form.Item>
-          <Form.Item name="username" label={t('userCenter.username')}>
-            <Input readOnly data-testid="user-username" />
-          </Form.Item>
-          <Form.Item name="name" label={t('userCenter.name')}>
-            <Input readOnly data-testid="user-name" />
-          </Form.Item>
-          <Form.Item name="userId" label={t('userCenter.userId')}>
-            <Input readOnly data-testid="user-userId" />
-          </Form.Item>
-          <Form.Item name="isAdmin" label={t('userCenter.isAdmin')} valuePropName="checked">
-            <Switch disabled checkedChildren={t('common.yes')} unCheckedChildren={t('common.no')} />
-          </Form.Item>
-          <Form.Item label={t('userCenter.expiresAt')}>
-            <Input readOnly value={formatDateTime(user.expiresAt)} data-testid="user-expiresAt" />
-          </Form.Item>
-        </Form>
-      )}
-    </Card>
+    <>
+      <Card title={t('userCenter.title')} style={{ maxWidth: 640 }}>
+        {isPending || !user ? (
+          <Skeleton active />
+        ) : (
+          <Form layout="vertical" initialValues={user} data-testid="user-center-form">
+            <Form.Item name="id" label={t('userCenter.id')}>
+              <Input readOnly data-testid="user-id" />
+            </Form.Item>
+            <Form.Item name="username" label={t('userCenter.username')}>
+              <Input readOnly data-testid="user-username" />
+            </Form.Item>
+            <Form.Item name="name" label={t('userCenter.name')}>
+              <Input readOnly data-testid="user-name" />
+            </Form.Item>
+            <Form.Item name="userId" label={t('userCenter.userId')}>
+              <Input readOnly data-testid="user-userId" />
+            </Form.Item>
+            <Form.Item name="isAdmin" label={t('userCenter.isAdmin')} valuePropName="checked">
+              <Switch disabled checkedChildren={t('common.yes')} unCheckedChildren={t('common.no')} />
+            </Form.Item>
+            <Form.Item label={t('userCenter.expiresAt')}>
+              <Input readOnly value={formatDateTime(user.expiresAt)} data-testid="user-expiresAt" />
+            </Form.Item>
+          </Form>
+        )}
+      </Card>
+      <TwoFactorCard />
+      {user ? <ApiTokensCard isAdmin={user.isAdmin} /> : null}
+    </>
   );
 }

@@ -12,6 +12,8 @@ import type { AuditRepository } from './audit.repository.js';
 export interface Actor {
   user: UserRow;
   ip: string;
+  /** The API token the call came with, named in every entry it causes. */
+  apiToken?: { id: string; name: string } | undefined;
 }
 
 export interface AuditEvent {
@@ -43,7 +45,7 @@ export class AuditService {
         objectType: event.objectType,
         objectId: event.objectId ?? null,
         ip: actor.ip,
-        detail: event.detail ?? null,
+        detail: actor.apiToken ? { ...event.detail, apiToken: actor.apiToken } : (event.detail ?? null),
       },
       tx,
       this.clock(),

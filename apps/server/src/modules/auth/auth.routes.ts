@@ -4,8 +4,8 @@ import {
   captchaResponse,
   changePasswordBody,
   currentUser,
+  loginAnswer,
   loginBody,
-  loginResponse,
   messageResponse,
   registerBody,
   translate,
@@ -69,7 +69,7 @@ export function authRoutes(auth: AuthService, loginRatePerMinute: number, profil
       '/login',
       {
         config: { action: 'public', ...throttled },
-        schema: { tags: ['auth'], body: loginBody, response: { 200: loginResponse } },
+        schema: { tags: ['auth'], body: loginBody, response: { 200: loginAnswer } },
       },
       async (request) => auth.login(request.body, request.ip, request.language),
     );
@@ -87,7 +87,7 @@ export function authRoutes(auth: AuthService, loginRatePerMinute: number, profil
       '/login/current/password',
       {
         // It checks a password: throttled like sign-in, so a stolen token cannot guess at hash speed.
-        config: { action: 'session', ...throttled },
+        config: { action: 'session', apiTokenRefused: true, ...throttled },
         schema: { tags: ['auth'], body: changePasswordBody, response: { 200: messageResponse } },
       },
       async (request) => {

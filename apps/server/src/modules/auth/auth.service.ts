@@ -1,17 +1,21 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   ADMIN_USER_ID,
+  API_TOKEN_PREFIX,
   type CaptchaResponse,
   type Language,
   type LoginBody,
   type LoginResponse,
+  type PendingSignIn,
   type SessionUser,
+  type Settings,
   TOKEN_BYTES,
 } from '@gantry/shared';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
+import type { RequestAuth } from '../../plugins/types.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { UserRepository, UserRow } from '../users/user.repository.js';
 import type { CaptchaService } from './captcha.service.js';
@@ -38,6 +42,26 @@ export interface AuthDeps {
   sessionCache?: SessionCache;
 }
 
+/**
+ * The second factor of a sign-in (modules/two-factor): whether the account owes one after its
+ * password ('code', or 'setup' when settings require one it has not set up), and the pending sign-in
+ * that asks for it.
+ */
+export interface SecondFactorGate {
+  /** Asks the same query whether or not the account exists (no timing tells which). */
+  dueFor(username: string, user: UserRow | undefined, settings: Settings): Promise<'code' | 'setup' | undefined>;
+  begin(user: UserRow, due: 'code' | 'setup', ip: string): Promise<PendingSignIn>;
+}
+
+/** API tokens (modules/api-tokens): the caller behind one, and their end with a password change. */
+export interface ApiTokenGate {
+  authenticate(token: string): Promise<RequestAuth | undefined>;
+  passwordChanged(userId: string): Promise<void>;
+}
+
+/** What a password sign-in answers: a session, or the second step still due. */
+export type LoginOutcome = LoginResponse | PendingSignIn;
+
 export function toSessionUser(user: UserRow, expiresAt: Date): SessionUser {
   return {
     id: user.id,
@@ -55,11 +79,23 @@ export class AuthService {
   private adminKnown = false;
 
   private readonly guard: LoginGuard;
+  private secondFactor: SecondFactorGate | undefined;
+  private apiTokens: ApiTokenGate | undefined;
 
   constructor(private readonly deps: AuthDeps) {
     this.guard = new LoginGuard(deps);
     const cache = deps.sessionCache;
     if (cache) deps.bus.subscribe((change) => cache.apply(change));
+  }
+
+  /** Set once at start (the second factor needs this service to open its sessions). */
+  useSecondFactor(gate: SecondFactorGate): void {
+    this.secondFactor = gate;
+  }
+
+  /** Set once at start: who answers for `gty_` tokens (modules/api-tokens). */
+  useApiTokens(gate: ApiTokenGate): void {
+    this.apiTokens = gate;
   }
 
   async adminExists(): Promise<boolean> {
@@ -77,22 +113,55 @@ export class AuthService {
     return this.guard.captchaFor(userKey(username), ip);
   }
 
-  /** The password checked under the verification code and lockout rules (LoginGuard). */
-  async login(body: LoginBody, ip: string, language: Language): Promise<LoginResponse> {
+  /**
+   * The password checked under the verification code and lockout rules (LoginGuard); then a
+   * session, or the second step when the account owes a second factor (no session before it).
+   */
+  async login(body: LoginBody, ip: string, language: Language): Promise<LoginOutcome> {
     const { username, password } = body;
     const { deps } = this;
     if (username === ADMIN_USER_ID && !(await this.adminExists())) {
       throw new AppError('adminMissing', { fields: { user: 'auth.adminMissing' } });
     }
-    const user = await this.guard.attempt(userKey(username), ip, body, language, async () => {
-      const found = await deps.users.findById(username);
-      return (await deps.hasher.verify(found?.passwordHash, password)) ? found : undefined;
-    });
-    if (!user.status) throw new AppError('accountDisabled', { fields: { user: 'auth.disabled' } });
-
     const settings = await deps.settings.get();
+    const account = await deps.users.findById(username);
+    // Known before the password is checked, so that a right password does not clear the wrong codes
+    // counted before it (LoginGuard.attempt).
+    const owesCode = await this.secondFactor?.dueFor(username, account, settings);
+    const user = await this.guard.attempt(
+      userKey(username),
+      ip,
+      body,
+      language,
+      async () => ((await deps.hasher.verify(account?.passwordHash, password)) ? account : undefined),
+      { onSuccess: owesCode ? 'release' : 'clear' },
+    );
+    if (!user.status) throw new AppError('accountDisabled', { fields: { user: 'auth.disabled' } });
+    const due = await this.secondFactor?.dueFor(user.id, user, settings);
+    if (due && this.secondFactor) return this.secondFactor.begin(user, due, ip);
+    return this.openSession(user, ip, settings);
+  }
+
+  /**
+   * The second factor's code checked under the same lockout as the password (same account key),
+   * without a verification code image (settled with the password); `wrong` is the refusal.
+   */
+  attemptSecondFactor<T>(
+    username: string,
+    ip: string,
+    language: Language,
+    check: () => Promise<T | undefined>,
+    wrong: () => AppError,
+  ): Promise<T> {
+    return this.guard.attempt(userKey(username), ip, {}, language, check, { captcha: false, wrong });
+  }
+
+  /** A new session of `user` (a sign-in that passed every step). */
+  async openSession(user: UserRow, ip: string, settings?: Settings): Promise<LoginResponse> {
+    const { deps } = this;
+    const { loginDuration } = settings ?? (await deps.settings.get());
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
-    const expiresAt = new Date(deps.clock().getTime() + (settings.loginDuration.time ?? 86_400) * 1000);
+    const expiresAt = new Date(deps.clock().getTime() + (loginDuration.time ?? 86_400) * 1000);
     await deps.sessions.create({ tokenHash: hashToken(token), userId: user.id, expiresAt, ip });
     return { ...toSessionUser(user, expiresAt), token };
   }
@@ -117,8 +186,13 @@ export class AuthService {
       throw new AppError('oldPasswordWrong', { fields: { oldPassword: 'auth.oldPasswordWrong' } });
     }
     await this.deps.users.setPassword(user.id, await this.deps.hasher.hash(newPassword));
-    await this.deps.sessions.deleteForUser(user.id);
-    await this.deps.bus.publish({ kind: 'user', userId: user.id });
+    await this.passwordChanged(user.id);
+  }
+
+  /** A password set: every session of the user ends, and the API tokens made to end with it. */
+  async passwordChanged(userId: string): Promise<void> {
+    await this.apiTokens?.passwordChanged(userId);
+    await this.endSessions(userId);
   }
 
   /** Whether `password` (wire form) is the user's current password. */
@@ -146,8 +220,9 @@ export class AuthService {
     return this.deps.bus.publish({ kind: 'user', userId }, db);
   }
 
-  /** The session behind a token, if it is alive. */
-  async authenticate(token: string): Promise<{ user: UserRow; expiresAt: Date; tokenHash: string } | undefined> {
+  /** The session (or API token) behind a token, if it is alive. */
+  async authenticate(token: string): Promise<RequestAuth | undefined> {
+    if (token.startsWith(API_TOKEN_PREFIX)) return this.apiTokens?.authenticate(token);
     const tokenHash = hashToken(token);
     const now = this.deps.clock();
     const cache = this.deps.sessionCache;

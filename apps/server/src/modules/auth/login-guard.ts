@@ -74,6 +74,11 @@ export class LoginGuard {
    * when the password is right and undefined otherwise. Order matters: the verification code and the
    * attempt count are settled before any password hash is computed, and the attempt is reserved
    * atomically so that concurrent wrong passwords never exceed the configured count.
+   *
+   * A second factor's code (issue 34 §2) counts on the same account: its password step passes
+   * `onSuccess: 'release'` (the right password gives back its own attempt but does not clear the
+   * wrong codes before it, so alternating password and guessed codes still reaches the lockout), and
+   * its code step `captcha: false` (the verification code was settled with the password).
    */
   async attempt<T>(
     account: string,
@@ -81,10 +86,11 @@ export class LoginGuard {
     body: { code?: string | undefined; codeId?: string | undefined },
     language: Language,
     check: () => Promise<T | undefined>,
+    options: { captcha?: boolean; onSuccess?: 'clear' | 'release'; wrong?: () => AppError } = {},
   ): Promise<T> {
     const { deps } = this;
     const settings = await deps.settings.get();
-    if (await this.captchaRequired(account, ip, settings.captcha)) {
+    if (options.captcha !== false && (await this.captchaRequired(account, ip, settings.captcha))) {
       if (!body.code || !body.codeId)
         throw new AppError('captchaRequired', { fields: { code: 'auth.captchaRequired' } });
       if (!(await deps.captcha.verify(body.codeId, body.code))) {
@@ -123,9 +129,10 @@ export class LoginGuard {
     if (found === undefined) {
       await deps.attempts.recordFailure(addressKey(ip), now, new Date(now.getTime() - FAILURE_MEMORY_MS));
       if (limit && reservation.attempts >= limit) throw await freeze();
-      throw new AppError('badCredentials', { fields: { user: 'auth.badCredentials' } });
+      throw options.wrong?.() ?? new AppError('badCredentials', { fields: { user: 'auth.badCredentials' } });
     }
-    await deps.attempts.clear(account);
+    if (options.onSuccess === 'release') await deps.attempts.release(account);
+    else await deps.attempts.clear(account);
     return found;
   }
 }

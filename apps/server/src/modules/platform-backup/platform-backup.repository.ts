@@ -10,6 +10,7 @@ import { type Database, queryRows } from '../../db/database.js';
 export const NOT_ARCHIVED = new Set([
   'sessions',
   'login_attempts',
+  'pending_sign_ins',
   'captchas',
   'tasks',
   'restore_staging',

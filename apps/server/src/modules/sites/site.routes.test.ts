@@ -96,7 +96,8 @@ describe(`front site (${ENGINE})`, () => {
   });
 
   it('speaks the system language, or the one `?lang=` names, whatever the browser asks (issue 32)', async () => {
-    const welcome = async (url: string) => /<h1>([^<]*)<\/h1>/.exec((await get(url, { 'accept-language': 'en' })).body)?.[1];
+    const welcome = async (url: string) =>
+      /<h1>([^<]*)<\/h1>/.exec((await get(url, { 'accept-language': 'en' })).body)?.[1];
     const backOfficeLang = async (url: string) => /data-lang="(\w+)"/.exec((await get(url)).body)?.[1];
     expect(await welcome('/_p_plant1/')).toBe('欢迎访问 Plant One');
     expect(await backOfficeLang('/admin/_p_plant1/')).toBe('zh_Hans');

@@ -1,4 +1,4 @@
-import { WS_AUTH_FAILED } from '@gantry/shared';
+import { API_TOKEN_PREFIX, WS_AUTH_FAILED } from '@gantry/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -89,7 +89,8 @@ export function taskRoutes(deps: {
       { websocket: true, config: { action: 'public' }, schema: { hide: true } },
       (socket, request) => {
         const query = request.query as Record<string, unknown>;
-        const token = typeof query.token === 'string' ? query.token : '';
+        // A session's token only: an API token is never taken from a URL (plugins/auth.ts tokenOf).
+        const token = typeof query.token === 'string' && !query.token.startsWith(API_TOKEN_PREFIX) ? query.token : '';
         const projectId = typeof query[PROJECT_HEADER] === 'string' ? (query[PROJECT_HEADER] as string) : undefined;
         let unsubscribe: (() => void) | undefined;
         let silence: NodeJS.Timeout | undefined;

@@ -201,6 +201,6 @@ export class TenantService {
       await repo.setPassword(tx, id, passwordHash, clock());
       await audit.record(actor, { action: 'tenant.password', objectType: 'tenant', objectId: id, tenantId: id }, tx);
     });
-    await auth.endSessions(id);
+    await auth.passwordChanged(id);
   }
 }

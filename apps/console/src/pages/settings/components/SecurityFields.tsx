@@ -1,6 +1,6 @@
 import { CAPTCHA_MODES, FREEZE_UNITS, LOGIN_DURATION_UNITS, normalizeLoginDuration } from '@gantry/shared';
 import type { FormRule } from 'antd';
-import { Form, InputNumber, Radio } from 'antd';
+import { Form, InputNumber, Radio, Switch } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { DurationInput } from '../../../components/DurationInput';
@@ -50,6 +50,17 @@ export function SecurityFields() {
           data-testid="settings-captcha"
           options={CAPTCHA_MODES.map((mode) => ({ value: mode, label: t(`settings.captcha.${mode}`) }))}
         />
+      </Form.Item>
+      <Form.Item
+        name={['twoFactor', 'admin']}
+        label={t('settings.twoFactorAdmin')}
+        extra={t('settings.twoFactorHelp')}
+        valuePropName="checked"
+      >
+        <Switch data-testid="settings-two-factor-admin" />
+      </Form.Item>
+      <Form.Item name={['twoFactor', 'tenants']} label={t('settings.twoFactorTenants')} valuePropName="checked">
+        <Switch data-testid="settings-two-factor-tenants" />
       </Form.Item>
     </>
   );
