@@ -27,6 +27,13 @@ export const ERRORS = {
   captchaInvalid: { status: 451, message: 'auth.captchaInvalid' },
   oldPasswordWrong: { status: 400, message: 'auth.oldPasswordWrong' },
   verifyFailed: { status: 400, message: 'auth.verifyFailed' },
+  /** Single sign-on (issue 34 §1): not configured, a failed or replayed answer, the provider down, refusals. */
+  ssoDisabled: { status: 404, message: 'sso.disabled' },
+  ssoFailed: { status: 400, message: 'sso.failed' },
+  ssoProviderUnavailable: { status: 502, message: 'sso.providerUnavailable' },
+  ssoUnknownAccount: { status: 403, message: 'sso.unknownAccount' },
+  ssoAdminRefused: { status: 403, message: 'sso.adminRefused' },
+  passwordLoginDisabled: { status: 403, message: 'sso.passwordLoginDisabled' },
   notImage: { status: 415, message: 'upload.notImage' },
   noFile: { status: 400, message: 'upload.noFile' },
   oneFile: { status: 400, message: 'upload.oneFile' },

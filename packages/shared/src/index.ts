@@ -1,4 +1,5 @@
 export * from './all-messages.js';
+export * from './audit.js';
 export * from './backup-messages.js';
 export * from './backups.js';
 export * from './data-modules.js';
@@ -25,6 +26,7 @@ export * from './schemas/platform-backup.schema.js';
 export * from './schemas/project.schema.js';
 export * from './schemas/settings.schema.js';
 export * from './schemas/site.schema.js';
+export * from './schemas/sso.schema.js';
 export * from './schemas/table.schema.js';
 export * from './schemas/template.schema.js';
 export * from './schemas/tenant.schema.js';

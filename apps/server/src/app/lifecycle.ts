@@ -26,12 +26,13 @@ export function registerLifecycle(
 ): void {
   const { config, clock, database } = context;
   const { auth, sites, media, taskEngine, backups, dbBackups, templates, retention, siteListeners } = services;
-  const { periodicBackups, progressHub, platformRepository } = services;
+  const { periodicBackups, progressHub, platformRepository, sso } = services;
   const warn = (message: string) => (error: unknown) => app.log.warn({ err: error }, message);
 
   const cleanUp = setInterval(() => {
     auth.cleanUp().catch(warn('clean-up failed'));
     sites.cleanUp().catch(warn('site clean-up failed'));
+    sso.cleanUp().catch(warn('single sign-on clean-up failed'));
     if (database.engine === 'pglite') vacuumChangedTables(database.background).catch(warn('vacuum failed'));
   }, CLEAN_UP_MS);
   cleanUp.unref();

@@ -1,3 +1,4 @@
+import type { AuditAction, AuditObjectType } from '@gantry/shared';
 import { and } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
@@ -14,8 +15,8 @@ export interface Actor {
 }
 
 export interface AuditEvent {
-  action: string;
-  objectType: 'tenant' | 'project' | 'licence' | 'settings' | 'platform';
+  action: AuditAction;
+  objectType: AuditObjectType;
   objectId?: string | undefined;
   /** The tenant the object belongs to, so the tenant sees the entry too. */
   tenantId?: string | null | undefined;
@@ -42,6 +43,27 @@ export class AuditService {
         objectType: event.objectType,
         objectId: event.objectId ?? null,
         ip: actor.ip,
+        detail: event.detail ?? null,
+      },
+      tx,
+      this.clock(),
+    );
+  }
+
+  /**
+   * An entry by someone who is not (or not yet) a signed-in user: an identity single sign-on refused
+   * or made a tenant for. The entry's tenant is the event's.
+   */
+  recordBy(who: { id: string; name: string; ip: string }, event: AuditEvent, tx: Database): Promise<void> {
+    return this.repo.record(
+      {
+        actorId: who.id,
+        actorName: who.name,
+        tenantId: event.tenantId ?? null,
+        action: event.action,
+        objectType: event.objectType,
+        objectId: event.objectId ?? null,
+        ip: who.ip,
         detail: event.detail ?? null,
       },
       tx,

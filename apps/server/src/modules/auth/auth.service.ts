@@ -36,6 +36,8 @@ export interface AuthDeps {
   bus: InvalidationBus;
   /** Recently seen sessions; kept right by the bus (absent: every call asks the database). */
   sessionCache?: SessionCache;
+  /** Whether a user may sign in with a password now (single sign-on can turn it off for tenants). */
+  passwordLoginAllowed?: (user: UserRow) => Promise<boolean>;
 }
 
 export function toSessionUser(user: UserRow, expiresAt: Date): SessionUser {
@@ -89,11 +91,18 @@ export class AuthService {
       return (await deps.hasher.verify(found?.passwordHash, password)) ? found : undefined;
     });
     if (!user.status) throw new AppError('accountDisabled', { fields: { user: 'auth.disabled' } });
+    if (deps.passwordLoginAllowed && !(await deps.passwordLoginAllowed(user))) {
+      throw new AppError('passwordLoginDisabled', { fields: { user: 'sso.passwordLoginDisabled' } });
+    }
+    return this.startSession(user, ip);
+  }
 
-    const settings = await deps.settings.get();
+  /** A new session of `user` (password or single sign-on: the same session either way). */
+  async startSession(user: UserRow, ip: string, db?: Database): Promise<LoginResponse> {
+    const settings = await this.deps.settings.get();
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
-    const expiresAt = new Date(deps.clock().getTime() + (settings.loginDuration.time ?? 86_400) * 1000);
-    await deps.sessions.create({ tokenHash: hashToken(token), userId: user.id, expiresAt, ip });
+    const expiresAt = new Date(this.deps.clock().getTime() + (settings.loginDuration.time ?? 86_400) * 1000);
+    await this.deps.sessions.create({ tokenHash: hashToken(token), userId: user.id, expiresAt, ip }, db);
     return { ...toSessionUser(user, expiresAt), token };
   }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  type AuditAction,
   type BackupFailureView,
   type DbBackupCycleCreateBody,
   type DbBackupCycleUpdateBody,
@@ -184,7 +185,7 @@ export class CycleService {
   private async audited(
     actor: Actor,
     context: BackupContext,
-    action: string,
+    action: AuditAction,
     cycleId: string,
     detail: Record<string, unknown>,
     tx: Database,
