@@ -75,7 +75,7 @@ export class RetentionService {
   }
 
   private readonly run: TaskHandler<Record<string, never>> = async (context) => {
-    const { retentionPolicy } = await this.settings.get();
+    const { retentionPolicy, auditRetention } = await this.settings.get();
     const days = retentionDays(retentionPolicy.count, retentionPolicy.unit);
     const cutoff = new Date(this.clock().getTime() - days * 86_400_000);
     const total = await this.repo.countOlderThan(cutoff, COUNT_CAP);
@@ -89,6 +89,21 @@ export class RetentionService {
       await new Promise((resolve) => setTimeout(resolve, this.pauseMs));
     }
     context.log(`cutoff ${cutoff.toISOString()}, removed ${removed}`);
-    return `removed ${removed} data records stored before ${cutoff.toISOString()}`;
+    const records = `removed ${removed} data records stored before ${cutoff.toISOString()}`;
+    if (!auditRetention) return records;
+    // The audit log's own retention (issue 34 §5), in the same run and the same small batches.
+    const auditCutoff = new Date(
+      this.clock().getTime() - retentionDays(auditRetention.count, auditRetention.unit) * 86_400_000,
+    );
+    let entries = 0;
+    for (;;) {
+      await context.checkpoint();
+      const deleted = await this.repo.deleteAuditOlderThan(auditCutoff, BATCH);
+      entries += deleted;
+      if (deleted < BATCH) break;
+      await new Promise((resolve) => setTimeout(resolve, this.pauseMs));
+    }
+    context.log(`audit cutoff ${auditCutoff.toISOString()}, removed ${entries}`);
+    return `${records}; removed ${entries} audit entries written before ${auditCutoff.toISOString()}`;
   };
 }
