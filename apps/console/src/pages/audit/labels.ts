@@ -1,28 +1,8 @@
 import i18n from '../../i18n';
 import type { ConsoleKey } from '../../i18n/zh_Hans';
 
-/** Object types the server records (tenant, project, licence, settings, platform). */
-export const AUDIT_OBJECT_TYPES = ['tenant', 'project', 'licence', 'settings', 'platform'] as const;
-/** Actions with a label; others show their code. */
-export const AUDIT_ACTIONS = [
-  'tenant.create',
-  'tenant.update',
-  'tenant.disable',
-  'tenant.enable',
-  'tenant.delete',
-  'tenant.password',
-  'project.create',
-  'project.update',
-  'project.enable',
-  'project.disable',
-  'project.delete',
-  'project.certificate',
-  'project.runtimeKey',
-  'licence.apply',
-  'platform.backup',
-  'platform.backup.delete',
-  'platform.restore',
-] as const;
+/** The actions and object types the server records (shared: the server's audit events are typed with them). */
+export { AUDIT_ACTIONS, AUDIT_OBJECT_TYPES } from '@gantry/shared';
 
 function labelOr(key: string, fallback: string): string {
   return i18n.exists(key) ? String(i18n.t(key as ConsoleKey)) : fallback;
