@@ -1,6 +1,5 @@
 import { AUDIT_EXPORT_MAX, type AuditExportFormat } from '@gantry/shared';
-import { AutoComplete, Button, Card, DatePicker, Dropdown, Input, Select, Space, Table } from 'antd';
-import type { Dayjs } from 'dayjs';
+import { AutoComplete, Button, Card, Dropdown, Input, Select, Space, Table } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ColumnSettings, useTableLayout } from '../../components/ColumnSettings';
@@ -13,13 +12,15 @@ import { AUDIT_ACTIONS, AUDIT_OBJECT_TYPES, actionText, objectTypeText } from '.
 
 const EMPTY: AuditFilter = { action: '', objectType: '', actor: '', target: '', from: '', to: '' };
 
-/** The picked days as the filter's times: from the first day's start to the end of the last. */
-function rangeOf(range: [Dayjs | null, Dayjs | null] | null): Pick<AuditFilter, 'from' | 'to'> {
-  const [start, end] = range ?? [null, null];
-  return {
-    from: start ? start.startOf('day').toISOString() : '',
-    to: end ? end.add(1, 'day').startOf('day').toISOString() : '',
-  };
+/**
+ * The picked days (YYYY-MM-DD, the browser's own date fields: no date-picker code on this page) as
+ * the filter's times: from the first day's local start to the end of the last.
+ */
+function rangeOf(days: { from: string; to: string }): Pick<AuditFilter, 'from' | 'to'> {
+  const start = days.from ? new Date(`${days.from}T00:00:00`) : null;
+  const end = days.to ? new Date(`${days.to}T00:00:00`) : null;
+  if (end) end.setDate(end.getDate() + 1);
+  return { from: start ? start.toISOString() : '', to: end ? end.toISOString() : '' };
 }
 
 /**
@@ -31,7 +32,7 @@ export default function AuditPage() {
   const [draft, setDraft] = useState<AuditFilter>(EMPTY);
   const [filter, setFilter] = useState<AuditFilter>(EMPTY);
   const [page, setPage] = useState(1);
-  const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
+  const [days, setDays] = useState({ from: '', to: '' });
   const [exporting, setExporting] = useState(false);
   const columns = useMemo(() => auditColumns(t), [t]);
   const layout = useTableLayout('audit', columns, { pageSize: 20 }, 'audit-columns');
@@ -117,15 +118,21 @@ export default function AuditPage() {
           onChange={(e) => setDraft((d) => ({ ...d, target: e.target.value }))}
           onPressEnter={() => apply(draft)}
         />
-        <DatePicker.RangePicker
-          data-testid="audit-filter-time"
-          aria-label={t('audit.timeRange')}
-          value={range}
-          onChange={(value) => {
-            setRange(value);
-            setDraft((d) => ({ ...d, ...rangeOf(value) }));
-          }}
-        />
+        {(['from', 'to'] as const).map((end) => (
+          <Input
+            key={end}
+            type="date"
+            data-testid={`audit-filter-${end}`}
+            aria-label={`${t('audit.timeRange')} (${end === 'from' ? '≥' : '≤'})`}
+            style={{ width: 160 }}
+            value={days[end]}
+            onChange={(e) => {
+              const next = { ...days, [end]: e.target.value };
+              setDays(next);
+              setDraft((d) => ({ ...d, ...rangeOf(next) }));
+            }}
+          />
+        ))}
         <Button type="primary" data-testid="audit-search" onClick={() => apply(draft)}>
           {t('audit.search')}
         </Button>
@@ -133,7 +140,7 @@ export default function AuditPage() {
           data-testid="audit-reset"
           onClick={() => {
             setDraft(EMPTY);
-            setRange(null);
+            setDays({ from: '', to: '' });
             apply(EMPTY);
           }}
         >
