@@ -140,6 +140,12 @@ export const PAGES = {
     load: () => import('./pages/ftp-settings'),
     access: 'admin',
   },
+  ssoSettings: {
+    path: PATHS.ssoSettings,
+    title: 'menu.ssoSettings',
+    load: () => import('./pages/sso-settings'),
+    access: 'admin',
+  },
   platformBackup: {
     path: PATHS.platformBackup,
     title: 'menu.platformBackup',
@@ -191,6 +197,7 @@ export const ADMIN_MENU: MenuEntry[] = [
       { key: 'cross-request', title: 'menu.crossRequest', page: 'crossRequest' },
       { key: 'retention', title: 'menu.retention', page: 'retention' },
       { key: 'ftp-storage', title: 'menu.ftpStorage', page: 'ftpSettings' },
+      { key: 'sso-settings', title: 'menu.ssoSettings', page: 'ssoSettings' },
       { key: 'platform-backup', title: 'menu.platformBackup', page: 'platformBackup' },
     ],
   },

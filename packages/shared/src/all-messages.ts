@@ -5,6 +5,7 @@ import { MEDIA_MESSAGES } from './media-messages.js';
 import { CORE_MESSAGES, fill } from './messages.js';
 import { PROJECT_EXPAND_MESSAGES } from './project-expand.js';
 import { SITE_MESSAGES } from './site-messages.js';
+import { SSO_MESSAGES } from './sso-messages.js';
 import { TEMPLATE_MESSAGES } from './template-messages.js';
 import type { Language } from './validations.js';
 
@@ -19,6 +20,7 @@ export const MESSAGES = {
   ...BACKUP_MESSAGES,
   ...MEDIA_MESSAGES,
   ...SITE_MESSAGES,
+  ...SSO_MESSAGES,
   ...TEMPLATE_MESSAGES,
   ...FIELD_MESSAGES,
   ...PROJECT_EXPAND_MESSAGES,

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * What the audit log records: the object types and every action id, in one list the server's
  * `AuditEvent` is typed with and the console labels in both languages (its test checks each).
@@ -33,5 +35,20 @@ export const AUDIT_ACTIONS = [
   'account.totp.refused',
   'account.apiToken.create',
   'account.apiToken.revoke',
+  'ssoSettings.update',
+  'sso.login',
+  'sso.refused',
+  'sso.tenantCreate',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_EXPORT_FORMATS = ['csv', 'jsonl'] as const;
+export type AuditExportFormat = (typeof AUDIT_EXPORT_FORMATS)[number];
+/** At most this many entries in one export (narrow the filter for more). */
+export const AUDIT_EXPORT_MAX = 100_000;
+
+/** GET audit/export: the format and the list filter (`query`, the list language's filter or list query). */
+export const auditExportQuery = z.object({
+  format: z.enum(AUDIT_EXPORT_FORMATS).default('csv'),
+  query: z.string().max(20_000).optional(),
+});

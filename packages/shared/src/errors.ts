@@ -38,6 +38,13 @@ export const ERRORS = {
   apiTokenReadOnly: { status: 403, message: 'apiToken.readOnly' },
   apiTokenSessionOnly: { status: 403, message: 'apiToken.sessionOnly' },
   apiTokenLimit: { status: 409, message: 'apiToken.tooMany' },
+  /** Single sign-on (issue 34 §1): not configured, a failed or replayed answer, the provider down, refusals. */
+  ssoDisabled: { status: 404, message: 'sso.disabled' },
+  ssoFailed: { status: 400, message: 'sso.failed' },
+  ssoProviderUnavailable: { status: 502, message: 'sso.providerUnavailable' },
+  ssoUnknownAccount: { status: 403, message: 'sso.unknownAccount' },
+  ssoAdminRefused: { status: 403, message: 'sso.adminRefused' },
+  passwordLoginDisabled: { status: 403, message: 'sso.passwordLoginDisabled' },
   notImage: { status: 415, message: 'upload.notImage' },
   noFile: { status: 400, message: 'upload.noFile' },
   oneFile: { status: 400, message: 'upload.oneFile' },

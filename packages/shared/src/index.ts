@@ -31,6 +31,7 @@ export * from './schemas/platform-backup.schema.js';
 export * from './schemas/project.schema.js';
 export * from './schemas/settings.schema.js';
 export * from './schemas/site.schema.js';
+export * from './schemas/sso.schema.js';
 export * from './schemas/table.schema.js';
 export * from './schemas/template.schema.js';
 export * from './schemas/tenant.schema.js';

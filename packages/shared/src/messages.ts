@@ -63,6 +63,11 @@ export const CORE_MESSAGES = {
     zh_Hans: '已删除 {{cutoff}} 之前存储的 {{count}} 条数据记录',
     en: 'Removed {{count}} data records stored before {{cutoff}}',
   },
+  'retention.removedWithAudit': {
+    zh_Hans:
+      '已删除 {{cutoff}} 之前存储的 {{count}} 条数据记录，以及 {{auditCutoff}} 之前写入的 {{auditCount}} 条操作日志',
+    en: 'Removed {{count}} data records stored before {{cutoff}} and {{auditCount}} audit entries written before {{auditCutoff}}',
+  },
   'data.modelNotFound': { zh_Hans: '模型不存在：{{name}}', en: 'Model not found: {{name}}' },
   'data.projectHeaderMissing': {
     zh_Hans: '请求头 x-request-project 缺少项目编号',

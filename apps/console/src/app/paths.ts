@@ -38,6 +38,7 @@ export const PATHS = {
   settingsProject: '/app/settings/project',
   retention: '/app/settings/bbs_realtime',
   ftpSettings: '/app/settings/ftp',
+  ssoSettings: '/app/settings/sso',
   platformBackup: '/app/settings/platform-backup',
   crossRequest: '/app/crossRequest',
 } as const;

@@ -13,6 +13,7 @@ import type { dbBackupPageZh } from './dbBackup.zh_Hans';
 import type { ftpPageZh } from './ftp.zh_Hans';
 import type { periodicBackupZh } from './periodicBackup.zh_Hans';
 import type { platformBackupZh } from './platformBackup.zh_Hans';
+import type { ssoPageZh } from './sso.zh_Hans';
 import type { tablesPageZh } from './tables.zh_Hans';
 import type { templatesPageZh } from './templates.zh_Hans';
 import type { translation } from './zh_Hans.bundle';
@@ -53,6 +54,7 @@ export type LanguageResources = {
     typeof dbBackupPageZh &
     typeof periodicBackupZh &
     typeof platformBackupZh &
+    typeof ssoPageZh &
     typeof templatesPageZh &
     typeof tablesPageZh &
     Record<BackupMessageKey | MediaMessageKey | FieldMessageKey, string>;

@@ -26,7 +26,7 @@ export function registerLifecycle(
 ): void {
   const { config, clock, database } = context;
   const { auth, sites, media, taskEngine, backups, dbBackups, templates, retention, siteListeners } = services;
-  const { periodicBackups, progressHub, platformRepository, twoFactor, apiTokens } = services;
+  const { periodicBackups, progressHub, platformRepository, twoFactor, apiTokens, sso } = services;
   const warn = (message: string) => (error: unknown) => app.log.warn({ err: error }, message);
 
   const cleanUp = setInterval(() => {
@@ -34,6 +34,7 @@ export function registerLifecycle(
     twoFactor.cleanUp().catch(warn('pending sign-in clean-up failed'));
     apiTokens.cleanUp().catch(warn('API token clean-up failed'));
     sites.cleanUp().catch(warn('site clean-up failed'));
+    sso.cleanUp().catch(warn('single sign-on clean-up failed'));
     if (database.engine === 'pglite') vacuumChangedTables(database.background).catch(warn('vacuum failed'));
   }, CLEAN_UP_MS);
   cleanUp.unref();

@@ -27,6 +27,7 @@ import { regionRoutes } from '../modules/regions/region.routes.js';
 import { retentionRoutes } from '../modules/retention/retention.routes.js';
 import { settingsRoutes } from '../modules/settings/settings.routes.js';
 import { siteRoutes } from '../modules/sites/site.routes.js';
+import { ssoRoutes } from '../modules/sso/sso.routes.js';
 import { tableRoutes } from '../modules/tables/table.routes.js';
 import { taskRoutes } from '../modules/tasks/task.routes.js';
 import { templateRoutes } from '../modules/templates/template.routes.js';
@@ -61,6 +62,7 @@ export async function registerRoutes(
   const { sites, settings, media, tables, fileStore, auth, platformLicence, tenants, projects, templates } = services;
   const { licence, licenceHistory, dashboard, audit, documents, backups, dbBackups, periodicBackups } = services;
   const { retention, ftpSettings, taskService, progressHub, projectGate, platformBackups, storage } = services;
+  const { sso } = services;
   await app.register(healthRoutes(database));
   await app.register(guideRoutes(settings));
   await app.register(
@@ -76,6 +78,7 @@ export async function registerRoutes(
   );
   await app.register(twoFactorRoutes(services.twoFactor, config.loginRatePerMinute), { prefix: SPM });
   await app.register(apiTokenRoutes(services.apiTokens), { prefix: SPM });
+  await app.register(ssoRoutes(sso, config.loginRatePerMinute), { prefix: SPM });
   await app.register(settingsRoutes(settings), { prefix: SPM });
   await app.register(withFiles(uploadRoutes(new ImageService(storage), SPM)), { prefix: SPM });
   await app.register(tenantRoutes(tenants, config.loginRatePerMinute), { prefix: SPM });

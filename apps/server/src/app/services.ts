@@ -56,6 +56,9 @@ import { checkCertificatePair } from '../modules/sites/certificates.js';
 import { SiteRepository } from '../modules/sites/site.repository.js';
 import { SiteService } from '../modules/sites/site.service.js';
 import { SiteListeners } from '../modules/sites/site-listeners.js';
+import { OidcRelyingParty } from '../modules/sso/oidc-relying-party.js';
+import { SsoRepository } from '../modules/sso/sso.repository.js';
+import { passwordLoginAllowed, SsoService } from '../modules/sso/sso.service.js';
 import { TableRepository } from '../modules/tables/table.repository.js';
 import { TableService } from '../modules/tables/table.service.js';
 import { ProgressHub } from '../modules/tasks/progress-hub.js';
@@ -96,6 +99,7 @@ export function buildServices(context: ServiceContext) {
   const settings = new SettingsService(new SettingsRepository(db, invalidation), app.log, invalidation);
   const captcha = new CaptchaService(new CaptchaRepository(db), clock);
   const hasher = new PasswordHasher(config.hashConcurrency, config.hashQueue);
+  const ssoRepository = new SsoRepository(db);
   const auth = new AuthService({
     users: new UserRepository(db),
     sessions: new SessionRepository(db),
@@ -106,6 +110,7 @@ export function buildServices(context: ServiceContext) {
     clock,
     bus: invalidation,
     sessionCache: new SessionCache(5_000, 10_000),
+    passwordLoginAllowed: (user) => passwordLoginAllowed(ssoRepository, user),
   });
   const storage = new Storage(config.dataDir);
   // Project files (media, html, backup archives): the data directory, or object storage (issue 35).
@@ -161,9 +166,23 @@ export function buildServices(context: ServiceContext) {
   });
   const licence = new LicenceService(db, licenceRepository, clock, (record) => platformLicence.signedGrant(record));
   const projectRepository = new ProjectRepository(db, clock);
+  const tenantRepository = new TenantRepository(db, projectRepository.counts);
+  // Single sign-on (issue 34 §1): the client secret sealed like the FTP password.
+  const sso = new SsoService({
+    db,
+    repo: ssoRepository,
+    users: new UserRepository(db),
+    tenants: tenantRepository,
+    auth,
+    audit,
+    rp: new OidcRelyingParty(),
+    clock,
+    secrets: openSecrets,
+    log: app.log,
+  });
   const tenants = new TenantService({
     db,
-    repo: new TenantRepository(db, projectRepository.counts),
+    repo: tenantRepository,
     licence,
     platformLicence,
     audit,
@@ -345,6 +364,7 @@ export function buildServices(context: ServiceContext) {
     audit,
     ftpSettings,
     ftpStorage,
+    sso,
     licenceHistory,
     platformLicence,
     licence,

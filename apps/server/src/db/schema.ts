@@ -1,5 +1,6 @@
 import type {
   Grant,
+  Industry,
   ProjectAdvanced,
   ProjectPermissions,
   ProjectType,
@@ -207,6 +208,8 @@ export const auditLog = pgTable(
       t.actorId.op('gin_trgm_ops'),
       t.actorName.op('gin_trgm_ops'),
     ),
+    /** The audit filter by target (object id) and time. */
+    index('audit_object_at_idx').on(t.objectId, t.at, t.id),
   ],
 );
 
@@ -338,6 +341,62 @@ export const ftpSettings = pgTable('ftp_settings', {
   allowUntrustedCertificate: boolean('allow_untrusted_certificate').notNull().default(false),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** Single sign-on with OpenID Connect (issue 34 §1): the one row of settings; the secret sealed (SecretBox). */
+export const ssoSettings = pgTable('sso_settings', {
+  id: integer('id').primaryKey(),
+  enabled: boolean('enabled').notNull().default(false),
+  issuer: text('issuer').notNull().default(''),
+  clientId: text('client_id').notNull().default(''),
+  clientSecretEncrypted: text('client_secret_encrypted'),
+  scopes: text('scopes').notNull().default('openid profile email'),
+  accountClaim: text('account_claim').$type<'preferred_username' | 'email'>().notNull().default('preferred_username'),
+  buttonName: text('button_name').notNull().default(''),
+  unknownAccount: text('unknown_account').$type<'refuse' | 'create'>().notNull().default('refuse'),
+  tenantType: integer('tenant_type').$type<0 | 1>().notNull().default(0),
+  tenantIndustry: text('tenant_industry').$type<Industry>().notNull().default('other'),
+  tenantPasswordLogin: boolean('tenant_password_login').notNull().default(true),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Sign-ins under way, each used once: a started one (`state`: the SHA-256 of the state, with the
+ * nonce and PKCE verifier) and, after the provider's answer, the console's ticket (`ticket`: the
+ * SHA-256 of the ticket and the user). Both bound to the browser by the hash of an HttpOnly cookie.
+ */
+export const ssoLogins = pgTable(
+  'sso_logins',
+  {
+    idHash: text('id_hash').primaryKey(),
+    kind: text('kind').$type<'state' | 'ticket'>().notNull(),
+    browserHash: text('browser_hash').notNull(),
+    nonce: text('nonce').notNull().default(''),
+    codeVerifier: text('code_verifier').notNull().default(''),
+    redirectUri: text('redirect_uri').notNull().default(''),
+    returnPath: text('return_path').notNull(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sso_logins_expires_idx').on(t.expiresAt)],
+);
+
+/** Which tenant an identity of a provider signs in as (made when SSO creates the tenant). */
+export const ssoAccounts = pgTable(
+  'sso_accounts',
+  {
+    issuer: text('issuer').notNull(),
+    account: text('account').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.issuer, t.account], name: 'sso_accounts_pk' }),
+    index('sso_accounts_user_idx').on(t.userId),
+  ],
+);
 
 /**
  * A project's data (design D3): every collection of the spec's data modules, as JSON documents in

@@ -67,6 +67,15 @@ const retentionPolicy = z.object({
   time: z.number().optional(),
 });
 
+/**
+ * Audit-log retention (issue 34 §5): entries older than this are deleted by the same hourly task as
+ * the time series; null keeps them all (the default, so an upgrade deletes nothing).
+ */
+const auditRetention = z
+  .object({ count: wholeNumber(1), unit: z.enum(RETENTION_UNITS), time: z.number().optional() })
+  .nullable()
+  .default(null);
+
 /** Public media-library folder; the permissions are cleared when it is off. */
 const mediaLibrary = z.object({
   publicDirEnable: z.boolean(),
@@ -117,6 +126,7 @@ export const settingsSchema = z.object({
   mediaLibrary,
   enableCors: z.boolean(),
   retentionPolicy,
+  auditRetention,
   helpUrl,
   sitePorts,
   twoFactor,
@@ -142,6 +152,7 @@ export const DEFAULT_SETTINGS: Settings = normalizeSettings({
   mediaLibrary: { publicDirEnable: false, publicDirFeature: [] },
   enableCors: false,
   retentionPolicy: { count: 1, unit: 'Y' },
+  auditRetention: null,
   helpUrl: DEFAULT_HELP_URL,
   sitePorts: DEFAULT_SITE_PORTS,
   twoFactor: DEFAULT_TWO_FACTOR,
@@ -166,6 +177,10 @@ export function normalizeSettings(s: Settings): Settings {
     },
     loginDuration: { ...s.loginDuration, count: loginCount, time: toSeconds(loginCount, s.loginDuration.unit) },
     retentionPolicy: { ...s.retentionPolicy, time: toSeconds(s.retentionPolicy.count, s.retentionPolicy.unit) },
+    auditRetention: s.auditRetention && {
+      ...s.auditRetention,
+      time: toSeconds(s.auditRetention.count, s.auditRetention.unit),
+    },
     mediaLibrary: s.mediaLibrary.publicDirEnable
       ? { publicDirEnable: true, publicDirFeature: [...new Set(s.mediaLibrary.publicDirFeature)] }
       : { publicDirEnable: false, publicDirFeature: [] },

@@ -1,20 +1,39 @@
-import { AutoComplete, Button, Card, Input, Select, Space, Table } from 'antd';
+import { AUDIT_EXPORT_MAX, type AuditExportFormat } from '@gantry/shared';
+import { AutoComplete, Button, Card, Dropdown, Input, Select, Space, Table } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ColumnSettings, useTableLayout } from '../../components/ColumnSettings';
-import { type AuditEntry, type AuditFilter, useAudit } from '../../services/audit';
+import { type AuditEntry, type AuditFilter, exportAudit, useAudit } from '../../services/audit';
+import { reportError } from '../../services/request';
+import { saveFile } from '../../utils/saveFile';
 import { rowTestId } from '../../utils/testId';
 import { auditColumns } from './auditColumns';
 import { AUDIT_ACTIONS, AUDIT_OBJECT_TYPES, actionText, objectTypeText } from './labels';
 
-const EMPTY: AuditFilter = { action: '', objectType: '', actor: '' };
+const EMPTY: AuditFilter = { action: '', objectType: '', actor: '', target: '', from: '', to: '' };
 
-/** /app/audit (administrator): the audit log, newest first, filtered by action, object type and actor. */
+/**
+ * The picked days (YYYY-MM-DD, the browser's own date fields: no date-picker code on this page) as
+ * the filter's times: from the first day's local start to the end of the last.
+ */
+function rangeOf(days: { from: string; to: string }): Pick<AuditFilter, 'from' | 'to'> {
+  const start = days.from ? new Date(`${days.from}T00:00:00`) : null;
+  const end = days.to ? new Date(`${days.to}T00:00:00`) : null;
+  if (end) end.setDate(end.getDate() + 1);
+  return { from: start ? start.toISOString() : '', to: end ? end.toISOString() : '' };
+}
+
+/**
+ * /app/audit (administrator): the audit log, newest first, filtered by action, object type, actor,
+ * target and time (in the list API), exported as CSV or JSON lines with the same filter.
+ */
 export default function AuditPage() {
   const { t } = useTranslation();
   const [draft, setDraft] = useState<AuditFilter>(EMPTY);
   const [filter, setFilter] = useState<AuditFilter>(EMPTY);
   const [page, setPage] = useState(1);
+  const [days, setDays] = useState({ from: '', to: '' });
+  const [exporting, setExporting] = useState(false);
   const columns = useMemo(() => auditColumns(t), [t]);
   const layout = useTableLayout('audit', columns, { pageSize: 20 }, 'audit-columns');
   const list = useAudit({ ...filter, page, pageSize: layout.pageSize }, layout.ready);
@@ -24,8 +43,44 @@ export default function AuditPage() {
     setPage(1);
   };
 
+  const onExport = async (format: AuditExportFormat) => {
+    setExporting(true);
+    try {
+      const { blob, name } = await exportAudit(filter, format);
+      saveFile(blob, name ?? `audit.${format}`);
+    } catch (error) {
+      reportError(error);
+    } finally {
+      setExporting(false);
+    }
+  };
+
   return (
-    <Card title={t('audit.title')} extra={<ColumnSettings {...layout.settingsProps} />}>
+    <Card
+      title={t('audit.title')}
+      extra={
+        <Space>
+          <Dropdown
+            menu={{
+              items: [
+                { key: 'csv', label: t('audit.exportCsv') },
+                { key: 'jsonl', label: t('audit.exportJsonl') },
+              ],
+              onClick: ({ key }) => void onExport(key === 'csv' ? 'csv' : 'jsonl'),
+            }}
+          >
+            <Button
+              data-testid="audit-export"
+              loading={exporting}
+              title={t('audit.exportLimit', { limit: AUDIT_EXPORT_MAX.toLocaleString() })}
+            >
+              {t('audit.export')}
+            </Button>
+          </Dropdown>
+          <ColumnSettings {...layout.settingsProps} />
+        </Space>
+      }
+    >
       <Space wrap style={{ marginBottom: 16 }}>
         <AutoComplete
           data-testid="audit-filter-action"
@@ -54,6 +109,30 @@ export default function AuditPage() {
           onChange={(e) => setDraft((d) => ({ ...d, actor: e.target.value }))}
           onPressEnter={() => apply(draft)}
         />
+        <Input
+          data-testid="audit-filter-target"
+          placeholder={t('audit.target')}
+          style={{ width: 180 }}
+          allowClear
+          value={draft.target}
+          onChange={(e) => setDraft((d) => ({ ...d, target: e.target.value }))}
+          onPressEnter={() => apply(draft)}
+        />
+        {(['from', 'to'] as const).map((end) => (
+          <Input
+            key={end}
+            type="date"
+            data-testid={`audit-filter-${end}`}
+            aria-label={`${t('audit.timeRange')} (${end === 'from' ? '≥' : '≤'})`}
+            style={{ width: 160 }}
+            value={days[end]}
+            onChange={(e) => {
+              const next = { ...days, [end]: e.target.value };
+              setDays(next);
+              setDraft((d) => ({ ...d, ...rangeOf(next) }));
+            }}
+          />
+        ))}
         <Button type="primary" data-testid="audit-search" onClick={() => apply(draft)}>
           {t('audit.search')}
         </Button>
@@ -61,6 +140,7 @@ export default function AuditPage() {
           data-testid="audit-reset"
           onClick={() => {
             setDraft(EMPTY);
+            setDays({ from: '', to: '' });
             apply(EMPTY);
           }}
         >

@@ -144,3 +144,59 @@ describe('login page', () => {
     expect(await screen.findByText('服务器出错了')).toBeTruthy();
   });
 });
+
+describe('single sign-on on the login page (issue 34 §1)', () => {
+  const TENANT = { ...ADMIN, id: 'acme', username: 'acme', userId: 'acme', name: 'Acme', isAdmin: false, token: 't' };
+
+  function ssoServer(options: { enabled: boolean; tenantPasswordLogin?: boolean }) {
+    return mockFetch((call) => {
+      if (call.url.startsWith('/portal/rest/spm/login/captcha')) return { body: { required: false } };
+      if (call.url === '/portal/rest/spm/setting') return { body: SETTINGS };
+      if (call.url === '/portal/rest/spm/login/sso') {
+        return {
+          body: {
+            enabled: options.enabled,
+            buttonName: options.enabled ? 'Plant login' : '',
+            tenantPasswordLogin: options.tenantPasswordLogin ?? true,
+          },
+        };
+      }
+      if (call.url === '/portal/rest/spm/login/sso/ticket') {
+        return (call.body as { ticket: string }).ticket === 'good'
+          ? { body: { ...TENANT, returnPath: '/app/model/Project/list' } }
+          : { status: 400, body: { code: 'ssoFailed', message: 'Single sign-on failed or expired' } };
+      }
+      return undefined;
+    });
+  }
+
+  it('shows the button with its name beside the password form, linking to the server’s start', async () => {
+    ssoServer({ enabled: true, tenantPasswordLogin: false });
+    renderPage(<LoginPage />, { path: '/login', url: '/login?redirect=%2Fapp%2Faudit' });
+    const button = await screen.findByTestId('login-sso');
+    expect(button.textContent).toBe('Plant login');
+    expect(button.getAttribute('href')).toBe('rest/spm/login/sso/start?return=%2Fapp%2Faudit');
+    expect(screen.getByTestId('login-submit')).toBeTruthy();
+    expect(screen.getByTestId('login-sso-admin-only')).toBeTruthy();
+  });
+
+  it('shows no button when single sign-on is off', async () => {
+    const { calls } = ssoServer({ enabled: false });
+    renderPage(<LoginPage />, { path: '/login' });
+    await waitFor(() => expect(calls.some((c) => c.url === '/portal/rest/spm/login/sso')).toBe(true));
+    expect(screen.queryByTestId('login-sso')).toBeNull();
+  });
+
+  it('trades the ticket for the session and lands on the route it started from', async () => {
+    const { calls } = ssoServer({ enabled: true });
+    renderPage(<LoginPage />, { path: '/login', url: '/login?sso=good' });
+    await waitFor(() => expect(getUser()?.id).toBe('acme'));
+    expect(calls.find((c) => c.url === '/portal/rest/spm/login/sso/ticket')?.body).toEqual({ ticket: 'good' });
+  });
+
+  it('says why the provider’s answer was refused', async () => {
+    ssoServer({ enabled: true });
+    renderPage(<LoginPage />, { path: '/login', url: '/login?ssoError=ssoUnknownAccount' });
+    expect((await screen.findByTestId('login-error')).textContent).toBe('该账号未在本平台开通，请联系管理员');
+  });
+});

@@ -1,4 +1,4 @@
-import type { CaptchaResponse, LoginResponse, PendingSignIn } from '@gantry/shared';
+import type { CaptchaResponse, LoginResponse, PendingSignIn, SsoLoginOptions } from '@gantry/shared';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -9,6 +9,7 @@ import { fetchCaptcha, login } from '../../services/auth';
 import { toast } from '../../services/feedback';
 import { isRequestError } from '../../services/request';
 import { forgetDeliberateSignOut, setUser } from '../../services/session';
+import { fetchSsoOptions, redeemSsoTicket, ssoStartUrl } from '../../services/sso';
 import { AuthShell } from './components/AuthShell';
 import { CaptchaImage } from './components/CaptchaImage';
 import { Field } from './components/Field';
@@ -27,7 +28,7 @@ import {
 import { clearLoginMessage, readLoginMessage } from './loginMessage';
 
 export default function LoginPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [values, setValues] = useState<LoginValues>(EMPTY_LOGIN);
@@ -39,6 +40,33 @@ export default function LoginPage() {
   const [pending, setPending] = useState<PendingSignIn | null>(null);
   const captchaFor = useRef<string | null>(null);
   const codeShown = Boolean(captcha?.svg);
+  const [sso, setSso] = useState<SsoLoginOptions | null>(null);
+  const ticket = params.get('sso');
+  const ssoError = params.get('ssoError');
+
+  useEffect(() => {
+    fetchSsoOptions().then(setSso, () => setSso(null));
+  }, []);
+
+  // Back from the identity provider: a refusal to show, or a one-time ticket to trade for a session.
+  useEffect(() => {
+    if (ssoError) {
+      const key = `login.sso.error.${ssoError}`;
+      setNotice(i18n.exists(key) ? t(key as 'login.sso.error.ssoFailed') : t('login.sso.error.ssoFailed'));
+      return;
+    }
+    if (!ticket) return;
+    redeemSsoTicket(ticket).then(
+      async ({ returnPath, ...user }) => {
+        setUser(user, false);
+        await navigate(landingPath(returnPath, user, HOME_PATH), { replace: true });
+      },
+      (error: unknown) => {
+        setNotice(error instanceof Error && error.message ? error.message : t('login.sso.error.ssoFailed'));
+        void navigate('/login', { replace: true });
+      },
+    );
+  }, [ticket, ssoError, navigate, t, i18n]);
 
   useEffect(() => {
     clearLoginMessage();
@@ -189,6 +217,19 @@ export default function LoginPage() {
           {t('login.submit')}
         </button>
       </form>
+      {sso?.enabled ? (
+        <div className="gantry-login-sso">
+          <div className="gantry-login-or">{t('login.sso.or')}</div>
+          <a data-testid="login-sso" className="gantry-login-sso-button" href={ssoStartUrl(params.get('redirect'))}>
+            {sso.buttonName}
+          </a>
+          {sso.tenantPasswordLogin ? null : (
+            <p data-testid="login-sso-admin-only" className="gantry-login-sso-note">
+              {t('login.sso.passwordAdminOnly')}
+            </p>
+          )}
+        </div>
+      ) : null}
     </AuthShell>
   );
 }

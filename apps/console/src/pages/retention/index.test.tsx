@@ -5,7 +5,7 @@ import { mockFetch, renderPage, signIn } from '../../test/utils';
 import RetentionPage from '.';
 
 describe('retention policy', () => {
-  it('shows the equivalent days and saves with PATCH {retentionPolicy}', async () => {
+  it('shows the equivalent days and saves with PATCH {retentionPolicy, auditRetention}', async () => {
     const { calls } = mockFetch((call) => {
       if (call.method === 'GET') return { body: { ...DEFAULT_SETTINGS, retentionPolicy: { count: 2, unit: 'w' } } };
       return { body: { ...DEFAULT_SETTINGS, ...(call.body as object) } };
@@ -21,8 +21,26 @@ describe('retention policy', () => {
     await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
     const patch = calls.find((c) => c.method === 'PATCH');
     expect(patch?.url).toBe('/portal/rest/spm/setting');
-    expect(patch?.body).toEqual({ retentionPolicy: { count: 3, unit: 'w' } });
+    expect(patch?.body).toEqual({ retentionPolicy: { count: 3, unit: 'w' }, auditRetention: null });
     expect(await screen.findByText('保存成功')).toBeTruthy();
+  });
+
+  it('limits the audit log’s retention when turned on (issue 34 §5)', async () => {
+    const { calls } = mockFetch((call) => {
+      if (call.method === 'GET') return { body: DEFAULT_SETTINGS };
+      return { body: { ...DEFAULT_SETTINGS, ...(call.body as object) } };
+    });
+    signIn();
+    renderPage(<RetentionPage />, { path: '/app/settings/bbs_realtime' });
+    fireEvent.click(await screen.findByTestId('retention-audit-limited'));
+    const count = within(await screen.findByTestId('retention-audit')).getByRole('spinbutton');
+    fireEvent.change(count, { target: { value: '2' } });
+    fireEvent.click(screen.getByTestId('retention-save'));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({
+      retentionPolicy: { count: 1, unit: 'Y' },
+      auditRetention: { count: 2, unit: 'Y' },
+    });
   });
 
   it('says when the clean-up last ran and what it removed, and runs it on demand', async () => {

@@ -1,6 +1,6 @@
 import { RETENTION_UNITS, retentionDays, type Settings } from '@gantry/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Form, Typography } from 'antd';
+import { Button, Card, Form, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DurationInput, type DurationValue } from '../../components/DurationInput';
@@ -15,9 +15,20 @@ type RetentionUnit = (typeof RETENTION_UNITS)[number];
 
 interface RetentionValues {
   retentionPolicy: DurationValue<RetentionUnit>;
+  /** Whether audit entries are deleted after `auditRetention` (off: kept for ever). */
+  auditLimited: boolean;
+  auditRetention: DurationValue<RetentionUnit>;
 }
 
-/** /app/settings/bbs_realtime: how long time-series data is kept, saved with PATCH {retentionPolicy}. */
+const atLeastOne = (message: string) => ({
+  validator: (_rule: unknown, value: DurationValue<RetentionUnit> | undefined) =>
+    typeof value?.count === 'number' && value.count >= 1 ? Promise.resolve() : Promise.reject(new Error(message)),
+});
+
+/**
+ * /app/settings/bbs_realtime: how long time-series data and audit entries are kept (the same hourly
+ * clean-up deletes both), saved with PATCH {retentionPolicy, auditRetention}.
+ */
 export default function RetentionPage() {
   return <FullSettings>{(settings) => <RetentionForm settings={settings} />}</FullSettings>;
 }
@@ -28,14 +39,19 @@ function RetentionForm({ settings }: { settings: Settings }) {
   const queryClient = useQueryClient();
   const [form] = Form.useForm<RetentionValues>();
   const policy = Form.useWatch('retentionPolicy', form);
+  const auditLimited = Form.useWatch('auditLimited', form);
   const [saving, setSaving] = useState(false);
 
-  const onFinish = async ({ retentionPolicy }: RetentionValues) => {
+  const onFinish = async ({ retentionPolicy, auditLimited: limited, auditRetention }: RetentionValues) => {
     if (typeof retentionPolicy.count !== 'number') return;
     setSaving(true);
     try {
       const saved: Settings = await patchSettings({
         retentionPolicy: { count: retentionPolicy.count, unit: retentionPolicy.unit },
+        auditRetention:
+          limited && typeof auditRetention?.count === 'number'
+            ? { count: auditRetention.count, unit: auditRetention.unit }
+            : null,
       });
       queryClient.setQueryData(settingsKey(user?.id ?? null), saved);
       toast.success(t('settings.saved'));
@@ -57,6 +73,10 @@ function RetentionForm({ settings }: { settings: Settings }) {
         layout="vertical"
         initialValues={{
           retentionPolicy: { count: settings.retentionPolicy.count, unit: settings.retentionPolicy.unit },
+          auditLimited: settings.auditRetention !== null,
+          auditRetention: settings.auditRetention
+            ? { count: settings.auditRetention.count, unit: settings.auditRetention.unit }
+            : { count: 1, unit: 'Y' },
         }}
         onFinish={onFinish}
       >
@@ -64,14 +84,7 @@ function RetentionForm({ settings }: { settings: Settings }) {
           name="retentionPolicy"
           label={t('retention.duration')}
           extra={t('retention.help')}
-          rules={[
-            {
-              validator: (_rule, value: DurationValue<RetentionUnit> | undefined) =>
-                typeof value?.count === 'number' && value.count >= 1
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t('settings.countMin1'))),
-            },
-          ]}
+          rules={[atLeastOne(t('settings.countMin1'))]}
         >
           <DurationInput units={RETENTION_UNITS} testId="retention" />
         </Form.Item>
@@ -79,6 +92,23 @@ function RetentionForm({ settings }: { settings: Settings }) {
           <Typography.Paragraph data-testid="retention-days" type="secondary">
             {t('retention.days', { days })}
           </Typography.Paragraph>
+        ) : null}
+        <Form.Item
+          name="auditLimited"
+          label={t('retention.auditLimited')}
+          extra={t('retention.auditHelp')}
+          valuePropName="checked"
+        >
+          <Switch data-testid="retention-audit-limited" />
+        </Form.Item>
+        {auditLimited ? (
+          <Form.Item
+            name="auditRetention"
+            label={t('retention.auditDuration')}
+            rules={[atLeastOne(t('settings.countMin1'))]}
+          >
+            <DurationInput units={RETENTION_UNITS} testId="retention-audit" />
+          </Form.Item>
         ) : null}
         <Button data-testid="retention-save" type="primary" htmlType="submit" loading={saving}>
           {t('common.save')}

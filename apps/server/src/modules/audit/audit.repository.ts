@@ -1,4 +1,4 @@
-import { and, desc, type SQL } from 'drizzle-orm';
+import { and, desc, lt, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { auditLog } from '../../db/schema.js';
 import { cappedCount, type ListTotal } from '../../lib/list-count.js';
@@ -29,6 +29,16 @@ export class AuditRepository {
   /** Exact up to COUNT_CAP entries, estimated above (`cappedCount`): the log only grows. */
   count(where: SQL | undefined): Promise<ListTotal> {
     return cappedCount(this.db, auditLog, where);
+  }
+
+  /** Up to `limit` entries below id `before` (all when undefined), newest first: one page of an export. */
+  async pageBefore(where: SQL | undefined, before: number | undefined, limit: number): Promise<AuditRow[]> {
+    return this.db
+      .select()
+      .from(auditLog)
+      .where(and(where, before === undefined ? undefined : lt(auditLog.id, before)))
+      .orderBy(desc(auditLog.id))
+      .limit(limit);
   }
 
   async recent(scope: SQL | undefined, limit: number): Promise<AuditRow[]> {

@@ -40,6 +40,8 @@ export interface AuthDeps {
   bus: InvalidationBus;
   /** Recently seen sessions; kept right by the bus (absent: every call asks the database). */
   sessionCache?: SessionCache;
+  /** Whether a user may sign in with a password now (single sign-on can turn it off for tenants). */
+  passwordLoginAllowed?: (user: UserRow) => Promise<boolean>;
 }
 
 /**
@@ -137,9 +139,12 @@ export class AuthService {
       { onSuccess: owesCode ? 'release' : 'clear' },
     );
     if (!user.status) throw new AppError('accountDisabled', { fields: { user: 'auth.disabled' } });
+    if (deps.passwordLoginAllowed && !(await deps.passwordLoginAllowed(user))) {
+      throw new AppError('passwordLoginDisabled', { fields: { user: 'sso.passwordLoginDisabled' } });
+    }
     const due = await this.secondFactor?.dueFor(user.id, user, settings);
     if (due && this.secondFactor) return this.secondFactor.begin(user, due, ip);
-    return this.openSession(user, ip, settings);
+    return this.startSession(user, ip, { settings });
   }
 
   /**
@@ -156,13 +161,20 @@ export class AuthService {
     return this.guard.attempt(userKey(username), ip, {}, language, check, { captcha: false, wrong });
   }
 
-  /** A new session of `user` (a sign-in that passed every step). */
-  async openSession(user: UserRow, ip: string, settings?: Settings): Promise<LoginResponse> {
+  /**
+   * A new session of `user` once every step passed: password (and second factor), or single sign-on —
+   * the same session either way. `db`: the caller's transaction.
+   */
+  async startSession(
+    user: UserRow,
+    ip: string,
+    options: { db?: Database; settings?: Settings } = {},
+  ): Promise<LoginResponse> {
     const { deps } = this;
-    const { loginDuration } = settings ?? (await deps.settings.get());
+    const { loginDuration } = options.settings ?? (await deps.settings.get());
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
     const expiresAt = new Date(deps.clock().getTime() + (loginDuration.time ?? 86_400) * 1000);
-    await deps.sessions.create({ tokenHash: hashToken(token), userId: user.id, expiresAt, ip });
+    await deps.sessions.create({ tokenHash: hashToken(token), userId: user.id, expiresAt, ip }, options.db);
     return { ...toSessionUser(user, expiresAt), token };
   }
 

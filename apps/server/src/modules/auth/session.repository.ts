@@ -6,8 +6,11 @@ import type { UserRow } from '../users/user.repository.js';
 export class SessionRepository {
   constructor(private readonly db: Database) {}
 
-  async create(session: { tokenHash: string; userId: string; expiresAt: Date; ip: string }): Promise<void> {
-    await this.db.insert(sessions).values(session);
+  async create(
+    session: { tokenHash: string; userId: string; expiresAt: Date; ip: string },
+    db: Database = this.db,
+  ): Promise<void> {
+    await db.insert(sessions).values(session);
   }
 
   /** The live session of a token hash and its (enabled) user. */

@@ -1,7 +1,7 @@
 import { TIME_SERIES_COLLECTION } from '@gantry/shared';
 import { and, count, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
-import { projectDocuments } from '../../db/schema.js';
+import { auditLog, projectDocuments } from '../../db/schema.js';
 
 const isRecord = eq(projectDocuments.collection, TIME_SERIES_COLLECTION);
 
@@ -19,6 +19,18 @@ export class RetentionRepository {
       .as('capped');
     const [row] = await this.db.select({ n: count() }).from(capped);
     return row?.n ?? 0;
+  }
+
+  /** Deletes up to `batch` audit entries written before `cutoff`, oldest first; answers how many went. */
+  async deleteAuditOlderThan(cutoff: Date, batch: number): Promise<number> {
+    const oldest = this.db
+      .select({ id: auditLog.id })
+      .from(auditLog)
+      .where(lt(auditLog.at, cutoff))
+      .orderBy(auditLog.at, auditLog.id)
+      .limit(batch);
+    const deleted = await this.db.delete(auditLog).where(inArray(auditLog.id, oldest)).returning({ id: auditLog.id });
+    return deleted.length;
   }
 
   /** Deletes up to `batch` data records stored before `cutoff`; answers how many went. */

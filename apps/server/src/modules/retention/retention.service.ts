@@ -80,7 +80,7 @@ export class RetentionService {
   }
 
   private readonly run: TaskHandler<{ language?: Language | undefined }> = async (context, params) => {
-    const { retentionPolicy } = await this.settings.get();
+    const { retentionPolicy, auditRetention } = await this.settings.get();
     const days = retentionDays(retentionPolicy.count, retentionPolicy.unit);
     const cutoff = new Date(this.clock().getTime() - days * 86_400_000);
     const total = await this.repo.countOlderThan(cutoff, COUNT_CAP);
@@ -95,6 +95,25 @@ export class RetentionService {
     }
     context.log(`cutoff ${cutoff.toISOString()}, removed ${removed}`);
     const language = params.language ?? (await this.settings.get()).language;
-    return translate('retention.removed', language, { count: removed, cutoff: cutoff.toISOString() });
+    const records = { count: removed, cutoff: cutoff.toISOString() };
+    if (!auditRetention) return translate('retention.removed', language, records);
+    // The audit log's own retention (issue 34 §5), in the same run and the same small batches.
+    const auditCutoff = new Date(
+      this.clock().getTime() - retentionDays(auditRetention.count, auditRetention.unit) * 86_400_000,
+    );
+    let entries = 0;
+    for (;;) {
+      await context.checkpoint();
+      const deleted = await this.repo.deleteAuditOlderThan(auditCutoff, BATCH);
+      entries += deleted;
+      if (deleted < BATCH) break;
+      await new Promise((resolve) => setTimeout(resolve, this.pauseMs));
+    }
+    context.log(`audit cutoff ${auditCutoff.toISOString()}, removed ${entries}`);
+    return translate('retention.removedWithAudit', language, {
+      ...records,
+      auditCount: entries,
+      auditCutoff: auditCutoff.toISOString(),
+    });
   };
 }

@@ -36,7 +36,8 @@ export interface TenantValues {
   name: string;
   type: number;
   industry: string;
-  grant: Grant;
+  /** None (null) for a tenant made by single sign-on until the administrator grants one. */
+  grant: Grant | null;
   remarks?: string | null | undefined;
   logo?: string | null | undefined;
   permissions: ProjectPermissions;
@@ -83,7 +84,13 @@ export class TenantRepository {
   }
 
   /** Inserts; false when the id is taken. */
-  async create(db: Database, id: string, values: TenantValues, passwordHash: string, at: Date): Promise<boolean> {
+  async create(
+    db: Database,
+    id: string,
+    values: TenantValues,
+    passwordHash: string | null,
+    at: Date,
+  ): Promise<boolean> {
     const rows = await db
       .insert(users)
       .values({ id, ...values, passwordHash, isAdmin: false, createdAt: at, updatedAt: at })

@@ -157,7 +157,7 @@ export class TwoFactorService implements SecondFactorGate {
         throw error;
       });
     if (!accepted || !(await repo.endPending(tokenHash))) throw pendingInvalid();
-    return auth.openSession(user, ip);
+    return auth.startSession(user, ip);
   }
 
   /** A required account's set-up during sign-in: the secret, for the pending sign-in's account. */
@@ -178,7 +178,7 @@ export class TwoFactorService implements SecondFactorGate {
     if (!pending?.user.status) throw pendingInvalid();
     const recoveryCodes = await this.confirm({ user: pending.user, ip }, code);
     if (!(await this.deps.repo.endPending(tokenHash))) throw pendingInvalid();
-    return { ...(await this.deps.auth.openSession(pending.user, ip)), recoveryCodes };
+    return { ...(await this.deps.auth.startSession(pending.user, ip)), recoveryCodes };
   }
 
   cleanUp(): Promise<void> {

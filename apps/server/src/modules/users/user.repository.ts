@@ -8,8 +8,8 @@ export type UserRow = typeof users.$inferSelect;
 export class UserRepository {
   constructor(private readonly db: Database) {}
 
-  async findById(id: string): Promise<UserRow | undefined> {
-    const [row] = await this.db.select().from(users).where(eq(users.id, id)).limit(1);
+  async findById(id: string, db: Database = this.db): Promise<UserRow | undefined> {
+    const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
     return row;
   }
 

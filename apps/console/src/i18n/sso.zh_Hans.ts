@@ -1,0 +1,25 @@
+/** 单点登录设置页（issue 34 §1），中文；随页面加载。 */
+export const ssoPageZh = {
+  'sso.title': '单点登录（OpenID Connect）',
+  'sso.intro':
+    '租户通过贵司的身份提供方登录（授权码模式 + PKCE）。请在身份提供方将下方回调地址登记为机密客户端的回调地址。',
+  'sso.enabled': '启用单点登录',
+  'sso.redirectUri': '回调地址',
+  'sso.issuerLabel': '颁发者地址（Issuer）',
+  'sso.clientIdLabel': '客户端 ID',
+  'sso.clientSecretLabel': '客户端密钥',
+  'sso.clientSecretKept': '已保存（留空则保持不变）',
+  'sso.clientSecretHelp': '加密保存，保存后不再显示。',
+  'sso.scopesLabel': '范围（scopes）',
+  'sso.accountClaimLabel': '账号名称取自声明',
+  'sso.accountClaimHelp': '其值即租户账号名（以邮箱创建的账号使用自动生成的名称，并与该身份保持关联）。',
+  'sso.buttonNameLabel': '登录页按钮名称',
+  'sso.unknownAccountLabel': '平台中不存在的账号',
+  'sso.unknown.refuse': '拒绝登录',
+  'sso.unknown.create': '创建租户（无授权）',
+  'sso.tenantTypeLabel': '新租户类型',
+  'sso.tenantIndustryLabel': '新租户行业',
+  'sso.tenantPasswordLogin': '租户仍可使用密码登录',
+  'sso.tenantPasswordLoginHelp': '管理员始终可以使用密码登录（用于恢复）。',
+  'sso.save': '保存',
+};
