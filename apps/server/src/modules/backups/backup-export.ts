@@ -1,6 +1,6 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { BACKUP_ARCHIVE, type BackupItem, linkModules, MEDIA_LIMITS } from '@gantry/shared';
+import { BACKUP_ARCHIVE, type BackupItem, linkModules, MEDIA_LIMITS, RestoreRule, TaskState } from '@gantry/shared';
 import { ArchiveWriter } from '../../lib/archive/archive-writer.js';
 import { compressEntry, type SpooledEntry, spoolEntry } from '../../lib/archive/zip-file-writer.js';
 import { type FileStore, FileStoreError } from '../../lib/file-store.js';
@@ -297,9 +297,9 @@ export async function writeBackup(
       projectId: request.projectId,
       name: request.name,
       type: 'export',
-      status: 'succeed',
+      status: TaskState.Succeeded,
       item: request.item,
-      moduleRules: Object.fromEntries(modules.map((module) => [module, 0])),
+      moduleRules: Object.fromEntries(modules.map((module) => [module, RestoreRule.Overwrite])),
       excludedDirs: request.excludedDirs,
       documents: Object.fromEntries(Object.entries(documents).map(([module, { documents: n }]) => [module, n])),
       bytes,

@@ -6,8 +6,9 @@ import {
   BACKUP_LIMITS,
   COLLECTIONS,
   MEDIA_LIMITS,
+  RESTORE_RULE_WIRE,
   type RestorePlan,
-  type RestoreRule,
+  RestoreRule,
 } from '@gantry/shared';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import type { ArchiveEntry, ArchiveReader } from '../../lib/archive/archive-reader.js';
@@ -47,8 +48,9 @@ export interface RestoreSteps {
   log?(line: string): void;
 }
 
-/** Whether a restore makes every collection of the project exactly the archive's (rule 2 for all). */
-const wholeProject = (rules: Record<string, RestoreRule>) => COLLECTIONS.every((name) => rules[name] === 2);
+/** Whether a restore makes every collection of the project exactly the archive's (Replace for all). */
+const wholeProject = (rules: Record<string, RestoreRule>) =>
+  COLLECTIONS.every((name) => rules[name] === RestoreRule.Replace);
 
 /** Files extracted at once (reading an entry waits on the thread pool; a few in flight keep it busy). */
 const EXTRACT_AT_ONCE = 3;
@@ -180,20 +182,13 @@ export async function planRestore(
     });
     await flush();
     const incoming = ids.size;
-    modules.push(
-      rule === 2
-        ? { module, rule, added: incoming, overwritten: 0, kept: 0, deleted: existing }
-        : rule === 0
-          ? {
-              module,
-              rule,
-              added: incoming - duplicates,
-              overwritten: duplicates,
-              kept: existing - duplicates,
-              deleted: 0,
-            }
-          : { module, rule, added: incoming - duplicates, overwritten: 0, kept: existing, deleted: 0 },
-    );
+    const counted =
+      rule === RestoreRule.Replace
+        ? { added: incoming, overwritten: 0, kept: 0, deleted: existing }
+        : rule === RestoreRule.Overwrite
+          ? { added: incoming - duplicates, overwritten: duplicates, kept: existing - duplicates, deleted: 0 }
+          : { added: incoming - duplicates, overwritten: 0, kept: existing, deleted: 0 };
+    modules.push({ module, rule: RESTORE_RULE_WIRE[rule], ...counted });
   }
   const files: RestorePlan['files'] = [];
   for (const kind of request.kinds) {

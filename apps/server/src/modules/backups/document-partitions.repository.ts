@@ -1,3 +1,4 @@
+import { TaskState } from '@gantry/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { escapeLiteral } from 'pg';
 import { type Database, queryRows } from '../../db/database.js';
@@ -194,7 +195,7 @@ export class DocumentPartitions {
   /** Drops load tables of restores no longer running (a server stopped while one loaded). */
   async dropStrayLoads(): Promise<number> {
     const ongoing = await this.rows<{ id: string }>(
-      sql`select ${tasks.id} as id from ${tasks} where ${tasks.status} = 'ongoing'`,
+      sql`select ${tasks.id} as id from ${tasks} where ${tasks.status} = ${TaskState.Ongoing}`,
     );
     const keep = new Set(ongoing.map((row) => loadName(row.id)));
     const tables = await this.rows<{ name: string }>(

@@ -19,10 +19,13 @@ import {
   ERRORS,
   type FtpBackupView,
   isMessageKey,
+  JobState,
+  jobStateOf,
   LANGUAGES,
   type Language,
   type MessageKey,
-  type RestoreRule,
+  RestoreRule,
+  TaskState,
   toWholeMb,
   translate,
   translateWithParams,
@@ -113,8 +116,10 @@ export interface DbBackupServiceDeps {
 
 /** A partial archive untouched this long is a leftover of a stopped server (another process may be writing newer ones). */
 const PARTIAL_STALE_MS = 60 * 60 * 1000;
-/** Every collection at rule 2 (clear, then add): a database restore replaces the whole database. */
-const WHOLE_DATABASE: Record<string, RestoreRule> = Object.fromEntries(COLLECTIONS.map((name) => [name, 2]));
+/** Every collection replaced (cleared, then added): a database restore replaces the whole database. */
+const WHOLE_DATABASE: Record<string, RestoreRule> = Object.fromEntries(
+  COLLECTIONS.map((name) => [name, RestoreRule.Replace]),
+);
 /** A sidecar `<id>.json` on the FTP server is at most this long. */
 const SIDECAR_MAX_BYTES = 64 * 1024;
 
@@ -225,13 +230,14 @@ export class DbBackupService {
     ) {
       throw new AppError('notFound');
     }
-    const status = task.status === 'ongoing' ? 'running' : task.status === 'success' ? 'success' : 'failed';
+    const status = jobStateOf(task.status);
     // The outcome is in the language of the call that started the job; the warning in this call's.
     const taskLanguage = LANGUAGES.find((known) => known === task.params.language) ?? 'en';
-    const message = task.status === 'pause' ? translate('dbBackup.paused', taskLanguage) : (task.message ?? '');
+    const message =
+      task.status === TaskState.Paused ? translate('dbBackup.paused', taskLanguage) : (task.message ?? '');
     // A dump's backup has the job's id.
     const warning =
-      task.type === DB_BACKUP_TASK_DUMP && status === 'success'
+      task.type === DB_BACKUP_TASK_DUMP && status === JobState.Succeeded
         ? (await this.deps.repo.find(context.projectId, task.id))?.warning
         : undefined;
     return {
@@ -300,7 +306,7 @@ export class DbBackupService {
         projectId: context.projectId,
         name: received.base,
         type: 'dump',
-        status: 'success',
+        status: TaskState.Succeeded,
         item: { fileServer: item.fileServer, html: item.html, database: item.database },
         excludedDirs: received.manifest.excludedDirs,
         documents: Object.fromEntries(

@@ -10,6 +10,8 @@ import {
   PLATFORM_BACKUP_TASK,
   type PlatformBackupStatus,
   type PlatformBackupView,
+  PlatformRestoreState,
+  TaskState,
   translate,
 } from '@gantry/shared';
 import { sql } from 'drizzle-orm';
@@ -62,7 +64,7 @@ export interface PlatformBackupServiceDeps {
 const backupTask = taskType(PLATFORM_BACKUP_TASK, z.object({ ip: z.string() }));
 
 export class PlatformBackupService {
-  private state: PlatformBackupStatus = { state: 'idle' };
+  private state: PlatformBackupStatus = { state: PlatformRestoreState.Idle };
 
   constructor(private readonly deps: PlatformBackupServiceDeps) {
     deps.tasks.register(backupTask, (context, params) => this.runBackup(context, params));
@@ -74,7 +76,7 @@ export class PlatformBackupService {
 
   /** Whether a restore is under way (the maintenance guard refuses calls meanwhile). */
   get restoring(): boolean {
-    return this.state.state === 'restoring';
+    return this.state.state === PlatformRestoreState.Restoring;
   }
 
   status(): PlatformBackupStatus {
@@ -221,11 +223,11 @@ export class PlatformBackupService {
     if (this.restoring) throw new AppError('platformRestoring');
     const [running] = await queryRows<{ n: number }>(
       this.deps.db,
-      sql`SELECT count(*)::int AS n FROM tasks WHERE status = 'ongoing'`,
+      sql`SELECT count(*)::int AS n FROM tasks WHERE status = ${TaskState.Ongoing}`,
     );
     if ((running?.n ?? 0) > 0) throw new AppError('platformTasksRunning', { params: { count: running?.n ?? 0 } });
     const startTime = this.deps.clock().toISOString();
-    this.state = { state: 'restoring', startTime };
+    this.state = { state: PlatformRestoreState.Restoring, startTime };
     void this.runRestore(actor, name, file, startTime);
   }
 
@@ -238,7 +240,7 @@ export class PlatformBackupService {
         file,
         { id: actor.user.id, name: actor.user.name },
       );
-      this.state = { state: 'succeeded', startTime, endTime: this.deps.clock().toISOString() };
+      this.state = { state: PlatformRestoreState.Succeeded, startTime, endTime: this.deps.clock().toISOString() };
       this.deps.log.info({ name, steps: lines }, 'platform restored from a backup');
     } catch (error) {
       const problem =
@@ -254,7 +256,12 @@ export class PlatformBackupService {
         { name, steps: lines, reason: problem },
         'platform restore refused or failed; nothing changed',
       );
-      this.state = { state: 'failed', startTime, endTime: this.deps.clock().toISOString(), reason: problem };
+      this.state = {
+        state: PlatformRestoreState.Failed,
+        startTime,
+        endTime: this.deps.clock().toISOString(),
+        reason: problem,
+      };
     } finally {
       // Sessions, settings and the licence changed under every cache: all of them are emptied.
       await this.deps.bus.publish({ kind: 'all' }).catch(() => {});

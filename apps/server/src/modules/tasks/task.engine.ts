@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type TaskOutcome, TaskState } from '@gantry/shared';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.js';
 import type { TaskRepository, TaskRow } from './task.repository.js';
@@ -76,7 +77,7 @@ export const SERVER_STOPPED = 'the server stopped while the task ran';
 /** A task that ended in this process: its type, how it ended, and how long it ran here. */
 export interface TaskFinish {
   type: string;
-  status: 'success' | 'failed' | 'pause';
+  status: TaskOutcome;
   seconds: number;
 }
 
@@ -179,7 +180,7 @@ export class TaskEngine {
       id: input.id,
       projectId: input.projectId,
       type: type.name,
-      status: 'ongoing',
+      status: TaskState.Ongoing,
       progress: 0,
       params: type.params.parse(input.params),
       requester: input.requester,
@@ -287,19 +288,19 @@ export class TaskEngine {
     })();
     const done = work
       .then(
-        (message) => this.finish(state, { status: 'success', message, progress: 1 }),
+        (message) => this.finish(state, { status: TaskState.Succeeded, message, progress: 1 }),
         (error: unknown) => {
           if (error instanceof TaskPaused) {
             return this.finish(
               state,
               error.reason === 'pause'
-                ? { status: 'pause', message: 'paused' }
-                : { status: 'failed', message: SERVER_STOPPED },
+                ? { status: TaskState.Paused, message: 'paused' }
+                : { status: TaskState.Failed, message: SERVER_STOPPED },
             );
           }
           this.options.log.warn({ err: error, task: task.id, type: task.type }, 'task failed');
           return this.finish(state, {
-            status: 'failed',
+            status: TaskState.Failed,
             message: error instanceof TaskError ? error.message : INTERNAL_FAILURE,
           });
         },
@@ -317,7 +318,7 @@ export class TaskEngine {
 
   private async finish(
     state: Running,
-    outcome: { status: 'success' | 'failed' | 'pause'; message: string; progress?: number },
+    outcome: { status: TaskOutcome; message: string; progress?: number },
   ): Promise<void> {
     await this.repo.finish(
       state.task.id,

@@ -1,4 +1,4 @@
-import { WS_AUTH_FAILED } from '@gantry/shared';
+import { TaskState, WS_AUTH_FAILED } from '@gantry/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,7 +21,7 @@ export const taskView = z.object({
   id: z.string(),
   projectId: z.string().nullable(),
   type: z.string(),
-  status: z.enum(['ongoing', 'pause', 'success', 'failed']),
+  status: z.enum(TaskState),
   progress: z.number(),
   requestId: z.string(),
   message: z.string().nullable(),
@@ -75,7 +75,7 @@ export function taskRoutes(deps: {
           tags,
           description: 'Pauses the task: a waiting one at once, a running one at its next safe point.',
           params: z.object({ id: z.string().min(1).max(64) }),
-          body: z.object({ status: z.literal('pause'), id: z.string().max(64).optional() }),
+          body: z.object({ status: z.literal(TaskState.Paused), id: z.string().max(64).optional() }),
           response: { 200: taskView },
         },
       },

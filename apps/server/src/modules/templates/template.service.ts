@@ -9,6 +9,7 @@ import {
   type ProjectCreateBody,
   type ProjectFromTemplateBody,
   type ProjectView,
+  RestoreRule,
   TEMPLATE_LEFT_OUT,
   TEMPLATE_TASK_INSTALL,
   TEMPLATE_TASK_PUBLISH,
@@ -484,7 +485,7 @@ export class TemplateService {
               const modules = params.modules.filter((module) => module in manifest.modules);
               const kinds = (['fileServer', 'html'] as const).filter((kind) => manifest.item[kind]);
               return {
-                rules: Object.fromEntries(modules.map((module) => [module, 2 as const])),
+                rules: Object.fromEntries(modules.map((module) => [module, RestoreRule.Replace])),
                 kinds: [...kinds],
                 record: {
                   name: templateText('template.installRecord', params.language, { name: template.name }).slice(0, 64),
