@@ -75,16 +75,16 @@ export interface BackupServiceOptions {
 /** A partial archive untouched this long is a leftover of a stopped server (another process may be writing newer ones). */
 const PARTIAL_STALE_MS = 60 * 60 * 1000;
 
+/** What every task that writes an archive is given (project backups, database dumps): its name, the folders left out, the language of its outcome. */
+export const archiveTaskParams = {
+  name: z.string(),
+  excludedDirs: z.array(z.string()),
+  language: z.enum(LANGUAGES),
+};
 const backupItem = z.object({ fileServer: z.boolean(), html: z.boolean(), mongodb: z.boolean() });
 const exportTask = taskType(
   BACKUP_TASK_EXPORT,
-  z.object({
-    name: z.string(),
-    item: backupItem,
-    modules: z.array(z.string()),
-    excludedDirs: z.array(z.string()),
-    language: z.enum(LANGUAGES),
-  }),
+  z.object({ ...archiveTaskParams, item: backupItem, modules: z.array(z.string()) }),
 );
 export const importTask = taskType(
   BACKUP_TASK_IMPORT,

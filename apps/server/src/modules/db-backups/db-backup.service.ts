@@ -39,7 +39,7 @@ import type { ListTotal } from '../../lib/list-count.js';
 import { mapQueryError, parseListQuery } from '../../lib/list-query/list-query.js';
 import { moveToTrash } from '../../lib/trash.js';
 import type { BackupRepository } from '../backups/backup.repository.js';
-import type { BackupContext, BackupService } from '../backups/backup.service.js';
+import { archiveTaskParams, type BackupContext, type BackupService } from '../backups/backup.service.js';
 import type { Manifest } from '../backups/backup-archive.js';
 import { BackupFiles, writeBackup } from '../backups/backup-export.js';
 import { RestoreJournals } from '../backups/backup-restore.js';
@@ -71,15 +71,7 @@ export class DumpFiles extends BackupFiles {
 }
 
 const dbBackupItem = z.object({ fileServer: z.boolean(), html: z.boolean(), database: z.boolean() });
-const dumpTask = taskType(
-  DB_BACKUP_TASK_DUMP,
-  z.object({
-    name: z.string(),
-    item: dbBackupItem,
-    excludedDirs: z.array(z.string()),
-    language: z.enum(LANGUAGES),
-  }),
-);
+const dumpTask = taskType(DB_BACKUP_TASK_DUMP, z.object({ ...archiveTaskParams, item: dbBackupItem }));
 type DumpParams = z.infer<typeof dumpTask.params>;
 const restoreTask = taskType(
   DB_BACKUP_TASK_RESTORE,
