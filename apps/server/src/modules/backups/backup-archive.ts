@@ -12,6 +12,7 @@ import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import type { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import { checkEntryLimits, type ListedEntry, verifyContents } from '../../lib/archive/entry-checks.js';
 import { readArchiveManifest } from '../../lib/archive/manifest.js';
+import { isPlainObject } from '../../lib/list-query/bad-query.js';
 
 /**
  * The project backup archive (issue 12 §1, design D6): a zip with `mongodb/<collection>.jsonl` (one
@@ -59,7 +60,7 @@ export function placeEntry(name: string): EntryPlace | ArchiveProblem {
   if (kind === BACKUP_ARCHIVE.modulesDir) {
     const match = /^([a-z_]+)\.jsonl$/.exec(rest);
     if (!match) return new ArchiveProblem('unsafePath', { path: name });
-    const module = match[1] as string;
+    const module = match[1] ?? '';
     if (!isCollection(module)) return new ArchiveProblem('unknownModule', { module });
     return { kind: 'mongodb', module };
   }
@@ -99,18 +100,18 @@ export function parseDocumentLine(line: string): DocumentLine | undefined {
   } catch {
     return undefined;
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const { id, createTime, updateTime, doc } = value as Record<string, unknown>;
+  if (!isPlainObject(value)) return undefined;
+  const { id, createTime, updateTime, doc } = value;
   if (typeof id !== 'string' || id === '' || id.length > DOCUMENT_LIMITS.idMax || id.includes('\u0000'))
     return undefined;
   if (typeof createTime !== 'string' || typeof updateTime !== 'string') return undefined;
   const created = new Date(createTime);
   const updated = new Date(updateTime);
   if (Number.isNaN(created.getTime()) || Number.isNaN(updated.getTime())) return undefined;
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return undefined;
+  if (!isPlainObject(doc)) return undefined;
   if (depthOf(doc, DOCUMENT_LIMITS.depth) > DOCUMENT_LIMITS.depth) return undefined;
 
-  return { id, createTime: created, updateTime: updated, doc: doc as Record<string, unknown> };
+  return { id, createTime: created, updateTime: updated, doc };
 }
 
 export interface VerifyOptions {

@@ -146,8 +146,8 @@ async function writeFiles(
   const ahead: Array<Promise<() => Promise<unknown>>> = [];
   const writeAhead = async (keep: number) => {
     while (ahead.length > keep) {
-      const next = ahead.shift() as Promise<() => Promise<unknown>>;
-      await (await next)();
+      const next = ahead.shift();
+      if (next) await (await next)();
     }
   };
   const queue = (work: Promise<() => Promise<unknown>>) => {
@@ -170,8 +170,9 @@ async function writeFiles(
           name,
           (async function* () {
             for await (const chunk of file.stream) {
-              advance((chunk as Buffer).length);
-              yield chunk as Uint8Array;
+              const bytes: Buffer = chunk;
+              advance(bytes.length);
+              yield bytes;
             }
           })(),
           { lastModified: file.updateTime, expectedSize: file.size },

@@ -10,6 +10,7 @@ import {
   type RestorePlan,
   RestoreRule,
 } from '@gantry/shared';
+import { z } from 'zod';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import type { ArchiveEntry, ArchiveReader } from '../../lib/archive/archive-reader.js';
 import { LineSplitter } from '../../lib/archive/entry-checks.js';
@@ -27,11 +28,12 @@ const STAGING_PREFIX = '.restore-';
 const stagingArea = (projectId: string, restoreId: string) => `projects/${projectId}/${STAGING_PREFIX}${restoreId}`;
 
 /** A restore's file swap, written before the data is committed: a restart completes or drops it. */
-interface Journal {
-  restoreId: string;
-  projectId: string;
-  kinds: FileKind[];
-}
+const journalSchema = z.object({
+  restoreId: z.string(),
+  projectId: z.string(),
+  kinds: z.array(z.enum(['fileServer', 'html'])),
+});
+type Journal = z.infer<typeof journalSchema>;
 
 export interface RestoreRequest {
   id: string;
@@ -130,10 +132,7 @@ async function readModule(
   );
   await reader.read(entry, async (chunk) => {
     splitter.push(chunk);
-    while (pending.length > 0) {
-      const [line, number] = pending.shift() as [string, number];
-      await onLine(line, number);
-    }
+    for (let next = pending.shift(); next; next = pending.shift()) await onLine(...next);
   });
   splitter.end();
   for (const [line, number] of pending) await onLine(line, number);
@@ -236,7 +235,7 @@ export class RestoreJournals {
         await rm(path.join(this.folder(), name), { force: true });
         continue;
       }
-      journals.push(JSON.parse(await readFile(path.join(this.folder(), name), 'utf8')) as Journal);
+      journals.push(journalSchema.parse(JSON.parse(await readFile(path.join(this.folder(), name), 'utf8'))));
     }
     return journals;
   }
@@ -350,7 +349,7 @@ export async function applyRestore(
           })
           .then(
             () => chunks.push(null),
-            (error: unknown) => chunks.destroy(error as Error),
+            (error: unknown) => chunks.destroy(error instanceof Error ? error : new Error(String(error))),
           );
         await writing;
         extracted++;

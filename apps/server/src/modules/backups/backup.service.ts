@@ -32,6 +32,7 @@ import { configureZip } from '../../lib/archive/zip-codec.js';
 import type { Clock } from '../../lib/clock.js';
 import type { FileStore } from '../../lib/file-store.js';
 import type { ListTotal } from '../../lib/list-count.js';
+import { isPlainObject } from '../../lib/list-query/bad-query.js';
 import { mapQueryError, parseListQuery } from '../../lib/list-query/list-query.js';
 import { moveToTrash } from '../../lib/trash.js';
 import type { GatedProject } from '../../plugins/project-gate.js';
@@ -39,7 +40,7 @@ import type { DocumentRepository } from '../documents/document.repository.js';
 import { htmlArea, mediaArea } from '../media/media.service.js';
 import type { ArchiveMetrics } from '../metrics/metrics.js';
 import type { TaskContext, TaskEngine } from '../tasks/task.engine.js';
-import { SERVER_STOPPED, TaskError, taskType } from '../tasks/task.engine.js';
+import { projectOf, SERVER_STOPPED, TaskError, taskType } from '../tasks/task.engine.js';
 import type { UserRow } from '../users/user.repository.js';
 import { presentBackup } from './backup.presenter.js';
 import { BACKUP_RESOURCE, type BackupRepository, type BackupRow } from './backup.repository.js';
@@ -159,9 +160,9 @@ export class BackupService {
     }
     let partials = 0;
     const root = this.files.folder('');
-    for (const project of await readdir(root).catch(() => [] as string[])) {
+    for (const project of await readdir(root).catch((): string[] => [])) {
       const folder = this.files.folder(project);
-      for (const name of await readdir(folder).catch(() => [] as string[])) {
+      for (const name of await readdir(folder).catch((): string[] => [])) {
         const partial = name.startsWith('.partial-');
         if (!partial && (!name.endsWith('.zip') || (await this.repo.find(project, name.slice(0, -'.zip'.length))))) {
           continue;
@@ -336,7 +337,7 @@ export class BackupService {
       await reader.copyInto(zip);
       await zip.close();
     })()
-      .catch((error: unknown) => output.destroy(error as Error))
+      .catch((error: unknown) => output.destroy(error instanceof Error ? error : new Error(String(error))))
       .finally(() => reader.close());
     return { stream: output, name };
   }
@@ -440,7 +441,7 @@ export class BackupService {
     let size = 0;
     try {
       for await (const chunk of source) {
-        const bytes = chunk as Buffer;
+        const bytes: Buffer = chunk;
         if (size === 0 && bytes.length >= 2 && (bytes[0] !== 0x50 || bytes[1] !== 0x4b)) {
           throw new AppError('backupUploadNotZip');
         }
@@ -495,14 +496,14 @@ export class BackupService {
     try {
       return await ArchiveReader.open(file);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new AppError('backupNotFound');
+      if (isPlainObject(error) && error.code === 'ENOENT') throw new AppError('backupNotFound');
       throw error instanceof ArchiveProblem ? problemError(error) : error;
     }
   }
 
   private async runExport(context: TaskContext, params: z.infer<typeof exportTask.params>): Promise<string> {
     const { task } = context;
-    const projectId = task.projectId as string;
+    const projectId = projectOf(task);
     const began = performance.now();
     const row = await writeBackup(
       {
@@ -527,7 +528,7 @@ export class BackupService {
   private async runImport(context: TaskContext, params: ImportParams): Promise<string> {
     const { task } = context;
     const began = performance.now();
-    const projectId = task.projectId as string;
+    const projectId = projectOf(task);
     const record = await this.repo.find(projectId, params.backupId);
     if (!record?.file) throw new TaskError(translate('backup.notFound', params.language));
     const reader = await this.openArchive(record).catch((error: unknown) => {

@@ -36,6 +36,7 @@ import type { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import type { Clock } from '../../lib/clock.js';
 import type { FileStore } from '../../lib/file-store.js';
 import type { ListTotal } from '../../lib/list-count.js';
+import { isPlainObject } from '../../lib/list-query/bad-query.js';
 import { mapQueryError, parseListQuery } from '../../lib/list-query/list-query.js';
 import { moveToTrash } from '../../lib/trash.js';
 import type { BackupRepository } from '../backups/backup.repository.js';
@@ -48,7 +49,7 @@ import type { FtpStorage } from '../ftp/ftp-storage.js';
 import { FtpStorageError } from '../ftp/ftp-storage.js';
 import type { ArchiveMetrics } from '../metrics/metrics.js';
 import type { TaskContext, TaskEngine } from '../tasks/task.engine.js';
-import { TaskError, taskType } from '../tasks/task.engine.js';
+import { projectOf, TaskError, taskType } from '../tasks/task.engine.js';
 import type { TaskRepository } from '../tasks/task.repository.js';
 import type { UserRow } from '../users/user.repository.js';
 import { presentDbBackup, presentWarning } from './db-backup.presenter.js';
@@ -330,9 +331,9 @@ export class DbBackupService {
     this.recovered = true;
     let removed = 0;
     const root = path.join(this.deps.dataDir, 'backups');
-    for (const project of await readdir(root).catch(() => [] as string[])) {
+    for (const project of await readdir(root).catch((): string[] => [])) {
       const folder = this.files.folder(project);
-      for (const name of await readdir(folder).catch(() => [] as string[])) {
+      for (const name of await readdir(folder).catch((): string[] => [])) {
         const partial = name.startsWith('.partial-');
         if (!partial && (!name.endsWith('.zip') || (await this.deps.repo.find(project, name.slice(0, -4))))) continue;
         const file = this.files.archive(project, name);
@@ -449,7 +450,7 @@ export class DbBackupService {
 
   private async runDump(context: TaskContext, params: DumpParams): Promise<string> {
     const { task } = context;
-    const projectId = task.projectId as string;
+    const projectId = projectOf(task);
     const ftp = this.deps.ftp && (await this.deps.ftp.enabled()) ? this.deps.ftp : undefined;
     const share = ftp ? 0.7 : 1;
     const began = performance.now();
@@ -510,7 +511,7 @@ export class DbBackupService {
 
   private async runRestore(context: TaskContext, params: RestoreParams): Promise<string> {
     const { task } = context;
-    const projectId = task.projectId as string;
+    const projectId = projectOf(task);
     this.deps.restoringProjects.enter(projectId);
     const began = performance.now();
     let fetched: string | undefined;
@@ -552,7 +553,7 @@ export class DbBackupService {
   }
 
   private async restoreFrom(context: TaskContext, reader: ArchiveReader, params: RestoreParams, name: string) {
-    const projectId = context.task.projectId as string;
+    const projectId = projectOf(context.task);
     await restoreArchive(
       context,
       reader,
@@ -603,17 +604,17 @@ interface FtpSidecar {
 
 function parseSidecar(text: string): FtpSidecar | undefined {
   try {
-    const value = JSON.parse(text) as Partial<FtpSidecar>;
+    const value: unknown = JSON.parse(text);
     if (
+      !isPlainObject(value) ||
       typeof value.name !== 'string' ||
       typeof value.sha256 !== 'string' ||
       typeof value.createdAt !== 'string' ||
-      typeof value.item !== 'object' ||
-      value.item === null
+      !isPlainObject(value.item)
     ) {
       return undefined;
     }
-    const item = value.item as Partial<DbBackupItem>;
+    const { item } = value;
     return {
       id: String(value.id ?? ''),
       name: value.name.slice(0, BACKUP_LIMITS.nameMax),
@@ -630,7 +631,7 @@ function parseSidecar(text: string): FtpSidecar | undefined {
 
 async function sha256Of(file: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream(file)) hash.update(chunk);
   return hash.digest('hex');
 }
 

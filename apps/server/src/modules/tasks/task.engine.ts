@@ -18,6 +18,12 @@ export interface TaskContext {
 /** Parameters as a task row stores them (a JSON object). */
 export type TaskParams = Record<string, unknown>;
 
+/** The project a project task works on (a platform task has none: a task type that needs one was given one at submit). */
+export function projectOf(task: Pick<TaskRow, 'id' | 'projectId'>): string {
+  if (task.projectId === null) throw new TaskError(`task ${task.id} has no project`);
+  return task.projectId;
+}
+
 /**
  * A task type: its name (the row's `type`) and the schema of its parameters. The engine checks a
  * row's parameters against it before the handler runs, so a handler gets them typed (issue 30).
