@@ -8,7 +8,7 @@ import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import { isoTime } from '../../lib/json-view.js';
 import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
-import { DocumentPartitions } from './document-partitions.repository.js';
+import { DocumentPartitions, rowsWritten } from './document-partitions.repository.js';
 
 export type BackupRow = typeof projectBackups.$inferSelect;
 export interface StoredDocument {
@@ -298,7 +298,7 @@ export class BackupRepository {
       insert into ${restoreStaging} (restore_id, collection, id, doc, create_time, update_time)
       select ${restoreId}, ${collection}, id, doc, create_time, update_time from ${parsedLines(lines, retarget)}
       on conflict (restore_id, collection, id) do nothing`);
-    return Number((result as { rowCount?: number | null }).rowCount ?? 0);
+    return rowsWritten(result);
   }
 
   /**
@@ -343,7 +343,7 @@ export class BackupRepository {
           select ${projectId}, s.collection, s.id, s.doc, s.create_time, s.update_time ${staged}
           ${conflict}`);
         if (rule === RestoreRule.Keep) {
-          written[collection] = Number((result as { rowCount?: number | null }).rowCount ?? 0);
+          written[collection] = rowsWritten(result);
         } else {
           const [count] = await tx
             .select({ n: sql<number>`count(*)::int` })

@@ -28,7 +28,8 @@ function jsonQuery<T extends z.ZodType>(schema: T) {
     .max(100_000)
     .transform((text, ctx) => {
       try {
-        return JSON.parse(text) as unknown;
+        const value: unknown = JSON.parse(text);
+        return value;
       } catch {
         ctx.addIssue({ code: 'custom', message: 'list.badQuery' });
         return z.NEVER;

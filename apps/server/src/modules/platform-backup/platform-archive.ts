@@ -69,8 +69,9 @@ export function placePlatformEntry(name: string): PlatformEntryPlace | ArchivePr
   const files = `${PLATFORM_ARCHIVE.filesDir}/`;
   if (name.startsWith(tables)) {
     const match = /^([a-z_][a-z0-9_]*)\.jsonl$/.exec(name.slice(tables.length));
-    if (!match || !TABLE_NAME.test(match[1] as string)) return new ArchiveProblem('unsafePath', { path: name });
-    return { kind: 'table', table: match[1] as string };
+    const table = match?.[1];
+    if (table === undefined || !TABLE_NAME.test(table)) return new ArchiveProblem('unsafePath', { path: name });
+    return { kind: 'table', table };
   }
   if (name.startsWith(files) && isSafeRelativePath(name.slice(files.length))) {
     return { kind: 'file', path: name.slice(files.length) };

@@ -248,8 +248,8 @@ async function insertTable(
   let inserted = 0;
   await reader.read(entry, async (chunk) => {
     lines.push(chunk);
-    while (pending.length > 0) {
-      inserted += await deps.repo.insertRows(tx, table, `[${(pending.shift() as string[]).join(',')}]`, parents);
+    for (let batch = pending.shift(); batch; batch = pending.shift()) {
+      inserted += await deps.repo.insertRows(tx, table, `[${batch.join(',')}]`, parents);
     }
   });
   lines.end();

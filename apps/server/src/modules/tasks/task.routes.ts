@@ -17,6 +17,9 @@ const RECHECK_MS = 5_000;
 /** A policy violation close code: the session is not (or no longer) valid. */
 const CLOSE_UNAUTHORISED = 4001;
 
+/** What the progress socket reads of its query (anything else there is ignored). */
+const socketQuery = z.object({ token: z.string().optional(), [PROJECT_HEADER]: z.string().optional() });
+
 export const taskView = z.object({
   id: z.string(),
   projectId: z.string().nullable(),
@@ -88,9 +91,9 @@ export function taskRoutes(deps: {
       '/proxy/ws/:name',
       { websocket: true, config: { action: 'public' }, schema: { hide: true } },
       (socket, request) => {
-        const query = request.query as Record<string, unknown>;
-        const token = typeof query.token === 'string' ? query.token : '';
-        const projectId = typeof query[PROJECT_HEADER] === 'string' ? (query[PROJECT_HEADER] as string) : undefined;
+        const query = socketQuery.safeParse(request.query).data;
+        const token = query?.token ?? '';
+        const projectId = query?.[PROJECT_HEADER];
         let unsubscribe: (() => void) | undefined;
         let silence: NodeJS.Timeout | undefined;
         const refuse = () => {
