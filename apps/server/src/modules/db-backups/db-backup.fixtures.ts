@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { createTestApp, multipartFile, type TestApp } from '../../test/test-app.js';
 
 export const DB = '/portal/rest/db-backup';
 export const CORE = '/portal/rest/core';
@@ -64,20 +64,8 @@ export function call(
 }
 export const q = (value: unknown) => encodeURIComponent(JSON.stringify(value));
 
-export function form(name: string, content: Uint8Array) {
-  const boundary = `----db${randomBytes(8).toString('hex')}`;
-  return {
-    payload: Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
-          'Content-Type: application/zip\r\n\r\n',
-      ),
-      Buffer.from(content),
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
+/** A zip file as the upload calls take it (multipart `file`). */
+export const form = (name: string, content: Uint8Array) => multipartFile('file', name, content, 'application/zip');
 
 export async function put(collection: string, doc: Record<string, unknown>, w = worlds.current, projectId = project) {
   const response = await call('POST', `${CORE}/${collection}`, { projectId, body: doc, w });
