@@ -196,8 +196,7 @@ export function assignSpans<T extends { offset: number; compressedSize: number; 
   directoryAt: number,
 ): void {
   const byOffset = [...entries].sort((a, b) => a.offset - b.offset);
-  for (let i = 0; i < byOffset.length; i++) {
-    const entry = byOffset[i] as T;
+  for (const [i, entry] of byOffset.entries()) {
     entry.end = byOffset[i + 1]?.offset ?? directoryAt;
     if (entry.offset + 30 + nameLength(entry) + entry.compressedSize > entry.end) throw new ZipReadError('overlap');
   }

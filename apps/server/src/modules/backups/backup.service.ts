@@ -451,7 +451,7 @@ export class BackupService {
         }
         for (let offset = 0; offset < bytes.length; ) offset += (await handle.write(bytes, offset)).bytesWritten;
       }
-      if ((source as { truncated?: boolean }).truncated) {
+      if ('truncated' in source && source.truncated === true) {
         throw new AppError('backupTooLarge', { params: { max: toWholeMb(this.options.uploadMaxBytes) } });
       }
       if (size < 22) throw new AppError('backupUploadNotZip');
