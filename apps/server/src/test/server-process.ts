@@ -165,7 +165,7 @@ export async function setUpProject(base: string, project: { id: string; name: st
     call: (method, url, body) => call(base, method, url, body, token, { 'x-request-project': project.id }),
     upload: async (folder, name, bytes) => {
       const form = new FormData();
-      form.append('file', new Blob([bytes]), name);
+      form.append('file', new Blob([new Uint8Array(bytes)]), name);
       const response = await fetch(`${base}${MEDIA_URL}/upload?path=${encodeURIComponent(folder)}`, {
         method: 'POST',
         headers,
