@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- all | foundation | start | projects | fairness | data | backup | dump | licence | templates | sites | tables | lighthouse]: one run on this machine, printed as
+ * npm run bench [-- all | foundation | start | projects | fairness | data | backup | dump | hostile | licence | templates | sites | tables | lighthouse]: one run on this machine, printed as
  * tables, each saying what its figures include, then one line of goals met and missed.
  *  - foundation (bench/foundation.ts): cheap calls on the real server (npm start) vs a bare Fastify
  *    hello-world in the same run; sign-in, a login flood, the console's login route size
@@ -16,6 +16,9 @@
  *    restored (documents/s), server peak RSS, GET setting's latency meanwhile; PGlite and PostgreSQL
  *  - dump (bench/dump.ts): a database backup and restore of ~1 GB of rows on PostgreSQL vs pg_dump -Fc / pg_restore
  *    of the same rows; the FTP push vs curl -T to the same vsftpd; server peak RSS
+ *  - hostile (bench/hostile.ts): ten hostile-manifest uploads (250 MB manifests, a few hundred KB each) at once
+ *    to the project backup upload: all refused, the server's RSS rise (goal < 100 MB), /healthz p99 meanwhile
+ *    (goal < 100 ms)
  *  - licence (bench/licence.ts): licence verification, machine identity, upload/info/history calls
  *  - templates (bench/templates.ts): the template gallery's search at 1,000 templates, 50 clients; install time
  *    of the largest built-in template
@@ -31,6 +34,7 @@ import { dataBench } from './data.js';
 import { dumpBench } from './dump.js';
 import { fairnessBench } from './fairness.js';
 import { foundation } from './foundation.js';
+import { hostileBench } from './hostile.js';
 import { goals, loadAverage } from './lib.js';
 import { licenceBench } from './licence.js';
 import { lighthouseBench } from './lighthouse.js';
@@ -48,6 +52,7 @@ const SECTIONS = [
   'fairness',
   'backup',
   'dump',
+  'hostile',
   'data',
   'licence',
   'templates',
@@ -83,6 +88,7 @@ await run('fairness', fairnessBench);
 await run('data', dataBench);
 await run('backup', backupBench);
 await run('dump', dumpBench);
+await run('hostile', hostileBench);
 await run('licence', licenceBench);
 await run('templates', templatesBench);
 await run('sites', sitesBench);

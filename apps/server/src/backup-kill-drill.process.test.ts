@@ -1,16 +1,22 @@
 import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { localDate } from '@gantry/shared';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ArchiveReader } from './lib/archive/archive-reader.js';
 import { verifyArchive } from './modules/backups/backup-archive.js';
-import { uploadDevelopmentLicence } from './test/dev-licence.js';
-import { call, enginePidOf, freePort, isAlive, sleep, startServer } from './test/server-process.js';
-import { ADMIN_PASSWORD, wire } from './test/test-app.js';
+import { fileTree } from './test/file-tree.js';
+import {
+  enginePidOf,
+  freePort,
+  isAlive,
+  removeDrill,
+  setUpProject,
+  sleep,
+  startServer,
+} from './test/server-process.js';
 
 const PROJECT = 'bdrill';
 const BACKUP = '/portal/rest/spm/proxy/core/backup';
@@ -40,61 +46,18 @@ describe('backup kill -9 drill', () => {
   let dir = '';
   const started: ChildProcess[] = [];
 
-  afterAll(async () => {
-    for (const child of started) if (child.exitCode === null) child.kill('SIGKILL');
-    // A killed server's engine leaves by itself a moment later, and may still write as it goes.
-    if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
-    if (dir) await rm(`${dir}.log`, { force: true });
-  });
+  afterAll(() => removeDrill(dir, started, ['.log']));
 
   it('never leaves a mixed project, a stuck task or a partial archive across kill -9 during backups and restores', async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'gantry-backup-kill-'));
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     let server = await startServer(dir, port, started, { logLevel: 'error', log: `${dir}.log` });
-    await call(base, 'POST', '/portal/rest/spm/admin/register', { password: wire(ADMIN_PASSWORD) });
-    const login = await call(base, 'POST', '/portal/rest/spm/login', {
-      username: 'admin',
-      password: wire(ADMIN_PASSWORD),
-    });
-    const token = (login.body as { token: string }).token;
-    const licensed = await uploadDevelopmentLicence(base, token);
-    expect(licensed.status, await licensed.clone().text()).toBe(200);
-    const created = await call(
-      base,
-      'POST',
-      '/portal/rest/spm/project',
-      {
-        id: PROJECT,
-        name: 'Backup drill',
-        industry: 'coal',
-        projectType: 'blank',
-        grant: {
-          validityPeriod: 30,
-          startTime: localDate(new Date()),
-          userCount: 1,
-          flow: { tableCount: 1 },
-          dataGathering: { point: 1 },
-          features: [],
-        },
-      },
-      token,
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const drill = await setUpProject(base, { id: PROJECT, name: 'Backup drill' });
+    const { headers } = drill;
     const serverLog = () => readFileSync(`${dir}.log`, 'utf8').split('\n').slice(-30).join('\n');
-    const headers = { authorization: `Bearer ${token}`, 'x-request-project': PROJECT };
-    const project = (method: string, url: string, body?: unknown) =>
-      call(base, method, url, body, token, { 'x-request-project': PROJECT });
-    const upload = async (folder: string, name: string, bytes: Uint8Array) => {
-      const form = new FormData();
-      form.append('file', new Blob([bytes]), name);
-      const response = await fetch(`${base}${MEDIA}/upload?path=${encodeURIComponent(folder)}`, {
-        method: 'POST',
-        headers,
-        body: form,
-      });
-      expect(response.status, await response.text()).toBe(200);
-    };
+    const project = drill.call;
+    const upload = drill.upload;
 
     // State A: 3 modules of 300 documents, 20 media files (three of 1–4 MiB) in a few folders.
     await parallel(
@@ -351,7 +314,7 @@ describe('backup kill -9 drill', () => {
 });
 
 const q = (value: unknown) => encodeURIComponent(JSON.stringify(value));
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const _sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** Whether a restore's staging folder holds a live area set aside (the swap is under way). */
 function swapping(staging: string): boolean {
@@ -364,23 +327,6 @@ function swapping(staging: string): boolean {
 
 function sameState(a: State, b: State): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** Every folder and file under `root`: folders as 'dir', files as their SHA-256. */
-async function fileTree(root: string): Promise<Record<string, string>> {
-  const found: Record<string, string> = {};
-  const walk = async (folder: string, prefix: string) => {
-    const entries = await readdir(folder, { withFileTypes: true });
-    for (const entry of entries.sort((x, y) => x.name.localeCompare(y.name))) {
-      const relative = `${prefix}${entry.name}`;
-      if (entry.isDirectory()) {
-        found[`${relative}/`] = 'dir';
-        await walk(path.join(folder, entry.name), `${relative}/`);
-      } else found[relative] = sha256(await readFile(path.join(folder, entry.name)));
-    }
-  };
-  await walk(root, '');
-  return found;
 }
 
 async function parallel(jobs: Array<() => Promise<void>>, width: number): Promise<void> {

@@ -1,14 +1,20 @@
 import type { ChildProcess } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { localDate } from '@gantry/shared';
 import { afterAll, describe, expect, it } from 'vitest';
-import { uploadDevelopmentLicence } from './test/dev-licence.js';
-import { call, enginePidOf, freePort, isAlive, sleep, startServer } from './test/server-process.js';
-import { ADMIN_PASSWORD, wire } from './test/test-app.js';
+import { fileTree } from './test/file-tree.js';
+import {
+  enginePidOf,
+  freePort,
+  isAlive,
+  removeDrill,
+  setUpProject,
+  sleep,
+  startServer,
+} from './test/server-process.js';
 
 const PROJECT = 'dbdrill';
 const DB = '/portal/rest/db-backup';
@@ -35,12 +41,7 @@ describe('database backup kill -9 drill', () => {
   let dir = '';
   const started: ChildProcess[] = [];
 
-  afterAll(async () => {
-    for (const child of started) if (child.exitCode === null) child.kill('SIGKILL');
-    // A killed server's engine leaves by itself a moment later, and may still write as it goes.
-    if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
-    if (dir) await rm(`${dir}.log`, { force: true });
-  });
+  afterAll(() => removeDrill(dir, started, ['.log']));
 
   it('never leaves a running job, a locked or mixed project, or a partial dump across kill -9', {
     timeout: 600_000,
@@ -49,44 +50,10 @@ describe('database backup kill -9 drill', () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     let server = await startServer(dir, port, started, { ...SERVER, log: `${dir}.log` });
-    await call(base, 'POST', '/portal/rest/spm/admin/register', { password: wire(ADMIN_PASSWORD) });
-    const login = await call(base, 'POST', '/portal/rest/spm/login', {
-      username: 'admin',
-      password: wire(ADMIN_PASSWORD),
-    });
-    const token = (login.body as { token: string }).token;
-    const licensed = await uploadDevelopmentLicence(base, token);
-    expect(licensed.status).toBe(200);
-    const grant = {
-      validityPeriod: 30,
-      startTime: localDate(new Date()),
-      userCount: 1,
-      flow: { tableCount: 1 },
-      dataGathering: { point: 1 },
-      features: [],
-    };
-    const created = await call(
-      base,
-      'POST',
-      '/portal/rest/spm/project',
-      { id: PROJECT, name: 'Dump drill', industry: 'coal', projectType: 'blank', grant },
-      token,
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const drill = await setUpProject(base, { id: PROJECT, name: 'Dump drill' });
     const serverLog = () => readFileSync(`${dir}.log`, 'utf8').split('\n').slice(-30).join('\n');
-    const headers = { authorization: `Bearer ${token}`, 'x-request-project': PROJECT };
-    const project = (method: string, url: string, body?: unknown) =>
-      call(base, method, url, body, token, { 'x-request-project': PROJECT });
-    const upload = async (folder: string, name: string, bytes: Uint8Array) => {
-      const form = new FormData();
-      form.append('file', new Blob([bytes]), name);
-      const response = await fetch(`${base}${MEDIA}/upload?path=${encodeURIComponent(folder)}`, {
-        method: 'POST',
-        headers,
-        body: form,
-      });
-      expect(response.status, await response.text()).toBe(200);
-    };
+    const project = drill.call;
+    const upload = drill.upload;
     const job = async (id: string) => (await project('GET', `${DB}/${id}`)).body as { status: string; log: string };
     const finished = async (id: string) => {
       const from = Date.now();
@@ -228,22 +195,4 @@ describe('database backup kill -9 drill', () => {
 
 function sameState(a: State, b: State): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
-}
-
-async function fileTree(root: string): Promise<Record<string, string>> {
-  const found: Record<string, string> = {};
-  const walk = async (folder: string, prefix: string) => {
-    for (const entry of await readdir(folder, { withFileTypes: true }).catch(() => [])) {
-      const rel = `${prefix}${entry.name}`;
-      if (entry.isDirectory()) {
-        found[`${rel}/`] = 'dir';
-        await walk(path.join(folder, entry.name), `${rel}/`);
-      } else
-        found[rel] = createHash('sha256')
-          .update(await readFile(path.join(folder, entry.name)))
-          .digest('hex');
-    }
-  };
-  await walk(root, '');
-  return found;
 }

@@ -1,20 +1,29 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, openSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { localDate } from '@gantry/shared';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TRASH_FOLDER } from './lib/trash.js';
-import { uploadDevelopmentLicence } from './test/dev-licence.js';
-import { call, enginePidOf, freePort, isAlive, sleep, startServer, stopServer } from './test/server-process.js';
-import { ADMIN_PASSWORD, wire } from './test/test-app.js';
+import { fileTree } from './test/file-tree.js';
+import {
+  call,
+  enginePidOf,
+  freePort,
+  isAlive,
+  MEDIA_URL,
+  removeDrill,
+  setUpProject,
+  sleep,
+  startServer,
+  stopServer,
+} from './test/server-process.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const PROJECT = 'rrecov';
-const MEDIA = '/portal/rest/spm/proxy/core/mediaLibrary';
+const MEDIA = MEDIA_URL;
 /** The interrupted restore: its journal written, its data never committed (no record): rolled back. */
 const RESTORE = 'interrupted-restore';
 /** A restore killed while it staged (no journal yet). */
@@ -36,12 +45,7 @@ describe('restore recovery after kill -9', () => {
   let dir = '';
   const started: ChildProcess[] = [];
 
-  afterAll(async () => {
-    for (const child of started) if (child.exitCode === null) child.kill('SIGKILL');
-    if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
-    if (dir) await rm(`${dir}.log`, { force: true });
-    if (dir) await rm(`${dir}-seed`, { recursive: true, force: true });
-  });
+  afterAll(() => removeDrill(dir, started, ['.log', '-seed']));
 
   it('starts healthy within 15 s across kill -9 during the removal of 100,000 staged files, then removes them all', async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'gantry-restore-recovery-'));
@@ -51,50 +55,11 @@ describe('restore recovery after kill -9', () => {
 
     // A project with a few media files: what the rolled-back restore must leave as it is.
     let server = await startServer(dir, port, started, { logLevel: 'error', log });
-    await call(base, 'POST', '/portal/rest/spm/admin/register', { password: wire(ADMIN_PASSWORD) });
-    const login = await call(base, 'POST', '/portal/rest/spm/login', {
-      username: 'admin',
-      password: wire(ADMIN_PASSWORD),
-    });
-    const token = (login.body as { token: string }).token;
-    const licensed = await uploadDevelopmentLicence(base, token);
-    expect(licensed.status, await licensed.clone().text()).toBe(200);
-    const created = await call(
-      base,
-      'POST',
-      '/portal/rest/spm/project',
-      {
-        id: PROJECT,
-        name: 'Restore recovery',
-        industry: 'coal',
-        projectType: 'blank',
-        grant: {
-          validityPeriod: 30,
-          startTime: localDate(new Date()),
-          userCount: 1,
-          flow: { tableCount: 1 },
-          dataGathering: { point: 1 },
-          features: [],
-        },
-      },
-      token,
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const headers = { authorization: `Bearer ${token}`, 'x-request-project': PROJECT };
-    expect((await call(base, 'POST', `${MEDIA}/dir`, { path: 'docs' }, token, headers)).status).toBe(200);
-    for (const [folder, name] of [
-      ['', 'a.bin'],
-      ['docs', 'b.bin'],
-    ] as const) {
-      const form = new FormData();
-      form.append('file', new Blob([randomBytes(50_000)]), name);
-      const response = await fetch(`${base}${MEDIA}/upload?path=${encodeURIComponent(folder)}`, {
-        method: 'POST',
-        headers,
-        body: form,
-      });
-      expect(response.status, await response.text()).toBe(200);
-    }
+    const drill = await setUpProject(base, { id: PROJECT, name: 'Restore recovery' });
+    const { token, headers } = drill;
+    expect((await drill.call('POST', `${MEDIA}/dir`, { path: 'docs' })).status).toBe(200);
+    await drill.upload('', 'a.bin', randomBytes(50_000));
+    await drill.upload('docs', 'b.bin', randomBytes(50_000));
     const projectDir = path.join(dir, 'projects', PROJECT);
     const before = await fileTree(path.join(projectDir, 'fileServer'));
     expect(Object.keys(before)).toHaveLength(3);
@@ -229,24 +194,4 @@ async function countFiles(folder: string): Promise<number> {
   };
   await walk(folder);
   return files;
-}
-
-/** Every folder and file under `root`: folders as 'dir', files as their SHA-256. */
-async function fileTree(root: string): Promise<Record<string, string>> {
-  const found: Record<string, string> = {};
-  const walk = async (folder: string, prefix: string) => {
-    const entries = await readdir(folder, { withFileTypes: true });
-    for (const entry of entries.sort((x, y) => x.name.localeCompare(y.name))) {
-      const relative = `${prefix}${entry.name}`;
-      if (entry.isDirectory()) {
-        found[`${relative}/`] = 'dir';
-        await walk(path.join(folder, entry.name), `${relative}/`);
-      } else
-        found[relative] = createHash('sha256')
-          .update(await readFile(path.join(folder, entry.name)))
-          .digest('hex');
-    }
-  };
-  await walk(root, '');
-  return found;
 }

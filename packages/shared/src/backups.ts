@@ -10,10 +10,6 @@ import { COLLECTIONS, type Collection, DATA_MODULE_GROUPS, isCollection } from '
 export const BACKUP_KINDS = ['fileServer', 'html', 'mongodb'] as const;
 export type BackupKind = (typeof BACKUP_KINDS)[number];
 
-/** Restore rules per data module: 0 overwrite duplicates and add, 1 add keeping duplicates, 2 clear then add. */
-export const RESTORE_RULES = [0, 1, 2] as const;
-export type RestoreRule = (typeof RESTORE_RULES)[number];
-
 /** A backup record's type: a backup (`export`) or a restore (`import`, the list's 'reduction' tab). */
 export const BACKUP_TYPES = ['export', 'import'] as const;
 export type BackupType = (typeof BACKUP_TYPES)[number];

@@ -14,10 +14,6 @@ export type DbBackupItem = Record<DbBackupKind, boolean>;
 export const DB_BACKUP_TASK_DUMP = 'dbBackup.dump';
 export const DB_BACKUP_TASK_RESTORE = 'dbBackup.restore';
 
-/** A job as polled: running until it ends `success` or `failed` (§4). */
-export const DB_BACKUP_JOB_STATES = ['running', 'success', 'failed'] as const;
-export type DbBackupJobState = (typeof DB_BACKUP_JOB_STATES)[number];
-
 export const DB_BACKUP_LIMITS = {
   /** The console polls a job this often (§9 "Job polling 1000 ms"). */
   jobPollMs: 1000,

@@ -36,5 +36,6 @@ export * from './schemas/table.schema.js';
 export * from './schemas/template.schema.js';
 export * from './schemas/tenant.schema.js';
 export * from './sha256.js';
+export * from './states.js';
 export * from './template-messages.js';
 export * from './validations.js';

@@ -1,4 +1,15 @@
-import type { BackupKind, BackupView, RestorePlan, RestoreRule } from '@gantry/shared';
+import {
+  BACKUP_RECORD_STATUS_WIRE,
+  type BackupKind,
+  type BackupView,
+  RESTORE_RULE_WIRE,
+  type RecordState,
+  type RestorePlan,
+  RestoreRule,
+  rulesOfWire,
+  rulesOnWire,
+  TaskState,
+} from '@gantry/shared';
 import { fetchList, type ListPage, type ListQuery } from './list';
 import { type DownloadProgress, download, downloadByLink, request, type UploadOptions, upload } from './request';
 
@@ -25,16 +36,37 @@ export const backupSizes = (projectId: string, excludedDirs: string[]) =>
     headers: headersFor(projectId),
   });
 
+/**
+ * A backup or restore record as the console uses it: its state and rules by name (the calls answer
+ * the spec's `succeed` and 0, 1, 2; mapped here, at the edge).
+ */
+export type BackupRecord = Omit<BackupView, 'status' | 'moduleRules'> & {
+  status: RecordState;
+  moduleRules: Record<string, RestoreRule>;
+};
+
+const recordOf = (view: BackupView): BackupRecord => ({
+  ...view,
+  status: TaskState.Succeeded,
+  moduleRules: rulesOfWire(view.moduleRules),
+});
+
 export interface ExportInput {
   name: string;
   item: BackupItemFlags;
-  moduleRules: Record<string, 0>;
+  /** The data modules to back up (the call names them as `moduleRules` keys). */
+  modules: string[];
   excludedDirs: string[];
   requestId: string;
 }
 
-export const startBackup = (projectId: string, input: ExportInput) =>
-  request<BackupStart>(`${BASE}/export`, { query: { projectId, query: json(input) }, headers: headersFor(projectId) });
+export const startBackup = (projectId: string, { modules, ...input }: ExportInput) => {
+  const moduleRules = Object.fromEntries(modules.map((module) => [module, RESTORE_RULE_WIRE[RestoreRule.Overwrite]]));
+  return request<BackupStart>(`${BASE}/export`, {
+    query: { projectId, query: json({ ...input, moduleRules }) },
+    headers: headersFor(projectId),
+  });
+};
 
 export interface ImportInput {
   id: string;
@@ -44,15 +76,21 @@ export interface ImportInput {
   requestId: string;
 }
 
+const importQuery = (input: ImportInput) => json({ ...input, moduleRules: rulesOnWire(input.moduleRules) });
+
 export const startRestore = (projectId: string, input: ImportInput) =>
-  request<BackupStart>(`${BASE}/import`, { query: { query: json(input) }, headers: headersFor(projectId) });
+  request<BackupStart>(`${BASE}/import`, { query: { query: importQuery(input) }, headers: headersFor(projectId) });
 
 /** The dry run: what the restore would change, before the user confirms it. */
 export const restorePlan = (projectId: string, input: ImportInput) =>
-  request<RestorePlan>(`${BASE}/import/plan`, { query: { query: json(input) }, headers: headersFor(projectId) });
+  request<RestorePlan>(`${BASE}/import/plan`, { query: { query: importQuery(input) }, headers: headersFor(projectId) });
 
-export const listBackups = (projectId: string, query: ListQuery): Promise<ListPage<BackupView>> =>
-  fetchList<BackupView>(BASE, query, { headers: headersFor(projectId) });
+/** Backups (`type` export) or restores (`import`) of a project: every record listed has succeeded (§4 Lists). */
+export async function listBackups(projectId: string, query: ListQuery): Promise<ListPage<BackupRecord>> {
+  const filter = { ...query.filter, status: BACKUP_RECORD_STATUS_WIRE[TaskState.Succeeded] };
+  const page = await fetchList<BackupView>(BASE, { ...query, filter }, { headers: headersFor(projectId) });
+  return { ...page, rows: page.rows.map(recordOf) };
+}
 
 export const renameBackup = (projectId: string, id: string, name: string) =>
   request<BackupView>(`${BASE}/${encodeURIComponent(id)}`, {
@@ -94,8 +132,13 @@ export interface DownloadOptions {
 export type ArchiveUploadOptions = Pick<UploadOptions, 'onProgress' | 'onSent' | 'signal'>;
 
 /** Uploads a backup file (§5), verified whole by the server before it answers with the record. */
-export const uploadBackup = (projectId: string, file: File, password: string, options: ArchiveUploadOptions = {}) =>
-  uploadArchive<BackupView>(`${BASE}/upload`, projectId, file, password, options);
+export const uploadBackup = async (
+  projectId: string,
+  file: File,
+  password: string,
+  options: ArchiveUploadOptions = {},
+): Promise<BackupRecord> =>
+  recordOf(await uploadArchive<BackupView>(`${BASE}/upload`, projectId, file, password, options));
 
 /** A backup file sent to `path` (project or database backups) as multipart `file`, with its code. */
 export function uploadArchive<T>(

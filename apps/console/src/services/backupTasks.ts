@@ -1,4 +1,4 @@
-import { BACKUP_LIMITS, BACKUP_TASK_EXPORT, BACKUP_TASK_IMPORT } from '@gantry/shared';
+import { BACKUP_LIMITS, BACKUP_TASK_EXPORT, BACKUP_TASK_IMPORT, TaskState } from '@gantry/shared';
 import { createElement } from 'react';
 import { SignOutCountdown } from '../components/backups/SignOutCountdown';
 import i18n from '../i18n';
@@ -48,11 +48,11 @@ export function backupTaskEnded(task: TaskProgress): void {
   ended.add(task.id);
   started.delete(task.id);
   for (const listener of listeners) listener(task);
-  if (task.status === 'failed') {
+  if (task.status === TaskState.Failed) {
     toast.error(task.message || i18n.t('request.failed'));
     return;
   }
-  if (task.status !== 'success') return;
+  if (task.status !== TaskState.Succeeded) return;
   if (task.type === BACKUP_TASK_EXPORT) {
     toast.success(i18n.t('backups.complete'));
     return;

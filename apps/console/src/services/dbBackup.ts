@@ -1,4 +1,11 @@
-import type { DbBackupItem, DbBackupJobView, DbBackupStatsView, DbBackupView, FtpBackupView } from '@gantry/shared';
+import {
+  type DbBackupItem,
+  type DbBackupJobView,
+  type DbBackupStatsView,
+  type DbBackupView,
+  type FtpBackupView,
+  TaskState,
+} from '@gantry/shared';
 import { type ArchiveUploadOptions, type DownloadOptions, uploadArchive } from './backup';
 import { fetchList, type ListPage } from './list';
 import { download, downloadByLink, request, requestWithHeaders } from './request';
@@ -40,7 +47,7 @@ export const listDbBackups = (
 ): Promise<ListPage<DbBackupView>> =>
   fetchList<DbBackupView>(
     `${BASE}/backup`,
-    { ...query, filter: { ...query.filter, type: 'dump', status: 'success' }, sort: { createTime: -1 } },
+    { ...query, filter: { ...query.filter, type: 'dump', status: TaskState.Succeeded }, sort: { createTime: -1 } },
     { headers: headersFor(projectId) },
   );
 

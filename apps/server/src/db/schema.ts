@@ -1,10 +1,14 @@
 import type {
   Grant,
   Industry,
+  JobState,
   ProjectAdvanced,
   ProjectPermissions,
   ProjectType,
+  RecordState,
+  RestoreRule,
   TableSetting,
+  TaskState,
   UsageReport,
 } from '@gantry/shared';
 import { sql } from 'drizzle-orm';
@@ -451,7 +455,7 @@ export const tasks = pgTable(
     /** Null: a platform task (progress keyed `default`). */
     projectId: text('project_id').references(() => projects.id, { onDelete: 'cascade' }),
     type: text('type').notNull(),
-    status: text('status').$type<'ongoing' | 'pause' | 'success' | 'failed'>().notNull(),
+    status: text('status').$type<TaskState>().notNull(),
     progress: doublePrecision('progress').notNull().default(0),
     params: jsonb('params').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     requester: text('requester').notNull(),
@@ -487,9 +491,9 @@ export const projectBackups = pgTable(
       .references(() => projects.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     type: text('type').$type<'export' | 'import'>().notNull(),
-    status: text('status').$type<'succeed'>().notNull(),
+    status: text('status').$type<RecordState>().notNull(),
     item: jsonb('item').$type<{ fileServer: boolean; html: boolean; mongodb: boolean }>().notNull(),
-    moduleRules: jsonb('module_rules').$type<Record<string, number>>().notNull(),
+    moduleRules: jsonb('module_rules').$type<Record<string, RestoreRule>>().notNull(),
     excludedDirs: jsonb('excluded_dirs').$type<string[]>().notNull(),
     documents: jsonb('documents').$type<Record<string, number>>().notNull(),
     bytes: bigint('bytes', { mode: 'number' }).notNull(),
@@ -538,7 +542,7 @@ export const dbBackups = pgTable(
       .references(() => projects.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     type: text('type').$type<'dump'>().notNull().default('dump'),
-    status: text('status').$type<'success'>().notNull().default('success'),
+    status: text('status').$type<RecordState>().notNull().default('success'),
     item: jsonb('item').$type<{ fileServer: boolean; html: boolean; database: boolean }>().notNull(),
     excludedDirs: jsonb('excluded_dirs').$type<string[]>().notNull(),
     /** Documents per collection the archive holds. */
@@ -579,7 +583,7 @@ export const dbBackupCycles = pgTable(
     /** The latest run: its dump task, when it was started, its outcome once ended. */
     lastTaskId: text('last_task_id'),
     lastRunAt: timestamp('last_run_at', { withTimezone: true, precision: 3 }),
-    lastStatus: text('last_status').$type<'running' | 'success' | 'failed'>(),
+    lastStatus: text('last_status').$type<JobState>(),
     lastMessage: text('last_message'),
     lastEndedAt: timestamp('last_ended_at', { withTimezone: true, precision: 3 }),
     createTime: timestamp('create_time', { withTimezone: true, precision: 3 }).notNull(),

@@ -1,7 +1,11 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { localDate } from '@gantry/shared';
+import { uploadDevelopmentLicence } from './dev-licence.js';
+import { ADMIN_PASSWORD, wire } from './test-app.js';
 
 /**
  * The built server (apps/server/dist/main.js), as operators run it: the server-process project's
@@ -102,4 +106,82 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
+}
+
+/** The media library's calls (the drills' files go there). */
+export const MEDIA_URL = '/portal/rest/spm/proxy/core/mediaLibrary';
+
+/** A project set up on a fresh server, and the calls a drill makes in it. */
+export interface DrillProject {
+  token: string;
+  /** The bearer token and the project header. */
+  headers: Record<string, string>;
+  /** A JSON call in the project. */
+  call(method: string, url: string, body?: unknown): ReturnType<typeof call>;
+  /** Uploads `bytes` as `folder/name` into the project's media library (a 200, or it throws). */
+  upload(folder: string, name: string, bytes: Uint8Array): Promise<void>;
+}
+
+/**
+ * On a fresh server at `base`: the administrator registered and signed in, the development licence
+ * uploaded, and a blank project `id` created; what the process drills begin with.
+ */
+export async function setUpProject(base: string, project: { id: string; name: string }): Promise<DrillProject> {
+  const must = async (what: string, answer: Promise<{ status: number; body: unknown }>) => {
+    const { status, body } = await answer;
+    if (status !== 200) throw new Error(`${what}: ${status} ${JSON.stringify(body)}`);
+    return body;
+  };
+  await must('register', call(base, 'POST', '/portal/rest/spm/admin/register', { password: wire(ADMIN_PASSWORD) }));
+  const login = await must(
+    'login',
+    call(base, 'POST', '/portal/rest/spm/login', { username: 'admin', password: wire(ADMIN_PASSWORD) }),
+  );
+  const token = login !== null && typeof login === 'object' && 'token' in login ? String(login.token) : '';
+  const licensed = await uploadDevelopmentLicence(base, token);
+  if (licensed.status !== 200) throw new Error(`licence: ${licensed.status} ${await licensed.text()}`);
+  const grant = {
+    validityPeriod: 30,
+    startTime: localDate(new Date()),
+    userCount: 1,
+    flow: { tableCount: 1 },
+    dataGathering: { point: 1 },
+    features: [],
+  };
+  await must(
+    'project',
+    call(
+      base,
+      'POST',
+      '/portal/rest/spm/project',
+      { ...project, industry: 'coal', projectType: 'blank', grant },
+      token,
+    ),
+  );
+  const headers = { authorization: `Bearer ${token}`, 'x-request-project': project.id };
+  return {
+    token,
+    headers,
+    call: (method, url, body) => call(base, method, url, body, token, { 'x-request-project': project.id }),
+    upload: async (folder, name, bytes) => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(bytes)]), name);
+      const response = await fetch(`${base}${MEDIA_URL}/upload?path=${encodeURIComponent(folder)}`, {
+        method: 'POST',
+        headers,
+        body: form,
+      });
+      if (response.status !== 200)
+        throw new Error(`upload ${folder}/${name}: ${response.status} ${await response.text()}`);
+    },
+  };
+}
+
+/** After a drill: its servers killed, its data directory (and what lies beside it: `<dir>.log`…) removed. */
+export async function removeDrill(dir: string, started: ChildProcess[], beside: string[] = []): Promise<void> {
+  for (const child of started) if (child.exitCode === null) child.kill('SIGKILL');
+  if (!dir) return;
+  // A killed server's engine leaves by itself a moment later, and may still write as it goes.
+  await rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+  for (const suffix of beside) await rm(`${dir}${suffix}`, { recursive: true, force: true });
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { BACKUP_KINDS, BACKUP_LIMITS, BACKUP_TYPES, RESTORE_RULES } from '../backups.js';
+import { BACKUP_KINDS, BACKUP_LIMITS, BACKUP_TYPES } from '../backups.js';
 import { COLLECTIONS, isCollection } from '../data-modules.js';
 import { MEDIA_LIMITS } from '../media.js';
+import { BACKUP_RECORD_STATUS_WIRE, RESTORE_RULE_WIRE, type RestoreRule, restoreRuleOf, TaskState } from '../states.js';
 
 /** A JSON value that may arrive as its text (§3 "item … may arrive as a JSON string"). */
 const jsonText = <T extends z.ZodType>(schema: T) =>
@@ -32,9 +33,13 @@ const collectionSchema = z.enum(COLLECTIONS as [string, ...string[]], { error: '
 /** A map keyed by data module (zod's enum-keyed record would ask for every module). */
 const moduleMap = <T extends z.ZodType>(value: T) =>
   z.record(z.string(), value).refine((map) => Object.keys(map).every(isCollection), { error: 'backup.moduleUnknown' });
-const ruleSchema = z.union([z.literal(RESTORE_RULES[0]), z.literal(RESTORE_RULES[1]), z.literal(RESTORE_RULES[2])], {
-  error: 'backup.ruleRequired',
-});
+/** A rule as the calls send it (0, 1, 2), read as its name. */
+const ruleSchema = z
+  .union(
+    [z.literal(RESTORE_RULE_WIRE.overwrite), z.literal(RESTORE_RULE_WIRE.keep), z.literal(RESTORE_RULE_WIRE.replace)],
+    { error: 'backup.ruleRequired' },
+  )
+  .transform(restoreRuleOf);
 
 const nameSchema = z
   .string({ error: 'backup.nameRequired' })
@@ -84,7 +89,7 @@ export const backupImportSchema = z
     requestId: z.string().max(64).optional(),
   })
   .transform(({ moduleRules, mongoItem, itemType, ...rest }) => {
-    const rules: Record<string, 0 | 1 | 2> = { ...moduleRules };
+    const rules: Record<string, RestoreRule> = { ...moduleRules };
     if (itemType !== undefined) for (const module of mongoItem ?? []) rules[module] ??= itemType;
     return { ...rest, rules };
   })
@@ -102,9 +107,9 @@ export const backupView = z.object({
   projectId: z.string(),
   name: z.string(),
   type: z.enum(BACKUP_TYPES),
-  status: z.literal('succeed'),
+  status: z.literal(BACKUP_RECORD_STATUS_WIRE[TaskState.Succeeded]),
   item: z.object({ fileServer: z.boolean(), html: z.boolean(), mongodb: z.boolean() }),
-  /** Export: the modules it holds (each 0). Import: the rule each module was restored with. */
+  /** Export: the modules it holds (each 0). Import: the rule (0, 1, 2) each module was restored with. */
   moduleRules: z.record(z.string(), z.number()),
   excludedDirs: z.array(z.string()),
   /** Documents per module the archive holds (export) or restored (import). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JobState } from '../states.js';
 import { PERIODIC_BACKUP_LIMITS as L } from '../validations.js';
 
 /**
@@ -40,9 +41,6 @@ export const dbBackupCycleUpdateSchema = z.object({
 });
 export type DbBackupCycleUpdateBody = z.infer<typeof dbBackupCycleUpdateSchema>;
 
-export const DB_BACKUP_CYCLE_RESULTS = ['running', 'success', 'failed'] as const;
-export type DbBackupCycleResult = (typeof DB_BACKUP_CYCLE_RESULTS)[number];
-
 export const dbBackupCycleView = z.object({
   id: z.string(),
   name: z.string(),
@@ -56,7 +54,7 @@ export const dbBackupCycleView = z.object({
   /** The latest run's outcome: running, success or failed with its message (null: never ran). */
   lastResult: z
     .object({
-      status: z.enum(DB_BACKUP_CYCLE_RESULTS),
+      status: z.enum(JobState),
       message: z.string(),
       endTime: z.string().nullable(),
       /** The dump job (`GET db-backup/{jobId}` shows its log). */

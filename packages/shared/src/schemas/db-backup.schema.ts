@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { BACKUP_LIMITS } from '../backups.js';
-import { DB_BACKUP_JOB_STATES, DB_BACKUP_KINDS, type DbBackupItem } from '../db-backups.js';
+import { DB_BACKUP_KINDS, type DbBackupItem } from '../db-backups.js';
 import { MEDIA_LIMITS } from '../media.js';
+import { JobState, TaskState } from '../states.js';
 
 /** A JSON value that may arrive as its text (item, excludedDirs in a query string or a form). */
 const jsonText = <T extends z.ZodType>(schema: T) =>
@@ -68,7 +69,8 @@ export const dbBackupView = z.object({
   fileSize: z.number(),
   bytes: z.number(),
   type: z.literal('dump'),
-  status: z.literal('success'),
+  /** The spec's word for a database backup record's state is the task's (`success`). */
+  status: z.literal(TaskState.Succeeded),
   /** The project the archive was made from (another one for an uploaded backup of another project). */
   sourceProjectId: z.string(),
   /** Present when the backup succeeded with a problem (its FTP copy failed). */
@@ -90,7 +92,7 @@ export type FtpBackupView = z.infer<typeof ftpBackupView>;
 export const dbBackupJobView = z.object({
   id: z.string(),
   type: z.enum(['dump', 'restore']),
-  status: z.enum(DB_BACKUP_JOB_STATES),
+  status: z.enum(JobState),
   progress: z.number(),
   log: z.string(),
   /** A job that succeeded with a problem (a dump whose FTP copy failed): what to warn of. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PlatformRestoreState } from '../states.js';
 
 /** The task that writes a platform backup (issue 13 §4). */
 export const PLATFORM_BACKUP_TASK = 'platform.backup';
@@ -19,7 +20,7 @@ export const platformRestoreSchema = z.object({ password: z.string().min(1).max(
 
 /** The platform restore of this server process: none since it started, under way, or how it ended. */
 export const platformBackupStatus = z.object({
-  state: z.enum(['idle', 'restoring', 'succeeded', 'failed']),
+  state: z.enum(PlatformRestoreState),
   startTime: z.string().optional(),
   endTime: z.string().optional(),
   /** Why it failed (nothing changed then). */

@@ -134,7 +134,7 @@ export function RestoreDialog<K extends AnyBackupKind>({
             <Form.Item
               name="itemType"
               label={t('backups.rule')}
-              rules={[{ type: 'number', required: true, message: t('backup.ruleRequired') }]}
+              rules={[{ type: 'enum', enum: [...RESTORE_RULES], required: true, message: t('backup.ruleRequired') }]}
             >
               <Select<RestoreRule>
                 data-testid={`${prefix}-rule`}

@@ -140,7 +140,7 @@ describe('backup list', () => {
     open('/app/backup?projectId=p1&tab=reduction');
     expect((await screen.findAllByText('还原时间')).length).toBeGreaterThan(0);
     // The rule the restore applied.
-    expect((await screen.findByTestId('backup-rule-r1-2')).textContent).toBe('清空后新增');
+    expect((await screen.findByTestId('backup-rule-r1-replace')).textContent).toBe('清空后新增');
     expect(await screen.findByText(/2026-11-21 \d\d:30:00/)).toBeTruthy();
     expect(queryOf(calls.find((c) => c.url.startsWith(`${BACKUP}?`)))?.filter).toEqual({
       type: 'import',

@@ -1,6 +1,6 @@
 import '../../components/backups/texts';
 import { DownloadOutlined, RollbackOutlined } from '@ant-design/icons';
-import { BACKUP_KINDS, type BackupView, RESTORE_RULES } from '@gantry/shared';
+import { BACKUP_KINDS, RESTORE_RULES } from '@gantry/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Tabs, Tag } from 'antd';
 import { useCallback } from 'react';
@@ -11,6 +11,7 @@ import type { AnyBackupKind } from '../../components/backups/KindChoice';
 import { newRequestId } from '../../components/backups/newRequestId';
 import type { RestoreValues } from '../../components/backups/RestoreDialog';
 import {
+  type BackupRecord,
   backupSizes,
   deleteBackup,
   downloadBackup,
@@ -32,11 +33,11 @@ import { testId } from '../../utils/testId';
 /** What the project menus open (`?action=`): back up, upload, restore (backups-data-designer.md §2). */
 export type BackupAction = 'create' | 'upload' | 'restore';
 export type BackupTab = 'backups' | 'reduction';
-type Row = BackupView & { time: string };
+type Row = BackupRecord & { time: string };
 
 const flags = (kinds: readonly string[]) => Object.fromEntries(kinds.map((kind) => [kind, true]));
 /** The rules a restore applied (§3 moduleRules), each once. */
-const rulesOf = (record: BackupView) =>
+const rulesOf = (record: BackupRecord) =>
   RESTORE_RULES.filter((rule) => Object.values(record.moduleRules).includes(rule));
 
 /** The project backups' calls behind the shared dialogs (components/backups). */
@@ -46,7 +47,7 @@ function projectFamily(
   uploaded: () => void,
 ): BackupFamily<Row> {
   const input = (
-    record: BackupView,
+    record: BackupRecord,
     { item, mongoItem, itemType, requestId }: RestoreValues<AnyBackupKind>,
   ): ImportInput => ({
     id: record.id,
@@ -72,7 +73,7 @@ function projectFamily(
         await startBackup(projectId, {
           name: values.name,
           item: flags(values.item),
-          moduleRules: Object.fromEntries(values.mongoItem.map((module) => [module, 0 as const])),
+          modules: values.mongoItem,
           excludedDirs: values.excludedDirs,
           requestId: newRequestId(),
         }),
@@ -105,7 +106,7 @@ export default function BackupPage() {
   });
 
   const load = async (query: BackupListQuery) => {
-    const filter: Record<string, unknown> = { type: tab === 'reduction' ? 'import' : 'export', status: 'succeed' };
+    const filter: Record<string, unknown> = { type: tab === 'reduction' ? 'import' : 'export' };
     if (query.name) filter.name = { like: likeText(query.name) };
     if (query.from && query.to) filter.createTime = { gte: query.from, lte: query.to };
     const found = await listBackups(projectId, {

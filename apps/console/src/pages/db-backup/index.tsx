@@ -1,6 +1,6 @@
 import './texts';
 import '../../components/backups/texts';
-import { DB_BACKUP_KINDS } from '@gantry/shared';
+import { DB_BACKUP_KINDS, RestoreRule } from '@gantry/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { notification, Tabs } from 'antd';
 import { lazy, Suspense } from 'react';
@@ -27,7 +27,7 @@ export type DbBackupAction = 'upload' | 'create' | 'restore' | 'ftpRestore';
 
 const flags = (kinds: readonly string[]) => Object.fromEntries(kinds.map((kind) => [kind, true]));
 /** A database restore takes every collection whole: rule 2, 'clear, then add' (its dialog says so). */
-const WHOLE = 2;
+const WHOLE = RestoreRule.Replace;
 
 /**
  * /app/db-backup?projectId=…: the database backup dialog (backups-data-designer.md §2), titled for

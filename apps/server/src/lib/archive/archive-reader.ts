@@ -2,6 +2,7 @@ import { type FileHandle, open, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { BACKUP_LIMITS } from '@gantry/shared';
 import { type Entry, type FileEntry, Reader, ZipReader, type ZipWriter } from '@zip.js/zip.js';
+import { isPlainObject } from '../list-query/bad-query.js';
 import { ArchiveProblem, WrongPassword } from './archive-problem.js';
 import { configureZip } from './zip-codec.js';
 import { assignSpans, type ZipEntry, ZipFileReader, ZipReadError } from './zip-file-reader.js';
@@ -169,7 +170,7 @@ export class ArchiveReader {
       found = await zip.getEntries();
     } catch (error) {
       // zip.js refuses unsafe names itself (`..`, absolute paths…): the same refusal as ours.
-      const { filename } = error as { filename?: unknown };
+      const filename = isPlainObject(error) ? error.filename : undefined;
       if (typeof filename === 'string') throw new ArchiveProblem('unsafePath', { path: filename.slice(0, 200) });
       throw new ArchiveProblem('notZip');
     }

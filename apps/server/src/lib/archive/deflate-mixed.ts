@@ -29,7 +29,8 @@ export function looksIncompressible(bytes: Uint8Array, start: number, end: numbe
   const counts = new Uint32Array(256);
   let samples = 0;
   for (let at = start; at < end; at += SAMPLE_STRIDE) {
-    counts[bytes[at] as number] = (counts[bytes[at] as number] as number) + 1;
+    const byte = bytes[at] ?? 0;
+    counts[byte] = (counts[byte] ?? 0) + 1;
     samples++;
   }
   // Too few samples cannot show 8 bits (log2(samples) caps the estimate): such a tail is deflated.

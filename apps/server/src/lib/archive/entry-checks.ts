@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { BACKUP_LIMITS } from '@gantry/shared';
+import { inPool } from '../in-pool.js';
 import { ArchiveProblem } from './archive-problem.js';
 import type { ArchiveEntry, ArchiveReader } from './archive-reader.js';
 
@@ -95,4 +96,39 @@ export async function verifyEntryBytes(
   if (size !== declared.size) throw new ArchiveProblem('size', { path });
   if (hash.digest('hex') !== declared.sha256) throw new ArchiveProblem('hash', { path });
   return count;
+}
+
+/** An entry of an archive to read whole: what its manifest declares and, for a line file, its lines. */
+export interface ListedEntry {
+  entry: ArchiveEntry;
+  declared: { size: number; sha256: string };
+  /** A line file: its lines checked by `valid`, as many as `expected` (else a `badDocument` of `module`). */
+  lines?: { module: string; max: number; valid: (line: string) => boolean; expected: number | undefined };
+}
+
+/**
+ * Reads every listed entry whole (`verifyEntryBytes`), a few at once (each is read by random access,
+ * and inflating waits on the thread pool), with the bytes read so far over all of theirs to
+ * `onProgress` and `checkpoint` (a task's safe point) before each.
+ */
+export async function verifyContents(
+  reader: ArchiveReader,
+  contents: ListedEntry[],
+  options: { onProgress?: ((fraction: number) => void) | undefined; checkpoint?: (() => Promise<void>) | undefined },
+): Promise<void> {
+  const totalBytes = contents.reduce((sum, { entry }) => sum + entry.uncompressedSize, 0);
+  let done = 0;
+  await inPool(contents, 3, async ({ entry, declared, lines }) => {
+    await options.checkpoint?.();
+    const count = await verifyEntryBytes(reader, entry, declared, {
+      lines,
+      onBytes: (bytes) => {
+        done += bytes;
+        options.onProgress?.(totalBytes === 0 ? 1 : done / totalBytes);
+      },
+    });
+    if (lines && count !== lines.expected) {
+      throw new ArchiveProblem('badDocument', { module: lines.module, line: count + 1 });
+    }
+  });
 }

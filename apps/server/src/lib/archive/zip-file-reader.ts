@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { FileHandle } from 'node:fs/promises';
 import { crc32, createInflateRaw } from 'node:zlib';
+import { isPlainObject } from '../list-query/bad-query.js';
 import {
   CENTRAL_HEADER,
   END,
@@ -195,8 +196,7 @@ export function assignSpans<T extends { offset: number; compressedSize: number; 
   directoryAt: number,
 ): void {
   const byOffset = [...entries].sort((a, b) => a.offset - b.offset);
-  for (let i = 0; i < byOffset.length; i++) {
-    const entry = byOffset[i] as T;
+  for (const [i, entry] of byOffset.entries()) {
     entry.end = byOffset[i + 1]?.offset ?? directoryAt;
     if (entry.offset + 30 + nameLength(entry) + entry.compressedSize > entry.end) throw new ZipReadError('overlap');
   }
@@ -280,9 +280,12 @@ export class ZipFileReader {
 async function inflate(blocks: AsyncIterable<Buffer>, sink: (chunk: Buffer) => Promise<void>): Promise<void> {
   const inflater = createInflateRaw({ chunkSize: 256 * 1024 });
   const output = (async () => {
-    for await (const chunk of inflater) await sink(chunk as Buffer);
+    for await (const chunk of inflater) {
+      const bytes: Buffer = chunk;
+      await sink(bytes);
+    }
   })().catch((error: unknown) => {
-    inflater.destroy(error as Error);
+    inflater.destroy(error instanceof Error ? error : undefined);
     throw error;
   });
   try {
@@ -296,8 +299,9 @@ async function inflate(blocks: AsyncIterable<Buffer>, sink: (chunk: Buffer) => P
     await output.catch(() => {});
     if (error instanceof ZipReadError) throw error;
     // zlib's own complaint (invalid distance, unexpected end…): the entry's data is damaged.
-    if ((error as { code?: unknown }).code !== undefined && String((error as { code?: unknown }).code).startsWith('Z_'))
+    if (isPlainObject(error) && typeof error.code === 'string' && error.code.startsWith('Z_')) {
       throw new ZipReadError('damaged');
+    }
     throw error;
   }
 }

@@ -10,10 +10,9 @@ import {
 import { z } from 'zod';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import type { ArchiveReader } from '../../lib/archive/archive-reader.js';
-import type { ManifestEntry } from '../../lib/archive/archive-writer.js';
-import { checkEntryLimits, verifyEntryBytes } from '../../lib/archive/entry-checks.js';
+import { checkEntryLimits, type ListedEntry, verifyContents } from '../../lib/archive/entry-checks.js';
 import { readArchiveManifest } from '../../lib/archive/manifest.js';
-import { inPool } from '../../lib/in-pool.js';
+import { isPlainObject } from '../../lib/list-query/bad-query.js';
 
 /**
  * The project backup archive (issue 12 §1, design D6): a zip with `mongodb/<collection>.jsonl` (one
@@ -61,7 +60,7 @@ export function placeEntry(name: string): EntryPlace | ArchiveProblem {
   if (kind === BACKUP_ARCHIVE.modulesDir) {
     const match = /^([a-z_]+)\.jsonl$/.exec(rest);
     if (!match) return new ArchiveProblem('unsafePath', { path: name });
-    const module = match[1] as string;
+    const module = match[1] ?? '';
     if (!isCollection(module)) return new ArchiveProblem('unknownModule', { module });
     return { kind: 'mongodb', module };
   }
@@ -101,18 +100,18 @@ export function parseDocumentLine(line: string): DocumentLine | undefined {
   } catch {
     return undefined;
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const { id, createTime, updateTime, doc } = value as Record<string, unknown>;
+  if (!isPlainObject(value)) return undefined;
+  const { id, createTime, updateTime, doc } = value;
   if (typeof id !== 'string' || id === '' || id.length > DOCUMENT_LIMITS.idMax || id.includes('\u0000'))
     return undefined;
   if (typeof createTime !== 'string' || typeof updateTime !== 'string') return undefined;
   const created = new Date(createTime);
   const updated = new Date(updateTime);
   if (Number.isNaN(created.getTime()) || Number.isNaN(updated.getTime())) return undefined;
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return undefined;
+  if (!isPlainObject(doc)) return undefined;
   if (depthOf(doc, DOCUMENT_LIMITS.depth) > DOCUMENT_LIMITS.depth) return undefined;
 
-  return { id, createTime: created, updateTime: updated, doc: doc as Record<string, unknown> };
+  return { id, createTime: created, updateTime: updated, doc };
 }
 
 export interface VerifyOptions {
@@ -123,7 +122,7 @@ export interface VerifyOptions {
 }
 
 /** Reads and checks `manifest.json` and every entry's name and declared sizes (no content yet). */
-async function checkStructure(reader: ArchiveReader): Promise<{ manifest: Manifest; totalBytes: number }> {
+async function checkStructure(reader: ArchiveReader): Promise<{ manifest: Manifest; contents: ListedEntry[] }> {
   const { entries } = reader;
   const manifest = await readArchiveManifest(reader, {
     file: BACKUP_ARCHIVE.manifest,
@@ -140,6 +139,7 @@ async function checkStructure(reader: ArchiveReader): Promise<{ manifest: Manife
   const dirs = new Set(manifest.dirs);
   const seen = new Set<string>();
   let totalBytes = 0;
+  const contents: ListedEntry[] = [];
   for (const entry of entries) {
     const name = entry.filename;
     if (name === BACKUP_ARCHIVE.manifest) continue;
@@ -165,6 +165,18 @@ async function checkStructure(reader: ArchiveReader): Promise<{ manifest: Manife
     if (totalBytes > BACKUP_LIMITS.expandedBytesMax) {
       throw new ArchiveProblem('tooLarge', { max: BACKUP_LIMITS.expandedBytesMax / 1024 ** 3 });
     }
+    contents.push({
+      entry,
+      declared,
+      ...(place.kind === 'mongodb' && {
+        lines: {
+          module: place.module,
+          max: BACKUP_LIMITS.lineBytesMax,
+          valid: (line: string) => !!parseDocumentLine(line),
+          expected: manifest.modules[place.module]?.documents,
+        },
+      }),
+    });
   }
   for (const entry of manifest.entries)
     if (!seen.has(entry.path)) throw new ArchiveProblem('missing', { path: entry.path });
@@ -174,7 +186,7 @@ async function checkStructure(reader: ArchiveReader): Promise<{ manifest: Manife
       throw new ArchiveProblem('missing', { path: `${BACKUP_ARCHIVE.modulesDir}/${module}.jsonl` });
     }
   }
-  return { manifest, totalBytes };
+  return { manifest, contents };
 }
 
 /**
@@ -184,29 +196,8 @@ async function checkStructure(reader: ArchiveReader): Promise<{ manifest: Manife
  * size and SHA-256, and every document line of the data modules. Answers the manifest.
  */
 export async function verifyArchive(reader: ArchiveReader, options: VerifyOptions = {}): Promise<Manifest> {
-  const { manifest, totalBytes } = await checkStructure(reader);
-  const listed = new Map(manifest.entries.map((entry) => [entry.path, entry]));
-  let done = 0;
-  const contents = reader.entries.filter((entry) => !entry.directory && entry.filename !== BACKUP_ARCHIVE.manifest);
-  // A few entries at once: each is read by random access, and inflating waits on the thread pool.
-  await inPool(contents, 3, async (entry) => {
-    await options.checkpoint?.();
-    const place = placeEntry(entry.filename) as EntryPlace;
-    const lines =
-      place.kind === 'mongodb'
-        ? { module: place.module, max: BACKUP_LIMITS.lineBytesMax, valid: (line: string) => !!parseDocumentLine(line) }
-        : undefined;
-    const documents = await verifyEntryBytes(reader, entry, listed.get(entry.filename) as ManifestEntry, {
-      lines,
-      onBytes: (bytes) => {
-        done += bytes;
-        options.onProgress?.(totalBytes === 0 ? 1 : done / totalBytes);
-      },
-    });
-    if (place.kind === 'mongodb' && documents !== manifest.modules[place.module]?.documents) {
-      throw new ArchiveProblem('badDocument', { module: place.module, line: documents + 1 });
-    }
-  });
+  const { manifest, contents } = await checkStructure(reader);
+  await verifyContents(reader, contents, options);
   return manifest;
 }
 

@@ -1,6 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { BACKUP_ARCHIVE, type BackupItem, linkModules, MEDIA_LIMITS } from '@gantry/shared';
+import { BACKUP_ARCHIVE, type BackupItem, linkModules, MEDIA_LIMITS, RestoreRule, TaskState } from '@gantry/shared';
 import { ArchiveWriter } from '../../lib/archive/archive-writer.js';
 import { compressEntry, type SpooledEntry, spoolEntry } from '../../lib/archive/zip-file-writer.js';
 import { type FileStore, FileStoreError } from '../../lib/file-store.js';
@@ -128,8 +128,8 @@ async function writeFiles(
   const ahead: Array<Promise<() => Promise<unknown>>> = [];
   const writeAhead = async (keep: number) => {
     while (ahead.length > keep) {
-      const next = ahead.shift() as Promise<() => Promise<unknown>>;
-      await (await next)();
+      const next = ahead.shift();
+      if (next) await (await next)();
     }
   };
   const queue = (work: Promise<() => Promise<unknown>>) => {
@@ -152,8 +152,9 @@ async function writeFiles(
           name,
           (async function* () {
             for await (const chunk of file.stream) {
-              advance((chunk as Buffer).length);
-              yield chunk as Uint8Array;
+              const bytes: Buffer = chunk;
+              advance(bytes.length);
+              yield bytes;
             }
           })(),
           { lastModified: file.updateTime, expectedSize: file.size },
@@ -279,9 +280,9 @@ export async function writeBackup(
       projectId: request.projectId,
       name: request.name,
       type: 'export',
-      status: 'succeed',
+      status: TaskState.Succeeded,
       item: request.item,
-      moduleRules: Object.fromEntries(modules.map((module) => [module, 0])),
+      moduleRules: Object.fromEntries(modules.map((module) => [module, RestoreRule.Overwrite])),
       excludedDirs: request.excludedDirs,
       documents: Object.fromEntries(Object.entries(documents).map(([module, { documents: n }]) => [module, n])),
       bytes,

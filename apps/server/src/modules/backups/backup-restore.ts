@@ -6,9 +6,11 @@ import {
   BACKUP_LIMITS,
   COLLECTIONS,
   MEDIA_LIMITS,
+  RESTORE_RULE_WIRE,
   type RestorePlan,
-  type RestoreRule,
+  RestoreRule,
 } from '@gantry/shared';
+import { z } from 'zod';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import type { ArchiveEntry, ArchiveReader } from '../../lib/archive/archive-reader.js';
 import { LineSplitter } from '../../lib/archive/entry-checks.js';
@@ -26,11 +28,12 @@ const STAGING_PREFIX = '.restore-';
 const stagingArea = (projectId: string, restoreId: string) => `projects/${projectId}/${STAGING_PREFIX}${restoreId}`;
 
 /** A restore's file swap, written before the data is committed: a restart completes or drops it. */
-interface Journal {
-  restoreId: string;
-  projectId: string;
-  kinds: FileKind[];
-}
+const journalSchema = z.object({
+  restoreId: z.string(),
+  projectId: z.string(),
+  kinds: z.array(z.enum(['fileServer', 'html'])),
+});
+type Journal = z.infer<typeof journalSchema>;
 
 export interface RestoreRequest {
   id: string;
@@ -47,8 +50,9 @@ export interface RestoreSteps {
   log?(line: string): void;
 }
 
-/** Whether a restore makes every collection of the project exactly the archive's (rule 2 for all). */
-const wholeProject = (rules: Record<string, RestoreRule>) => COLLECTIONS.every((name) => rules[name] === 2);
+/** Whether a restore makes every collection of the project exactly the archive's (Replace for all). */
+const wholeProject = (rules: Record<string, RestoreRule>) =>
+  COLLECTIONS.every((name) => rules[name] === RestoreRule.Replace);
 
 /** Files extracted at once (reading an entry waits on the thread pool; a few in flight keep it busy). */
 const EXTRACT_AT_ONCE = 3;
@@ -128,10 +132,7 @@ async function readModule(
   );
   await reader.read(entry, async (chunk) => {
     splitter.push(chunk);
-    while (pending.length > 0) {
-      const [line, number] = pending.shift() as [string, number];
-      await onLine(line, number);
-    }
+    for (let next = pending.shift(); next; next = pending.shift()) await onLine(...next);
   });
   splitter.end();
   for (const [line, number] of pending) await onLine(line, number);
@@ -180,20 +181,13 @@ export async function planRestore(
     });
     await flush();
     const incoming = ids.size;
-    modules.push(
-      rule === 2
-        ? { module, rule, added: incoming, overwritten: 0, kept: 0, deleted: existing }
-        : rule === 0
-          ? {
-              module,
-              rule,
-              added: incoming - duplicates,
-              overwritten: duplicates,
-              kept: existing - duplicates,
-              deleted: 0,
-            }
-          : { module, rule, added: incoming - duplicates, overwritten: 0, kept: existing, deleted: 0 },
-    );
+    const counted =
+      rule === RestoreRule.Replace
+        ? { added: incoming, overwritten: 0, kept: 0, deleted: existing }
+        : rule === RestoreRule.Overwrite
+          ? { added: incoming - duplicates, overwritten: duplicates, kept: existing - duplicates, deleted: 0 }
+          : { added: incoming - duplicates, overwritten: 0, kept: existing, deleted: 0 };
+    modules.push({ module, rule: RESTORE_RULE_WIRE[rule], ...counted });
   }
   const files: RestorePlan['files'] = [];
   for (const kind of request.kinds) {
@@ -241,7 +235,7 @@ export class RestoreJournals {
         await rm(path.join(this.folder(), name), { force: true });
         continue;
       }
-      journals.push(JSON.parse(await readFile(path.join(this.folder(), name), 'utf8')) as Journal);
+      journals.push(journalSchema.parse(JSON.parse(await readFile(path.join(this.folder(), name), 'utf8'))));
     }
     return journals;
   }
@@ -355,7 +349,7 @@ export async function applyRestore(
           })
           .then(
             () => chunks.push(null),
-            (error: unknown) => chunks.destroy(error as Error),
+            (error: unknown) => chunks.destroy(error instanceof Error ? error : new Error(String(error))),
           );
         await writing;
         extracted++;

@@ -1,4 +1,4 @@
-import { type BackupView, toWholeMb } from '@gantry/shared';
+import { BACKUP_RECORD_STATUS_WIRE, type BackupView, rulesOnWire, toWholeMb } from '@gantry/shared';
 import type { BackupRow } from './backup.repository.js';
 
 /** A backup or restore record as every call answers it. */
@@ -8,9 +8,9 @@ export function presentBackup(row: BackupRow): BackupView {
     projectId: row.projectId,
     name: row.name,
     type: row.type,
-    status: row.status,
+    status: BACKUP_RECORD_STATUS_WIRE[row.status],
     item: row.item,
-    moduleRules: row.moduleRules,
+    moduleRules: rulesOnWire(row.moduleRules),
     excludedDirs: row.excludedDirs,
     documents: row.documents,
     size: toWholeMb(row.bytes),

@@ -1,4 +1,4 @@
-import type { RestoreRule } from '@gantry/shared';
+import { BACKUP_RECORD_STATUS_WIRE, RestoreRule, TaskState } from '@gantry/shared';
 import { and, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { escapeLiteral } from 'pg';
@@ -8,7 +8,7 @@ import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import { isoTime } from '../../lib/json-view.js';
 import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
-import { DocumentPartitions } from './document-partitions.repository.js';
+import { DocumentPartitions, rowsWritten } from './document-partitions.repository.js';
 
 export type BackupRow = typeof projectBackups.$inferSelect;
 export interface StoredDocument {
@@ -18,6 +18,10 @@ export interface StoredDocument {
   updateTime: Date;
 }
 
+/** A record's state as the calls name it (`succeed`), so that the list's filter takes the spec's word. */
+const STATUS_ON_WIRE = sql`(case when ${projectBackups.status} = ${TaskState.Succeeded}
+  then ${BACKUP_RECORD_STATUS_WIRE[TaskState.Succeeded]} else ${projectBackups.status} end)`;
+
 /** The backup list (`proxy/core/backup?query=`): filters by type, status, name and time range. */
 export const BACKUP_RESOURCE: ResourceDef = {
   name: 'backup',
@@ -26,7 +30,7 @@ export const BACKUP_RESOURCE: ResourceDef = {
     id: { sql: projectBackups.id, type: 'string', sort: true },
     name: { sql: projectBackups.name, type: 'string', sort: true },
     type: { sql: projectBackups.type, type: 'string' },
-    status: { sql: projectBackups.status, type: 'string' },
+    status: { sql: STATUS_ON_WIRE, type: 'string' },
     safety: { sql: projectBackups.safety, type: 'boolean' },
     bytes: { sql: projectBackups.bytes, type: 'number', sort: true },
     createTime: { sql: projectBackups.createTime, type: 'date', sort: true },
@@ -294,17 +298,17 @@ export class BackupRepository {
       insert into ${restoreStaging} (restore_id, collection, id, doc, create_time, update_time)
       select ${restoreId}, ${collection}, id, doc, create_time, update_time from ${parsedLines(lines, retarget)}
       on conflict (restore_id, collection, id) do nothing`);
-    return Number((result as { rowCount?: number | null }).rowCount ?? 0);
+    return rowsWritten(result);
   }
 
   /**
    * Applies a staged restore to the project in one transaction, with the restore's record (its
-   * commit is what the file journal looks for): per module, rule 2 makes the collection exactly the
-   * archive's; rule 0 overwrites documents of the same id; rule 1 keeps them. Rules 0 and 2 write only
+   * commit is what the file journal looks for): per module, `Replace` makes the collection exactly the
+   * archive's; `Overwrite` overwrites documents of the same id; `Keep` keeps them. Overwrite and Replace write only
    * the documents that differ (a document already as the archive holds it is left untouched: the
-   * same result, without rewriting its row and its index entries), and rule 2 deletes only those the
-   * archive lacks. Answers per module the documents now as the archive holds them (rules 0 and 2:
-   * every staged one) or added (rule 1).
+   * same result, without rewriting its row and its index entries), and Replace deletes only those the
+   * archive lacks. Answers per module the documents now as the archive holds them (Overwrite and
+   * Replace: every staged one) or added (Keep).
    */
   async applyStaged(
     restoreId: string,
@@ -321,14 +325,14 @@ export class BackupRepository {
       const written: Record<string, number> = {};
       for (const [collection, rule] of Object.entries(rules)) {
         const staged = sql`from ${restoreStaging} s where s.restore_id = ${restoreId} and s.collection = ${collection}`;
-        if (rule === 2) {
+        if (rule === RestoreRule.Replace) {
           await tx.execute(sql`
             delete from ${projectDocuments} p
             where p.project_id = ${projectId} and p.collection = ${collection}
               and not exists (select 1 ${staged} and s.id = p.id)`);
         }
         const conflict =
-          rule === 1
+          rule === RestoreRule.Keep
             ? sql`on conflict (project_id, collection, id) do nothing`
             : sql`on conflict (project_id, collection, id) do update set doc = excluded.doc,
                 create_time = excluded.create_time, update_time = excluded.update_time
@@ -338,8 +342,8 @@ export class BackupRepository {
           insert into ${projectDocuments} as p (project_id, collection, id, doc, create_time, update_time)
           select ${projectId}, s.collection, s.id, s.doc, s.create_time, s.update_time ${staged}
           ${conflict}`);
-        if (rule === 1) {
-          written[collection] = Number((result as { rowCount?: number | null }).rowCount ?? 0);
+        if (rule === RestoreRule.Keep) {
+          written[collection] = rowsWritten(result);
         } else {
           const [count] = await tx
             .select({ n: sql<number>`count(*)::int` })
@@ -368,7 +372,7 @@ export class BackupRepository {
     const [row] = await this.db
       .select({ id: tasks.id })
       .from(tasks)
-      .where(and(eq(tasks.projectId, projectId), eq(tasks.type, type), eq(tasks.status, 'ongoing')))
+      .where(and(eq(tasks.projectId, projectId), eq(tasks.type, type), eq(tasks.status, TaskState.Ongoing)))
       .limit(1);
     return row !== undefined;
   }
@@ -387,7 +391,7 @@ export class BackupRepository {
       .where(
         and(
           inArray(tasks.type, types),
-          eq(tasks.status, 'failed'),
+          eq(tasks.status, TaskState.Failed),
           eq(tasks.message, stoppedMessage),
           sql`exists (select 1 from ${projectBackups} where ${projectBackups.taskId} = ${tasks.id} and ${projectBackups.type} = 'import')`,
         ),
@@ -398,14 +402,14 @@ export class BackupRepository {
   async markTaskSucceeded(id: string, message: string, now: Date): Promise<void> {
     await this.db
       .update(tasks)
-      .set({ status: 'success', progress: 1, message, endTime: now, updatedAt: now })
-      .where(and(eq(tasks.id, id), eq(tasks.status, 'failed')));
+      .set({ status: TaskState.Succeeded, progress: 1, message, endTime: now, updatedAt: now })
+      .where(and(eq(tasks.id, id), eq(tasks.status, TaskState.Failed)));
   }
 
   /** Whether a task (a restore, perhaps in another process) is still running. */
   async taskOngoing(id: string): Promise<boolean> {
     const [row] = await this.db.select({ status: tasks.status }).from(tasks).where(eq(tasks.id, id));
-    return row?.status === 'ongoing';
+    return row?.status === TaskState.Ongoing;
   }
 
   async clearStaging(restoreId: string): Promise<void> {
@@ -416,6 +420,6 @@ export class BackupRepository {
   async clearStrayStaging(): Promise<void> {
     await this.background.execute(sql`
       delete from ${restoreStaging} where restore_id not in (
-        select ${tasks.id} from ${tasks} where ${tasks.status} = 'ongoing')`);
+        select ${tasks.id} from ${tasks} where ${tasks.status} = ${TaskState.Ongoing})`);
   }
 }

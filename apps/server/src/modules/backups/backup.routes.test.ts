@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import { TRASH_FOLDER, Trash } from '../../lib/trash.js';
 import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { createTestApp, multipartFile, type TestApp } from '../../test/test-app.js';
 import { SERVER_STOPPED } from '../tasks/task.engine.js';
 import { importTask } from './backup.service.js';
 import { verifyArchive } from './backup-archive.js';
@@ -62,20 +62,8 @@ async function put(collection: string, doc: Record<string, unknown>, projectId =
   expect(response.statusCode, response.body).toBe(200);
 }
 
-function form(name: string, content: Uint8Array) {
-  const boundary = `----backup${randomBytes(8).toString('hex')}`;
-  return {
-    payload: Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
-          'Content-Type: application/zip\r\n\r\n',
-      ),
-      Buffer.from(content),
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
+/** A zip file as the upload calls take it (multipart `file`). */
+const form = (name: string, content: Uint8Array) => multipartFile('file', name, content, 'application/zip');
 
 async function uploadMedia(folder: string, name: string, content: Uint8Array, projectId = project) {
   const body = form(name, content);

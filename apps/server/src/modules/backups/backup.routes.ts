@@ -13,11 +13,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { countAnswer, LIST_QUERY_DESCRIPTION, listQuerystring } from '../../lib/list-response.js';
-import { streamFile } from '../../lib/upload-receiver.js';
 import { actorOf } from '../../plugins/auth.js';
 import { gatedProject, projectHeaders, projectQuery } from '../../plugins/project-gate.js';
 import { type BackupService, backupContext } from './backup.service.js';
-import { backupUpload, disposition, idParams, password } from './backup-http.js';
+import { deleteRoute, downloadRoute, idParams, projectQuerystring, uploadRoute } from './backup-http.js';
 
 const tags = ['backups'];
 export const BACKUP_PREFIX = '/proxy/core/backup';
@@ -29,7 +28,8 @@ function jsonQuery<T extends z.ZodType>(schema: T) {
     .max(100_000)
     .transform((text, ctx) => {
       try {
-        return JSON.parse(text) as unknown;
+        const value: unknown = JSON.parse(text);
+        return value;
       } catch {
         ctx.addIssue({ code: 'custom', message: 'list.badQuery' });
         return z.NEVER;
@@ -58,11 +58,10 @@ export function backupRoutes(backups: BackupService) {
             'What a backup would hold, per content kind: whole MB (`size`), `bytes`, and `count` (documents or ' +
             'files). `excludedDirs`: a JSON list of media folders left out.',
           headers: projectHeaders,
-          querystring: z.object({
+          querystring: projectQuerystring.extend({
             excludedDirs: jsonQuery(
               z.array(z.string().max(MEDIA_LIMITS.pathMax)).max(BACKUP_LIMITS.excludedDirsMax),
             ).optional(),
-            projectId: z.string().max(64).optional(),
           }),
           response: { 200: backupSizeView },
         },
@@ -81,7 +80,7 @@ export function backupRoutes(backups: BackupService) {
             'excludedDirs, requestId}. The selection links are applied. Answers the task id (the backup record ' +
             'gets the same id when it succeeds) and the request id its progress (`historycomputed`) is keyed by.',
           headers: projectHeaders,
-          querystring: z.object({ query: jsonQuery(backupExportSchema), projectId: z.string().max(64).optional() }),
+          querystring: z.object({ query: jsonQuery(backupExportSchema), ...projectQuery }),
           response: { 200: backupStartView },
         },
       },
@@ -89,7 +88,7 @@ export function backupRoutes(backups: BackupService) {
         backups.startExport(context(request), actorOf(request).user, request.query.query, request.language),
     );
 
-    const importQuery = z.object({ query: jsonQuery(backupImportSchema), projectId: z.string().max(64).optional() });
+    const importQuery = z.object({ query: jsonQuery(backupImportSchema), ...projectQuery });
     typed.get(
       `${BACKUP_PREFIX}/import`,
       {
@@ -127,61 +126,29 @@ export function backupRoutes(backups: BackupService) {
       async (request) => backups.plan(context(request), request.query.query),
     );
 
-    typed.get(
-      `${BACKUP_PREFIX}/download/:id`,
-      {
-        config: { action: 'backup.read', project: 'read', tokenInQuery: true },
-        schema: {
-          tags,
-          description:
-            'The backup file, named by the record (`<name>.zip`). As a browser link it may carry `token` and ' +
-            '`x-request-project` in the query. With `password`: an AES-256 encrypted zip that 7-Zip opens with it.',
-          headers: projectHeaders,
-          params: idParams,
-          querystring: z.object({
-            password,
-            token: z.string().max(256).optional(),
-            ...projectQuery,
-          }),
-        },
-      },
-      async (request, reply) => {
-        const where = context(request);
-        const file = await backups.download(where, request.params.id, request.query.password || undefined);
-        if (file.size !== undefined) reply.header('content-length', file.size);
-        return reply
-          .header('content-type', 'application/zip')
-          .header('content-disposition', disposition(file.name))
-          .header('cache-control', 'no-store')
-          .header('x-content-type-options', 'nosniff')
-          .send(file.stream);
-      },
-    );
+    downloadRoute(app, {
+      url: `${BACKUP_PREFIX}/download/:id`,
+      action: 'backup.read',
+      tags,
+      description: 'The backup file, named by the record (`<name>.zip`), by bearer token or as a browser link.',
+      file: (request, id, code) => backups.download(context(request), id, code),
+    });
 
-    typed.post(
-      `${BACKUP_PREFIX}/upload`,
-      {
-        config: { action: 'backup.write', project: 'read', upload: backupUpload(backups.uploadMaxBytes) },
-        schema: {
-          tags,
-          consumes: ['multipart/form-data'],
-          description:
-            'Adds a backup file (multipart, one `.zip` file; a name of letters, digits, dot and underscore) to the ' +
-            "project's backups, verified whole first. `password`: the code of a protected file. Answers " +
-            '{status: "OK"} and the record.',
-          headers: projectHeaders,
-          querystring: z.object({ password, projectId: z.string().max(64).optional() }),
-          response: { 200: backupView.extend({ status: z.literal('OK'), recordStatus: z.literal('succeed') }) },
-        },
-      },
-      async (request) => {
-        const where = context(request);
-        const stored = await streamFile(request, (filename, file) =>
-          backups.upload(where, filename, file, request.query.password || undefined),
-        );
+    uploadRoute(app, {
+      url: `${BACKUP_PREFIX}/upload`,
+      action: 'backup.write',
+      tags,
+      description:
+        "Adds a backup file (multipart, one `.zip` file) to the project's backups, verified whole first; the record " +
+        'is named after the file (other symbols than letters, digits, dot and underscore made one underscore). ' +
+        '`password`: the code of a protected file. Answers {status: "OK"} and the record.',
+      maxBytes: backups.uploadMaxBytes,
+      response: backupView.extend({ status: z.literal('OK'), recordStatus: backupView.shape.status }),
+      store: async (request, filename, file, code) => {
+        const stored = await backups.upload(context(request), filename, file, code);
         return { ...stored, status: 'OK' as const, recordStatus: stored.status };
       },
-    );
+    });
 
     typed.get(
       BACKUP_PREFIX,
@@ -191,7 +158,7 @@ export function backupRoutes(backups: BackupService) {
           tags,
           description: `${LIST_QUERY_DESCRIPTION} Fields: id, name, type (export, import), status, safety, bytes, createTime, updateTime. Default sort createTime desc.`,
           headers: projectHeaders,
-          querystring: listQuerystring.extend({ projectId: z.string().max(64).optional() }),
+          querystring: listQuerystring.extend({ ...projectQuery }),
           response: { 200: z.array(backupView) },
         },
       },
@@ -211,7 +178,7 @@ export function backupRoutes(backups: BackupService) {
           description: 'One backup or restore record.',
           headers: projectHeaders,
           params: idParams,
-          querystring: z.object({ projectId: z.string().max(64).optional() }),
+          querystring: projectQuerystring,
           response: { 200: backupView },
         },
       },
@@ -228,7 +195,7 @@ export function backupRoutes(backups: BackupService) {
             description: 'Renames a record (only the name is editable; at most 30 characters).',
             headers: projectHeaders,
             params: idParams,
-            querystring: z.object({ projectId: z.string().max(64).optional() }),
+            querystring: projectQuerystring,
             body: backupRenameSchema,
             response: { 200: backupView },
           },
@@ -237,23 +204,12 @@ export function backupRoutes(backups: BackupService) {
       );
     }
 
-    typed.delete(
-      `${BACKUP_PREFIX}/:id`,
-      {
-        config: { action: 'backup.delete', project: 'read' },
-        schema: {
-          tags,
-          description: 'Deletes a record and its file; 200 means success.',
-          headers: projectHeaders,
-          params: idParams,
-          querystring: z.object({ projectId: z.string().max(64).optional() }),
-          response: { 200: z.object({ status: z.literal('OK') }) },
-        },
-      },
-      async (request) => {
-        await backups.remove(context(request), request.params.id);
-        return { status: 'OK' as const };
-      },
-    );
+    deleteRoute(app, {
+      url: `${BACKUP_PREFIX}/:id`,
+      action: 'backup.delete',
+      tags,
+      description: 'Deletes a record and its file; 200 means success.',
+      remove: (request, id) => backups.remove(context(request), id),
+    });
   };
 }

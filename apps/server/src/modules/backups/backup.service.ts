@@ -16,8 +16,9 @@ import {
   DEFAULT_LANGUAGE,
   LANGUAGES,
   type Language,
-  RESTORE_RULES,
   type RestorePlan,
+  RestoreRule,
+  TaskState,
   toWholeMb,
   translate,
   uploadRecordName,
@@ -31,6 +32,7 @@ import { configureZip } from '../../lib/archive/zip-codec.js';
 import type { Clock } from '../../lib/clock.js';
 import type { FileStore } from '../../lib/file-store.js';
 import type { ListTotal } from '../../lib/list-count.js';
+import { isPlainObject } from '../../lib/list-query/bad-query.js';
 import { mapQueryError, parseListQuery } from '../../lib/list-query/list-query.js';
 import { moveToTrash } from '../../lib/trash.js';
 import type { GatedProject } from '../../plugins/project-gate.js';
@@ -38,7 +40,7 @@ import type { DocumentRepository } from '../documents/document.repository.js';
 import { htmlArea, mediaArea } from '../media/media.service.js';
 import type { ArchiveMetrics } from '../metrics/metrics.js';
 import type { TaskContext, TaskEngine } from '../tasks/task.engine.js';
-import { SERVER_STOPPED, TaskError, taskType } from '../tasks/task.engine.js';
+import { projectOf, SERVER_STOPPED, TaskError, taskType } from '../tasks/task.engine.js';
 import type { UserRow } from '../users/user.repository.js';
 import { presentBackup } from './backup.presenter.js';
 import { BACKUP_RESOURCE, type BackupRepository, type BackupRow } from './backup.repository.js';
@@ -77,16 +79,16 @@ export interface BackupServiceOptions {
 /** A partial archive untouched this long is a leftover of a stopped server (another process may be writing newer ones). */
 const PARTIAL_STALE_MS = 60 * 60 * 1000;
 
+/** What every task that writes an archive is given (project backups, database dumps): its name, the folders left out, the language of its outcome. */
+export const archiveTaskParams = {
+  name: z.string(),
+  excludedDirs: z.array(z.string()),
+  language: z.enum(LANGUAGES),
+};
 const backupItem = z.object({ fileServer: z.boolean(), html: z.boolean(), mongodb: z.boolean() });
 const exportTask = taskType(
   BACKUP_TASK_EXPORT,
-  z.object({
-    name: z.string(),
-    item: backupItem,
-    modules: z.array(z.string()),
-    excludedDirs: z.array(z.string()),
-    language: z.enum(LANGUAGES),
-  }),
+  z.object({ ...archiveTaskParams, item: backupItem, modules: z.array(z.string()) }),
 );
 export const importTask = taskType(
   BACKUP_TASK_IMPORT,
@@ -94,7 +96,7 @@ export const importTask = taskType(
     backupId: z.string(),
     name: z.string(),
     item: backupItem,
-    rules: z.record(z.string(), z.union(RESTORE_RULES.map((rule) => z.literal(rule)))),
+    rules: z.record(z.string(), z.enum(RestoreRule)),
     language: z.enum(LANGUAGES),
   }),
 );
@@ -161,9 +163,9 @@ export class BackupService {
     }
     let partials = 0;
     const root = this.files.folder('');
-    for (const project of await readdir(root).catch(() => [] as string[])) {
+    for (const project of await readdir(root).catch((): string[] => [])) {
       const folder = this.files.folder(project);
-      for (const name of await readdir(folder).catch(() => [] as string[])) {
+      for (const name of await readdir(folder).catch((): string[] => [])) {
         const partial = name.startsWith('.partial-');
         if (!partial && (!name.endsWith('.zip') || (await this.repo.find(project, name.slice(0, -'.zip'.length))))) {
           continue;
@@ -359,7 +361,7 @@ export class BackupService {
       await reader.copyInto(zip);
       await zip.close();
     })()
-      .catch((error: unknown) => output.destroy(error as Error))
+      .catch((error: unknown) => output.destroy(error instanceof Error ? error : new Error(String(error))))
       .finally(() => reader.close());
     return { stream: output, name };
   }
@@ -388,9 +390,9 @@ export class BackupService {
       projectId: context.projectId,
       name: base,
       type: 'export',
-      status: 'succeed',
+      status: TaskState.Succeeded,
       item: manifest.item,
-      moduleRules: Object.fromEntries(Object.keys(manifest.modules).map((module) => [module, 0])),
+      moduleRules: Object.fromEntries(Object.keys(manifest.modules).map((module) => [module, RestoreRule.Overwrite])),
       excludedDirs: manifest.excludedDirs,
       documents: Object.fromEntries(Object.entries(manifest.modules).map(([module, m]) => [module, m.documents])),
       bytes: size,
@@ -463,7 +465,7 @@ export class BackupService {
     let size = 0;
     try {
       for await (const chunk of source) {
-        const bytes = chunk as Buffer;
+        const bytes: Buffer = chunk;
         if (size === 0 && bytes.length >= 2 && (bytes[0] !== 0x50 || bytes[1] !== 0x4b)) {
           throw new AppError('backupUploadNotZip');
         }
@@ -473,7 +475,7 @@ export class BackupService {
         }
         for (let offset = 0; offset < bytes.length; ) offset += (await handle.write(bytes, offset)).bytesWritten;
       }
-      if ((source as { truncated?: boolean }).truncated) {
+      if ('truncated' in source && source.truncated === true) {
         throw new AppError('backupTooLarge', { params: { max: toWholeMb(this.options.uploadMaxBytes) } });
       }
       if (size < 22) throw new AppError('backupUploadNotZip');
@@ -518,14 +520,14 @@ export class BackupService {
     try {
       return await ArchiveReader.open(file);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new AppError('backupNotFound');
+      if (isPlainObject(error) && error.code === 'ENOENT') throw new AppError('backupNotFound');
       throw error instanceof ArchiveProblem ? problemError(error) : error;
     }
   }
 
   private async runExport(context: TaskContext, params: z.infer<typeof exportTask.params>): Promise<string> {
     const { task } = context;
-    const projectId = task.projectId as string;
+    const projectId = projectOf(task);
     const began = performance.now();
     const row = await writeBackup(
       {
@@ -550,7 +552,7 @@ export class BackupService {
   private async runImport(context: TaskContext, params: ImportParams): Promise<string> {
     const { task } = context;
     const began = performance.now();
-    const projectId = task.projectId as string;
+    const projectId = projectOf(task);
     const record = await this.repo.find(projectId, params.backupId);
     if (!record?.file) throw new TaskError(translate('backup.notFound', params.language));
     const reader = await this.openArchive(record).catch((error: unknown) => {

@@ -1,11 +1,18 @@
+import { TaskState } from '@gantry/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { escapeLiteral } from 'pg';
 import { type Database, queryRows } from '../../db/database.js';
 import { DEFAULT_PARTITION, hasOwnPartition, md5Hex, ownPartitionName } from '../../db/document-partitions.js';
 import { projectBackups, projectCollectionStats, tasks } from '../../db/schema.js';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
+import { isPlainObject } from '../../lib/list-query/bad-query.js';
 import { statisticsName, tableIndexPrefix } from '../tables/record-index.js';
 import { type BackupRow, parsedLines } from './backup.repository.js';
+
+/** Rows a statement wrote, as both drivers report it (`rowCount`; 0 when none is said). */
+export function rowsWritten(result: unknown): number {
+  return isPlainObject(result) && typeof result.rowCount === 'number' ? result.rowCount : 0;
+}
 
 /** How long the swap waits for its locks before trying again (others queue behind a waiting lock). */
 const SWAP_LOCK_TIMEOUT_MS = 3_000;
@@ -75,7 +82,7 @@ export class DocumentPartitions {
     const result = await this.background.execute(sql`
       insert into ${id(loadName(restoreId))} (project_id, collection, id, doc, create_time, update_time)
       select ${projectId}, ${collection}, id, doc, create_time, update_time from ${parsedLines(lines, retarget)}`);
-    return Number((result as { rowCount?: number | null }).rowCount ?? 0);
+    return rowsWritten(result);
   }
 
   /**
@@ -194,7 +201,7 @@ export class DocumentPartitions {
   /** Drops load tables of restores no longer running (a server stopped while one loaded). */
   async dropStrayLoads(): Promise<number> {
     const ongoing = await this.rows<{ id: string }>(
-      sql`select ${tasks.id} as id from ${tasks} where ${tasks.status} = 'ongoing'`,
+      sql`select ${tasks.id} as id from ${tasks} where ${tasks.status} = ${TaskState.Ongoing}`,
     );
     const keep = new Set(ongoing.map((row) => loadName(row.id)));
     const tables = await this.rows<{ name: string }>(

@@ -1,4 +1,4 @@
-import { type BackupItem, type Language, type RestoreRule, translate } from '@gantry/shared';
+import { type BackupItem, type Language, type RestoreRule, TaskState, translate } from '@gantry/shared';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import type { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import type { Clock } from '../../lib/clock.js';
@@ -90,7 +90,7 @@ export async function restoreArchive(
         id: task.id,
         projectId: restore.projectId,
         type: 'import',
-        status: 'succeed',
+        status: TaskState.Succeeded,
         moduleRules: plan.rules,
         excludedDirs: [],
         documents: {},

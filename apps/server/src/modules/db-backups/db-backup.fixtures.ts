@@ -3,8 +3,9 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { queryRows } from '../../db/database.js';
 import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { createTestApp, multipartFile, type TestApp } from '../../test/test-app.js';
 
 export const DB = '/portal/rest/db-backup';
 export const CORE = '/portal/rest/core';
@@ -19,7 +20,18 @@ export interface World {
   other: string;
 }
 /** The test's app and accounts: the default of every helper below. */
-export const worlds = { current: undefined as unknown as World, opened: [] as TestApp[] };
+let currentWorld: World | undefined;
+const openedApps: TestApp[] = [];
+export const worlds = {
+  get current(): World {
+    if (!currentWorld) throw new Error('no world: set worlds.current first');
+    return currentWorld;
+  },
+  set current(world: World) {
+    currentWorld = world;
+  },
+  opened: openedApps,
+};
 
 /** An app with tenants acme (projects plant1, plant2) and other (project rival). */
 export async function openWorld(
@@ -48,7 +60,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export function call(
   method: Method,
   url: string,
-  options: { token?: string; projectId?: string | null; body?: unknown; w?: World; language?: 'en' | 'zh' } = {},
+  options: { token?: string; projectId?: string | null; body?: object; w?: World; language?: 'en' | 'zh' } = {},
 ) {
   const w = options.w ?? worlds.current;
   return w.app.app.inject({
@@ -59,25 +71,13 @@ export function call(
       'accept-language': options.language ?? 'en',
       ...(options.projectId === null ? {} : { 'x-request-project': options.projectId ?? project }),
     },
-    ...(options.body === undefined ? {} : { payload: options.body as object }),
+    ...(options.body === undefined ? {} : { payload: options.body }),
   });
 }
 export const q = (value: unknown) => encodeURIComponent(JSON.stringify(value));
 
-export function form(name: string, content: Uint8Array) {
-  const boundary = `----db${randomBytes(8).toString('hex')}`;
-  return {
-    payload: Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
-          'Content-Type: application/zip\r\n\r\n',
-      ),
-      Buffer.from(content),
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
+/** A zip file as the upload calls take it (multipart `file`). */
+export const form = (name: string, content: Uint8Array) => multipartFile('file', name, content, 'application/zip');
 
 export async function put(collection: string, doc: Record<string, unknown>, w = worlds.current, projectId = project) {
   const response = await call('POST', `${CORE}/${collection}`, { projectId, body: doc, w });
@@ -155,7 +155,7 @@ export async function dump(
   return id;
 }
 
-export async function restore(id: string, item: unknown, w = worlds.current, projectId = project) {
+export async function restore(id: string, item: object, w = worlds.current, projectId = project) {
   const started = await call('POST', `${DB}/restore?id=${id}`, { w, projectId, body: item });
   expect(started.statusCode, started.body).toBe(200);
   return job(started.json<{ id: string }>().id, w, projectId);
@@ -169,10 +169,11 @@ interface StoredRow {
 
 /** Every document of a project exactly as stored: collection, id, body, times. */
 export async function database(w = worlds.current, projectId = project) {
-  const result = await w.app.database.db.execute(sql`
-    select collection, id, doc, create_time, update_time from project_documents
-    where project_id = ${projectId} order by collection, id`);
-  const rows = (result as unknown as { rows: Array<StoredRow & { create_time: string; update_time: string }> }).rows;
+  const rows = await queryRows<StoredRow & { create_time: string; update_time: string }>(
+    w.app.database.db,
+    sql`select collection, id, doc, create_time, update_time from project_documents
+      where project_id = ${projectId} order by collection, id`,
+  );
   return rows.map((row) => ({
     ...row,
     create_time: new Date(row.create_time).toISOString(),

@@ -21,7 +21,7 @@ export function presentDbBackup(row: DbBackupRow, language: Language): DbBackupV
     fileSize: toWholeMb(row.bytes),
     bytes: row.bytes,
     type: 'dump',
-    status: 'success',
+    status: row.status,
     sourceProjectId: row.sourceProjectId,
     ...(row.warning ? { warning: presentWarning(row.warning, language) } : {}),
   };

@@ -1,3 +1,4 @@
+import { TaskState } from '@gantry/shared';
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { CopyOut, Database } from '../../db/database.js';
 import { dbBackups, tasks } from '../../db/schema.js';
@@ -76,7 +77,7 @@ export class DbBackupRepository {
     const [row] = await this.db
       .select({ id: tasks.id })
       .from(tasks)
-      .where(and(eq(tasks.projectId, projectId), inArray(tasks.type, types), eq(tasks.status, 'ongoing')))
+      .where(and(eq(tasks.projectId, projectId), inArray(tasks.type, types), eq(tasks.status, TaskState.Ongoing)))
       .limit(1);
     return row !== undefined;
   }
@@ -89,7 +90,7 @@ export function dumpRowOf(row: BackupRow): DbBackupRow {
     projectId: row.projectId,
     name: row.name,
     type: 'dump',
-    status: 'success',
+    status: TaskState.Succeeded,
     item: { fileServer: row.item.fileServer, html: row.item.html, database: row.item.mongodb },
     excludedDirs: row.excludedDirs,
     documents: row.documents,

@@ -8,29 +8,18 @@ import {
   dbBackupView,
   ftpBackupView,
 } from '@gantry/shared';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { countAnswer, LIST_QUERY_DESCRIPTION, listQuerystring } from '../../lib/list-response.js';
-import { streamFile } from '../../lib/upload-receiver.js';
 import { actorOf } from '../../plugins/auth.js';
 import { gatedProject, projectHeaders, projectQuery } from '../../plugins/project-gate.js';
 import { backupContext } from '../backups/backup.service.js';
-import { backupUpload, disposition, idParams, password } from '../backups/backup-http.js';
+import { deleteRoute, downloadRoute, projectQuerystring, uploadRoute } from '../backups/backup-http.js';
 import type { DbBackupService } from './db-backup.service.js';
 
 const tags = ['db-backups'];
 export const DB_BACKUP_PREFIX = '/db-backup';
-
-function sendZip(reply: FastifyReply, file: { stream: NodeJS.ReadableStream; name: string; size?: number }) {
-  if (file.size !== undefined) reply.header('content-length', file.size);
-  return reply
-    .header('content-type', 'application/zip')
-    .header('content-disposition', disposition(file.name))
-    .header('cache-control', 'no-store')
-    .header('x-content-type-options', 'nosniff')
-    .send(file.stream);
-}
 
 /**
  * Database backups (backups-data-designer.md §7 "Database backup calls"; issue 13 §1) under
@@ -70,7 +59,7 @@ export function dbBackupRoutes(service: DbBackupService) {
             '`database` is every collection of the project with its time series. Answers the job id (the backup ' +
             'gets the same id). When FTP storage is on, the archive is pushed there too.',
           headers: projectHeaders,
-          querystring: z.object(projectQuery),
+          querystring: projectQuerystring,
           body: dbBackupDumpSchema,
           response: { 200: dbBackupStartView },
         },
@@ -141,7 +130,7 @@ export function dbBackupRoutes(service: DbBackupService) {
             '`ftp-configured` says whether FTP storage is configured: when it is not (`false`), the list is empty ' +
             "(200). An FTP server that fails answers 502 dbBackupFtpFailed, its reason in the caller's language.",
           headers: projectHeaders,
-          querystring: z.object(projectQuery),
+          querystring: projectQuerystring,
           response: { 200: z.array(ftpBackupView) },
         },
       },
@@ -152,107 +141,49 @@ export function dbBackupRoutes(service: DbBackupService) {
       },
     );
 
-    typed.delete(
-      `${DB_BACKUP_PREFIX}/backup/:id`,
-      {
-        config: { action: 'dbBackup.delete', project: 'read' },
-        schema: {
-          tags,
-          description: 'Deletes a database backup and its file; 200 means success.',
-          headers: projectHeaders,
-          params: idParams,
-          querystring: z.object(projectQuery),
-          response: { 200: z.object({ status: z.literal('OK') }) },
-        },
-      },
-      async (request) => {
-        await service.remove(context(request), request.params.id);
-        return { status: 'OK' as const };
-      },
-    );
+    deleteRoute(app, {
+      url: `${DB_BACKUP_PREFIX}/backup/:id`,
+      action: 'dbBackup.delete',
+      tags,
+      description: 'Deletes a database backup and its file; 200 means success.',
+      remove: (request, id) => service.remove(context(request), id),
+    });
+    deleteRoute(app, {
+      url: `${DB_BACKUP_PREFIX}/ftp/:id`,
+      action: 'dbBackup.delete',
+      tags,
+      description: 'Deletes a backup (and its sidecar) from the FTP server; 200 means success.',
+      remove: (request, id) => service.ftpRemove(context(request), id),
+    });
 
-    typed.delete(
-      `${DB_BACKUP_PREFIX}/ftp/:id`,
-      {
-        config: { action: 'dbBackup.delete', project: 'read' },
-        schema: {
-          tags,
-          description: 'Deletes a backup (and its sidecar) from the FTP server; 200 means success.',
-          headers: projectHeaders,
-          params: idParams,
-          querystring: z.object(projectQuery),
-          response: { 200: z.object({ status: z.literal('OK') }) },
-        },
-      },
-      async (request) => {
-        await service.ftpRemove(context(request), request.params.id);
-        return { status: 'OK' as const };
-      },
-    );
+    downloadRoute(app, {
+      url: `${DB_BACKUP_PREFIX}/download/:id`,
+      action: 'dbBackup.read',
+      tags,
+      description: 'The database backup file (`<name>.zip`), by bearer token or as a browser link.',
+      file: (request, id, code) => service.download(context(request), id, code),
+    });
+    downloadRoute(app, {
+      url: `${DB_BACKUP_PREFIX}/ftp/download/:id`,
+      action: 'dbBackup.read',
+      tags,
+      description: 'A backup on the FTP server, fetched and verified, then sent as `download` sends one.',
+      file: (request, id, code) => service.ftpDownload(context(request), id, code),
+    });
 
-    const downloadQuery = z.object({ password, token: z.string().max(256).optional(), ...projectQuery });
-    typed.get(
-      `${DB_BACKUP_PREFIX}/download/:id`,
-      {
-        config: { action: 'dbBackup.read', project: 'read', tokenInQuery: true },
-        schema: {
-          tags,
-          description:
-            'The database backup file (`<name>.zip`); bearer token, or `token` and `x-request-project` in the ' +
-            'query as a browser link. With `password`: an AES-256 encrypted zip that 7-Zip opens with it.',
-          headers: projectHeaders,
-          params: idParams,
-          querystring: downloadQuery,
-        },
-      },
-      async (request, reply) =>
-        sendZip(
-          reply,
-          await service.download(context(request), request.params.id, request.query.password || undefined),
-        ),
-    );
-    typed.get(
-      `${DB_BACKUP_PREFIX}/ftp/download/:id`,
-      {
-        config: { action: 'dbBackup.read', project: 'read', tokenInQuery: true },
-        schema: {
-          tags,
-          description: 'A backup on the FTP server, fetched and verified, then sent as `download` sends one.',
-          headers: projectHeaders,
-          params: idParams,
-          querystring: downloadQuery,
-        },
-      },
-      async (request, reply) =>
-        sendZip(
-          reply,
-          await service.ftpDownload(context(request), request.params.id, request.query.password || undefined),
-        ),
-    );
-
-    typed.post(
-      `${DB_BACKUP_PREFIX}/upload`,
-      {
-        config: { action: 'dbBackup.write', project: 'read', upload: backupUpload(service.uploadMaxBytes) },
-        schema: {
-          tags,
-          consumes: ['multipart/form-data'],
-          description:
-            'Adds a database backup file (multipart field `file`, one `.zip`; a name of letters, digits, dot and ' +
-            'underscore; the size limit of project backup uploads), verified whole first. `password`: the code of a ' +
-            'protected file. Answers the record (its `id` means success); otherwise an error with its message.',
-          headers: projectHeaders,
-          querystring: z.object({ password, ...projectQuery }),
-          response: { 200: dbBackupView },
-        },
-      },
-      async (request) => {
-        const where = context(request);
-        return streamFile(request, (filename, file) =>
-          service.upload(where, filename, file, request.query.password || undefined, request.language),
-        );
-      },
-    );
+    uploadRoute(app, {
+      url: `${DB_BACKUP_PREFIX}/upload`,
+      action: 'dbBackup.write',
+      tags,
+      description:
+        'Adds a database backup file (multipart field `file`, one `.zip`; the size limit of project backup ' +
+        'uploads), verified whole first; named as a project backup upload is. `password`: the code of a ' +
+        'protected file. Answers the record (its `id` means success); otherwise an error with its message.',
+      maxBytes: service.uploadMaxBytes,
+      response: dbBackupView,
+      store: (request, filename, file, code) =>
+        service.upload(context(request), filename, file, code, request.language),
+    });
 
     typed.get(
       `${DB_BACKUP_PREFIX}/:jobId`,
@@ -266,7 +197,7 @@ export function dbBackupRoutes(service: DbBackupService) {
             'dump succeeded but its FTP copy failed.',
           headers: projectHeaders,
           params: z.object({ jobId: z.string().min(1).max(64) }),
-          querystring: z.object(projectQuery),
+          querystring: projectQuerystring,
           response: { 200: dbBackupJobView },
         },
       },

@@ -19,10 +19,13 @@ import {
   ERRORS,
   type FtpBackupView,
   isMessageKey,
+  JobState,
+  jobStateOf,
   LANGUAGES,
   type Language,
   type MessageKey,
-  type RestoreRule,
+  RestoreRule,
+  TaskState,
   toWholeMb,
   translate,
   translateWithParams,
@@ -33,10 +36,11 @@ import type { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import type { Clock } from '../../lib/clock.js';
 import type { FileStore } from '../../lib/file-store.js';
 import type { ListTotal } from '../../lib/list-count.js';
+import { isPlainObject } from '../../lib/list-query/bad-query.js';
 import { mapQueryError, parseListQuery } from '../../lib/list-query/list-query.js';
 import { moveToTrash } from '../../lib/trash.js';
 import type { BackupRepository } from '../backups/backup.repository.js';
-import type { BackupContext, BackupService } from '../backups/backup.service.js';
+import { archiveTaskParams, type BackupContext, type BackupService } from '../backups/backup.service.js';
 import type { Manifest } from '../backups/backup-archive.js';
 import { writeBackup } from '../backups/backup-export.js';
 import { BackupFiles } from '../backups/backup-files.js';
@@ -46,7 +50,7 @@ import type { FtpStorage } from '../ftp/ftp-storage.js';
 import { FtpStorageError } from '../ftp/ftp-storage.js';
 import type { ArchiveMetrics } from '../metrics/metrics.js';
 import type { TaskContext, TaskEngine } from '../tasks/task.engine.js';
-import { TaskError, taskType } from '../tasks/task.engine.js';
+import { projectOf, TaskError, taskType } from '../tasks/task.engine.js';
 import type { TaskRepository } from '../tasks/task.repository.js';
 import type { UserRow } from '../users/user.repository.js';
 import { presentDbBackup, presentWarning } from './db-backup.presenter.js';
@@ -75,15 +79,7 @@ export class DumpFiles extends BackupFiles {
 }
 
 const dbBackupItem = z.object({ fileServer: z.boolean(), html: z.boolean(), database: z.boolean() });
-const dumpTask = taskType(
-  DB_BACKUP_TASK_DUMP,
-  z.object({
-    name: z.string(),
-    item: dbBackupItem,
-    excludedDirs: z.array(z.string()),
-    language: z.enum(LANGUAGES),
-  }),
-);
+const dumpTask = taskType(DB_BACKUP_TASK_DUMP, z.object({ ...archiveTaskParams, item: dbBackupItem }));
 type DumpParams = z.infer<typeof dumpTask.params>;
 const restoreTask = taskType(
   DB_BACKUP_TASK_RESTORE,
@@ -122,8 +118,10 @@ export interface DbBackupServiceDeps {
 
 /** A partial archive untouched this long is a leftover of a stopped server (another process may be writing newer ones). */
 const PARTIAL_STALE_MS = 60 * 60 * 1000;
-/** Every collection at rule 2 (clear, then add): a database restore replaces the whole database. */
-const WHOLE_DATABASE: Record<string, RestoreRule> = Object.fromEntries(COLLECTIONS.map((name) => [name, 2]));
+/** Every collection replaced (cleared, then added): a database restore replaces the whole database. */
+const WHOLE_DATABASE: Record<string, RestoreRule> = Object.fromEntries(
+  COLLECTIONS.map((name) => [name, RestoreRule.Replace]),
+);
 /** A sidecar `<id>.json` on the FTP server is at most this long. */
 const SIDECAR_MAX_BYTES = 64 * 1024;
 
@@ -234,18 +232,18 @@ export class DbBackupService {
     ) {
       throw new AppError('notFound');
     }
-    const status = task.status === 'ongoing' ? 'running' : task.status === 'success' ? 'success' : 'failed';
+    const status = jobStateOf(task.status);
     // The outcome is in the language of the call that started the job; the warning in this call's.
     const taskLanguage = LANGUAGES.find((known) => known === task.params.language) ?? 'en';
     const message =
-      task.status === 'pause'
+      task.status === TaskState.Paused
         ? translate('dbBackup.paused', taskLanguage)
         : task.message !== null && isMessageKey(task.message)
           ? translate(task.message, taskLanguage)
           : (task.message ?? '');
     // A dump's backup has the job's id.
     const warning =
-      task.type === DB_BACKUP_TASK_DUMP && status === 'success'
+      task.type === DB_BACKUP_TASK_DUMP && status === JobState.Succeeded
         ? (await this.deps.repo.find(context.projectId, task.id))?.warning
         : undefined;
     return {
@@ -315,7 +313,7 @@ export class DbBackupService {
         projectId: context.projectId,
         name: received.base,
         type: 'dump',
-        status: 'success',
+        status: TaskState.Succeeded,
         item: { fileServer: item.fileServer, html: item.html, database: item.database },
         excludedDirs: received.manifest.excludedDirs,
         documents: Object.fromEntries(
@@ -347,9 +345,9 @@ export class DbBackupService {
     this.recovered = true;
     let removed = 0;
     const root = path.join(this.deps.dataDir, 'backups');
-    for (const project of await readdir(root).catch(() => [] as string[])) {
+    for (const project of await readdir(root).catch((): string[] => [])) {
       const folder = this.files.folder(project);
-      for (const name of await readdir(folder).catch(() => [] as string[])) {
+      for (const name of await readdir(folder).catch((): string[] => [])) {
         const partial = name.startsWith('.partial-');
         if (!partial && (!name.endsWith('.zip') || (await this.deps.repo.find(project, name.slice(0, -4))))) continue;
         const file = this.files.archive(project, name);
@@ -466,7 +464,7 @@ export class DbBackupService {
 
   private async runDump(context: TaskContext, params: DumpParams): Promise<string> {
     const { task } = context;
-    const projectId = task.projectId as string;
+    const projectId = projectOf(task);
     const ftp = this.deps.ftp && (await this.deps.ftp.enabled()) ? this.deps.ftp : undefined;
     const share = ftp ? 0.7 : 1;
     const began = performance.now();
@@ -529,7 +527,7 @@ export class DbBackupService {
 
   private async runRestore(context: TaskContext, params: RestoreParams): Promise<string> {
     const { task } = context;
-    const projectId = task.projectId as string;
+    const projectId = projectOf(task);
     this.deps.restoringProjects.enter(projectId);
     const began = performance.now();
     let fetched: string | undefined;
@@ -576,7 +574,7 @@ export class DbBackupService {
   }
 
   private async restoreFrom(context: TaskContext, reader: ArchiveReader, params: RestoreParams, name: string) {
-    const projectId = context.task.projectId as string;
+    const projectId = projectOf(context.task);
     await restoreArchive(
       context,
       reader,
@@ -627,17 +625,17 @@ interface FtpSidecar {
 
 function parseSidecar(text: string): FtpSidecar | undefined {
   try {
-    const value = JSON.parse(text) as Partial<FtpSidecar>;
+    const value: unknown = JSON.parse(text);
     if (
+      !isPlainObject(value) ||
       typeof value.name !== 'string' ||
       typeof value.sha256 !== 'string' ||
       typeof value.createdAt !== 'string' ||
-      typeof value.item !== 'object' ||
-      value.item === null
+      !isPlainObject(value.item)
     ) {
       return undefined;
     }
-    const item = value.item as Partial<DbBackupItem>;
+    const { item } = value;
     return {
       id: String(value.id ?? ''),
       name: value.name.slice(0, BACKUP_LIMITS.nameMax),
@@ -654,7 +652,7 @@ function parseSidecar(text: string): FtpSidecar | undefined {
 
 async function sha256Of(file: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream(file)) hash.update(chunk);
   return hash.digest('hex');
 }
 

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
-import type { ArchiveEntry, ArchiveReader } from '../../lib/archive/archive-reader.js';
-import { checkEntryLimits, verifyEntryBytes } from '../../lib/archive/entry-checks.js';
+import type { ArchiveReader } from '../../lib/archive/archive-reader.js';
+import { checkEntryLimits, type ListedEntry, verifyContents } from '../../lib/archive/entry-checks.js';
 import { readArchiveManifest } from '../../lib/archive/manifest.js';
-import { inPool } from '../../lib/in-pool.js';
 
 /**
  * The whole-platform archive (issue 13 §4): a zip with `tables/<table>.jsonl` (one row per line, as
@@ -70,8 +69,9 @@ export function placePlatformEntry(name: string): PlatformEntryPlace | ArchivePr
   const files = `${PLATFORM_ARCHIVE.filesDir}/`;
   if (name.startsWith(tables)) {
     const match = /^([a-z_][a-z0-9_]*)\.jsonl$/.exec(name.slice(tables.length));
-    if (!match || !TABLE_NAME.test(match[1] as string)) return new ArchiveProblem('unsafePath', { path: name });
-    return { kind: 'table', table: match[1] as string };
+    const table = match?.[1];
+    if (table === undefined || !TABLE_NAME.test(table)) return new ArchiveProblem('unsafePath', { path: name });
+    return { kind: 'table', table };
   }
   if (name.startsWith(files) && isSafeRelativePath(name.slice(files.length))) {
     return { kind: 'file', path: name.slice(files.length) };
@@ -126,9 +126,8 @@ export async function verifyPlatformArchive(
 
   const listed = new Map(manifest.entries.map((entry) => [entry.path, entry]));
   const seen = new Set<string>();
-  let totalBytes = 0;
   let fileBytes = 0;
-  const contents: Array<{ entry: ArchiveEntry; place: PlatformEntryPlace }> = [];
+  const contents: ListedEntry[] = [];
   for (const entry of entries) {
     const name = entry.filename;
     if (entry === manifestEntry) continue;
@@ -143,9 +142,19 @@ export async function verifyPlatformArchive(
     const declared = listed.get(name);
     if (!declared) throw new ArchiveProblem('unlisted', { path: name.slice(0, 200) });
     checkEntryLimits(entry, declared);
-    totalBytes += entry.uncompressedSize;
     if (place.kind === 'file') fileBytes += entry.uncompressedSize;
-    contents.push({ entry, place });
+    contents.push({
+      entry,
+      declared,
+      ...(place.kind === 'table' && {
+        lines: {
+          module: place.table,
+          max: PLATFORM_LIMITS.lineBytesMax,
+          valid: isRowLine,
+          expected: manifest.tables[place.table]?.rows,
+        },
+      }),
+    });
   }
   for (const entry of manifest.entries)
     if (!seen.has(entry.path)) throw new ArchiveProblem('missing', { path: entry.path });
@@ -154,20 +163,6 @@ export async function verifyPlatformArchive(
     if (!seen.has(path)) throw new ArchiveProblem('missing', { path });
   }
 
-  let done = 0;
-  await inPool(contents, 3, async ({ entry, place }) => {
-    const lines =
-      place.kind === 'table' ? { module: place.table, max: PLATFORM_LIMITS.lineBytesMax, valid: isRowLine } : undefined;
-    const rows = await verifyEntryBytes(reader, entry, listed.get(entry.filename) as { size: number; sha256: string }, {
-      lines,
-      onBytes: (bytes) => {
-        done += bytes;
-        options.onProgress?.(totalBytes === 0 ? 1 : done / totalBytes);
-      },
-    });
-    if (place.kind === 'table' && rows !== manifest.tables[place.table]?.rows) {
-      throw new ArchiveProblem('badDocument', { module: place.table, line: rows + 1 });
-    }
-  });
+  await verifyContents(reader, contents, options);
   return { manifest, fileBytes };
 }

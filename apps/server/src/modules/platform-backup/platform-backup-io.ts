@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { MEDIA_TEMP_PREFIX } from '@gantry/shared';
+import { z } from 'zod';
 import type { Database } from '../../db/database.js';
 import { auditLog } from '../../db/schema.js';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
@@ -44,12 +45,13 @@ export interface PlatformBackupSummary {
   files: number;
 }
 
-interface Journal {
-  id: string;
-  staging: string;
+const journalSchema = z.object({
+  id: z.string(),
+  staging: z.string(),
   /** Set once every area the restore replaces has been moved aside. */
-  movedAside: boolean;
-}
+  movedAside: z.boolean(),
+});
+type Journal = z.infer<typeof journalSchema>;
 
 /** A data directory's top-level areas (what a platform backup holds and a restore replaces). */
 async function areasOf(dataDir: string): Promise<string[]> {
@@ -208,7 +210,7 @@ export async function recoverPlatformRestore(
 ): Promise<'none' | 'finished' | 'dropped'> {
   let journal: Journal;
   try {
-    journal = JSON.parse(await readFile(path.join(deps.dataDir, JOURNAL), 'utf8')) as Journal;
+    journal = journalSchema.parse(JSON.parse(await readFile(path.join(deps.dataDir, JOURNAL), 'utf8')));
   } catch {
     return 'none';
   }
@@ -255,8 +257,8 @@ async function insertTable(
   let inserted = 0;
   await reader.read(entry, async (chunk) => {
     lines.push(chunk);
-    while (pending.length > 0) {
-      inserted += await deps.repo.insertRows(tx, table, `[${(pending.shift() as string[]).join(',')}]`, parents);
+    for (let batch = pending.shift(); batch; batch = pending.shift()) {
+      inserted += await deps.repo.insertRows(tx, table, `[${batch.join(',')}]`, parents);
     }
   });
   lines.end();

@@ -10,6 +10,8 @@ import {
   PLATFORM_BACKUP_TASK,
   type PlatformBackupStatus,
   type PlatformBackupView,
+  PlatformRestoreState,
+  TaskState,
   translate,
 } from '@gantry/shared';
 import { sql } from 'drizzle-orm';
@@ -69,7 +71,7 @@ export interface PlatformBackupServiceDeps {
 const backupTask = taskType(PLATFORM_BACKUP_TASK, z.object({ ip: z.string() }));
 
 export class PlatformBackupService {
-  private state: PlatformBackupStatus = { state: 'idle' };
+  private state: PlatformBackupStatus = { state: PlatformRestoreState.Idle };
   /** A restore as every node sharing the database sees it. */
   private readonly maintenance: PlatformMaintenance;
 
@@ -94,7 +96,7 @@ export class PlatformBackupService {
 
   /** Whether a restore is under way, here or on another node (the maintenance guard refuses calls meanwhile). */
   get restoring(): boolean {
-    return this.state.state === 'restoring' || this.maintenance.otherRestoringSince !== undefined;
+    return this.state.state === PlatformRestoreState.Restoring || this.maintenance.otherRestoringSince !== undefined;
   }
 
   /** This node's restore; while another node restores, that one. */
@@ -244,11 +246,11 @@ export class PlatformBackupService {
     if (this.restoring) throw new AppError('platformRestoring');
     const [running] = await queryRows<{ n: number }>(
       this.deps.db,
-      sql`SELECT count(*)::int AS n FROM tasks WHERE status = 'ongoing'`,
+      sql`SELECT count(*)::int AS n FROM tasks WHERE status = ${TaskState.Ongoing}`,
     );
     if ((running?.n ?? 0) > 0) throw new AppError('platformTasksRunning', { params: { count: running?.n ?? 0 } });
     const startTime = this.deps.clock().toISOString();
-    this.state = { state: 'restoring', startTime };
+    this.state = { state: PlatformRestoreState.Restoring, startTime };
     void this.runRestore(actor, name, file, startTime);
   }
 
@@ -262,7 +264,7 @@ export class PlatformBackupService {
         file,
         { id: actor.user.id, name: actor.user.name },
       );
-      this.state = { state: 'succeeded', startTime, endTime: this.deps.clock().toISOString() };
+      this.state = { state: PlatformRestoreState.Succeeded, startTime, endTime: this.deps.clock().toISOString() };
       this.deps.log.info({ name, steps: lines }, 'platform restored from a backup');
     } catch (error) {
       const problem =
@@ -278,7 +280,12 @@ export class PlatformBackupService {
         { name, steps: lines, reason: problem },
         'platform restore refused or failed; nothing changed',
       );
-      this.state = { state: 'failed', startTime, endTime: this.deps.clock().toISOString(), reason: problem };
+      this.state = {
+        state: PlatformRestoreState.Failed,
+        startTime,
+        endTime: this.deps.clock().toISOString(),
+        reason: problem,
+      };
     } finally {
       // Sessions, settings and the licence changed under every cache: all of them are emptied.
       await this.deps.bus.publish({ kind: 'all' }).catch(() => {});

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { MessageKey } from '@gantry/shared';
+import { type MessageKey, type TaskOutcome, TaskState } from '@gantry/shared';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.js';
 import type { TaskRepository, TaskRow } from './task.repository.js';
@@ -17,6 +17,12 @@ export interface TaskContext {
 
 /** Parameters as a task row stores them (a JSON object). */
 export type TaskParams = Record<string, unknown>;
+
+/** The project a project task works on (a platform task has none: a task type that needs one was given one at submit). */
+export function projectOf(task: Pick<TaskRow, 'id' | 'projectId'>): string {
+  if (task.projectId === null) throw new TaskError(`task ${task.id} has no project`);
+  return task.projectId;
+}
 
 /**
  * A task type: its name (the row's `type`) and the schema of its parameters. The engine checks a
@@ -81,7 +87,7 @@ export const SERVER_STOPPED = 'task.serverStopped' satisfies MessageKey;
 /** A task that ended in this process: its type, how it ended, and how long it ran here. */
 export interface TaskFinish {
   type: string;
-  status: 'success' | 'failed' | 'pause';
+  status: TaskOutcome;
   seconds: number;
 }
 
@@ -184,7 +190,7 @@ export class TaskEngine {
       id: input.id,
       projectId: input.projectId,
       type: type.name,
-      status: 'ongoing',
+      status: TaskState.Ongoing,
       progress: 0,
       params: type.params.parse(input.params),
       requester: input.requester,
@@ -292,19 +298,19 @@ export class TaskEngine {
     })();
     const done = work
       .then(
-        (message) => this.finish(state, { status: 'success', message, progress: 1 }),
+        (message) => this.finish(state, { status: TaskState.Succeeded, message, progress: 1 }),
         (error: unknown) => {
           if (error instanceof TaskPaused) {
             return this.finish(
               state,
               error.reason === 'pause'
-                ? { status: 'pause', message: 'task.paused' satisfies MessageKey }
-                : { status: 'failed', message: SERVER_STOPPED },
+                ? { status: TaskState.Paused, message: 'task.paused' satisfies MessageKey }
+                : { status: TaskState.Failed, message: SERVER_STOPPED },
             );
           }
           this.options.log.warn({ err: error, task: task.id, type: task.type }, 'task failed');
           return this.finish(state, {
-            status: 'failed',
+            status: TaskState.Failed,
             message: error instanceof TaskError ? error.message : INTERNAL_FAILURE,
           });
         },
@@ -322,7 +328,7 @@ export class TaskEngine {
 
   private async finish(
     state: Running,
-    outcome: { status: 'success' | 'failed' | 'pause'; message: string; progress?: number },
+    outcome: { status: TaskOutcome; message: string; progress?: number },
   ): Promise<void> {
     await this.repo.finish(
       state.task.id,

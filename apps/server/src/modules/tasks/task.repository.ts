@@ -1,4 +1,4 @@
-import type { MessageKey } from '@gantry/shared';
+import { type MessageKey, type TaskOutcome, TaskState } from '@gantry/shared';
 import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, or, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { projects, tasks } from '../../db/schema.js';
@@ -80,7 +80,7 @@ export class TaskRepository {
     const waiting = this.db
       .select({ id: tasks.id })
       .from(tasks)
-      .where(and(eq(tasks.status, 'ongoing'), isNull(tasks.runner), inArray(tasks.type, types)))
+      .where(and(eq(tasks.status, TaskState.Ongoing), isNull(tasks.runner), inArray(tasks.type, types)))
       .orderBy(tasks.startTime)
       .limit(limit)
       .for('update', { skipLocked: true });
@@ -96,7 +96,7 @@ export class TaskRepository {
     const [row] = await this.db
       .update(tasks)
       .set({ progress, heartbeatAt: now, updatedAt: now })
-      .where(and(eq(tasks.id, id), eq(tasks.runner, runner), eq(tasks.status, 'ongoing')))
+      .where(and(eq(tasks.id, id), eq(tasks.runner, runner), eq(tasks.status, TaskState.Ongoing)))
       .returning({ pauseRequested: tasks.pauseRequested });
     return row?.pauseRequested ?? false;
   }
@@ -104,7 +104,7 @@ export class TaskRepository {
   async finish(
     id: string,
     runner: string,
-    outcome: { status: Exclude<TaskStatus, 'ongoing'>; message: string; progress?: number; log: string },
+    outcome: { status: TaskOutcome; message: string; progress?: number; log: string },
     now: Date,
   ): Promise<void> {
     await this.db
@@ -117,7 +117,7 @@ export class TaskRepository {
         endTime: now,
         updatedAt: now,
       })
-      .where(and(eq(tasks.id, id), eq(tasks.runner, runner), eq(tasks.status, 'ongoing')));
+      .where(and(eq(tasks.id, id), eq(tasks.runner, runner), eq(tasks.status, TaskState.Ongoing)));
   }
 
   /**
@@ -128,19 +128,19 @@ export class TaskRepository {
     const [waiting] = await this.db
       .update(tasks)
       .set({
-        status: 'pause',
+        status: TaskState.Paused,
         pauseRequested: true,
         message: 'task.pausedBeforeStart' satisfies MessageKey,
         endTime: now,
         updatedAt: now,
       })
-      .where(and(eq(tasks.id, id), eq(tasks.status, 'ongoing'), isNull(tasks.runner)))
+      .where(and(eq(tasks.id, id), eq(tasks.status, TaskState.Ongoing), isNull(tasks.runner)))
       .returning();
     if (waiting) return waiting;
     const [running] = await this.db
       .update(tasks)
       .set({ pauseRequested: true, updatedAt: now })
-      .where(and(eq(tasks.id, id), eq(tasks.status, 'ongoing')))
+      .where(and(eq(tasks.id, id), eq(tasks.status, TaskState.Ongoing)))
       .returning();
     return running;
   }
@@ -155,8 +155,8 @@ export class TaskRepository {
       : and(isNotNull(tasks.runner), ne(tasks.runner, options.alive), lt(tasks.heartbeatAt, options.staleBefore));
     return this.db
       .update(tasks)
-      .set({ status: 'failed', message: options.message, endTime: options.now, updatedAt: options.now })
-      .where(and(eq(tasks.status, 'ongoing'), gone))
+      .set({ status: TaskState.Failed, message: options.message, endTime: options.now, updatedAt: options.now })
+      .where(and(eq(tasks.status, TaskState.Ongoing), gone))
       .returning({ id: tasks.id });
   }
 
@@ -166,7 +166,7 @@ export class TaskRepository {
       .select(withOwner)
       .from(tasks)
       .leftJoin(projects, eq(projects.id, tasks.projectId))
-      .where(or(eq(tasks.status, 'ongoing'), gt(tasks.updatedAt, since)))
+      .where(or(eq(tasks.status, TaskState.Ongoing), gt(tasks.updatedAt, since)))
       .orderBy(tasks.startTime)
       .limit(1_000);
     return rows.map((row) => ({ ...row.task, ownerId: row.ownerId }));

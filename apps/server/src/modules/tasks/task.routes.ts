@@ -1,4 +1,4 @@
-import { API_TOKEN_PREFIX, WS_AUTH_FAILED } from '@gantry/shared';
+import { API_TOKEN_PREFIX, TaskState, WS_AUTH_FAILED } from '@gantry/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,11 +17,14 @@ const RECHECK_MS = 5_000;
 /** A policy violation close code: the session is not (or no longer) valid. */
 const CLOSE_UNAUTHORISED = 4001;
 
+/** What the progress socket reads of its query (anything else there is ignored). */
+const socketQuery = z.object({ token: z.string().optional(), [PROJECT_HEADER]: z.string().optional() });
+
 export const taskView = z.object({
   id: z.string(),
   projectId: z.string().nullable(),
   type: z.string(),
-  status: z.enum(['ongoing', 'pause', 'success', 'failed']),
+  status: z.enum(TaskState),
   progress: z.number(),
   requestId: z.string(),
   message: z.string().nullable(),
@@ -75,7 +78,7 @@ export function taskRoutes(deps: {
           tags,
           description: 'Pauses the task: a waiting one at once, a running one at its next safe point.',
           params: z.object({ id: z.string().min(1).max(64) }),
-          body: z.object({ status: z.literal('pause'), id: z.string().max(64).optional() }),
+          body: z.object({ status: z.literal(TaskState.Paused), id: z.string().max(64).optional() }),
           response: { 200: taskView },
         },
       },
@@ -88,10 +91,10 @@ export function taskRoutes(deps: {
       '/proxy/ws/:name',
       { websocket: true, config: { action: 'public' }, schema: { hide: true } },
       (socket, request) => {
-        const query = request.query as Record<string, unknown>;
+        const query = socketQuery.safeParse(request.query).data;
         // A session's token only: an API token is never taken from a URL (plugins/auth.ts tokenOf).
-        const token = typeof query.token === 'string' && !query.token.startsWith(API_TOKEN_PREFIX) ? query.token : '';
-        const projectId = typeof query[PROJECT_HEADER] === 'string' ? (query[PROJECT_HEADER] as string) : undefined;
+        const token = query?.token && !query.token.startsWith(API_TOKEN_PREFIX) ? query.token : '';
+        const projectId = query?.[PROJECT_HEADER];
         let unsubscribe: (() => void) | undefined;
         let silence: NodeJS.Timeout | undefined;
         const refuse = () => {

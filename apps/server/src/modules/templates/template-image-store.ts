@@ -138,7 +138,7 @@ export class TemplateImageStore {
 
   /** Removes images no template names that are older than `before` (uploads never used). */
   async sweep(used: ReadonlySet<string>, before: number): Promise<void> {
-    const names = await readdir(this.folder()).catch(() => [] as string[]);
+    const names = await readdir(this.folder()).catch((): string[] => []);
     for (const name of names) {
       const file = path.join(this.folder(), name);
       if (used.has(name)) continue;

@@ -1,10 +1,4 @@
-import {
-  type Language,
-  type ProjectPermissions,
-  TEMPLATE_APP_INFO,
-  type TemplateAppInfo,
-  type TemplateView,
-} from '@gantry/shared';
+import type { Language, ProjectPermissions, TemplateAppInfo, TemplateView } from '@gantry/shared';
 import { inMarket, mayManageTemplate, mayUseTemplate } from '../../policy/policy.js';
 import type { UserRow } from '../users/user.repository.js';
 import type { TemplateCard } from './template.repository.js';
@@ -27,9 +21,15 @@ export interface Viewer {
  */
 /** The stored app_info (counted from the package when it was written), every count present. */
 function appInfo(stored: Record<string, number>): TemplateAppInfo {
-  const info = {} as TemplateAppInfo;
-  for (const key of Object.keys(TEMPLATE_APP_INFO) as Array<keyof TemplateAppInfo>) info[key] = stored[key] ?? 0;
-  return info;
+  const count = (key: keyof TemplateAppInfo) => stored[key] ?? 0;
+  return {
+    models: count('models'),
+    nodes: count('nodes'),
+    views: count('views'),
+    worksheets: count('worksheets'),
+    reports: count('reports'),
+    flows: count('flows'),
+  };
 }
 
 /**

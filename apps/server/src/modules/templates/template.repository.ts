@@ -1,4 +1,4 @@
-import type { Industry } from '@gantry/shared';
+import { type Industry, TaskState } from '@gantry/shared';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { projectBackups, projects, tasks, templates } from '../../db/schema.js';
@@ -240,7 +240,7 @@ export class TemplateRepository {
       .where(
         and(
           eq(tasks.type, type),
-          eq(tasks.status, 'failed'),
+          eq(tasks.status, TaskState.Failed),
           sql`exists (select 1 from ${projects} where ${projects.id} = ${tasks.params}->>'projectId')`,
         ),
       );

@@ -9,6 +9,7 @@ import {
   type ProjectCreateBody,
   type ProjectFromTemplateBody,
   type ProjectView,
+  RestoreRule,
   TEMPLATE_LEFT_OUT,
   TEMPLATE_TASK_INSTALL,
   TEMPLATE_TASK_PUBLISH,
@@ -26,6 +27,7 @@ import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import type { Clock } from '../../lib/clock.js';
 import type { FileStore } from '../../lib/file-store.js';
+import { isPlainObject } from '../../lib/list-query/bad-query.js';
 import type { Storage } from '../../lib/storage.js';
 import {
   inMarket,
@@ -468,7 +470,7 @@ export class TemplateService {
       if (!template) throw new TaskError(templateText('template.gone', params.language));
       const reader = await ArchiveReader.open(this.files.file(template.file)).catch((error: unknown) => {
         if (error instanceof ArchiveProblem) throw new TaskError(problemText(error, params.language));
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        if (isPlainObject(error) && error.code === 'ENOENT')
           throw new TaskError(templateText('template.gone', params.language));
         throw error;
       });
@@ -485,7 +487,7 @@ export class TemplateService {
               const modules = params.modules.filter((module) => module in manifest.modules);
               const kinds = (['fileServer', 'html'] as const).filter((kind) => manifest.item[kind]);
               return {
-                rules: Object.fromEntries(modules.map((module) => [module, 2 as const])),
+                rules: Object.fromEntries(modules.map((module) => [module, RestoreRule.Replace])),
                 kinds: [...kinds],
                 record: {
                   name: templateText('template.installRecord', params.language, { name: template.name }).slice(0, 64),
@@ -539,7 +541,7 @@ export class TemplateService {
     }
     // Uploaded images no template names, a day after their upload (a publish dialog left open).
     await this.images.sweep(await this.deps.repo.imageNames(), this.deps.clock().getTime() - 24 * 60 * 60 * 1000);
-    const names = await readdir(this.files.folder()).catch(() => [] as string[]);
+    const names = await readdir(this.files.folder()).catch((): string[] => []);
     const kept = names.length > 0 ? await this.deps.repo.files() : new Set<string>();
     for (const name of names) {
       const changed = (await stat(this.files.file(name)).catch(() => undefined))?.mtimeMs ?? 0;

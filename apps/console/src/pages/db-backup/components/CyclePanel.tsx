@@ -1,5 +1,5 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import { type DbBackupCycleView, PERIODIC_BACKUP_LIMITS as L } from '@gantry/shared';
+import { type DbBackupCycleView, JobState, PERIODIC_BACKUP_LIMITS as L } from '@gantry/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, InputNumber, Modal, Space, Switch, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -13,7 +13,11 @@ import { formatDateTime } from '../../../utils/dateTime';
 import { testId } from '../../../utils/testId';
 
 export const cyclesKey = (projectId: string) => ['db-backup-cycles', projectId];
-const RESULT_COLOUR = { running: 'processing', success: 'success', failed: 'error' } as const;
+const RESULT_COLOUR = {
+  [JobState.Running]: 'processing',
+  [JobState.Succeeded]: 'success',
+  [JobState.Failed]: 'error',
+} as const;
 
 /** Add or edit a cycle: name, every N hours, backups kept, enabled; the server's field messages shown on their fields. */
 function CycleDialog({
@@ -183,7 +187,7 @@ export function CyclePanel({ projectId }: { projectId: string }) {
             <>
               <Tag color={RESULT_COLOUR[result.status]}>{t(`cycles.result.${result.status}`)}</Tag>
               <Typography.Text type="secondary">{formatDateTime(result.endTime ?? row.lastRunTime)}</Typography.Text>
-              {result.status === 'failed' && result.message ? (
+              {result.status === JobState.Failed && result.message ? (
                 <div>
                   <Typography.Text type="danger">{translateMessage(result.message)}</Typography.Text>
                 </div>

@@ -1,4 +1,4 @@
-import { DB_BACKUP_LIMITS } from '@gantry/shared';
+import { DB_BACKUP_LIMITS, JobState } from '@gantry/shared';
 import type { NotificationInstance } from 'antd/es/notification/interface';
 import { useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -54,11 +54,11 @@ export function useDbJobs(notifications: NotificationInstance, onEnded: (kind: D
         job.busy = true;
         try {
           const answer = await dbJob(projectId, id);
-          if (answer.status === 'running') return;
+          if (answer.status === JobState.Running) return;
           stop(id);
-          if (answer.status === 'success' && answer.warning) {
+          if (answer.status === JobState.Succeeded && answer.warning) {
             toast.warning(<span data-testid="db-job-warning">{warningText(answer.warning)}</span>);
-          } else if (answer.status === 'success') {
+          } else if (answer.status === JobState.Succeeded) {
             toast.success(t(kind === 'restore' ? 'dbBackups.restored' : 'dbBackups.complete'));
           } else toast.error(answer.log || t('dbBackups.failed'));
           ended.current(kind);
