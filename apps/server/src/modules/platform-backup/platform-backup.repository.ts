@@ -196,9 +196,9 @@ export class PlatformBackupRepository {
         sql`(r.${sql.identifier(column)} IS NULL OR EXISTS (SELECT 1 FROM ${sql.identifier(parent)} p WHERE p.${sql.identifier(parentColumn)} = r.${sql.identifier(column)}))`,
     );
     const where = checks.length > 0 ? sql`WHERE ${sql.join(checks, sql` AND `)}` : sql``;
-    const result = (await tx.execute(
+    const result = await tx.execute(
       sql`INSERT INTO ${name} SELECT r.* FROM json_populate_recordset(NULL::${name}, ${jsonArray}::json) r ${where}`,
-    )) as unknown as { rowCount?: number | null };
+    );
     return result.rowCount ?? 0;
   }
 
