@@ -17,6 +17,8 @@ export const projectsEn: Record<ProjectsKey, string> = {
   'project.openFront': 'Front site',
   'project.openAdmin': 'Back office',
   'project.licence': 'Licence',
+  'project.media': 'Media library',
+  'project.tables': 'Tables',
   'project.licenceDetail': 'Licence details',
   'project.data': 'Project data',
   'project.data.documents': 'Documents',

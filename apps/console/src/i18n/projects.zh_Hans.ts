@@ -19,6 +19,8 @@ export const projectsZh = {
   'project.openFront': '打开前台',
   'project.openAdmin': '打开后台',
   'project.licence': '授权',
+  'project.media': '媒体库',
+  'project.tables': '数据表',
   'project.licenceDetail': '授权详情',
   'project.data': '项目数据',
   'project.data.documents': '文档数',
