@@ -58,26 +58,34 @@ export function runProjectAction(
   const id = project.id;
   switch (action) {
     case 'detail':
-      return navigateTo(pathTo('projectDetail', { id }));
+      navigateTo(pathTo('projectDetail', { id }));
+      return;
     case 'licence':
-      return handlers.onLicence(project);
+      handlers.onLicence(project);
+      return;
     case 'front':
     case 'admin':
       openSite(project, action);
       return;
     case 'media':
-      return navigateTo(pathTo('projectMedia', { id }));
+      navigateTo(pathTo('projectMedia', { id }));
+      return;
     case 'tables':
-      return navigateTo(pathTo('projectTables', { id }));
+      navigateTo(pathTo('projectTables', { id }));
+      return;
     case 'backup':
     case 'dbBackup':
-      return navigateTo(pathTo(action, { projectId: id, action: step }));
+      navigateTo(pathTo(action, { projectId: id, action: step }));
+      return;
     case 'edit':
-      return navigateTo(pathTo('projectEdit', { id }));
+      navigateTo(pathTo('projectEdit', { id }));
+      return;
     case 'status':
-      return handlers.onToggleStatus(project);
+      handlers.onToggleStatus(project);
+      return;
     case 'delete':
-      return handlers.onDelete(project);
+      handlers.onDelete(project);
+      return;
   }
 }
 
@@ -117,7 +125,11 @@ export function projectMenu(
   const label = (action: ProjectAction) =>
     t(action === 'status' ? (project.status ? 'project.disable' : 'project.enable') : LABELS[action]);
   return projectActions(user).flatMap((action): NonNullable<MenuProps['items']> => {
-    const span = <span data-testid={`${prefix}-${action}`}>{label(action)}</span>;
+    const span = (
+      <span key={action} data-testid={`${prefix}-${action}`}>
+        {label(action)}
+      </span>
+    );
     const run = () => runProjectAction(project, action, handlers);
     if (action === 'backup' || action === 'dbBackup') {
       return [
