@@ -6,6 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { openSite } from '../../../components/OpenSite';
 import { formatDateTime } from '../../../utils/dateTime';
 import { rowTestId, withTestId } from '../../../utils/testId';
+import { useProjectExpand } from '../../project-expand/api';
+import { extensionText } from '../../project-expand/extensionValue';
 import { type ProjectMenuHandlers, projectMenu, runProjectAction } from '../projectMenu';
 import { deviceStats } from '../projectNumbers';
 
@@ -38,6 +40,19 @@ export function ProjectTable(props: ProjectTableProps) {
   const row = (project: ProjectView) => `project-row-${project.id}`;
   const wide = screens.xl === true;
 
+  const expand = useProjectExpand().data;
+  const yesNo = (value: boolean) => t(value ? 'common.yes' : 'common.no');
+  const extensionColumns: ColumnsType<ProjectView> = (expand?.schema.fields ?? []).map((field) => ({
+    title: field.title,
+    key: `extra.${field.name}`,
+    width: 160,
+    ellipsis: { showTitle: true },
+    render: (_: unknown, project: ProjectView) => (
+      <span data-testid={`${row(project)}-extra-${field.name}`}>
+        {extensionText(field, project.extra?.[field.name], yesNo)}
+      </span>
+    ),
+  }));
   const columns: ColumnsType<ProjectView> = [
     {
       title: t('project.name'),
@@ -91,6 +106,7 @@ export function ProjectTable(props: ProjectTableProps) {
       },
     },
     { title: t('project.port'), dataIndex: 'port', width: 90 },
+    ...extensionColumns,
     {
       title: t('project.actions'),
       key: 'actions',
