@@ -62,6 +62,7 @@ export default defineConfig({
     { name: 'templates', testMatch: 'templates.spec.ts' },
     { name: 'sites', testMatch: 'sites.spec.ts' },
     { name: 'tables', testMatch: 'tables.spec.ts' },
+    { name: 'hub', testMatch: 'hub.spec.ts' },
     // Last: its restore ends every session (and puts the platform back as it was).
     { name: 'platform-backup', testMatch: 'platform-backup.spec.ts' },
   ],
