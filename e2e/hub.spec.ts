@@ -74,7 +74,10 @@ async function signIn(page: Page): Promise<void> {
 
 async function openList(page: Page, view: 'card' | 'list'): Promise<string> {
   await page.goto('/portal/#/app/model/Project/list');
-  await page.getByTestId(`project-view-${view}`).click();
+  await page
+    .getByTestId('project-view-toggle')
+    .locator(view === 'card' ? '.anticon-appstore' : '.anticon-unordered-list')
+    .click();
   const prefix = view === 'card' ? `project-card-${PROJECT}` : `project-row-${PROJECT}`;
   await expect(page.getByTestId(prefix)).toBeVisible();
   return prefix;
