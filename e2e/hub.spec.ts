@@ -88,7 +88,10 @@ async function clickAction(page: Page, prefix: string, action: string, done: () 
   const entry = page.getByTestId(`${prefix}-menu-${action}`);
   await expect(async () => {
     if (await done()) return;
-    if (!(await entry.isVisible())) await page.getByTestId(`${prefix}-more`).click({ timeout: 2_000 });
+    // a menu left open (or closing) from the step before is closed first
+    await page.keyboard.press('Escape');
+    await expect(entry).toBeHidden({ timeout: 2_000 });
+    await page.getByTestId(`${prefix}-more`).click({ timeout: 2_000 });
     await entry.click({ timeout: 2_000 });
     await expect.poll(done, { timeout: 3_000 }).toBe(true);
   }).toPass({ timeout: 30_000 });
