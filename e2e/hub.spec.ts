@@ -74,6 +74,8 @@ async function signIn(page: Page): Promise<void> {
 
 async function openList(page: Page, view: 'card' | 'list'): Promise<string> {
   await page.goto('/portal/#/app/model/Project/list');
+  // a fresh page: no menu or dialog left from the step before (a window opened takes the focus away)
+  await page.reload();
   await page
     .getByTestId('project-view-toggle')
     .locator(view === 'card' ? '.anticon-appstore' : '.anticon-unordered-list')
@@ -88,10 +90,7 @@ async function clickAction(page: Page, prefix: string, action: string, done: () 
   const entry = page.getByTestId(`${prefix}-menu-${action}`);
   await expect(async () => {
     if (await done()) return;
-    // a menu left open (or closing) from the step before is closed first
-    await page.keyboard.press('Escape');
-    await expect(entry).toBeHidden({ timeout: 2_000 });
-    await page.getByTestId(`${prefix}-more`).click({ timeout: 2_000 });
+    if (!(await entry.isVisible())) await page.getByTestId(`${prefix}-more`).click({ timeout: 2_000 });
     await entry.click({ timeout: 2_000 });
     await expect.poll(done, { timeout: 3_000 }).toBe(true);
   }).toPass({ timeout: 30_000 });
