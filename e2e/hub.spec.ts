@@ -99,6 +99,8 @@ async function clickAction(page: Page, prefix: string, action: string, done: () 
 for (const viewport of VIEWPORTS) {
   test.describe(`project hub at ${viewport.name}`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
+    // eleven actions, each from a fresh list page: longer than the suite's 90 s on a loaded machine
+    test.setTimeout(300_000);
 
     for (const view of ['card', 'list'] as const) {
       test(`every action of a ${view} opens its screen`, async ({ page, context }) => {
