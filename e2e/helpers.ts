@@ -131,14 +131,14 @@ export async function clickDialogButton(page: Page, testId: string): Promise<voi
 /** Clicks `item` of the project card's "more" menu, in the submenu that `parent` opens on hover. */
 export async function clickCardSubmenu(page: Page, project: string, parent: string, item: string): Promise<void> {
   const more = page.getByTestId(`project-card-${project}-more`);
-  const submenu = page.getByTestId(`project-card-${project}-${parent}`);
+  const submenu = page.getByTestId(`project-card-${project}-menu-${parent}`);
   const open = async () => {
     if (!(await submenu.isVisible())) await more.click({ timeout: 2_000 });
     await submenu.hover({ timeout: 2_000 });
   };
   const list = await hashPath(page);
   const left = async () => (await hashPath(page)) !== list;
-  await clickMenuEntry(page, open, page.getByTestId(`project-card-${project}-${parent}-${item}`), left);
+  await clickMenuEntry(page, open, page.getByTestId(`project-card-${project}-menu-${parent}-${item}`), left);
 }
 
 /** Logs out through the user menu. */

@@ -65,6 +65,7 @@ export default defineConfig({
     { name: 'a11y', testMatch: 'a11y.spec.ts' },
     { name: 'account-security', testMatch: 'account-security.spec.ts' },
     { name: 'sso', testMatch: 'sso.spec.ts' },
+    { name: 'hub', testMatch: 'hub.spec.ts' },
     // Last: its restore ends every session (and puts the platform back as it was).
     { name: 'platform-backup', testMatch: 'platform-backup.spec.ts' },
   ],

@@ -6,7 +6,7 @@ describe('project extension schema editor rows', () => {
     const built = fromRows(
       [
         { name: 'plant', title: 'Plant', widget: 'text', kind: 'password', required: true, editable: true },
-        { name: 'stage', title: 'Stage', widget: 'selector', batch: true, options: '{"options":[{"value":"run"}]}' },
+        { name: 'stage', title: 'Stage', widget: 'selector', batch: true, choices: [{ value: 'run', label: '' }] },
       ],
       { layout: 'grid' },
     );
@@ -37,7 +37,9 @@ describe('project extension schema editor rows', () => {
         required: false,
         editable: false,
         batch: true,
-        options: '{"options":[{"value":"run"}]}',
+        choices: [{ value: 'run', label: '' }],
+        multiple: false,
+        options: '',
       },
     ]);
   });
@@ -60,5 +62,53 @@ describe('project extension schema editor rows', () => {
     expect(
       rowProblems([{ path: ['projectExpand', 'batchChangeFields', '1'], message: 'set by the system' }], rows),
     ).toEqual({ 'fields.2.batch': 'set by the system' });
+  });
+});
+
+describe('selector options as rows', () => {
+  it('become options.options with labels and multiple, and come back as rows', () => {
+    const built = fromRows(
+      [
+        {
+          name: 'stage',
+          title: 'Stage',
+          widget: 'selector',
+          multiple: true,
+          choices: [
+            { value: 'plan', label: 'Planning' },
+            { value: ' run ', label: ' ' },
+            { value: 'done', label: 'Done' },
+          ],
+        },
+      ],
+      {},
+    );
+    expect(built.ok).toBe(true);
+    if (!built.ok) return;
+    expect(built.expand.schema.fields[0]?.options).toEqual({
+      options: [{ value: 'plan', label: 'Planning' }, { value: 'run' }, { value: 'done', label: 'Done' }],
+      multiple: true,
+    });
+    expect(toRows(built.expand)[0]).toMatchObject({
+      choices: [
+        { value: 'plan', label: 'Planning' },
+        { value: 'run', label: '' },
+        { value: 'done', label: 'Done' },
+      ],
+      multiple: true,
+      options: '',
+    });
+  });
+
+  it('puts a duplicate or empty value on its option row, no option on the widget, an array on the settings', () => {
+    const duplicate = fromRows(
+      [{ name: 'stage', title: 'Stage', widget: 'selector', choices: [{ value: 'a' }, { value: 'a' }] }],
+      {},
+    );
+    expect(duplicate).toEqual({ ok: false, fields: { 'fields.0.choices.1.value': 'field.choiceDuplicate' } });
+    const none = fromRows([{ name: 'stage', title: 'Stage', widget: 'selector', choices: [] }], {});
+    expect(none).toEqual({ ok: false, fields: { 'fields.0.widget': 'field.choiceEmpty' } });
+    const array = fromRows([{ name: 'n', title: 'N', widget: 'number', options: '[1,2]' }], {});
+    expect(array).toEqual({ ok: false, fields: { 'fields.0.options': 'projectExpand.ui.optionsObject' } });
   });
 });

@@ -8,7 +8,16 @@ import {
   type TextWidgetKind,
 } from '@gantry/shared';
 
-/** One row of the schema editor: the field, its flags, its options as JSON text. */
+/** One choice of a selector, as the editor's rows show it. */
+export interface ChoiceRow {
+  value?: string;
+  label?: string;
+}
+
+/**
+ * One row of the schema editor: the field, its flags; a selector's choices as rows (value, label)
+ * and whether several may be chosen; any other settings of its type as a JSON object.
+ */
 export interface FieldRow {
   name?: string;
   title?: string;
@@ -17,22 +26,42 @@ export interface FieldRow {
   required?: boolean;
   editable?: boolean;
   batch?: boolean;
+  choices?: ChoiceRow[];
+  multiple?: boolean;
   options?: string;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A selector's choices from its options (`options.options`). */
+function choicesOf(options: Record<string, unknown>): ChoiceRow[] {
+  const list = Array.isArray(options.options) ? options.options : [];
+  return list.filter(isRecord).map((choice) => ({
+    value: typeof choice.value === 'string' ? choice.value : '',
+    label: typeof choice.label === 'string' ? choice.label : '',
+  }));
 }
 
 export { PROJECT_WIDGETS, TEXT_WIDGET_KINDS };
 
 export function toRows(expand: ProjectExpand): FieldRow[] {
-  return expand.schema.fields.map((field) => ({
-    name: field.name,
-    title: field.title,
-    widget: field.widget,
-    kind: field.kind,
-    required: field.required,
-    editable: expand.editableFields.includes(field.name),
-    batch: expand.batchChangeFields.includes(field.name),
-    options: Object.keys(field.options).length > 0 ? JSON.stringify(field.options) : '',
-  }));
+  return expand.schema.fields.map((field) => {
+    const selector = field.widget === 'selector';
+    const { options: _choices, multiple, ...rest } = field.options;
+    const other = selector ? rest : field.options;
+    return {
+      name: field.name,
+      title: field.title,
+      widget: field.widget,
+      kind: field.kind,
+      required: field.required,
+      editable: expand.editableFields.includes(field.name),
+      batch: expand.batchChangeFields.includes(field.name),
+      ...(selector ? { choices: choicesOf(field.options), multiple: multiple === true } : {}),
+      options: Object.keys(other).length > 0 ? JSON.stringify(other) : '',
+    };
+  });
 }
 
 /**
@@ -48,10 +77,22 @@ export function fromRows(
     let options: Record<string, unknown> = {};
     if (row.options?.trim()) {
       try {
-        options = JSON.parse(row.options) as Record<string, unknown>;
+        const parsed: unknown = JSON.parse(row.options);
+        if (isRecord(parsed)) options = parsed;
+        else problems[`fields.${index}.options`] = 'projectExpand.ui.optionsObject';
       } catch {
         problems[`fields.${index}.options`] = 'projectExpand.ui.invalidJson';
       }
+    }
+    if (row.widget === 'selector') {
+      options = {
+        ...options,
+        options: (row.choices ?? []).map((choice) => ({
+          value: choice.value?.trim() ?? '',
+          ...(choice.label?.trim() ? { label: choice.label.trim() } : {}),
+        })),
+        ...(row.multiple ? { multiple: true } : {}),
+      };
     }
     return {
       name: row.name?.trim() ?? '',
@@ -96,7 +137,7 @@ export function rowProblems(
     const at = path[0] === 'projectExpand' ? path.slice(1) : path;
     let key: string;
     if (at[0] === 'schema' && at[1] === 'fields')
-      key = `fields.${at[2]}.${at[3] === 'options' ? 'options' : (at[3] ?? 'name')}`;
+      key = `fields.${at[2]}.${fieldColumn(at.slice(3), rows[Number(at[2])])}`;
     else {
       const flag = at[0] === 'batchChangeFields' ? 'batch' : 'editable';
       key = `fields.${flagged(flag, Number(at[1] ?? 0))}.${flag}`;
@@ -104,4 +145,17 @@ export function rowProblems(
     out[key] ??= message;
   }
   return out;
+}
+
+/**
+ * The editor's column of a problem within one field (`name`, `options`, `choices.2.value`…): a
+ * selector's choices are rows of their own; a selector without any has the problem on its widget.
+ */
+function fieldColumn(at: string[], row: FieldRow | undefined): string {
+  if (at[0] !== 'options') return at[0] ?? 'name';
+  if (row?.widget === 'selector' && at[1] === 'options') {
+    if (at[2] === undefined) return 'widget';
+    return `choices.${at[2]}.${at[3] === 'label' ? 'label' : 'value'}`;
+  }
+  return 'options';
 }

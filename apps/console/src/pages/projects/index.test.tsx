@@ -5,6 +5,7 @@ import { ADMIN, type MockCall, mockFetch, renderPage, signIn, TENANT } from '../
 import { licenceInfo } from '../licence/testFixtures';
 import ProjectListPage from '.';
 import { PROJECT_FILTER_KEY } from './projectFilter';
+import { PROJECT_ACTIONS } from './projectMenu';
 import { project, projects } from './testFixtures';
 import { viewModeKey } from './viewMode';
 
@@ -249,7 +250,7 @@ describe('project list view and batch delete', () => {
     const { calls } = server({ rows: [project('a')], onPatch: () => ({ body: { ...project('a'), status: false } }) });
     renderList();
     fireEvent.click(await screen.findByTestId('project-card-a-more'));
-    fireEvent.click(await screen.findByTestId('project-card-a-status'));
+    fireEvent.click(await screen.findByTestId('project-card-a-menu-status'));
     fireEvent.click(await screen.findByTestId('project-status-ok'));
     expect(await screen.findByText('Project a禁用成功')).toBeTruthy();
     const patch = calls.find((c) => c.method === 'PATCH');
@@ -261,19 +262,19 @@ describe('project list view and batch delete', () => {
     server({ rows: [project('a')] });
     renderList();
     fireEvent.click(await screen.findByTestId('project-card-a-more'));
-    const backup = await screen.findByTestId('project-card-a-backup');
+    const backup = await screen.findByTestId('project-card-a-menu-backup');
     fireEvent.mouseEnter(backup.closest('[role="menuitem"]') ?? backup);
-    fireEvent.click(await screen.findByTestId('project-card-a-backup-upload'));
+    fireEvent.click(await screen.findByTestId('project-card-a-menu-backup-upload'));
     await waitFor(() => expect(window.location.hash).toBe('#/app/backup?projectId=a&action=upload'));
 
     fireEvent.click(await screen.findByTestId('project-card-a-more'));
-    const database = await screen.findByTestId('project-card-a-dbBackup');
+    const database = await screen.findByTestId('project-card-a-menu-dbBackup');
     expect(database.closest('li')?.getAttribute('aria-disabled')).not.toBe('true');
     fireEvent.mouseEnter(database.closest('[role="menuitem"]') ?? database);
     for (const entry of ['upload', 'create', 'restore', 'ftpRestore']) {
-      expect(await screen.findByTestId(`project-card-a-dbBackup-${entry}`)).toBeTruthy();
+      expect(await screen.findByTestId(`project-card-a-menu-dbBackup-${entry}`)).toBeTruthy();
     }
-    fireEvent.click(screen.getByTestId('project-card-a-dbBackup-ftpRestore'));
+    fireEvent.click(screen.getByTestId('project-card-a-menu-dbBackup-ftpRestore'));
     await waitFor(() => expect(window.location.hash).toBe('#/app/db-backup?projectId=a&action=ftpRestore'));
   });
 });
@@ -319,5 +320,91 @@ describe('add project', () => {
     await screen.findByTestId('project-add');
     await waitFor(() => expect((screen.getByTestId('project-add') as HTMLButtonElement).disabled).toBe(false));
     expect(screen.getByTestId('project-add').getAttribute('data-blocked')).toBeNull();
+  });
+});
+
+describe('project hub actions (issue 32)', () => {
+  const menuActions = (prefix: string) =>
+    [...document.querySelectorAll(`[data-testid^="${prefix}-menu-"]`)]
+      .map((node) => node.getAttribute('data-testid')?.slice(prefix.length + 6) ?? '')
+      .filter((action) => !action.includes('-'));
+
+  it('offers every action, in one order, in the card menu and in the list row menu', async () => {
+    server({ rows: [project('a')] });
+    renderList();
+    fireEvent.click(await screen.findByTestId('project-card-a-more'));
+    await screen.findByTestId('project-card-a-menu-detail');
+    const card = menuActions('project-card-a');
+    expect(card).toEqual([...PROJECT_ACTIONS]);
+
+    fireEvent.click(screen.getByTestId('project-view-list'));
+    fireEvent.click(await screen.findByTestId('project-row-a-more'));
+    await screen.findByTestId('project-row-a-menu-detail');
+    expect(menuActions('project-row-a')).toEqual(card);
+  });
+
+  it('shows a tenant every action but the backups', async () => {
+    server({ rows: [project('a')] });
+    renderList(TENANT);
+    fireEvent.click(await screen.findByTestId('project-card-a-more'));
+    await screen.findByTestId('project-card-a-menu-detail');
+    expect(menuActions('project-card-a')).toEqual(PROJECT_ACTIONS.filter((a) => a !== 'backup' && a !== 'dbBackup'));
+  });
+
+  it.each([
+    ['detail', '#/app/model/Project/a/detail'],
+    ['media', '#/app/model/Project/a/media'],
+    ['tables', '#/app/model/Project/a/tables'],
+    ['edit', '#/app/model/Project/a/edit'],
+    ['backup', '#/app/backup?projectId=a'],
+    ['dbBackup', '#/app/db-backup?projectId=a'],
+  ])('opens the %s screen with one click in the menu', async (action, hash) => {
+    server({ rows: [project('a')] });
+    renderList();
+    fireEvent.click(await screen.findByTestId('project-card-a-more'));
+    const entry = await screen.findByTestId(`project-card-a-menu-${action}`);
+    fireEvent.click(entry.closest('[role="menuitem"]') ?? entry);
+    await waitFor(() => expect(window.location.hash).toBe(hash));
+  });
+
+  it('links the card title to the detail', async () => {
+    server({ rows: [project('a')] });
+    renderList();
+    const name = await screen.findByTestId('project-card-a-name');
+    expect(name.tagName).toBe('A');
+    expect(name.getAttribute('href')).toBe('#/app/model/Project/a/detail');
+  });
+
+  it('writes white on dark blue, black on light blue, and greys out a disabled card', async () => {
+    server({
+      rows: [
+        project('dark', { bgColor: '#003a8c' }),
+        project('light', { bgColor: '#e6f4ff' }),
+        project('off', { bgColor: '#003a8c', status: false }),
+        project('plain', { bgColor: null }),
+      ],
+    });
+    renderList();
+    const dark = await screen.findByTestId('project-card-dark');
+    expect(dark.style.getPropertyValue('--gantry-card-text')).toBe('#ffffff');
+    expect(dark.className).toContain('gantry-card-coloured');
+    const light = screen.getByTestId('project-card-light');
+    expect(light.style.getPropertyValue('--gantry-card-text')).toBe('#000000');
+    const off = screen.getByTestId('project-card-off');
+    expect(off.className).toContain('gantry-card-disabled');
+    expect(off.getAttribute('data-disabled')).toBe('true');
+    // #003a8c greyed by luma: #343434
+    expect(off.style.background).toMatch(/#343434|rgb\(52, 52, 52\)/);
+    const plain = screen.getByTestId('project-card-plain');
+    expect(plain.className).not.toContain('gantry-card-coloured');
+  });
+
+  it('shows remarks, colour, plan and port in the list', async () => {
+    server({ rows: [project('a', { remarks: 'Boiler house', bgColor: '#123456', planId: 'plan-7', port: 5010 })] });
+    renderList();
+    await screen.findByTestId('project-card-a');
+    fireEvent.click(screen.getByTestId('project-view-list'));
+    const row = await screen.findByTestId('project-row-a');
+    for (const text of ['Boiler house', '#123456', 'plan-7', '5010']) expect(row.textContent).toContain(text);
   });
 });

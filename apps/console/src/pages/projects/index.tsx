@@ -1,8 +1,6 @@
 import type { ProjectView } from '@gantry/shared';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { pathTo } from '../../app/paths';
 import { useSessionUser } from '../../services/session';
 import { FilterChips } from './components/FilterChips';
 import { ProjectGrid } from './components/ProjectGrid';
@@ -38,7 +36,6 @@ type Selection = ReadonlyMap<string, Pick<ProjectView, 'id' | 'name' | 'status'>
 /** /app/model/Project/list: the projects as cards or a table, with filter, scope and batch delete. */
 export default function ProjectListPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const user = useSessionUser();
   const isAdmin = user?.isAdmin === true;
   const ownId = user?.id ?? '';
@@ -80,7 +77,6 @@ export default function ProjectListPage() {
       return next;
     });
 
-  const edit = (project: ProjectView) => void navigate(pathTo('projectEdit', { id: project.id }));
   const remove = (project: ProjectView) => actions.remove(project, () => unselect([project.id]));
   const batchDelete = () => actions.removeMany([...selection.values()], (result) => unselect(result.deleted));
   const cardProjects = cards.data?.pages.flatMap((p) => p.items) ?? [];
@@ -120,17 +116,19 @@ export default function ProjectListPage() {
       {mode === 'card' ? (
         <ProjectGrid
           projects={cardProjects}
+          isAdmin={isAdmin}
           loading={cards.isPending}
           hasMore={cards.hasNextPage}
           loadingMore={cards.isFetchingNextPage}
-          onLoadMore={() => void cards.fetchNextPage()}
+          onLoadMore={() => {
+            if (!cards.isFetchingNextPage) void cards.fetchNextPage({ cancelRefetch: false });
+          }}
           selected={new Set(selection.keys())}
           onSelect={(id, on) => {
             const project = cardProjects.find((p) => p.id === id);
             if (project) select(project, on);
           }}
           onLicence={setLicenceOf}
-          onEdit={edit}
           onToggleStatus={actions.toggleStatus}
           onDelete={remove}
         />
@@ -153,9 +151,9 @@ export default function ProjectListPage() {
                 return next;
               })
             }
-            onDetail={(project) => void navigate(pathTo('projectDetail', { id: project.id }))}
+            isAdmin={isAdmin}
             onLicence={setLicenceOf}
-            onEdit={edit}
+            onToggleStatus={actions.toggleStatus}
             onDelete={remove}
           />
         </Suspense>

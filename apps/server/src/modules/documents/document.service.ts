@@ -70,7 +70,7 @@ export class DocumentService {
   /** POST: a new document; its id is the body's `id` or `_id`, or a new one. */
   async create(target: Target, body: unknown): Promise<DocumentBody> {
     const doc = checkedDocument(body);
-    await this.assertNotDesigner(target, undefined, doc);
+    await this.assertNotDesigner(target, undefined, doc, true);
     const id = idOf(doc) ?? randomBytes(12).toString('hex');
     const row = this.row(target, id, doc);
     const saved = await this.repo.insert(row);
@@ -82,7 +82,7 @@ export class DocumentService {
   async replace(target: Target, id: string, body: unknown): Promise<DocumentBody> {
     const doc = checkedDocument(body);
     assertSameId(doc, id);
-    await this.assertNotDesigner(target, id, doc);
+    await this.assertNotDesigner(target, id, doc, true);
     return presentDocument(await this.repo.put(this.row(target, id, doc)));
   }
 
@@ -111,12 +111,21 @@ export class DocumentService {
    * check every record write against the table's definition; the data layer still reads them, and
    * other documents of these collections stay plain documents.
    */
-  private async assertNotDesigner(target: Target, id: string | undefined, doc: Record<string, unknown> | undefined) {
+  private async assertNotDesigner(
+    target: Target,
+    id: string | undefined,
+    doc: Record<string, unknown> | undefined,
+    mayCreate = false,
+  ) {
     if (target.collection !== 'table' && target.collection !== 'table_record') return;
     if (designerOwned(target.collection, doc)) throw new AppError('tableUseDesigner');
+    // The designer lists (and the licence counts) every document of `table`: a new one is made
+    // only by the designer's call, which holds the grant's table limit (issue 32).
+    if (target.collection === 'table' && mayCreate && id === undefined) throw new AppError('tableUseDesigner');
     if (id === undefined) return;
     const existing = await this.repo.get(target.projectId, target.collection, id);
     if (designerOwned(target.collection, existing?.doc)) throw new AppError('tableUseDesigner');
+    if (target.collection === 'table' && mayCreate && !existing) throw new AppError('tableUseDesigner');
   }
 
   private row(target: Target, id: string, doc: Record<string, unknown>): DocumentRow {

@@ -150,6 +150,28 @@ describe('the generic data layer', () => {
     // Plain documents of these collections are still the data layer's.
     expect((await core('POST', '/table_record', { tableId: 'legacy', value: 1 })).statusCode).toBe(200);
   });
+
+  it('makes no table: the designer lists every one, and only its call holds the grant (issue 32)', async () => {
+    const core = (method: Method, url: string, payload?: unknown) =>
+      app.app.inject({
+        method,
+        url: `/portal/rest/core${url}`,
+        headers: { authorization: acme, 'x-request-project': project, 'accept-language': 'zh-CN' },
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      });
+    const before = (await ok<unknown[]>('GET', '/tables')).length;
+    for (const [method, url] of [
+      ['POST', '/table'],
+      ['POST', '/table'],
+      ['POST', '/table'],
+      ['PUT', '/table/sidedoor'],
+    ] as const) {
+      const response = await core(method, url, { id: url === '/table' ? undefined : 'sidedoor', name: 'side door' });
+      expect(response.statusCode, `${method} ${url}`).toBe(409);
+      expect(response.json().message).toBe('表和记录只能通过表设计器的接口修改');
+    }
+    expect(await ok<unknown[]>('GET', '/tables')).toHaveLength(before);
+  });
 });
 
 describe('draft and publish', () => {

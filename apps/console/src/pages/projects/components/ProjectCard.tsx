@@ -1,67 +1,57 @@
 import { DownOutlined, GlobalOutlined, SettingOutlined } from '@ant-design/icons';
 import type { ProjectView } from '@gantry/shared';
 import { Button, Card, Checkbox, Dropdown, Tag, Tooltip } from 'antd';
+import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
+import { pathTo } from '../../../app/paths';
 import { openSite } from '../../../components/OpenSite';
 import { formatDateTime } from '../../../utils/dateTime';
+import { cardColours } from '../cardColours';
+import { type ProjectMenuHandlers, projectMenu } from '../projectMenu';
 import { deviceStats, remainingOf } from '../projectNumbers';
-import { backupItems, openBackupItem } from './backupItems';
 import { CountValue } from './CountValue';
 
-export interface ProjectCardProps {
+export interface ProjectCardProps extends ProjectMenuHandlers {
   project: ProjectView;
+  isAdmin: boolean;
   selected: boolean;
   onSelect: (selected: boolean) => void;
-  onLicence: () => void;
-  onEdit: () => void;
-  onToggleStatus: () => void;
-  onDelete: () => void;
 }
 
 /**
- * One project in the card grid (console.md §2). The name has the card's whole width (up to two
- * lines), the status tag sits with the checkbox above it; each fact is its own line, so every card
- * of a row has the same layout, and the grid stretches them to one height (docs/DECISIONS.md).
+ * One project in the card grid (console.md §2). The name (a link to the detail) has the card's whole
+ * width (up to two lines), the status tag sits with the checkbox above it; each fact is its own line,
+ * so every card of a row has the same layout, and the grid stretches them to one height
+ * (docs/DECISIONS.md). On a coloured card every text and link takes the colour that contrasts more
+ * with it; a disabled project's card is greyed out, dashed.
  */
-export function ProjectCard({
-  project,
-  selected,
-  onSelect,
-  onLicence,
-  onEdit,
-  onToggleStatus,
-  onDelete,
-}: ProjectCardProps) {
+export function ProjectCard({ project, isAdmin, selected, onSelect, ...handlers }: ProjectCardProps) {
   const { t } = useTranslation();
   const id = `project-card-${project.id}`;
   const devices = deviceStats(project._stats_);
   const unlimited = t('grant.unlimited');
   const created = formatDateTime(project.createTime);
-
-  const items = [
-    { key: 'edit', label: <span data-testid={`${id}-edit`}>{t('project.edit')}</span> },
-    {
-      key: 'status',
-      label: <span data-testid={`${id}-status`}>{t(project.status ? 'project.disable' : 'project.enable')}</span>,
-    },
-    ...backupItems(t, id),
-    { type: 'divider' as const },
-    { key: 'delete', danger: true, label: <span data-testid={`${id}-delete`}>{t('project.delete')}</span> },
-  ];
-  const onMenu = ({ key }: { key: string }) => {
-    if (openBackupItem(key, project.id)) return;
-    if (key === 'edit') onEdit();
-    else if (key === 'status') onToggleStatus();
-    else if (key === 'delete') onDelete();
+  const colours = cardColours(project.bgColor, project.status);
+  const style: CSSProperties & Record<'--gantry-card-text', string | undefined> = {
+    background: colours.background,
+    '--gantry-card-text': colours.text,
   };
+  const className = [
+    'gantry-project-card',
+    colours.text ? 'gantry-card-coloured' : '',
+    project.status ? '' : 'gantry-card-disabled',
+  ]
+    .filter(Boolean)
+    .join(' ');
   const owner = `${t('project.owner')}：${project.user.name}`;
 
   return (
     <Card
       size="small"
-      className="gantry-project-card"
+      className={className}
       data-testid={id}
-      style={{ background: project.bgColor ?? undefined }}
+      data-disabled={project.status ? undefined : 'true'}
+      style={style}
       actions={[
         <Button
           key="admin"
@@ -87,7 +77,7 @@ export function ProjectCard({
         >
           {t('project.openFront')}
         </Button>,
-        <Dropdown key="more" trigger={['click']} menu={{ items, onClick: onMenu }}>
+        <Dropdown key="more" trigger={['click']} menu={{ items: projectMenu(project, { isAdmin }, t, id, handlers) }}>
           <Button type="link" size="small" className="gantry-card-action" data-testid={`${id}-more`}>
             {t('project.more')} <DownOutlined />
           </Button>
@@ -113,9 +103,13 @@ export function ProjectCard({
           </>
         }
       >
-        <strong className="gantry-card-name" title={project.name} data-testid={`${id}-name`}>
+        <a
+          className="gantry-card-name"
+          href={`#${pathTo('projectDetail', { id: project.id })}`}
+          data-testid={`${id}-name`}
+        >
           {project.name}
-        </strong>
+        </a>
       </Tooltip>
       <span className="gantry-card-line gantry-text-secondary" title={owner} data-testid={`${id}-owner`}>
         {owner}
@@ -141,9 +135,10 @@ export function ProjectCard({
         <Button
           type="link"
           size="small"
+          className="gantry-card-link"
           style={{ padding: 0, height: 'auto' }}
           data-testid={`${id}-licence`}
-          onClick={onLicence}
+          onClick={() => handlers.onLicence(project)}
         >
           {t('project.licenceDetail')}
         </Button>

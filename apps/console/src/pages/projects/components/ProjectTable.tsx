@@ -6,11 +6,14 @@ import { useTranslation } from 'react-i18next';
 import { openSite } from '../../../components/OpenSite';
 import { formatDateTime } from '../../../utils/dateTime';
 import { rowTestId, withTestId } from '../../../utils/testId';
+import { useProjectExpand } from '../../project-expand/api';
+import { extensionText } from '../../project-expand/extensionValue';
+import { type ProjectMenuHandlers, projectMenu, runProjectAction } from '../projectMenu';
 import { deviceStats } from '../projectNumbers';
-import { backupItems, openBackupItem } from './backupItems';
 
-export interface ProjectTableProps {
+export interface ProjectTableProps extends ProjectMenuHandlers {
   projects: ProjectView[];
+  isAdmin: boolean;
   total: number;
   page: number;
   loading: boolean;
@@ -18,21 +21,17 @@ export interface ProjectTableProps {
   selected: ReadonlySet<string>;
   /** The selected keys (kept across pages) and the rows of them that are on this page. */
   onSelectRows: (ids: string[], rows: ProjectView[]) => void;
-  onDetail: (project: ProjectView) => void;
-  onLicence: (project: ProjectView) => void;
-  onEdit: (project: ProjectView) => void;
-  onDelete: (project: ProjectView) => void;
 }
 
 /** Width of the selection column antd adds. */
 const SELECTION_WIDTH = 48;
 
 /**
- * The list view (console.md §2, §3). Issue 10: the table fits the content area at 1,440 px with the
- * sidebar; the secondary columns (remarks, colour, plan, port) join from 1,600 px; where the columns
- * are wider than the page the table scrolls with a scrollbar held at the bottom of the window
- * (sticky), the name fixed on the left and, from 1,200 px, the actions on the right. The row's rarer
- * actions (licence, edit, backups, delete) are in its "more" menu.
+ * The list view with the spec's columns (console.md "Project": name, user, status, createTime,
+ * remarks, bgColor, planId, _stats_, port). Where the columns are wider than the page the table
+ * scrolls with a scrollbar held at the bottom of the window (sticky), the name fixed on the left and,
+ * from 1,200 px, the actions on the right. Front site, back office and detail are buttons; the "more"
+ * menu holds every action, as the card's does (projectMenu.tsx).
  */
 export function ProjectTable(props: ProjectTableProps) {
   const { t } = useTranslation();
@@ -41,26 +40,20 @@ export function ProjectTable(props: ProjectTableProps) {
   const row = (project: ProjectView) => `project-row-${project.id}`;
   const wide = screens.xl === true;
 
-  const rowMenu = (project: ProjectView) => {
-    const id = row(project);
-    return {
-      items: [
-        { key: 'licence', label: <span data-testid={`${id}-licence`}>{t('project.licence')}</span> },
-        { key: 'edit', label: <span data-testid={`${id}-edit`}>{t('project.edit')}</span> },
-        ...backupItems(t, id),
-        { type: 'divider' as const },
-        { key: 'delete', danger: true, label: <span data-testid={`${id}-delete`}>{t('project.delete')}</span> },
-      ],
-      onClick: ({ key }: { key: string }) => {
-        if (openBackupItem(key, project.id)) return;
-        if (key === 'licence') props.onLicence(project);
-        else if (key === 'edit') props.onEdit(project);
-        else if (key === 'delete') props.onDelete(project);
-      },
-    };
-  };
-
-  const all: ColumnsType<ProjectView> = [
+  const expand = useProjectExpand().data;
+  const yesNo = (value: boolean) => t(value ? 'common.yes' : 'common.no');
+  const extensionColumns: ColumnsType<ProjectView> = (expand?.schema.fields ?? []).map((field) => ({
+    title: field.title,
+    key: `extra.${field.name}`,
+    width: 160,
+    ellipsis: { showTitle: true },
+    render: (_: unknown, project: ProjectView) => (
+      <span data-testid={`${row(project)}-extra-${field.name}`}>
+        {extensionText(field, project.extra?.[field.name], yesNo)}
+      </span>
+    ),
+  }));
+  const columns: ColumnsType<ProjectView> = [
     {
       title: t('project.name'),
       dataIndex: 'name',
@@ -89,13 +82,11 @@ export function ProjectTable(props: ProjectTableProps) {
       dataIndex: 'remarks',
       width: 220,
       ellipsis: { showTitle: true },
-      responsive: ['xxl'],
     },
     {
       title: t('project.bgColor'),
       dataIndex: 'bgColor',
       width: 130,
-      responsive: ['xxl'],
       render: (color: string | null) =>
         color ? (
           <Space size={6}>
@@ -104,7 +95,7 @@ export function ProjectTable(props: ProjectTableProps) {
           </Space>
         ) : null,
     },
-    { title: t('project.planId'), dataIndex: 'planId', width: 160, ellipsis: true, responsive: ['xxl'] },
+    { title: t('project.planId'), dataIndex: 'planId', width: 160, ellipsis: true },
     {
       title: t('project.deviceStats'),
       dataIndex: '_stats_',
@@ -114,7 +105,8 @@ export function ProjectTable(props: ProjectTableProps) {
         return <span data-testid={`${row(project)}-devices`}>{`${count} / ${online}`}</span>;
       },
     },
-    { title: t('project.port'), dataIndex: 'port', width: 90, responsive: ['xxl'] },
+    { title: t('project.port'), dataIndex: 'port', width: 90 },
+    ...extensionColumns,
     {
       title: t('project.actions'),
       key: 'actions',
@@ -130,10 +122,15 @@ export function ProjectTable(props: ProjectTableProps) {
             <Button type="link" size="small" data-testid={`${id}-admin`} onClick={() => openSite(project, 'admin')}>
               {t('project.admin')}
             </Button>
-            <Button type="link" size="small" data-testid={`${id}-detail`} onClick={() => props.onDetail(project)}>
+            <Button
+              type="link"
+              size="small"
+              data-testid={`${id}-detail`}
+              onClick={() => runProjectAction(project, 'detail', props)}
+            >
               {t('project.detail')}
             </Button>
-            <Dropdown trigger={['click']} menu={rowMenu(project)}>
+            <Dropdown trigger={['click']} menu={{ items: projectMenu(project, props, t, id, props) }}>
               <Button type="link" size="small" data-testid={`${id}-more`}>
                 {t('project.more')} <DownOutlined />
               </Button>
@@ -143,7 +140,6 @@ export function ProjectTable(props: ProjectTableProps) {
       },
     },
   ];
-  const columns = all.filter((column) => !column.responsive || column.responsive.some((size) => screens[size]));
   const scrollX = columns.reduce((sum, column) => sum + Number(column.width ?? 0), SELECTION_WIDTH);
 
   return (

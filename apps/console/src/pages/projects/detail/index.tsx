@@ -7,6 +7,7 @@ import { pathTo } from '../../../app/paths';
 import { openSite } from '../../../components/OpenSite';
 import { getProject } from '../../../services/project';
 import { formatDateTime } from '../../../utils/dateTime';
+import { ExtensionValues } from '../../project-expand/ExtensionValues';
 import { LicenceDetail } from '../components/LicenceDetail';
 import { industryLabel } from '../options';
 import { deviceStats } from '../projectNumbers';
@@ -109,6 +110,7 @@ export default function ProjectDetailPage() {
           </Descriptions.Item>
         </Descriptions>
       </Card>
+      <ExtensionValues project={project} />
       <Card title={t('project.licenceDetail')}>
         <LicenceDetail project={project} />
       </Card>

@@ -22,14 +22,13 @@ export interface BasicFieldsProps {
 }
 
 // Loaded when a template is chosen, not with the form (weight/budgets.ts).
-const ChosenTemplate = lazy(() => import('./TemplateInstall').then((module) => ({ default: module.ChosenTemplate })));
+const TemplatePicker = lazy(() => import('./TemplatePicker'));
 
 /** Id (add only), name, industry, owner (administrator), blank or template project. */
 export function BasicFields({ isAdd, owners, ownersLoading }: BasicFieldsProps) {
   const { t } = useTranslation();
   const form = Form.useFormInstance();
   const template = Form.useWatch('projectType', form) === 'template';
-  const templateId = Form.useWatch('type', form) as string | null | undefined;
   // A tenant is offered only the project types its permissions allow (the server refuses the others).
   const user = useSessionUser();
   const tenant = useQuery({
@@ -106,20 +105,22 @@ export function BasicFields({ isAdd, owners, ownersLoading }: BasicFieldsProps) 
         <Form.Item
           name="type"
           label={t('project.template')}
-          extra={
-            templateId ? (
-              <Suspense fallback={t('project.templateHelp')}>
-                <ChosenTemplate id={templateId} />
-              </Suspense>
-            ) : (
-              t('project.templateHelp')
-            )
-          }
+          extra={t('project.templateHelp')}
           rules={[{ required: true, whitespace: true, message: t('project.templateRequired') }]}
         >
-          <Input data-testid="project-type" maxLength={128} />
+          <LazyTemplatePicker />
         </Form.Item>
       ) : null}
     </>
+  );
+}
+
+/** The template picker once its code has loaded (a Form.Item passes value and onChange through). */
+function LazyTemplatePicker(props: { value?: string | null; onChange?: (id: string) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Suspense fallback={t('project.templateHelp')}>
+      <TemplatePicker {...props} />
+    </Suspense>
   );
 }

@@ -22,6 +22,20 @@ const POOL: UnusedLicence = {
   today,
 };
 
+const template = (id: string, name: string, usable = true) => ({
+  id,
+  name,
+  developer: 'Gantry',
+  industry: 'oil',
+  usable,
+  card_display: { cover: `/portal/rest/spm/templates/${id}/cover.svg`, intro: `${name} intro` },
+});
+const TEMPLATES = [
+  template('tpl-oil', 'Oil field monitoring'),
+  template('tpl-heat', 'Heating station'),
+  template('tpl-locked', 'Locked one', false),
+];
+
 function server(
   options: {
     onSave?: (call: MockCall) => Reply;
@@ -37,6 +51,15 @@ function server(
     }
     if (path === '/portal/rest/spm/login/current/unUse/license') return { body: POOL };
     if (path === '/portal/rest/spm/user') return { body: [{ id: 'acme', name: 'Acme' }] };
+    if (path === '/portal/rest/spm/templates') {
+      const name = new URL(call.url, 'http://x').searchParams.get('name_contains') ?? '';
+      return { body: TEMPLATES.filter((template) => template.name.toLowerCase().includes(name.toLowerCase())) };
+    }
+    if (path.startsWith('/portal/rest/spm/templates/')) {
+      const id = decodeURIComponent(path.split('/').pop() ?? '');
+      const found = TEMPLATES.find((template) => template.id === id);
+      return found ? { body: found } : { status: 404, body: { message: 'not found', code: 'notFound' } };
+    }
     if (path === '/portal/rest/spm/project/cert')
       return options.onCert?.(call) ?? { body: { key: 'a.key', pem: 'a.pem' } };
     if (options.loaded && path === `/portal/rest/spm/project/${options.loaded.id}` && call.method === 'GET') {
@@ -139,7 +162,15 @@ describe('project form: add', () => {
     expect(await screen.findByText('请选择方案库后再提交')).toBeTruthy();
     expect(saved(calls)).toBeUndefined();
 
-    type('project-type', 'tpl-oil');
+    fireEvent.click(await screen.findByTestId('project-template-pick'));
+    const search = await screen.findByPlaceholderText('按名称搜索');
+    fireEvent.change(search, { target: { value: 'oil' } });
+    fireEvent.keyDown(search, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await waitFor(() => expect(screen.queryByTestId('project-template-option-tpl-heat')).toBeNull());
+    fireEvent.click(await screen.findByTestId('project-template-option-tpl-oil'));
+    await waitFor(() => expect(screen.getByTestId('project-type').getAttribute('data-value')).toBe('tpl-oil'));
+    expect((await screen.findByTestId('project-template-chosen')).textContent).toContain('Oil field monitoring');
+    await waitFor(() => expect(screen.queryByText('请选择方案库后再提交')).toBeNull());
     fireEvent.click(screen.getByTestId('project-projectType-blank'));
     await waitFor(() => expect(screen.queryByTestId('project-type')).toBeNull());
     fireEvent.click(screen.getByTestId('project-save'));
@@ -206,7 +237,8 @@ describe('project form: add', () => {
   it('preselects the template of ?type=', async () => {
     server();
     await renderAdd('/app/model/Project/add?type=tpl-oil');
-    expect((screen.getByTestId('project-type') as HTMLInputElement).value).toBe('tpl-oil');
+    expect((await screen.findByTestId('project-type')).getAttribute('data-value')).toBe('tpl-oil');
+    expect((await screen.findByTestId('project-template-chosen')).textContent).toContain('Oil field monitoring');
   });
 
   it('rejects certificate files that are not one .key and one .pem, and requires both', async () => {
@@ -379,5 +411,18 @@ describe('project form: single sign-on', () => {
     await waitFor(() => expect(calls.some((c) => c.url.endsWith('/login/current/user'))).toBe(true));
     await waitFor(() => expect(sso().disabled).toBe(false));
     expect(sso().getAttribute('data-blocked')).toBeNull();
+  });
+});
+
+describe('template picker', () => {
+  it("lists the gallery's cards and does not let an unusable template be chosen", async () => {
+    server();
+    await renderAdd();
+    fireEvent.click(screen.getByTestId('project-projectType-template'));
+    fireEvent.click(await screen.findByTestId('project-template-pick'));
+    expect(await screen.findByTestId('project-template-option-tpl-heat')).toBeTruthy();
+    const locked = screen.getByTestId('project-template-option-tpl-locked') as HTMLButtonElement;
+    expect(locked.disabled).toBe(true);
+    expect(screen.getByTestId('project-template-option-tpl-oil').textContent).toContain('Oil field monitoring intro');
   });
 });
