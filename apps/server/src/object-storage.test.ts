@@ -6,7 +6,14 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from './db/database.js';
 import { S3FileStore } from './lib/s3-file-store.js';
-import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from './test/fixtures.js';
+import {
+  adminWithLicence,
+  createProject,
+  createTenant,
+  projectBody,
+  SPM_URL,
+  TENANT_PASSWORD,
+} from './test/fixtures.js';
 import { type S3TestServer, startS3Server } from './test/s3-server.js';
 import { createTestApp, type TestApp } from './test/test-app.js';
 
@@ -121,6 +128,24 @@ describe('project files in object storage', () => {
     const seen = [];
     for await (const entry of other.entries(`projects/${project}/fileServer`, 100)) seen.push(entry.segments.join('/'));
     expect(seen.sort()).toEqual(['docs', 'docs/big.bin', 'docs/empty', 'docs/empty/note.txt']);
+  });
+
+  it('keeps template packages in the bucket and installs a project from one', async () => {
+    const made = await app.app.inject({
+      method: 'POST',
+      url: `${SPM_URL}/project/_template`,
+      headers: { authorization: acme, 'accept-language': 'en' },
+      payload: { ...projectBody(app, { projectType: 'template' }), projectId: 'fromtpl', type: 'heating-station' },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const task = await finished(made.json<{ task: { id: string } }>().task.id);
+    expect(task.status, task.message ?? '').toBe('success');
+    // The node's templates folder is scratch only (packages being written or read): empty after.
+    expect(await readdir(path.join(app.dataDir, 'templates')).catch(() => [])).toEqual([]);
+    const other = new S3FileStore(s3.location(prefix));
+    const packages = [];
+    for await (const entry of other.entries('templates', 100)) packages.push(entry.segments.join('/'));
+    expect(packages).toEqual(expect.arrayContaining([expect.stringMatching(/^builtin-heating-station-.*\.zip$/)]));
   });
 
   it('backs up the project’s files from the bucket, downloads the archive, and restores them into it', async () => {

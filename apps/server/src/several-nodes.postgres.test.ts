@@ -2,7 +2,7 @@
  * Several nodes (issue 35 §2): two built server processes (`node dist/main.js`) with data directories
  * of their own, on one PostgreSQL and one S3-compatible server (s3rver, started here on loopback).
  * What one node takes in, the other serves: media, a backup (its progress on the other's websocket,
- * its archive, its restore); and when one is killed with SIGKILL mid-backup, the other fails that task
+ * its archive, its restore), a periodic cycle's due slot runs once; and when one is killed with SIGKILL mid-backup, the other fails that task
  * once its heartbeat stops, never runs it again, and answers throughout.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -225,6 +225,59 @@ describe('two nodes on PostgreSQL and object storage', () => {
   });
 
   // Last: node one does not come back.
+  it("a periodic cycle's due slot runs once across both nodes", async () => {
+    const made = await call(
+      one.base,
+      'POST',
+      '/portal/rest/db-backup/cycles',
+      { name: 'hourly', hours: 1, keep: 3 },
+      token,
+      headers,
+    );
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const cycleId = (made.body as { id: string }).id;
+    // Due now (the slot ten minutes ago): both nodes' schedulers (every 15 s, on the same seconds) see it.
+    await onDatabase(
+      (client) =>
+        client.query(
+          `UPDATE db_backup_cycles SET anchor_at = now() - interval '70 minutes',
+             next_run_at = now() - interval '10 minutes' WHERE id = $1`,
+          [cycleId],
+        ),
+      testUrl,
+    );
+    const runs = async () =>
+      (
+        await onDatabase(
+          (client) =>
+            client.query<{ tasks: number; dumps: number }>(
+              `SELECT (SELECT count(*)::int FROM tasks WHERE starts_with(id, $1)) AS tasks,
+                      (SELECT count(*)::int FROM db_backups WHERE starts_with(task_id, $1)) AS dumps`,
+              [`pc_${cycleId}_`],
+            ),
+          testUrl,
+        )
+      ).rows[0];
+    const until = Date.now() + 40_000;
+    while ((await runs())?.tasks === 0) {
+      expect(Date.now(), 'the due cycle never ran').toBeLessThan(until);
+      await sleep(250);
+    }
+    const listed = async () =>
+      (await call(two.base, 'GET', '/portal/rest/db-backup/cycles', undefined, token, headers)).body as Array<{
+        id: string;
+        lastResult: { status: string } | null;
+      }>;
+    const settledBy = Date.now() + 60_000;
+    while ((await listed()).find((cycle) => cycle.id === cycleId)?.lastResult?.status !== 'success') {
+      expect(Date.now(), 'the run never succeeded').toBeLessThan(settledBy);
+      await sleep(500);
+    }
+    // Two more looks of each node's scheduler: still the one run, its one dump.
+    await sleep(31_000);
+    expect(await runs()).toEqual({ tasks: 1, dumps: 1 });
+  }, 150_000);
+
   it('kill -9 of a node mid-backup: the other fails that task once its heartbeat stops, never reruns it, and answers throughout', async () => {
     // Enough media that the backup runs for a while.
     for (let i = 0; i < 6; i++) await upload(one, `bulk-${i}.bin`, randomBytes(16 * 1024 * 1024));

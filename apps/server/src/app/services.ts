@@ -112,9 +112,9 @@ export function buildServices(context: ServiceContext) {
     sessionCache: new SessionCache(5_000, 10_000),
     passwordLoginAllowed: (user) => passwordLoginAllowed(ssoRepository, user),
   });
-  const storage = new Storage(config.dataDir);
-  // Project files (media, html, backup archives): the data directory, or object storage (issue 35).
+  // Project files (media, html, archives, certificates, images): the data directory, or object storage (issue 35).
   const fileStore = config.s3 ? new S3FileStore(s3LocationOf(config.s3)) : new DiskFileStore(config.dataDir);
+  const storage = new Storage(config.dataDir, config.s3 ? fileStore : undefined);
   const licenceRepository = new LicenceRepository(db, invalidation);
   const auditRepository = new AuditRepository(db);
   const audit = new AuditService(auditRepository, clock);
@@ -294,6 +294,7 @@ export function buildServices(context: ServiceContext) {
     tasks: taskEngine,
     clock,
     dataDir: config.dataDir,
+    shelf: config.s3 ? fileStore : undefined,
   });
   const dbBackupFtp = context.ftpStorage ?? ftpStorage;
   const dbBackups = new DbBackupService({

@@ -54,6 +54,22 @@ export class BackupFiles {
     await rm(local, { force: true });
   }
 
+  /** Whether a kept archive is there. */
+  async has(projectId: string, file: string): Promise<boolean> {
+    if (!this.shelf) return (await stat(this.archive(projectId, file)).catch(() => undefined))?.isFile() === true;
+    return (await this.shelf.stat(this.area(projectId), [file]))?.type === 'file';
+  }
+
+  /** The archives kept in object storage (none without it: on disk they are in `folder`), at most `max`. */
+  async *shelved(projectId: string, max: number): AsyncGenerator<{ name: string; updateTime: Date }> {
+    if (!this.shelf || !(await this.shelf.hasArea(this.area(projectId)))) return;
+    for await (const entry of this.shelf.entries(this.area(projectId), max)) {
+      if (entry.type === 'file' && entry.segments.length === 1) {
+        yield { name: entry.segments[0] ?? '', updateTime: entry.updateTime };
+      }
+    }
+  }
+
   /** Removes a kept archive; one already gone is no error. */
   async discard(projectId: string, file: string): Promise<void> {
     if (!this.shelf) {

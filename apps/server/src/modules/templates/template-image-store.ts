@@ -1,8 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { TEMPLATE_IMAGE_LIMITS, TEMPLATE_IMAGE_PATH, TEMPLATE_IMAGE_URL } from '@gantry/shared';
 import { AppError } from '../../lib/app-error.js';
+import type { FileStore } from '../../lib/file-store.js';
 import { detectImage } from '../uploads/image-type.js';
 
 /** The types a template image may be (a subset of the uploads' image types), by extension. */
@@ -88,18 +90,27 @@ export function checkTemplateImage(bytes: Uint8Array): { ext: string; mime: stri
   return { ext: image.ext, mime };
 }
 
+/** The store's area (the data directory's folder) of template images. */
+const AREA = 'template-images';
+/** Images looked at by one sweep of object storage. */
+const SWEEP_MAX = 100_000;
+
 /** A stored image's name (its SHA-256 and extension), as it appears at the end of its URL. */
 const NAME = /^[0-9a-f]{64}\.(png|jpg|gif|webp)$/;
 
 /**
- * Template images on disk: `<data>/template-images/<sha256>.<ext>`, written atomically (a temporary
- * file renamed), the same picture stored once. Read back by name only (a name it made).
+ * Template images: `<data>/template-images/<sha256>.<ext>`, written atomically (a temporary file
+ * renamed), or, with object storage (`shelf`), the store's area `template-images`; the same picture
+ * stored once. Read back by name only (a name it made).
  */
 export class TemplateImageStore {
-  constructor(private readonly dataDir: string) {}
+  constructor(
+    private readonly dataDir: string,
+    private readonly shelf?: FileStore,
+  ) {}
 
   folder(): string {
-    return path.join(this.dataDir, 'template-images');
+    return path.join(this.dataDir, AREA);
   }
 
   private file(name: string): string {
@@ -111,39 +122,65 @@ export class TemplateImageStore {
   async save(bytes: Buffer): Promise<string> {
     const { ext } = checkTemplateImage(bytes);
     const name = `${createHash('sha256').update(bytes).digest('hex')}.${ext}`;
-    await mkdir(this.folder(), { recursive: true });
     const target = this.file(name);
-    const temporary = `${target}.${randomUUID()}.tmp`;
-    await writeFile(temporary, bytes);
-    await rename(temporary, target);
+    if (this.shelf) {
+      await this.shelf.write(AREA, [name], Readable.from([bytes]), { maxBytes: bytes.length, overwrite: true });
+    } else {
+      await mkdir(this.folder(), { recursive: true });
+      const temporary = `${target}.${randomUUID()}.tmp`;
+      await writeFile(temporary, bytes);
+      await rename(temporary, target);
+    }
     return `${TEMPLATE_IMAGE_PATH}/${name}`;
   }
 
   async read(name: string): Promise<{ mime: string; bytes: Buffer }> {
     const file = this.file(name);
     const mime = TYPES[name.slice(name.lastIndexOf('.') + 1)];
-    const bytes = await readFile(file).catch(() => undefined);
+    const bytes = this.shelf
+      ? await this.shelf
+          .readWhole(AREA, [name], TEMPLATE_IMAGE_LIMITS.bytes)
+          .then((found) => found.bytes)
+          .catch(() => undefined)
+      : await readFile(file).catch(() => undefined);
     if (!mime || !bytes) throw new AppError('notFound');
     return { mime, bytes };
+  }
+
+  /** When a stored image was written (undefined: none). */
+  private async changed(name: string): Promise<number | undefined> {
+    if (this.shelf) return (await this.shelf.stat(AREA, [name]))?.updateTime.getTime();
+    return (await stat(this.file(name)).catch(() => undefined))?.mtimeMs;
   }
 
   /** Whether every URL names an image stored here ('template.imageMissing' on the field otherwise). */
   async checkExists(field: string, urls: readonly string[]): Promise<void> {
     for (const url of urls) {
       const name = TEMPLATE_IMAGE_URL.test(url) ? url.slice(url.lastIndexOf('/') + 1) : '';
-      const found = name !== '' && (await stat(this.file(name)).catch(() => undefined));
+      const found = name !== '' && NAME.test(name) && (await this.changed(name)) !== undefined;
       if (!found) throw new AppError('validation', { fields: { [field]: 'template.imageMissing' } });
     }
   }
 
+  /** The stored names (at most SWEEP_MAX from object storage). */
+  private async names(): Promise<string[]> {
+    if (!this.shelf) return readdir(this.folder()).catch(() => [] as string[]);
+    if (!(await this.shelf.hasArea(AREA))) return [];
+    const names: string[] = [];
+    for await (const entry of this.shelf.entries(AREA, SWEEP_MAX)) {
+      if (entry.type === 'file' && entry.segments.length === 1) names.push(entry.segments[0] ?? '');
+    }
+    return names;
+  }
+
   /** Removes images no template names that are older than `before` (uploads never used). */
   async sweep(used: ReadonlySet<string>, before: number): Promise<void> {
-    const names = await readdir(this.folder()).catch((): string[] => []);
-    for (const name of names) {
-      const file = path.join(this.folder(), name);
+    for (const name of await this.names()) {
       if (used.has(name)) continue;
-      const changed = (await stat(file).catch(() => undefined))?.mtimeMs ?? Number.POSITIVE_INFINITY;
-      if (changed < before) await rm(file, { force: true });
+      const changed = (await this.changed(name).catch(() => undefined)) ?? Number.POSITIVE_INFINITY;
+      if (changed >= before) continue;
+      if (this.shelf) await this.shelf.remove(AREA, [name]).catch(() => {});
+      else await rm(path.join(this.folder(), name), { force: true });
     }
   }
 }

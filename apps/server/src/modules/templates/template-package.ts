@@ -1,9 +1,11 @@
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { BACKUP_ARCHIVE } from '@gantry/shared';
 import { ArchiveWriter } from '../../lib/archive/archive-writer.js';
+import type { FileStore } from '../../lib/file-store.js';
 import type { ManifestHead } from '../backups/backup-archive.js';
 import { APP_VERSION } from '../backups/backup-export.js';
+import { BackupFiles } from '../backups/backup-files.js';
 import type { PackageContent } from './template-builtins.js';
 
 /** One buffer as the byte source the archive writer reads. */
@@ -11,25 +13,29 @@ async function* once(bytes: Uint8Array): AsyncIterable<Uint8Array> {
   yield bytes;
 }
 
-/** Where template packages live: `<data>/templates/<file>`. */
-export class TemplateFiles {
-  constructor(private readonly dataDir: string) {}
-  folder(): string {
-    return path.join(this.dataDir, 'templates');
+/**
+ * Where template packages live: `<data>/templates/<file>`, or the store's area `templates` with
+ * object storage (`shelf`); written and read as backup archives are (the project id is unused).
+ */
+export class TemplateFiles extends BackupFiles {
+  constructor(
+    private readonly root: string,
+    shelf?: FileStore,
+  ) {
+    super(root, shelf);
   }
-  file(name: string): string {
-    return path.join(this.folder(), path.basename(name));
+  override folder(): string {
+    return path.join(this.root, 'templates');
   }
-  /** A package being written (never named by a row). */
-  partial(id: string): string {
-    return path.join(this.folder(), `.partial-${id}.zip`);
+  override area(): string {
+    return 'templates';
   }
 }
 
 /**
  * Writes a template package from documents and files held in memory (the built-in templates): the
  * same archive as a project backup (backup-archive.ts), so it is read, verified and installed by the
- * restore's own code. Written under a partial name and renamed to `file` when complete.
+ * restore's own code. Written under a partial name and kept as `file` when complete.
  */
 export async function writePackage(
   files: TemplateFiles,
@@ -39,7 +45,7 @@ export async function writePackage(
   at: Date,
 ): Promise<{ bytes: number; modules: Record<string, number> }> {
   await mkdir(files.folder(), { recursive: true });
-  const partial = files.partial(`${project.id}-${process.pid}-${Date.now()}`);
+  const partial = files.partial('', `${project.id}-${process.pid}-${Date.now()}`);
   const writer = await ArchiveWriter.create<ManifestHead>(partial);
   try {
     const byModule = new Map<string, string[]>();
@@ -78,7 +84,7 @@ export async function writePackage(
       excludedDirs: [],
       modules: Object.fromEntries(Object.entries(modules).map(([module, documents]) => [module, { documents }])),
     });
-    await rename(partial, files.file(file));
+    await files.keep('', partial, file);
     return { bytes, modules };
   } catch (error) {
     await writer.abort().catch(() => {});

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import {
@@ -40,7 +39,6 @@ import type { Actor } from '../audit/audit.service.js';
 import type { BackupRepository } from '../backups/backup.repository.js';
 import type { BackupService } from '../backups/backup.service.js';
 import { writeBackup } from '../backups/backup-export.js';
-import { BackupFiles } from '../backups/backup-files.js';
 import { RestoreJournals } from '../backups/backup-restore.js';
 import { problemText, restoreArchive } from '../backups/restore-archive.js';
 import type { ProjectRepository } from '../projects/project.repository.js';
@@ -66,6 +64,8 @@ export interface TemplateDeps {
   tasks: TaskEngine;
   clock: Clock;
   dataDir: string;
+  /** Object storage, where packages and images live when it is configured. */
+  shelf?: FileStore | undefined;
 }
 
 const publishTask = taskType(
@@ -80,16 +80,6 @@ const publishTask = taskType(
 );
 type PublishParams = z.infer<typeof publishTask.params>;
 
-/** Backup archives written into the templates folder (a template package is one). */
-class PackageFiles extends BackupFiles {
-  constructor(private readonly templates: TemplateFiles) {
-    super('');
-  }
-  override folder(): string {
-    return this.templates.folder();
-  }
-}
-
 const installTask = taskType(
   TEMPLATE_TASK_INSTALL,
   z.object({
@@ -100,6 +90,9 @@ const installTask = taskType(
   }),
 );
 type InstallParams = z.infer<typeof installTask.params>;
+
+/** Packages looked at by one sweep of object storage. */
+const TEMPLATE_SWEEP_MAX = 100_000;
 
 const BUILTINS = new Map(BUILTIN_TEMPLATES.map((template) => [template.id, template]));
 
@@ -117,8 +110,8 @@ export class TemplateService {
   private builtins: Promise<void> | undefined;
 
   constructor(private readonly deps: TemplateDeps) {
-    this.files = new TemplateFiles(deps.dataDir);
-    this.images = new TemplateImageStore(deps.dataDir);
+    this.files = new TemplateFiles(deps.dataDir, deps.shelf);
+    this.images = new TemplateImageStore(deps.dataDir, deps.shelf);
     this.journals = new RestoreJournals(deps.dataDir);
     deps.tasks.register(installTask, (context, params) => this.runInstall(context, params));
     deps.tasks.register(publishTask, (context, params) => this.runPublish(context, params));
@@ -181,7 +174,7 @@ export class TemplateService {
           insert: async () => {},
         },
         store: this.deps.store,
-        files: new PackageFiles(this.files),
+        files: this.files,
         now: this.deps.clock,
       },
       context,
@@ -212,7 +205,7 @@ export class TemplateService {
         updatedAt: at,
       });
     } catch (error) {
-      await rm(this.files.file(`${params.templateId}.zip`), { force: true });
+      await this.files.discard('', `${params.templateId}.zip`);
       throw error;
     }
     return templateText('template.published', params.language, { name: body.name });
@@ -254,7 +247,7 @@ export class TemplateService {
     const row = await this.managed(user, id);
     if (row.source === 'builtin') throw new AppError('forbidden');
     await this.deps.repo.remove(id);
-    await rm(this.files.file(row.file), { force: true });
+    await this.files.discard('', row.file);
   }
 
   /**
@@ -269,13 +262,7 @@ export class TemplateService {
     language: Language,
   ): Promise<TemplateView> {
     await this.ensureBuiltins();
-    const received = await this.deps.backups.receiveArchive(
-      filename,
-      source,
-      undefined,
-      new PackageFiles(this.files),
-      '',
-    );
+    const received = await this.deps.backups.receiveArchive(filename, source, undefined, this.files, '');
     const publisher = templatePublisher(user);
     const id = TemplateService.newId();
     const modules = Object.fromEntries(
@@ -300,7 +287,7 @@ export class TemplateService {
         updatedAt: at,
       });
     } catch (error) {
-      await rm(this.files.file(received.file), { force: true });
+      await this.files.discard('', received.file);
       throw error;
     }
     return this.get(user, id, language);
@@ -325,7 +312,7 @@ export class TemplateService {
       const version = builtinVersion(template, content);
       const current = await repo.find(template.id);
       const file = `builtin-${template.id}-${version}.zip`;
-      if (current?.version === version && (await exists(this.files.file(current.file)))) continue;
+      if (current?.version === version && (await this.files.has('', current.file))) continue;
       const at = clock();
       const written = await writePackage(
         this.files,
@@ -355,7 +342,7 @@ export class TemplateService {
         createdAt: at,
         updatedAt: at,
       });
-      if (current && current.file !== file) await rm(this.files.file(current.file), { force: true });
+      if (current && current.file !== file) await this.files.discard('', current.file);
     }
   }
 
@@ -412,11 +399,9 @@ export class TemplateService {
   async download(user: UserRow, id: string): Promise<{ stream: Readable; name: string; size: number }> {
     const row = await this.visible(user, id);
     if (!presentTemplate(row, { user, permissions: undefined, language: 'en' }).mine) throw new AppError('notFound');
-    const file = this.files.file(row.file);
-    const { size } = await stat(file).catch(() => {
-      throw new AppError('notFound');
-    });
-    return { stream: createReadStream(file), name: `${row.id}.zip`, size };
+    const kept = await this.files.stream('', row.file);
+    if (!kept) throw new AppError('notFound');
+    return { stream: kept.stream, name: `${row.id}.zip`, size: kept.size };
   }
 
   /**
@@ -468,7 +453,8 @@ export class TemplateService {
     try {
       const template = await this.deps.repo.find(params.templateId);
       if (!template) throw new TaskError(templateText('template.gone', params.language));
-      const reader = await ArchiveReader.open(this.files.file(template.file)).catch((error: unknown) => {
+      const opened = this.files.openLocal('', template.file, (local) => ArchiveReader.open(local));
+      const reader = await opened.catch((error: unknown) => {
         if (error instanceof ArchiveProblem) throw new TaskError(problemText(error, params.language));
         if (isPlainObject(error) && error.code === 'ENOENT')
           throw new TaskError(templateText('template.gone', params.language));
@@ -541,13 +527,19 @@ export class TemplateService {
     }
     // Uploaded images no template names, a day after their upload (a publish dialog left open).
     await this.images.sweep(await this.deps.repo.imageNames(), this.deps.clock().getTime() - 24 * 60 * 60 * 1000);
+    const hourAgo = this.deps.clock().getTime() - 60 * 60 * 1000;
     const names = await readdir(this.files.folder()).catch((): string[] => []);
-    const kept = names.length > 0 ? await this.deps.repo.files() : new Set<string>();
+    let kept: Set<string> | undefined;
     for (const name of names) {
-      const changed = (await stat(this.files.file(name)).catch(() => undefined))?.mtimeMs ?? 0;
-      if (!kept.has(name) && changed < this.deps.clock().getTime() - 60 * 60 * 1000) {
-        await rm(this.files.file(name), { force: true, recursive: true });
-      }
+      const changed = (await stat(this.files.archive('', name)).catch(() => undefined))?.mtimeMs ?? 0;
+      kept ??= await this.deps.repo.files();
+      if (!kept.has(name) && changed < hourAgo)
+        await rm(this.files.archive('', name), { force: true, recursive: true });
+    }
+    // With object storage: packages no template names (a publish stopped between store and row).
+    for await (const { name, updateTime } of this.files.shelved('', TEMPLATE_SWEEP_MAX)) {
+      kept ??= await this.deps.repo.files();
+      if (!kept.has(name) && updateTime.getTime() < hourAgo) await this.files.discard('', name);
     }
     return removed;
   }
@@ -560,11 +552,4 @@ export class TemplateService {
   builtin(id: string): BuiltinTemplate | undefined {
     return BUILTINS.get(id);
   }
-}
-
-async function exists(file: string): Promise<boolean> {
-  return stat(file).then(
-    () => true,
-    () => false,
-  );
 }
