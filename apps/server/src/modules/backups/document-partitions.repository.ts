@@ -7,7 +7,8 @@ import { projectBackups, projectCollectionStats, tasks } from '../../db/schema.j
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import { isPlainObject } from '../../lib/list-query/bad-query.js';
 import { statisticsName, tableIndexPrefix } from '../tables/record-index.js';
-import { type BackupRow, parsedLines } from './backup.repository.js';
+import type { BackupRow } from './backup.repository.js';
+import { parsedLines } from './parsed-lines.js';
 
 /** Rows a statement wrote, as both drivers report it (`rowCount`; 0 when none is said). */
 export function rowsWritten(result: unknown): number {

@@ -2,18 +2,11 @@ import type { LoginResponse, PendingSignIn } from '@gantry/shared';
 import { type FormEvent, lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { signInWithCode } from '../../../services/accountSecurity';
-import { isRequestError } from '../../../services/request';
+import { codeError } from './codeError';
 import { Field } from './Field';
 
 /** The set-up (QR code: antd) loads only for an account that must set it up while signing in. */
 const SignInSetup = lazy(() => import('./SignInSetup'));
-
-/** What went wrong, as the field's text; a spent or expired sign-in starts over at the password. */
-export function codeError(error: unknown, restart: () => void, fallback: string): string {
-  if (isRequestError(error) && error.code === 'pendingSignInInvalid') restart();
-  if (isRequestError(error) && error.fields?.code) return String(error.fields.code);
-  return error instanceof Error && error.message ? error.message : fallback;
-}
 
 /**
  * The sign-in's second step, after a right password: the authenticator app's code or a recovery

@@ -4,8 +4,8 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmSetupSigningIn, startSetupSigningIn } from '../../../services/accountSecurity';
 import { RecoveryCodes } from '../../user-center/RecoveryCodes';
+import { codeError } from './codeError';
 import { Field } from './Field';
-import { codeError } from './SecondStep';
 
 /** Settings require a second factor of this account and it has none: set it up, then the session. */
 export default function SignInSetup({
