@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { queryRows } from '../../db/database.js';
+import { PROJECT_HEADER } from '../../plugins/project-gate.js';
 import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
 import { createTestApp, multipartFile, type TestApp } from '../../test/test-app.js';
 
@@ -69,7 +70,7 @@ export function call(
     headers: {
       authorization: `Bearer ${options.token ?? w.acme}`,
       'accept-language': options.language ?? 'en',
-      ...(options.projectId === null ? {} : { 'x-request-project': options.projectId ?? project }),
+      ...(options.projectId === null ? {} : { [PROJECT_HEADER]: options.projectId ?? project }),
     },
     ...(options.body === undefined ? {} : { payload: options.body }),
   });
@@ -95,7 +96,7 @@ export async function uploadMedia(
   const response = await w.app.app.inject({
     method: 'POST',
     url: `${MEDIA}/upload?path=${encodeURIComponent(folder)}`,
-    headers: { authorization: `Bearer ${w.acme}`, 'x-request-project': projectId, ...body.headers },
+    headers: { authorization: `Bearer ${w.acme}`, [PROJECT_HEADER]: projectId, ...body.headers },
     payload: body.payload,
   });
   expect(response.statusCode, response.body).toBe(200);
@@ -114,7 +115,7 @@ export async function upload(
     headers: {
       authorization: `Bearer ${w.acme}`,
       'accept-language': 'en',
-      'x-request-project': options.projectId ?? project,
+      [PROJECT_HEADER]: options.projectId ?? project,
       ...body.headers,
     },
     payload: body.payload,
