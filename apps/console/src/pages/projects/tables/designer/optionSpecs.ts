@@ -1,4 +1,4 @@
-import { FIELD_REGISTRY, type FieldType } from '@gantry/shared';
+import { FIELD_REGISTRY, type FieldType, isRecord } from '@gantry/shared';
 
 /**
  * The designer's option inputs read off the registry's options schema (zod): one input per key, its
@@ -33,6 +33,11 @@ interface Def {
 }
 interface Node {
   _zod: { def: Def };
+}
+
+/** A zod schema as this file reads it: its `_zod.def` with a string `type` (zod 4's internal shape). */
+function isNode(value: unknown): value is Node {
+  return isRecord(value) && isRecord(value._zod) && isRecord(value._zod.def) && typeof value._zod.def.type === 'string';
 }
 
 const WRAPPERS = new Set(['optional', 'default', 'prefault', 'nullable']);
@@ -90,7 +95,9 @@ const cache = new Map<FieldType, OptionSpec[]>();
 export function optionSpecs(type: FieldType): OptionSpec[] {
   const known = cache.get(type);
   if (known) return known;
-  const root = unwrap(FIELD_REGISTRY[type].options as unknown as Node).def;
+  const options: unknown = FIELD_REGISTRY[type].options;
+  if (!isNode(options)) return [];
+  const root = unwrap(options).def;
   const specs: OptionSpec[] = [];
   for (const [key, node] of Object.entries(root.shape ?? {})) {
     const { def, optional } = unwrap(node);
