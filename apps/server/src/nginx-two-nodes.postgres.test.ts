@@ -5,46 +5,29 @@
  * The nodes share the data directory here (the disk store); with GANTRY_STORAGE=s3 each has its own.
  */
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { localDate } from '@gantry/shared';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { uploadDevelopmentLicence } from './test/dev-licence.js';
 import { startNginx } from './test/nginx.js';
-import { call, freePort, sleep, startServer } from './test/server-process.js';
-import { ADMIN_PASSWORD, wire } from './test/test-app.js';
+import { scratchPostgres } from './test/scratch-postgres.js';
+import { call, freePort, setUpProject, sleep, startServer, stopServer } from './test/server-process.js';
 
-const PG_URL = process.env.GANTRY_TEST_DATABASE_URL ?? '';
 const SPM = '/portal/rest/spm';
 const BACKUP = `${SPM}/proxy/core/backup`;
 const TASKS = `${SPM}/proxy/core/taskmanager`;
 const PROJECT = 'proxied';
-const database = `gantry_nginx_${randomBytes(6).toString('hex')}`;
+const database = scratchPostgres('gantry_nginx');
 const started: ChildProcess[] = [];
 let dir = '';
 let base = '';
 let ports: [number, number];
 
-async function onServer(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 beforeAll(async () => {
-  await onServer(`CREATE DATABASE ${database}`);
-  const url = new URL(PG_URL);
-  url.pathname = `/${database}`;
+  await database.create();
   dir = await mkdtemp(path.join(tmpdir(), 'gantry-nginx-'));
-  const env = { DATABASE_URL: url.toString(), GANTRY_TRUST_PROXY: '127.0.0.1' };
+  const env = { DATABASE_URL: database.url, GANTRY_TRUST_PROXY: '127.0.0.1' };
   ports = [await freePort(), await freePort()];
   // One after the other: the second finds the database migrated.
   for (const port of ports) await startServer(path.join(dir, 'data'), port, started, { env });
@@ -54,14 +37,9 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  for (const child of started) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  for (const child of started) await stopServer(child);
   if (dir) await rm(dir, { recursive: true, force: true });
-  await onServer(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  await database.drop();
 }, 60_000);
 
 describe('two nodes behind nginx (deploy/nginx.conf)', () => {
@@ -70,27 +48,10 @@ describe('two nodes behind nginx (deploy/nginx.conf)', () => {
     expect(console.status).toBe(200);
     expect(console.headers.get('content-type')).toContain('text/html');
 
-    expect((await call(base, 'POST', `${SPM}/admin/register`, { password: wire(ADMIN_PASSWORD) })).status).toBe(200);
-    // Signed in once; every later call may reach either node.
-    const login = await call(base, 'POST', `${SPM}/login`, { username: 'admin', password: wire(ADMIN_PASSWORD) });
-    expect(login.status, JSON.stringify(login.body)).toBe(200);
-    const token = (login.body as { token: string }).token;
+    // Registered, signed in, licensed and a project made through the proxy; every call may reach either node.
+    const { token, headers } = await setUpProject(base, { id: PROJECT, name: 'Behind the proxy' });
     for (let i = 0; i < 4; i++)
       expect((await call(base, 'GET', `${SPM}/login/current/user`, undefined, token)).status).toBe(200);
-    const licensed = await uploadDevelopmentLicence(base, token);
-    expect(licensed.status, await licensed.clone().text()).toBe(200);
-    const grant = {
-      validityPeriod: 30,
-      startTime: localDate(new Date()),
-      userCount: 1,
-      flow: { tableCount: 1 },
-      dataGathering: { point: 1 },
-      features: [],
-    };
-    const project = { id: PROJECT, name: 'Behind the proxy', industry: 'coal', projectType: 'blank', grant };
-    const created = await call(base, 'POST', `${SPM}/project`, project, token);
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const headers = { authorization: `Bearer ${token}`, 'x-request-project': PROJECT };
     const saved = await call(base, 'POST', '/portal/rest/core/rule', { id: 'r1', name: 'kept' }, token, headers);
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
 

@@ -10,22 +10,20 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { localDate } from '@gantry/shared';
-import pg from 'pg';
+import { translate } from '@gantry/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { uploadDevelopmentLicence } from './test/dev-licence.js';
+import { SERVER_STOPPED } from './modules/tasks/task.engine.js';
 import { type S3TestServer, startS3Server } from './test/s3-server.js';
-import { call, freePort, sleep, startServer } from './test/server-process.js';
-import { ADMIN_PASSWORD, wire } from './test/test-app.js';
+import { scratchPostgres, withClient } from './test/scratch-postgres.js';
+import { call, freePort, setUpProject, sleep, startServer, stopServer } from './test/server-process.js';
 
-const PG_URL = process.env.GANTRY_TEST_DATABASE_URL ?? '';
 const SPM = '/portal/rest/spm';
 const MEDIA = `${SPM}/proxy/core/mediaLibrary`;
 const BACKUP = `${SPM}/proxy/core/backup`;
 const TASKS = `${SPM}/proxy/core/taskmanager`;
 const PROJECT = 'shared1';
-const database = `gantry_nodes_${randomBytes(6).toString('hex')}`;
+const database = scratchPostgres('gantry_nodes');
 const started: ChildProcess[] = [];
 const q = (value: unknown) => encodeURIComponent(JSON.stringify(value));
 
@@ -36,26 +34,15 @@ interface Node {
 }
 let s3: S3TestServer;
 let root = '';
-let testUrl = '';
 let one: Node;
 let two: Node;
 let token = '';
 let headers: Record<string, string> = {};
 
-async function onDatabase<T>(work: (client: pg.Client) => Promise<T>, url = PG_URL): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 async function startNode(name: string): Promise<Node> {
   const dir = path.join(root, name);
   const port = await freePort();
-  const env = { ...s3.env, GANTRY_S3_PREFIX: 'platform/', DATABASE_URL: testUrl };
+  const env = { ...s3.env, GANTRY_S3_PREFIX: 'platform/', DATABASE_URL: database.url };
   const child = await startServer(dir, port, started, { env, log: path.join(root, `${name}.log`) });
   return { base: `http://127.0.0.1:${port}`, dir, child };
 }
@@ -109,43 +96,19 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 beforeAll(async () => {
   s3 = await startS3Server();
-  await onDatabase((client) => client.query(`CREATE DATABASE ${database}`));
-  const url = new URL(PG_URL);
-  url.pathname = `/${database}`;
-  testUrl = url.toString();
+  await database.create();
   root = await mkdtemp(path.join(tmpdir(), 'gantry-nodes-'));
   // One after the other: the second finds the database migrated.
   one = await startNode('one');
   two = await startNode('two');
-  expect((await call(one.base, 'POST', `${SPM}/admin/register`, { password: wire(ADMIN_PASSWORD) })).status).toBe(200);
-  const login = await call(one.base, 'POST', `${SPM}/login`, { username: 'admin', password: wire(ADMIN_PASSWORD) });
-  token = (login.body as { token: string }).token;
-  const licensed = await uploadDevelopmentLicence(one.base, token);
-  expect(licensed.status, await licensed.clone().text()).toBe(200);
-  const grant = {
-    validityPeriod: 30,
-    startTime: localDate(new Date()),
-    userCount: 1,
-    flow: { tableCount: 1 },
-    dataGathering: { point: 1 },
-    features: [],
-  };
-  const project = { id: PROJECT, name: 'Shared plant', industry: 'coal', projectType: 'blank', grant };
-  const created = await call(two.base, 'POST', `${SPM}/project`, project, token);
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  headers = { authorization: `Bearer ${token}`, 'x-request-project': PROJECT };
+  ({ token, headers } = await setUpProject(one.base, { id: PROJECT, name: 'Shared plant' }));
 }, 180_000);
 
 afterAll(async () => {
-  for (const child of started) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  for (const child of started) await stopServer(child);
   await s3?.stop();
   if (root) await rm(root, { recursive: true, force: true });
-  await onDatabase((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+  await database.drop();
 }, 60_000);
 
 describe('two nodes on PostgreSQL and object storage', () => {
@@ -237,25 +200,21 @@ describe('two nodes on PostgreSQL and object storage', () => {
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     const cycleId = (made.body as { id: string }).id;
     // Due now (the slot ten minutes ago): both nodes' schedulers (every 15 s, on the same seconds) see it.
-    await onDatabase(
-      (client) =>
-        client.query(
-          `UPDATE db_backup_cycles SET anchor_at = now() - interval '70 minutes',
+    await withClient(database.url, (client) =>
+      client.query(
+        `UPDATE db_backup_cycles SET anchor_at = now() - interval '70 minutes',
              next_run_at = now() - interval '10 minutes' WHERE id = $1`,
-          [cycleId],
-        ),
-      testUrl,
+        [cycleId],
+      ),
     );
     const runs = async () =>
       (
-        await onDatabase(
-          (client) =>
-            client.query<{ tasks: number; dumps: number }>(
-              `SELECT (SELECT count(*)::int FROM tasks WHERE starts_with(id, $1)) AS tasks,
+        await withClient(database.url, (client) =>
+          client.query<{ tasks: number; dumps: number }>(
+            `SELECT (SELECT count(*)::int FROM tasks WHERE starts_with(id, $1)) AS tasks,
                       (SELECT count(*)::int FROM db_backups WHERE starts_with(task_id, $1)) AS dumps`,
-              [`pc_${cycleId}_`],
-            ),
-          testUrl,
+            [`pc_${cycleId}_`],
+          ),
         )
       ).rows[0];
     const until = Date.now() + 40_000;
@@ -289,9 +248,8 @@ describe('two nodes on PostgreSQL and object storage', () => {
     }
     const runner = async () =>
       (
-        await onDatabase(
-          (client) => client.query<{ runner: string | null }>('SELECT runner FROM tasks WHERE id = $1', [id]),
-          testUrl,
+        await withClient(database.url, (client) =>
+          client.query<{ runner: string | null }>('SELECT runner FROM tasks WHERE id = $1', [id]),
         )
       ).rows[0]?.runner;
     const killedRunner = await runner();
@@ -315,7 +273,7 @@ describe('two nodes on PostgreSQL and object storage', () => {
       expect(Date.now(), 'the task of the killed node was never failed').toBeLessThan(deadline);
       await sleep(250);
     }
-    expect(ended.message).toContain('server stopped');
+    expect(ended.message).toBe(translate(SERVER_STOPPED, 'zh_Hans'));
     const listed = await call(two.base, 'GET', `${BACKUP}?query=${q({ limit: 100 })}`, undefined, token, headers);
     expect(listed.status).toBe(200);
     expect(JSON.stringify(listed.body)).not.toContain('interrupted');
