@@ -6,6 +6,7 @@ import path from 'node:path';
 import { translate } from '@gantry/shared';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { projectDocuments } from '../../db/schema.js';
 import { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import { TRASH_FOLDER, Trash } from '../../lib/trash.js';
 import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
@@ -60,6 +61,17 @@ const q = (value: unknown) => encodeURIComponent(JSON.stringify(value));
 async function put(collection: string, doc: Record<string, unknown>, projectId = project) {
   const response = await call('POST', `${CORE}/${collection}`, { projectId, body: doc });
   expect(response.statusCode, response.body).toBe(200);
+}
+
+/**
+ * A table document as a template install or an earlier version left it: the generic data layer makes
+ * no tables (only the designer does, `tableUseDesigner`), so it is written as the repository stores it.
+ */
+async function putTable(doc: { id: string; name: string }, projectId = project) {
+  const now = new Date();
+  await app.database.db
+    .insert(projectDocuments)
+    .values({ projectId, collection: 'table', id: doc.id, doc, createTime: now, updateTime: now });
 }
 
 /** A zip file as the upload calls take it (multipart `file`). */
@@ -135,7 +147,7 @@ async function mediaFiles(projectId = project): Promise<Record<string, string>> 
 async function seed() {
   await put('rule', { id: 'r1', name: 'high temperature', threshold: 80 });
   await put('rule', { id: 'r2', name: 'low pressure', threshold: 1.5, projectId: project });
-  await put('table', { id: 't1', name: 'wells' });
+  await putTable({ id: 't1', name: 'wells' });
   await put('table_record', { id: 'tr1', tableId: 't1', values: { depth: 1200 } });
   await put('user', { id: 'u1', name: 'operator' });
   await put('setting', { id: 's1', key: 'theme', value: 'dark' });

@@ -2,12 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DB_BACKUP_TASK_RESTORE } from '@gantry/shared';
+import { DB_BACKUP_TASK_RESTORE, translate } from '@gantry/shared';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tasks } from '../../db/schema.js';
 import { SPM_URL } from '../../test/fixtures.js';
 import { ENGINE } from '../../test/test-app.js';
+import { SERVER_STOPPED } from '../tasks/task.engine.js';
 import {
   BACKUP,
   CORE,
@@ -224,7 +225,7 @@ describe('database backups', () => {
     await expect
       .poll(async () => (await call('GET', `${DB}/tOrphan`)).json().status, { timeout: 10_000, interval: 200 })
       .toBe('failed');
-    expect((await call('GET', `${DB}/tOrphan`)).json().log).toBe('the server stopped while the task ran');
+    expect((await call('GET', `${DB}/tOrphan`)).json().log).toBe(translate(SERVER_STOPPED, 'en'));
     expect((await call('GET', `${CORE}/rule`)).statusCode).toBe(200);
   });
 
