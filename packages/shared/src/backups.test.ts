@@ -8,6 +8,7 @@ import {
   uploadRecordName,
 } from './backups.js';
 import { backupExportSchema, backupImportSchema } from './schemas/backup.schema.js';
+import { RestoreRule } from './states.js';
 
 describe('selection links (§4)', () => {
   it('brings user and role with the data group, setting with table records, and the linked dashboard modules', () => {
@@ -70,9 +71,9 @@ describe('the export and import queries', () => {
   });
   it('gives every module of mongoItem the itemType rule, and needs a rule with mongodb', () => {
     const q = backupImportSchema.parse({ id: 'b1', item: ['mongodb'], mongoItem: ['rule', 'cron'], itemType: 2 });
-    expect(q.rules).toEqual({ rule: 2, cron: 2 });
+    expect(q.rules).toEqual({ rule: RestoreRule.Replace, cron: RestoreRule.Replace });
     const explicit = backupImportSchema.parse({ id: 'b1', item: ['mongodb'], moduleRules: { rule: 1 } });
-    expect(explicit.rules).toEqual({ rule: 1 });
+    expect(explicit.rules).toEqual({ rule: RestoreRule.Keep });
     const missing = backupImportSchema.safeParse({ id: 'b1', item: ['mongodb'] });
     expect(missing.error?.issues[0]?.message).toBe('backup.ruleRequired');
     const badRule = backupImportSchema.safeParse({ id: 'b1', item: ['mongodb'], moduleRules: { rule: 3 } });

@@ -20,7 +20,8 @@ export type TaskParams = Record<string, unknown>;
 
 /** The project a project task works on (a platform task has none: a task type that needs one was given one at submit). */
 export function projectOf(task: Pick<TaskRow, 'id' | 'projectId'>): string {
-  if (task.projectId === null) throw new TaskError(`task ${task.id} has no project`);
+  // A bug, not a user's problem: the task fails with the internal error.
+  if (task.projectId === null) throw new Error(`task ${task.id} has no project`);
   return task.projectId;
 }
 
