@@ -1,9 +1,12 @@
 import { Card, Form, Input, Skeleton, Switch } from 'antd';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../services/auth';
 import { formatDateTime } from '../../utils/dateTime';
-import { ApiTokensCard } from './ApiTokensCard';
-import { TwoFactorCard } from './TwoFactorCard';
+
+// The account-security cards (QR code, tables) load after the profile shows.
+const TwoFactorCard = lazy(() => import('./TwoFactorCard').then((m) => ({ default: m.TwoFactorCard })));
+const ApiTokensCard = lazy(() => import('./ApiTokensCard').then((m) => ({ default: m.ApiTokensCard })));
 
 /** Personal centre: the profile of login/current/user (read-only), two-factor sign-in, API tokens. */
 export default function UserCenterPage() {
@@ -38,8 +41,10 @@ export default function UserCenterPage() {
           </Form>
         )}
       </Card>
-      <TwoFactorCard />
-      {user ? <ApiTokensCard isAdmin={user.isAdmin} /> : null}
+      <Suspense fallback={<Skeleton active />}>
+        <TwoFactorCard />
+        {user ? <ApiTokensCard isAdmin={user.isAdmin} /> : null}
+      </Suspense>
     </>
   );
 }

@@ -1,17 +1,23 @@
 import { EditOutlined, FolderOpenOutlined, GlobalOutlined, SettingOutlined, TableOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Result, Skeleton, Space, Tag } from 'antd';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { pathTo } from '../../../app/paths';
 import { openSite } from '../../../components/OpenSite';
 import { getProject } from '../../../services/project';
 import { formatDateTime } from '../../../utils/dateTime';
-import { ExtensionValues } from '../../project-expand/ExtensionValues';
 import { LicenceDetail } from '../components/LicenceDetail';
 import { industryLabel } from '../options';
 import { deviceStats } from '../projectNumbers';
 import { ProjectData } from './ProjectData';
+
+// The extension fields' values (the field registry) load after the project's own details show.
+const ExtensionValues = lazy(() =>
+  import('../../project-expand/ExtensionValues').then((m) => ({ default: m.ExtensionValues })),
+);
+
 import '../tables/texts';
 
 const yesNo = (value: boolean, t: (key: 'common.yes' | 'common.no') => string) => t(value ? 'common.yes' : 'common.no');
@@ -110,7 +116,9 @@ export default function ProjectDetailPage() {
           </Descriptions.Item>
         </Descriptions>
       </Card>
-      <ExtensionValues project={project} />
+      <Suspense fallback={null}>
+        <ExtensionValues project={project} />
+      </Suspense>
       <Card title={t('project.licenceDetail')}>
         <LicenceDetail project={project} />
       </Card>

@@ -11,13 +11,18 @@ import { useUnusedLicence } from '../../../services/licence';
 import { createProject, updateProject, uploadCertificates } from '../../../services/project';
 import { isRequestError, reportError } from '../../../services/request';
 import { createProjectFromTemplate, type TaskState } from '../../../services/templates';
-import { ProjectExtensionCard } from '../../project-expand/ProjectExtensionCard';
 import { useOwnerOptions } from '../options';
 import { PROJECTS_KEY } from '../useProjectLists';
 import { BasicFields } from './BasicFields';
 import { newCertificates } from './certificates';
 import { MoreFields } from './MoreFields';
 import { buildCreateBody, buildUpdateBody, CODE_FIELDS, mapFieldErrors, type ProjectFormValues } from './projectForm';
+
+// The extension fields (their widgets, rules and texts) load after the form's own fields show.
+const ProjectExtensionCard = lazy(() =>
+  import('../../project-expand/ProjectExtensionCard').then((m) => ({ default: m.ProjectExtensionCard })),
+);
+
 import { SiteFields } from './SiteFields';
 
 // Loaded when a template install starts, not with the form (weight/budgets.ts).
@@ -154,7 +159,9 @@ export function ProjectForm({ isAdmin, initialValues, loaded }: ProjectFormProps
       <Card title={t('project.sectionMore')} style={{ marginBottom: 16 }}>
         <MoreFields isAdd={isAdd} />
       </Card>
-      <ProjectExtensionCard mode={isAdd ? 'create' : 'edit'} />
+      <Suspense fallback={null}>
+        <ProjectExtensionCard mode={isAdd ? 'create' : 'edit'} />
+      </Suspense>
       {installing ? (
         <Suspense fallback={null}>
           <TemplateInstallProgress taskId={installing} onEnd={installEnded} />
