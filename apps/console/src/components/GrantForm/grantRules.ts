@@ -63,8 +63,26 @@ const labelKey = (field: string) => `grant.label.${field}` as CoreMessageKey;
 function partialGrant(values: unknown): Grant {
   const record = isRecord(values) ? values : {};
   const features = Array.isArray(record.features) ? record.features.filter((f) => typeof f === 'string') : [];
-  return { ...record, features } as unknown as Grant;
+  const draft = { ...record, features };
+  return checkableAsGrant(draft) ? draft : { ...EMPTY_GRANT, features };
 }
+
+/**
+ * The one premise above, said once: a record whose `features` is an array is read by grantProblems
+ * as a grant (its other fields read defensively). Not a proof that every field is filled in.
+ */
+function checkableAsGrant(draft: Record<string, unknown>): draft is Grant {
+  return Array.isArray(draft.features);
+}
+
+/** Nothing filled in: every date and duration comparison comes out false, no measure is set. */
+const EMPTY_GRANT: Grant = {
+  validityPeriod: Number.NaN,
+  startTime: '',
+  userCount: Number.NaN,
+  flow: { tableCount: Number.NaN },
+  features: [],
+};
 
 /**
  * The message one field of a grant shows, or null: required first ('{{label}}不能为空'), then the
