@@ -57,6 +57,27 @@ interface Finding {
   targets: string[];
 }
 
+/**
+ * Waits until the page is at rest: no request in flight for 300 ms (a hash route's data loads after
+ * `goto` returns; `networkidle` was reached on the first load) and no finite animation or transition
+ * running, so axe measures colours at rest, not halfway through a fade (e.g. a button turning enabled).
+ */
+async function settled(page: Page, network: { inFlight: number; since: number }): Promise<void> {
+  await expect.poll(() => network.inFlight === 0 && Date.now() - network.since > 300, { timeout: 20_000 }).toBe(true);
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every(
+            (a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY,
+          ),
+      undefined,
+      { polling: 100, timeout: 5_000 },
+    )
+    .catch(() => undefined);
+}
+
 async function axeFindings(page: Page): Promise<Finding[]> {
   await page.evaluate(AXE);
   return page.evaluate(async () => {
@@ -88,6 +109,17 @@ for (const user of USERS) {
         page.on('console', (message) => {
           if (message.type() === 'error') errors.push(`${page.url()}: console error: ${message.text()}`);
         });
+        const network = { inFlight: 0, since: Date.now() };
+        const requestEnded = () => {
+          network.inFlight -= 1;
+          network.since = Date.now();
+        };
+        page.on('request', () => {
+          network.inFlight += 1;
+          network.since = Date.now();
+        });
+        page.on('requestfinished', requestEnded);
+        page.on('requestfailed', requestEnded);
         await page.setViewportSize({ width: viewport.width, height: viewport.height });
         await page.addInitScript((lang) => localStorage.setItem('gantry.language', lang), language);
         await page.goto('/portal/#/login');
@@ -102,6 +134,7 @@ for (const user of USERS) {
           await expect(page.locator('.ant-spin-spinning'))
             .toHaveCount(0, { timeout: 20_000 })
             .catch(() => undefined);
+          await settled(page, network);
           const name = `${user.who}-${language}-${viewport.name}-${route.replace(/^\/app\//, '').replace(/\W+/g, '_')}`;
           await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
           for (const finding of await axeFindings(page)) {

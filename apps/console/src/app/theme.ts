@@ -36,6 +36,8 @@ export const THEME: ThemeConfig = {
   token: {
     colorPrimary: PRIMARY_COLOUR,
     colorLink: PRIMARY_COLOUR,
+    // antd's red-7: 5.6:1 on white for danger links and field errors (its red #ff4d4f is 3.4:1).
+    colorError: '#cf1322',
     // Hovered links and primary buttons go darker (blue-8), not lighter: antd's lighter shades of
     // #0958d9 are 2.8:1 (link text) and 3.6:1 (white on a button) on white.
     colorLinkHover: PRIMARY_HOVER_COLOUR,
@@ -44,5 +46,9 @@ export const THEME: ThemeConfig = {
     colorTextDescription: SECONDARY_TEXT_COLOUR,
     colorTextPlaceholder: 'rgba(0, 0, 0, 0.55)',
   },
-  components: { Tag: TAG_TEXT },
+  components: {
+    Tag: TAG_TEXT,
+    // A table's empty text (a string, not antd's Empty) is in the disabled grey, 1.8:1 on white.
+    Table: { colorTextDisabled: SECONDARY_TEXT_COLOUR },
+  },
 };
