@@ -62,6 +62,7 @@ export default defineConfig({
     { name: 'templates', testMatch: 'templates.spec.ts' },
     { name: 'sites', testMatch: 'sites.spec.ts' },
     { name: 'tables', testMatch: 'tables.spec.ts' },
+    { name: 'a11y', testMatch: 'a11y.spec.ts' },
     { name: 'account-security', testMatch: 'account-security.spec.ts' },
     { name: 'sso', testMatch: 'sso.spec.ts' },
     { name: 'hub', testMatch: 'hub.spec.ts' },

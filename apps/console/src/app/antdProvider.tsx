@@ -1,9 +1,10 @@
-import { ConfigProvider, message, type ThemeConfig } from 'antd';
+import { ConfigProvider, message } from 'antd';
 import enUS from 'antd/es/locale/en_US';
 import zhCN from 'antd/es/locale/zh_CN';
 import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bindFeedback } from '../services/feedback';
+import { THEME } from './theme';
 
 /**
  * Context-aware toasts (theme, locale) for the request layer. antd's `App` would do the same but
@@ -23,20 +24,6 @@ function FeedbackHost({ children }: { children: ReactNode }) {
     </>
   );
 }
-
-/**
- * WCAG AA contrast (issue 32, axe in e2e/a11y.spec.ts): antd's primary blue #1677ff carries white
- * text at 4.1:1 and its grey secondary texts sit near 3:1, under the 4.5:1 of normal text. One shade
- * darker of the same blue (antd's blue-7), and greys at 60 % black, pass.
- */
-const THEME: ThemeConfig = {
-  token: {
-    colorPrimary: '#0958d9',
-    colorTextTertiary: 'rgba(0, 0, 0, 0.6)',
-    colorTextDescription: 'rgba(0, 0, 0, 0.6)',
-    colorTextPlaceholder: 'rgba(0, 0, 0, 0.55)',
-  },
-};
 
 /**
  * antd's locale (following i18next) and toasts, around the routes that use antd: the /app layout,

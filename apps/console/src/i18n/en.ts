@@ -153,6 +153,7 @@ export const en: Record<ConsoleKey, string> = {
   'apiTokens.revoke': 'Revoke',
   'apiTokens.revokeConfirm': 'Calls with this token will be refused. Revoke it?',
   'apiTokens.days': 'days',
+  'apiTokens.validDays': 'Valid for (days)',
   'apiTokens.endWithPassword': 'End when the password changes',
   'apiTokens.create': 'Create token',
   'apiTokens.createdOnce': 'Token created. Copy it now: it will not be shown again.',

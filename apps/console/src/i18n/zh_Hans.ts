@@ -149,6 +149,7 @@ export const zh_Hans = {
   'apiTokens.revoke': '撤销',
   'apiTokens.revokeConfirm': '撤销后使用此令牌的调用将被拒绝，确定撤销？',
   'apiTokens.days': '天',
+  'apiTokens.validDays': '有效天数',
   'apiTokens.endWithPassword': '修改密码时失效',
   'apiTokens.create': '创建令牌',
   'apiTokens.createdOnce': '令牌已创建。请立即复制，它不会再次显示。',

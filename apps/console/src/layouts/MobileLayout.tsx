@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { PATHS } from '../app/paths';
 import { RouteGuard } from '../app/RouteGuard';
+import { PRIMARY_COLOUR } from '../app/theme';
 import { EvaluationBanner } from '../components/EvaluationBanner';
 import { LazyTaskNotifications } from '../components/TaskNotifications/lazy';
 import { commonMenu } from '../routes';
@@ -80,7 +81,7 @@ export function MobileLayout({ isAdmin }: { isAdmin: boolean }) {
                 justifyContent: 'center',
                 gap: 2,
                 fontSize: 12,
-                color: active ? '#1677ff' : 'rgba(0,0,0,0.65)',
+                color: active ? PRIMARY_COLOUR : 'rgba(0,0,0,0.65)',
                 cursor: 'pointer',
               }}
             >

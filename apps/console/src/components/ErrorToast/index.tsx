@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PRIMARY_COLOUR } from '../../app/theme';
 
 interface ErrorToastProps {
   message: string;
@@ -18,7 +19,7 @@ export function ErrorToast({ message, code, status, path }: ErrorToastProps) {
       <button
         type="button"
         onClick={() => setOpen((v) => !v)}
-        style={{ border: 0, background: 'none', padding: 0, color: '#1677ff', cursor: 'pointer' }}
+        style={{ border: 0, background: 'none', padding: 0, color: PRIMARY_COLOUR, cursor: 'pointer' }}
       >
         {open ? t('request.hideDetails') : t('request.showDetails')}
       </button>

@@ -122,6 +122,7 @@ export function BackupFrame<R extends BackupRow>({
           showSearch
           optionFilterProp="label"
           placeholder={t('backups.pickProject')}
+          aria-label={t('backups.pickProject')}
           value={projectId || undefined}
           loading={projects.isLoading}
           options={(projects.data ?? []).map((p) => ({ value: p.id, label: p.name }))}

@@ -1,7 +1,7 @@
 import { DeleteOutlined } from '@ant-design/icons';
 import { BACKUP_LIMITS } from '@gantry/shared';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Input, Modal, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Input, Modal, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { Dayjs } from 'dayjs';
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
@@ -10,6 +10,7 @@ import { toast } from '../../services/feedback';
 import { isRequestError } from '../../services/request';
 import { formatDateTime } from '../../utils/dateTime';
 import { rowTestId, testId } from '../../utils/testId';
+import { ScrollTable } from '../ScrollTable';
 import type { AnyBackupKind } from './KindChoice';
 
 const PAGE_SIZE = 10;
@@ -271,7 +272,7 @@ export function BackupList<R extends BackupRow>({
           data-testid={id('list-error')}
         />
       ) : (
-        <Table<R>
+        <ScrollTable<R>
           rowKey="id"
           size="middle"
           loading={list.isFetching}

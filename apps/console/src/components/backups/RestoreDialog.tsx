@@ -1,9 +1,10 @@
 import { isCollection, RESTORE_RULES, type RestorePlan, type RestoreRule } from '@gantry/shared';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Form, Modal, Select, Table } from 'antd';
+import { Alert, Form, Modal, Select } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { testId } from '../../utils/testId';
+import { ScrollTable } from '../ScrollTable';
 import { KindsItem, ModulesItem } from './FormItems';
 import { type AnyBackupKind, hasKind } from './KindChoice';
 import { newRequestId } from './newRequestId';
@@ -157,7 +158,7 @@ export function RestoreDialog<K extends AnyBackupKind>({
         <div data-testid={`${prefix}-plan`}>
           <strong>{t('backups.plan')}</strong>
           {dryRun.data.modules.length > 0 && (
-            <Table
+            <ScrollTable
               size="small"
               rowKey="module"
               pagination={false}

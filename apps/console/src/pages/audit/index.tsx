@@ -1,8 +1,9 @@
 import { AUDIT_EXPORT_MAX, type AuditExportFormat } from '@gantry/shared';
-import { AutoComplete, Button, Card, Dropdown, Input, Select, Space, Table } from 'antd';
+import { AutoComplete, Button, Card, Dropdown, Input, Select, Space } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ColumnSettings, useTableLayout } from '../../components/ColumnSettings';
+import { ScrollTable } from '../../components/ScrollTable';
 import { type AuditEntry, type AuditFilter, exportAudit, useAudit } from '../../services/audit';
 import { reportError } from '../../services/request';
 import { saveFile } from '../../utils/saveFile';
@@ -85,6 +86,7 @@ export default function AuditPage() {
         <AutoComplete
           data-testid="audit-filter-action"
           placeholder={t('audit.action')}
+          aria-label={t('audit.action')}
           style={{ width: 200 }}
           allowClear
           value={draft.action}
@@ -94,6 +96,7 @@ export default function AuditPage() {
         <Select
           data-testid="audit-filter-object"
           placeholder={t('audit.objectType')}
+          aria-label={t('audit.objectType')}
           style={{ width: 160 }}
           allowClear
           value={draft.objectType || undefined}
@@ -147,7 +150,7 @@ export default function AuditPage() {
           {t('audit.reset')}
         </Button>
       </Space>
-      <Table<AuditEntry>
+      <ScrollTable<AuditEntry>
         rowKey="id"
         data-testid="audit-table"
         size={layout.size}

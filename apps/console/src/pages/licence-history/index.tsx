@@ -1,9 +1,10 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import type { MachineInfoRow } from '@gantry/shared';
-import { Button, Card, Table } from 'antd';
+import { Button, Card } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ScrollTable } from '../../components/ScrollTable';
 import { useHasRight } from '../../services/auth';
 import { exportHistory, useHistory } from '../../services/licenceHistory';
 import { fileDate, saveFile } from '../../utils/saveFile';
@@ -78,7 +79,7 @@ export default function LicenceHistoryPage() {
         ) : null
       }
     >
-      <Table<MachineInfoRow>
+      <ScrollTable<MachineInfoRow>
         rowKey="id"
         size="middle"
         data-testid="history-table"

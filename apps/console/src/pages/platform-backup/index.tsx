@@ -13,11 +13,11 @@ import {
   Progress,
   Result,
   Space,
-  Table,
   Upload,
 } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ScrollTable } from '../../components/ScrollTable';
 import { toast } from '../../services/feedback';
 import { navigateTo } from '../../services/navigation';
 import {
@@ -160,7 +160,7 @@ export default function PlatformBackupPage() {
         {uploading !== null && (
           <Progress percent={uploading} format={() => t('platform.uploading', { percent: uploading })} />
         )}
-        <Table<PlatformBackupView>
+        <ScrollTable<PlatformBackupView>
           rowKey="name"
           loading={backups.isPending}
           dataSource={backups.data ?? []}

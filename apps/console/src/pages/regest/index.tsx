@@ -2,6 +2,7 @@ import { Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { SECONDARY_TEXT_COLOUR } from '../../app/theme';
 import { PasswordStrength } from '../../components/PasswordStrength';
 import { passwordRules, repeatRules } from '../../components/PasswordStrength/rules';
 import { registerAdmin } from '../../services/auth';
@@ -36,7 +37,7 @@ export default function RegestPage() {
 
   return (
     <AuthShell title={t('regest.title')}>
-      <p style={{ marginTop: -12, marginBottom: 20, textAlign: 'center', color: 'rgba(0,0,0,0.45)' }}>
+      <p style={{ marginTop: -12, marginBottom: 20, textAlign: 'center', color: SECONDARY_TEXT_COLOUR }}>
         {t('regest.subtitle')}
       </p>
       <Form<RegestValues> form={form} layout="vertical" requiredMark={false} onFinish={onFinish}>

@@ -146,12 +146,14 @@ function Gallery() {
           onSearch={(value) => setName(value)}
           style={{ width: 280 }}
           data-testid="templates-search"
+          aria-label={t('templates.searchName')}
         />
         <Select<Industry | ''>
           value={industry}
           onChange={setIndustry}
           style={{ width: 200 }}
           data-testid="templates-industry"
+          aria-label={t('templates.industry')}
           options={[
             { value: '', label: t('templates.allIndustries') },
             ...INDUSTRIES.map((value) => ({ value, label: industryLabel(t, value) })),

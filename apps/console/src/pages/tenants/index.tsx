@@ -1,6 +1,6 @@
 import { PlusOutlined } from '@ant-design/icons';
 import type { TableSetting, TenantView } from '@gantry/shared';
-import { Button, Card, Input, Space, Table } from 'antd';
+import { Button, Card, Input, Space } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -8,6 +8,7 @@ import { PATHS } from '../../app/paths';
 import { ColumnSettings, useTableLayout } from '../../components/ColumnSettings';
 import { BlockedTooltip } from '../../components/LicenceStatus';
 import { useLicenceBlock } from '../../components/LicenceStatus/useLicenceBlock';
+import { ScrollTable } from '../../components/ScrollTable';
 import { useIsMobile } from '../../layouts/useIsMobile';
 import { useTenants } from '../../services/tenant';
 import { rowTestId } from '../../utils/testId';
@@ -88,7 +89,7 @@ export default function TenantsPage() {
         </Space>
       }
     >
-      <Table<TenantView>
+      <ScrollTable<TenantView>
         rowKey="id"
         data-testid="tenant-table"
         size={layout.size}

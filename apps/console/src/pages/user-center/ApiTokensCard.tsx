@@ -99,6 +99,7 @@ export function ApiTokensCard({ isAdmin }: { isAdmin: boolean }) {
       <Space wrap style={{ marginBottom: 16 }}>
         <Input
           data-testid="api-token-name"
+          aria-label={t('apiTokens.name')}
           placeholder={t('apiTokens.name')}
           maxLength={64}
           value={name}
@@ -106,6 +107,7 @@ export function ApiTokensCard({ isAdmin }: { isAdmin: boolean }) {
         />
         <Select<ApiTokenScope>
           data-testid="api-token-scope"
+          aria-label={t('apiTokens.scope')}
           value={scope}
           onChange={setScope}
           options={[
@@ -116,6 +118,7 @@ export function ApiTokensCard({ isAdmin }: { isAdmin: boolean }) {
         />
         <InputNumber<number>
           data-testid="api-token-days"
+          aria-label={t('apiTokens.validDays')}
           min={1}
           max={API_TOKEN_MAX_DAYS}
           precision={0}

@@ -35,8 +35,8 @@ export default function UserCenterPage() {
             <Form.Item name="isAdmin" label={t('userCenter.isAdmin')} valuePropName="checked">
               <Switch disabled checkedChildren={t('common.yes')} unCheckedChildren={t('common.no')} />
             </Form.Item>
-            <Form.Item label={t('userCenter.expiresAt')}>
-              <Input readOnly value={formatDateTime(user.expiresAt)} data-testid="user-expiresAt" />
+            <Form.Item label={t('userCenter.expiresAt')} htmlFor="user-expiresAt">
+              <Input id="user-expiresAt" readOnly value={formatDateTime(user.expiresAt)} data-testid="user-expiresAt" />
             </Form.Item>
           </Form>
         )}

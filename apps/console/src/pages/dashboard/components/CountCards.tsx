@@ -1,12 +1,13 @@
 import { Card, Col, Row, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { SUCCESS_COLOUR } from '../../../app/theme';
 import type { StatusCounts } from '../../../services/dashboard';
 
 function CountCard({ title, counts, testId }: { title: string; counts: StatusCounts; testId: string }) {
   const { t } = useTranslation();
   const cells = [
     { key: 'total', title: t('dashboard.total'), value: counts.enabled + counts.disabled, color: undefined },
-    { key: 'enabled', title: t('dashboard.enabled'), value: counts.enabled, color: '#52c41a' },
+    { key: 'enabled', title: t('dashboard.enabled'), value: counts.enabled, color: SUCCESS_COLOUR },
     { key: 'disabled', title: t('dashboard.disabled'), value: counts.disabled, color: '#8c8c8c' },
   ];
   return (

@@ -1,8 +1,9 @@
-import { Alert, Button, Card, Progress, Space, Table, Typography } from 'antd';
+import { Alert, Button, Card, Progress, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PATHS } from '../../../app/paths';
 import { lastDay, RemainingDays } from '../../../components/GrantSummary';
+import { ScrollTable } from '../../../components/ScrollTable';
 import { translateMessage } from '../../../i18n';
 import type { Dashboard, MeasureUse } from '../../../services/dashboard';
 import { rowTestId } from '../../../utils/testId';
@@ -51,7 +52,7 @@ export function LicenceUse({ licence, isAdmin }: { licence: Dashboard['licence']
         <Typography.Text>{t('dashboard.validity', { start: grant.startTime, end: lastDay(grant) })}</Typography.Text>
         <RemainingDays days={grant.remainingTime} testId="dashboard-remaining" />
       </Space>
-      <Table<MeasureUse>
+      <ScrollTable<MeasureUse>
         rowKey="path"
         size="small"
         pagination={false}

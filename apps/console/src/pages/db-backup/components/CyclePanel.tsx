@@ -1,10 +1,11 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { type DbBackupCycleView, JobState, PERIODIC_BACKUP_LIMITS as L } from '@gantry/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, InputNumber, Modal, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Button, Form, Input, InputNumber, Modal, Space, Switch, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ScrollTable } from '../../../components/ScrollTable';
 import { translateMessage } from '../../../i18n';
 import { type CycleInput, createCycle, deleteCycle, listCycles, updateCycle } from '../../../services/dbBackupCycles';
 import { toast } from '../../../services/feedback';
@@ -234,7 +235,7 @@ export function CyclePanel({ projectId }: { projectId: string }) {
           {t('cycles.add')}
         </Button>
       </div>
-      <Table<DbBackupCycleView>
+      <ScrollTable<DbBackupCycleView>
         rowKey="id"
         size="middle"
         loading={cycles.isPending}

@@ -1,9 +1,10 @@
 import { DownOutlined } from '@ant-design/icons';
 import { PROJECT_LIST_PAGE, type ProjectView } from '@gantry/shared';
-import { Button, Dropdown, Grid, Space, Table, Tag } from 'antd';
+import { Button, Dropdown, Grid, Space, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { openSite } from '../../../components/OpenSite';
+import { ScrollTable } from '../../../components/ScrollTable';
 import { formatDateTime } from '../../../utils/dateTime';
 import { rowTestId, withTestId } from '../../../utils/testId';
 import { useProjectExpand } from '../../project-expand/api';
@@ -143,7 +144,7 @@ export function ProjectTable(props: ProjectTableProps) {
   const scrollX = columns.reduce((sum, column) => sum + Number(column.width ?? 0), SELECTION_WIDTH);
 
   return (
-    <Table<ProjectView>
+    <ScrollTable<ProjectView>
       data-testid="project-table"
       rowKey="id"
       columns={columns}

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { Card, Descriptions, Table } from 'antd';
+import { Card, Descriptions } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { ScrollTable } from '../../../components/ScrollTable';
 import { request } from '../../../services/request';
 
 interface DataStats {
@@ -44,7 +45,7 @@ export function ProjectData({ projectId }: { projectId: string }) {
         </Descriptions.Item>
       </Descriptions>
       {data && data.collections.length > 0 ? (
-        <Table
+        <ScrollTable
           size="small"
           rowKey="collection"
           pagination={false}

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Modal, Progress } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SECONDARY_TEXT_COLOUR } from '../../../app/theme';
 import { ProgressSocket } from '../../../services/progressSocket';
 import { getToken } from '../../../services/session';
 import { getTask, getTemplate, type TaskState } from '../../../services/templates';
@@ -18,7 +19,7 @@ export function ChosenTemplate({ id }: { id: string | null | undefined }) {
   });
   if (!id || !template.data) return null;
   return (
-    <span style={{ color: 'rgba(0, 0, 0, 0.45)' }} data-testid="project-template-chosen">
+    <span style={{ color: SECONDARY_TEXT_COLOUR }} data-testid="project-template-chosen">
       {template.data.name} · {template.data.developer}
     </span>
   );

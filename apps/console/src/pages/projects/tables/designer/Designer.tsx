@@ -1,8 +1,9 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { type Field, type FieldRule, RULE_HINTS, RULE_OPERATORS, RULE_TRIGGERS } from '@gantry/shared';
-import { Alert, Button, Card, Col, Form, Input, InputNumber, Row, Select, Space, Switch, Table, Tabs } from 'antd';
+import { Alert, Button, Card, Col, Form, Input, InputNumber, Row, Select, Space, Switch, Tabs } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ScrollTable } from '../../../../components/ScrollTable';
 import { toast } from '../../../../services/feedback';
 import { RequestError } from '../../../../services/request';
 import {
@@ -351,7 +352,7 @@ export default function Designer({ projectId, table, tables, onChanged }: Props)
                     </Form.Item>
                   </Col>
                 </Row>
-                <Table<Field>
+                <ScrollTable<Field>
                   rowKey="name"
                   size="small"
                   pagination={false}

@@ -1,5 +1,6 @@
-import { Alert, Modal, Table, Tag } from 'antd';
+import { Alert, Modal, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { ScrollTable } from '../../../../components/ScrollTable';
 import type { FieldChange, PublishPreview } from '../../../../services/tables';
 import { testId } from '../../../../utils/testId';
 import { dynamicText } from '../texts';
@@ -48,7 +49,7 @@ export function PublishDialog({ preview, update, publishing, failure, onConfirm,
           <p data-testid="publish-intro">
             {update ? t('designer.publishIntro', { records: preview.records }) : t('designer.firstPublish')}
           </p>
-          <Table<FieldChange>
+          <ScrollTable<FieldChange>
             rowKey="field"
             size="small"
             pagination={false}

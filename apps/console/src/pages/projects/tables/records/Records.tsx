@@ -29,13 +29,13 @@ import {
   Popconfirm,
   Select,
   Space,
-  Table,
   type TableColumnsType,
   type TableProps,
 } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ColumnSettings, type KeyedColumn, useTableLayout } from '../../../../components/ColumnSettings';
+import { ScrollTable } from '../../../../components/ScrollTable';
 import { toast } from '../../../../services/feedback';
 import { likeText } from '../../../../services/list';
 import {
@@ -444,7 +444,7 @@ export default function Records({ projectId, table }: { projectId: string; table
           </Button>
         )}
       </Space>
-      <Table<TableRecord>
+      <ScrollTable<TableRecord>
         rowKey="id"
         size={layout.size}
         data-testid="records-table"
@@ -580,7 +580,7 @@ export default function Records({ projectId, table }: { projectId: string; table
 function SubTableRows({ field, value }: { field: Extract<Field, { type: 'subTable' }>; value: unknown }) {
   const rows = Array.isArray(value) ? value.filter(isRecord) : [];
   return (
-    <Table<Record<string, unknown>>
+    <ScrollTable<Record<string, unknown>>
       size="small"
       pagination={false}
       rowKey={ROW_KEY}

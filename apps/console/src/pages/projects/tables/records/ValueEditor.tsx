@@ -21,7 +21,6 @@ import {
   Select,
   Space,
   Switch,
-  Table,
   TimePicker,
   Typography,
   Upload,
@@ -30,6 +29,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { ScrollTable } from '../../../../components/ScrollTable';
 import { toast } from '../../../../services/feedback';
 import { likeText } from '../../../../services/list';
 import { ensureMediaFolder, uploadMedia } from '../../../../services/media';
@@ -298,7 +298,7 @@ function SubTableInput({
   const { minRows = 0, maxRows } = field.options;
   return (
     <div data-testid={testId}>
-      <Table<Record<string, unknown>>
+      <ScrollTable<Record<string, unknown>>
         size="small"
         pagination={false}
         scroll={{ x: 'max-content' }}
