@@ -1,6 +1,6 @@
 import { PROJECT_CARD_PAGE, type ProjectView } from '@gantry/shared';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ADMIN, type MockCall, mockFetch, renderPage, signIn, TENANT } from '../../test/utils';
 import { licenceInfo } from '../licence/testFixtures';
 import ProjectListPage from '.';
@@ -399,12 +399,22 @@ describe('project hub actions (issue 32)', () => {
     expect(plain.className).not.toContain('gantry-card-coloured');
   });
 
-  it('shows remarks, colour, plan and port in the list', async () => {
+  it('shows remarks, colour, plan and port in the list from 1,600 px', async () => {
+    // A wide screen: every breakpoint (min-width) query matches, the mobile one (max-width) does not.
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query.includes('min-width'),
+      media: query,
+      addListener: () => undefined,
+      removeListener: () => undefined,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
     server({ rows: [project('a', { remarks: 'Boiler house', bgColor: '#123456', planId: 'plan-7', port: 5010 })] });
     renderList();
     await screen.findByTestId('project-card-a');
     fireEvent.click(screen.getByTestId('project-view-list'));
     const row = await screen.findByTestId('project-row-a');
     for (const text of ['Boiler house', '#123456', 'plan-7', '5010']) expect(row.textContent).toContain(text);
+    vi.unstubAllGlobals();
   });
 });

@@ -29,7 +29,8 @@ const SELECTION_WIDTH = 48;
 
 /**
  * The list view with the spec's columns (console.md "Project": name, user, status, createTime,
- * remarks, bgColor, planId, _stats_, port). Where the columns are wider than the page the table
+ * remarks, bgColor, planId, _stats_, port; remarks, bgColor, planId, port and the extension fields from
+ * 1,600 px, where they fit). Where the columns are wider than the page the table
  * scrolls with a scrollbar held at the bottom of the window (sticky), the name fixed on the left and,
  * from 1,200 px, the actions on the right. Front site, back office and detail are buttons; the "more"
  * menu holds every action, as the card's does (projectMenu.tsx).
@@ -40,6 +41,8 @@ export function ProjectTable(props: ProjectTableProps) {
   const { projects, total, page, loading, onPage, selected } = props;
   const row = (project: ProjectView) => `project-row-${project.id}`;
   const wide = screens.xl === true;
+  // The columns beyond the essentials from 1,600 px: below, the table fits the page (the detail has them all).
+  const roomy = screens.xxl === true;
 
   const expand = useProjectExpand().data;
   const yesNo = (value: boolean) => t(value ? 'common.yes' : 'common.no');
@@ -54,6 +57,29 @@ export function ProjectTable(props: ProjectTableProps) {
       </span>
     ),
   }));
+  const wideColumns: ColumnsType<ProjectView> = [
+    {
+      title: t('project.remarks'),
+      dataIndex: 'remarks',
+      width: 220,
+      ellipsis: { showTitle: true },
+    },
+    {
+      title: t('project.bgColor'),
+      dataIndex: 'bgColor',
+      width: 130,
+      render: (color: string | null) =>
+        color ? (
+          <Space size={6}>
+            <span style={{ display: 'inline-block', width: 16, height: 16, borderRadius: 3, background: color }} />
+            {color}
+          </Space>
+        ) : null,
+    },
+    { title: t('project.planId'), dataIndex: 'planId', width: 160, ellipsis: true },
+    { title: t('project.port'), dataIndex: 'port', width: 90 },
+    ...extensionColumns,
+  ];
   const columns: ColumnsType<ProjectView> = [
     {
       title: t('project.name'),
@@ -79,25 +105,6 @@ export function ProjectTable(props: ProjectTableProps) {
       render: (time: string) => formatDateTime(time),
     },
     {
-      title: t('project.remarks'),
-      dataIndex: 'remarks',
-      width: 220,
-      ellipsis: { showTitle: true },
-    },
-    {
-      title: t('project.bgColor'),
-      dataIndex: 'bgColor',
-      width: 130,
-      render: (color: string | null) =>
-        color ? (
-          <Space size={6}>
-            <span style={{ display: 'inline-block', width: 16, height: 16, borderRadius: 3, background: color }} />
-            {color}
-          </Space>
-        ) : null,
-    },
-    { title: t('project.planId'), dataIndex: 'planId', width: 160, ellipsis: true },
-    {
       title: t('project.deviceStats'),
       dataIndex: '_stats_',
       width: 120,
@@ -106,8 +113,7 @@ export function ProjectTable(props: ProjectTableProps) {
         return <span data-testid={`${row(project)}-devices`}>{`${count} / ${online}`}</span>;
       },
     },
-    { title: t('project.port'), dataIndex: 'port', width: 90 },
-    ...extensionColumns,
+    ...(roomy ? wideColumns : []),
     {
       title: t('project.actions'),
       key: 'actions',
