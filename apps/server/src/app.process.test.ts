@@ -129,7 +129,7 @@ describe('the server never freezes', () => {
     }
     expect(status).toBe('ready');
     const page = await list({ name: { like: 'project 0' } });
-    expect(page.statusCode).toBe(200);
+    expect(page.statusCode, page.body).toBe(200);
     const counted = await built.database.background.execute(sql`select count(*)::int as count from projects`);
     expect((counted as unknown as { rows: unknown[] }).rows).toEqual([{ count: PROJECTS }]);
   }, 60_000);
