@@ -126,6 +126,9 @@ export async function resetToBaseline(client: SqlRunner, baseline: Baseline, ses
       `DELETE FROM pg_statistic WHERE starelid IN (SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public')`,
     );
   });
+  // Counters of the inserts above are still pending in this backend (they flush at most once a second):
+  // forced out first, so the reset clears them rather than their arriving after it.
+  await client.exec('SELECT pg_stat_force_next_flush()');
   await client.exec('SELECT pg_stat_reset()');
   return true;
 }
