@@ -14,6 +14,15 @@ export const BASE_URL = `http://127.0.0.1:${PORT}`;
 /** The TLS port of project domains (SNI, issue 15): the suite's port + 20000 unless told. */
 export const SITES_HTTPS_PORT = Number(process.env.GANTRY_E2E_SITES_HTTPS_PORT ?? PORT + 20_000);
 
+/**
+ * CI runs the browser tests in two lanes, each with its own server (scripts/test.mjs): the second,
+ * after the PostgreSQL pass, takes these projects; `GANTRY_E2E_LANE` (`first` or `second`) picks a
+ * lane, and without it every project runs.
+ */
+const SECOND_LANE = new Set(['hub']);
+const LANE = process.env.GANTRY_E2E_LANE;
+const inLane = (project: { name: string }) => !LANE || (LANE === 'second') === SECOND_LANE.has(project.name);
+
 export default defineConfig({
   testDir: '.',
   outputDir: path.join(ROOT, 'test-results', String(PORT)),
@@ -68,7 +77,7 @@ export default defineConfig({
     { name: 'hub', testMatch: 'hub.spec.ts' },
     // Last: its restore ends every session (and puts the platform back as it was).
     { name: 'platform-backup', testMatch: 'platform-backup.spec.ts' },
-  ],
+  ].filter(inLane),
   webServer: {
     command: `rm -rf "${DATA}" && node --import tsx apps/server/src/main.ts`,
     cwd: ROOT,

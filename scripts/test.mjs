@@ -2,11 +2,12 @@
 //   1. lint (Biome, and every installed package's engines.node) and typecheck
 //   2. unit + component + API tests on embedded PGlite (two workers)
 //   3. the process tests (real server processes: kill -9 drills, the built server's start and stop), alone
-//   4. at once: the API suite again on PostgreSQL (GANTRY_TEST_DATABASE_URL, or a throwaway cluster
-//      started here), and the browser tests (Playwright driving Debian's chromium against the built
-//      console) followed by the first-hour test against the built server as `npm start` runs it
-//      (e2e/first-hour/); the browser output is kept in artifacts/reports/browser.log and printed
-//      when both are done, with the page snapshot of each failed browser test.
+//   4. two lanes at once: the API suite again on PostgreSQL (GANTRY_TEST_DATABASE_URL, or a throwaway
+//      cluster started here) followed by the browser tests' second lane; and the browser tests' first
+//      lane (Playwright driving Debian's chromium against the built console) followed by the
+//      first-hour test against the built server as `npm start` runs it (e2e/first-hour/). The browser
+//      output is kept in artifacts/reports/browser*.log and printed when both lanes are done, with the
+//      page snapshot of each failed browser test.
 // Ends with one line "N passed, M failed" over all suites.
 import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -66,11 +67,11 @@ function failureContexts(since) {
   return found.map((file) => `\n── ${path.relative(ROOT, file)}\n${page(readFileSync(file, 'utf8'))}`).join('');
 }
 
-async function playwright(name, config, log) {
+async function playwright(name, config, log, env = {}) {
   const began = Date.now();
   const report = path.join(reports, `${name}.json`);
   const status = await runAsync('npx', ['playwright', 'test', '-c', config, '--reporter=list,json'], {
-    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', ...env },
     log,
   });
   const stats = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')).stats : undefined;
@@ -140,26 +141,46 @@ async function postgresPass() {
 }
 
 async function browserLane(log) {
-  log.write('\n▸ browser tests (Playwright + Debian chromium)\n');
+  log.write('\n▸ browser tests (Playwright + Debian chromium), first lane\n');
   ensureConsoleBuilt(); // built before the tests; again only if a source changed since
-  await playwright('playwright', 'e2e/playwright.config.ts', log);
+  await playwright('playwright', 'e2e/playwright.config.ts', log, { GANTRY_E2E_LANE: 'first' });
 
   // The first hour on a plain `npm start` (built server, NODE_ENV=production): its own config and server.
   log.write('\n▸ first-hour browser test (README on npm start)\n');
   await playwright('playwright-first-hour', 'e2e/first-hour/playwright.config.ts', log);
 }
 
-// The PostgreSQL pass and the browser tests at once, one test process each.
+/** The browser tests' second lane (e2e/playwright.config.ts), on a server of its own, once the PostgreSQL pass is done. */
+async function secondBrowserLane(log) {
+  log.write('\n▸ browser tests, second lane\n');
+  await playwright('playwright-second', 'e2e/playwright.config.ts', log, {
+    GANTRY_E2E_LANE: 'second',
+    GANTRY_E2E_PORT: process.env.GANTRY_E2E_SECOND_PORT ?? '3219',
+  });
+}
+
+// Two lanes at once: the PostgreSQL pass then the browser tests' second lane, beside the first lane
+// and the first-hour test. The PostgreSQL pass takes about 60 % of the browser tests' time, so the
+// second lane evens the two out; each lane keeps its output apart until both are done.
 console.log('\n▸ API tests (PostgreSQL), with the browser tests beside them (their output follows)');
 const browserLog = path.join(reports, 'browser.log');
 const browserStream = createWriteStream(browserLog);
+const secondLog = path.join(reports, 'browser-second.log');
+const secondStream = createWriteStream(secondLog);
 await Promise.all([
-  postgresPass().then(() => console.log(`\n  (PostgreSQL pass done; tests began ${minutes()} ago)`)),
-  browserLane(browserStream).then(() => console.log(`\n  (browser tests done; tests began ${minutes()} ago)`)),
+  postgresPass()
+    .then(() => console.log(`\n  (PostgreSQL pass done; tests began ${minutes()} ago)`))
+    .then(() => secondBrowserLane(secondStream))
+    .then(() => console.log(`\n  (browser tests' second lane done; tests began ${minutes()} ago)`)),
+  browserLane(browserStream).then(() =>
+    console.log(`\n  (browser tests' first lane done; tests began ${minutes()} ago)`),
+  ),
 ]);
+await new Promise((resolve) => secondStream.end(resolve));
 await new Promise((resolve) => browserStream.end(resolve));
-console.log('\n▸ browser tests output (also in artifacts/reports/browser.log)');
+console.log('\n▸ browser tests output (also in artifacts/reports/browser.log and browser-second.log)');
 console.log(readFileSync(browserLog, 'utf8'));
+console.log(readFileSync(secondLog, 'utf8'));
 
 if (failedSuites.length) console.error(`\nFailed suites: ${failedSuites.join(', ')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
