@@ -4,9 +4,8 @@ import { type Config, refusesDevelopmentLicences } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { configureArchiveLimits } from '../lib/archive/archive-reader.js';
 import type { Clock } from '../lib/clock.js';
-import { DiskFileStore } from '../lib/file-store.js';
+import type { FileStore } from '../lib/file-store.js';
 import type { InvalidationBus } from '../lib/invalidation-bus.js';
-import { S3FileStore, s3LocationOf } from '../lib/s3-file-store.js';
 import { Storage } from '../lib/storage.js';
 import { ApiTokenRepository } from '../modules/api-tokens/api-token.repository.js';
 import { ApiTokenService } from '../modules/api-tokens/api-token.service.js';
@@ -87,6 +86,8 @@ export interface ServiceContext {
   metrics: Metrics | undefined;
   machineIdentity?: (() => Promise<MachineIdentity>) | undefined;
   ftpStorage?: FtpStorage | undefined;
+  /** Project files (media, html, archives, certificates, images): `lib/open-file-store.ts`. */
+  fileStore: FileStore;
 }
 
 /**
@@ -94,7 +95,7 @@ export interface ServiceContext {
  * the graph reads from top to bottom.
  */
 export function buildServices(context: ServiceContext) {
-  const { app, config, clock, database, invalidation, metrics } = context;
+  const { app, config, clock, database, invalidation, metrics, fileStore } = context;
   const { db } = database;
   const settings = new SettingsService(new SettingsRepository(db, invalidation), app.log, invalidation);
   const captcha = new CaptchaService(new CaptchaRepository(db), clock);
@@ -112,8 +113,6 @@ export function buildServices(context: ServiceContext) {
     sessionCache: new SessionCache(5_000, 10_000),
     passwordLoginAllowed: (user) => passwordLoginAllowed(ssoRepository, user),
   });
-  // Project files (media, html, archives, certificates, images): the data directory, or object storage (issue 35).
-  const fileStore = config.s3 ? new S3FileStore(s3LocationOf(config.s3)) : new DiskFileStore(config.dataDir);
   const storage = new Storage(config.dataDir, config.s3 ? fileStore : undefined);
   const licenceRepository = new LicenceRepository(db, invalidation);
   const auditRepository = new AuditRepository(db);

@@ -2,7 +2,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { PoolStats } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
-import { type Metrics, type ScrapeCounts, UNMATCHED_ROUTE } from './metrics.js';
+import type { Metrics, ScrapeCounts } from './metrics.js';
+
+/** The label of requests no route matched (unknown paths): one value, whatever the URL. */
+export const UNMATCHED_ROUTE = 'unmatched';
 
 export const METRICS_PATH = '/metrics';
 

@@ -10,9 +10,6 @@ export interface ArchiveMetrics {
   restore(kind: ArchiveKind, bytes: number, seconds: number): void;
 }
 
-/** The label of requests no route matched (unknown paths): one value, whatever the URL. */
-export const UNMATCHED_ROUTE = 'unmatched';
-
 /** Row counts read at scrape time (`MetricsRepository.counts`). */
 export interface ScrapeCounts {
   sessions: number;
@@ -179,7 +176,7 @@ export class Metrics {
     this.engineStatementTimeouts.inc(0);
   }
 
-  /** One answered request (`route`: the route's pattern, UNMATCHED_ROUTE when none matched). */
+  /** One answered request (`route`: the route's pattern, `UNMATCHED_ROUTE` of metrics.routes.ts when none matched). */
   request(method: string, route: string, status: number, seconds: number): void {
     this.requests.inc({ method, route, status: String(status) });
     this.requestSeconds.observe({ method, route }, seconds);

@@ -1,4 +1,11 @@
-import * as oidc from 'openid-client';
+import type * as oidc from 'openid-client';
+
+/** openid-client, loaded on the first sign-on rather than at every start. */
+let library: Promise<typeof oidc> | undefined;
+const openidClient = () => {
+  library ??= import('openid-client');
+  return library;
+};
 
 /** What the relying party needs of the settings. */
 export interface ProviderSettings {
@@ -32,20 +39,19 @@ export class OidcRelyingParty {
     const now = performance.now();
     if (this.cached?.key === key && now - this.cached.at < DISCOVERY_TTL_MS) return this.cached.config;
     const insecure = new URL(settings.issuer).protocol === 'http:';
-    const config = oidc
-      .discovery(
+    const config = openidClient().then(async (client) => {
+      const configuration = await client.discovery(
         new URL(settings.issuer),
         settings.clientId,
         { client_secret: settings.clientSecret },
-        oidc.ClientSecretPost(settings.clientSecret),
-        { timeout: PROVIDER_TIMEOUT_S, ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}) },
-      )
-      .then((configuration) => {
-        configuration.timeout = PROVIDER_TIMEOUT_S;
-        // The ID token's signature is checked against the provider's keys, not only trusted for its TLS.
-        oidc.enableNonRepudiationChecks(configuration);
-        return configuration;
-      });
+        client.ClientSecretPost(settings.clientSecret),
+        { timeout: PROVIDER_TIMEOUT_S, ...(insecure ? { execute: [client.allowInsecureRequests] } : {}) },
+      );
+      configuration.timeout = PROVIDER_TIMEOUT_S;
+      // The ID token's signature is checked against the provider's keys, not only trusted for its TLS.
+      client.enableNonRepudiationChecks(configuration);
+      return configuration;
+    });
     this.cached = { key, at: now, config };
     config.catch(() => {
       if (this.cached?.config === config) this.cached = undefined;
@@ -59,11 +65,12 @@ export class OidcRelyingParty {
     request: { redirectUri: string; scope: string; state: string; nonce: string; codeVerifier: string },
   ): Promise<URL> {
     const config = await this.provider(settings);
-    return oidc.buildAuthorizationUrl(config, {
+    const client = await openidClient();
+    return client.buildAuthorizationUrl(config, {
       redirect_uri: request.redirectUri,
       scope: request.scope,
       response_type: 'code',
-      code_challenge: await oidc.calculatePKCECodeChallenge(request.codeVerifier),
+      code_challenge: await client.calculatePKCECodeChallenge(request.codeVerifier),
       code_challenge_method: 'S256',
       state: request.state,
       nonce: request.nonce,
@@ -81,9 +88,10 @@ export class OidcRelyingParty {
     expected: { state: string; nonce: string; codeVerifier: string; claim: string },
   ): Promise<Record<string, unknown>> {
     const config = await this.provider(settings);
+    const client = await openidClient();
     let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
     try {
-      tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+      tokens = await client.authorizationCodeGrant(config, callbackUrl, {
         pkceCodeVerifier: expected.codeVerifier,
         expectedState: expected.state,
         expectedNonce: expected.nonce,
@@ -95,7 +103,7 @@ export class OidcRelyingParty {
     const claims: Record<string, unknown> = { ...tokens.claims() };
     if (claims[expected.claim] === undefined && typeof claims.sub === 'string') {
       try {
-        const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
+        const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
         if (info[expected.claim] !== undefined) claims[expected.claim] = info[expected.claim];
       } catch (error) {
         if (unreachable(error)) throw new ProviderUnavailable('userinfo endpoint unreachable', { cause: error });
