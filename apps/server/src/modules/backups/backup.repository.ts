@@ -1,13 +1,13 @@
 import { BACKUP_RECORD_STATUS_WIRE, RestoreRule, TaskState } from '@gantry/shared';
 import { and, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { escapeLiteral } from 'pg';
 import type { CopyOut, Database } from '../../db/database.js';
 import { projectBackups, projectCollectionStats, projectDocuments, restoreStaging, tasks } from '../../db/schema.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import { isoTime } from '../../lib/json-view.js';
 import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
+import { rawLiteral } from '../../lib/sql-literal.js';
 import { DocumentPartitions, rowsWritten } from './document-partitions.repository.js';
 import { parsedLines } from './parsed-lines.js';
 
@@ -74,9 +74,7 @@ const dialect = new PgDialect();
 
 function copyLinesStatement(projectId: string, collection: string): string {
   const select = dialect.sqlToQuery(
-    sql`select ${DOCUMENT_LINE} from ${projectDocuments} where ${projectDocuments.projectId} = ${sql.raw(
-      escapeLiteral(projectId),
-    )} and ${projectDocuments.collection} = ${sql.raw(escapeLiteral(collection))}`,
+    sql`select ${DOCUMENT_LINE} from ${projectDocuments} where ${projectDocuments.projectId} = ${rawLiteral(projectId)} and ${projectDocuments.collection} = ${rawLiteral(collection)}`,
   );
   return `COPY (${select.sql}) TO STDOUT (FORMAT csv, DELIMITER E'\\x01', QUOTE E'\\x02')`;
 }

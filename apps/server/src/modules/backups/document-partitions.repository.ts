@@ -1,11 +1,11 @@
 import { TaskState } from '@gantry/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { escapeLiteral } from 'pg';
 import { type Database, queryRows } from '../../db/database.js';
 import { DEFAULT_PARTITION, hasOwnPartition, md5Hex, ownPartitionName } from '../../db/document-partitions.js';
 import { projectBackups, projectCollectionStats, tasks } from '../../db/schema.js';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import { isPlainObject } from '../../lib/list-query/bad-query.js';
+import { rawLiteral } from '../../lib/sql-literal.js';
 import { statisticsName, tableIndexPrefix } from '../tables/record-index.js';
 import type { BackupRow } from './backup.repository.js';
 import { parsedLines } from './parsed-lines.js';
@@ -24,7 +24,6 @@ const LOAD_PREFIX = 'project_documents_load_';
 const loadName = (restoreId: string) => `${LOAD_PREFIX}${md5Hex(restoreId)}`;
 
 const id = (name: string) => sql.identifier(name);
-const literal = (text: string) => sql.raw(escapeLiteral(text));
 
 const isCode = (error: unknown, code: string): boolean => {
   for (let current = error, depth = 0; depth < 4 && current instanceof Error; depth++) {
@@ -65,7 +64,7 @@ export class DocumentPartitions {
     await this.background.execute(sql`drop table if exists ${table}`);
     // The CHECK is what lets ATTACH skip scanning the table for rows of other projects.
     await this.background.execute(
-      sql`create table ${table} (like project_documents, check (project_id = ${literal(projectId)}))`,
+      sql`create table ${table} (like project_documents, check (project_id = ${rawLiteral(projectId)}))`,
     );
   }
 
@@ -140,12 +139,12 @@ export class DocumentPartitions {
             await tx.execute(sql`delete from project_documents_default where project_id = ${projectId}`);
             await tx.execute(
               sql`alter table project_documents_default add constraint ${id(defaultCheckName(projectId))}
-                  check (project_id <> ${literal(projectId)})`,
+                  check (project_id <> ${rawLiteral(projectId)})`,
             );
           }
           await tx.execute(sql`alter table ${id(loadName(restoreId))} rename to ${own}`);
           await tx.execute(
-            sql`alter table project_documents attach partition ${own} for values in (${literal(projectId)})`,
+            sql`alter table project_documents attach partition ${own} for values in (${rawLiteral(projectId)})`,
           );
           await tx.delete(projectCollectionStats).where(sql`${projectCollectionStats.projectId} = ${projectId}`);
           if (loaded.length > 0) {
