@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { isOneOf, LANGUAGES, type Language } from '@gantry/shared';
-import { Marked } from 'marked';
+import type { Marked } from 'marked';
 import { SERVER_ROOT } from '../../server-root.js';
 
 /** The user guide's Markdown, one file per language: docs/guide/<language>.md in the repository. */
@@ -21,7 +21,9 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
  * the repository, so its HTML is trusted. No script and no inline style: the page works under the
  * console's Content-Security-Policy.
  */
-function renderer(): Marked {
+async function renderer(): Promise<Marked> {
+  // Loaded with the first guide asked for, not at every start.
+  const { Marked } = await import('marked');
   const seen = new Map<string, number>();
   return new Marked({
     gfm: true,
@@ -44,7 +46,7 @@ function renderer(): Marked {
 /** The guide in one language as a whole HTML page. */
 export async function renderGuide(language: Language, dir = GUIDE_DIR): Promise<string> {
   const markdown = await readFile(`${dir}${language}.md`, 'utf8');
-  const body = await renderer().parse(markdown);
+  const body = await (await renderer()).parse(markdown);
   const text = TEXT[language];
   return `<!doctype html>
 <html lang="${text.lang}">
