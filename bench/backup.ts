@@ -16,14 +16,17 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { COLLECTIONS, sha256Hex } from '@gantry/shared';
+import { COLLECTIONS } from '@gantry/shared';
 import {
+  BENCH_PASSWORD,
   benchPlatform,
+  benchScale,
   get,
   goal,
   licenceKey,
   loadAverage,
   login,
+  MB,
   ms,
   printNotes,
   printTable,
@@ -40,13 +43,10 @@ import {
 } from './lib.js';
 import { withPostgres } from './projects.js';
 
-const SCALE = Number(process.env.GANTRY_BENCH_SCALE ?? 1);
-if (!(SCALE > 0 && SCALE <= 10)) throw new Error('GANTRY_BENCH_SCALE must be in (0, 10]');
+const SCALE = benchScale();
 const DOCUMENTS = Math.round(200_000 * SCALE);
 const FILES = Math.round(5_000 * SCALE);
 const PROJECT = 'bk0001';
-const PASSWORD = sha256Hex('Bench12345');
-const MB = 1_000_000;
 
 interface Run {
   engine: 'pglite' | 'postgres';
@@ -100,7 +100,7 @@ async function run(engine: 'pglite' | 'postgres', databaseUrl?: string): Promise
   };
   let server = await startServer(options);
   const spm = () => `${server.origin}/portal/rest/spm`;
-  let token = await benchPlatform(server.origin, PASSWORD, PROJECT, 'Backup bench');
+  let token = await benchPlatform(server.origin, BENCH_PASSWORD, PROJECT, 'Backup bench');
   await stopServer(server);
   console.log(`  ${engine}: npm run demo -- --project ${PROJECT} --docs ${DOCUMENTS} --files ${FILES}…`);
   execFileSync(
@@ -129,7 +129,7 @@ async function run(engine: 'pglite' | 'postgres', databaseUrl?: string): Promise
     },
   );
   server = await startServer(options);
-  token = await login(spm(), 'admin', PASSWORD);
+  token = await login(spm(), 'admin', BENCH_PASSWORD);
   const headers = { authorization: `Bearer ${token}`, 'x-request-project': PROJECT };
   const { server: serverPid } = processesOf(server);
 

@@ -33,12 +33,19 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { localDate, sha256Hex } from '@gantry/shared';
 import pg from 'pg';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config.js';
-import type { Database, DatabaseHandle } from '../apps/server/src/db/database.js';
 import { BACKGROUND_APPLICATION, SOCKET_PORT } from '../apps/server/src/db/pglite-host-contract.js';
-import * as schema from '../apps/server/src/db/schema.js';
 import {
+  type Captured,
+  type CaptureRequest,
+  captureStatements,
+  directTarget,
+  type Engine,
+  plan,
+  stagesOf,
+} from './capture.js';
+import {
+  BENCH_PASSWORD,
+  benchScale,
   CONNECTIONS,
   CpuPerRequest,
   cpuMs,
@@ -52,6 +59,7 @@ import {
   licenceKey,
   loadAverage,
   login,
+  MB,
   type Measure,
   must,
   post,
@@ -73,8 +81,7 @@ import {
 import { withPostgres } from './projects.js';
 
 // ---- sizes ----
-const SCALE = Number(process.env.GANTRY_BENCH_SCALE ?? 1);
-if (!(SCALE > 0 && SCALE <= 10)) throw new Error('GANTRY_BENCH_SCALE must be in (0, 10]');
+const SCALE = benchScale();
 /** Documents of the big project: 90 % time series (data_record), 10 % table records. */
 const BIG_DOCUMENTS = Math.round(1_000_000 * SCALE);
 const BIG_RECORDS = Math.round(BIG_DOCUMENTS * 0.9);
@@ -90,7 +97,6 @@ const SAMPLE_EVERY_MS = 100;
 /** The server's request pool on PGlite (apps/server/src/db/database.ts); the direct pool has the same size. */
 const SERVER_POOL = 4;
 
-const PASSWORD = sha256Hex('Bench12345');
 const TENANT = 'databench';
 const TENANT_PASSWORD = sha256Hex('Tenant12345');
 const BIG = 'dp0001';
@@ -200,138 +206,6 @@ async function seed(connection: pg.ClientConfig): Promise<Seeded> {
   }
 }
 
-// ---- the SQL the server runs, captured from its own code ----
-interface Captured {
-  config: unknown;
-  text: string;
-  params: unknown[];
-  /** Sent while an earlier statement of the same request was still running (Promise.all in the server). */
-  parallel: boolean;
-}
-
-interface Request {
-  method: 'GET' | 'POST';
-  url: string;
-  payload?: unknown;
-}
-
-/**
- * The statements of one steady-state request per call: the server's code (`buildApp`) in this process
- * on a node-postgres pool whose `query` is tapped; each request three times, the third kept (session,
- * licence and project caches warm, as under load). Answers the statements and the third answer.
- */
-async function captureStatements(
-  engine: Engine,
-  connection: pg.PoolConfig,
-  headers: Record<string, string>,
-  requests: Record<Call, Request>,
-): Promise<Record<Call, { statements: Captured[]; answer: string }>> {
-  const pool = new pg.Pool({ ...connection, max: SERVER_POOL, application_name: 'gantry-bench-capture' });
-  let capturing: Captured[] | undefined;
-  let pending = 0;
-  const original = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-  (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
-    if (capturing) {
-      const config = args[0] as { text?: string } | string;
-      capturing.push({
-        config: args[0],
-        text: typeof config === 'string' ? config : String(config.text),
-        params: (args[1] as unknown[] | undefined) ?? [],
-        parallel: pending > 0,
-      });
-    }
-    pending++;
-    const done = original(...args);
-    return done.finally(() => {
-      pending--;
-    });
-  };
-  const { drizzle } = await import('drizzle-orm/node-postgres');
-  const db = drizzle({ client: pool, schema }) as unknown as Database;
-  const handle: DatabaseHandle = {
-    db,
-    background: db,
-    // As the server runs on this engine (code paths and the invalidation bus may differ by engine).
-    engine,
-    limits: { requestMs: 10_000, backgroundMs: 900_000 },
-    status: async () => 'ready',
-    close: async () => undefined,
-  };
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    GANTRY_DATA_DIR: scratch('data-capture'),
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: engine === 'postgres' ? String(connection.connectionString) : '',
-    GANTRY_LICENCE_PUBLIC_KEYS: licenceKey().publicBase64,
-  });
-  const { app } = await buildApp({ config, database: handle, logger: false });
-  const captured = {} as Record<Call, { statements: Captured[]; answer: string }>;
-  try {
-    for (const call of CALLS) {
-      const request = requests[call];
-      let answer = '';
-      for (let i = 0; i < 3; i++) {
-        capturing = i === 2 ? [] : undefined;
-        const response = await app.inject({
-          method: request.method,
-          url: request.url,
-          headers: { ...headers, ...(request.payload === undefined ? {} : { 'content-type': 'application/json' }) },
-          ...(request.payload === undefined ? {} : { payload: JSON.stringify(request.payload) }),
-        });
-        if (response.statusCode !== 200) throw new Error(`capture ${call}: ${response.statusCode} ${response.body}`);
-        answer = response.body;
-      }
-      captured[call] = { statements: capturing ?? [], answer };
-      capturing = undefined;
-    }
-  } finally {
-    await app.close();
-    await pool.end();
-  }
-  return captured;
-}
-
-/**
- * The captured statements run directly from CONNECTIONS concurrent loops on a node-postgres pool of the
- * server's size: one request's statements in order, those the server sent in parallel sent in parallel.
- * `vary` gives each run its parameters (a random id to read, a new id to save).
- */
-function directTarget(
-  connection: pg.PoolConfig,
-  poolSize: number,
-  statements: Captured[],
-  vary: (params: unknown[]) => unknown[],
-) {
-  const pool = new pg.Pool({ ...connection, max: poolSize, application_name: 'gantry-bench-direct' });
-  const query = pool.query.bind(pool) as (config: unknown, params: unknown[]) => Promise<unknown>;
-  const stages: Captured[][] = [];
-  for (const s of statements) {
-    const last = stages.at(-1);
-    if (s.parallel && last) last.push(s);
-    else stages.push([s]);
-  }
-  const target: Target = async (seconds) => {
-    const latencies: number[] = [];
-    let errors = 0;
-    const started = performance.now();
-    const until = started + seconds * 1000;
-    const loop = async () => {
-      while (performance.now() < until) {
-        const t = performance.now();
-        try {
-          for (const stage of stages) await Promise.all(stage.map((s) => query(s.config, vary(s.params))));
-          latencies.push(performance.now() - t);
-        } catch {
-          errors++;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: CONNECTIONS }, loop));
-    return { seconds: (performance.now() - started) / 1000, latencies, non2xx: 0, errors };
-  };
-  return { target, close: () => pool.end() };
-}
-
 // ---- memory, sampled throughout ----
 class RssSampler {
   private timer: NodeJS.Timeout | undefined;
@@ -368,7 +242,6 @@ class RssSampler {
 }
 
 // ---- files ----
-const MB = 1_000_000;
 
 async function fsyncFile(file: string): Promise<void> {
   const handle = await open(file, 'r+');
@@ -468,30 +341,6 @@ interface CallResult {
   cpu: { server: [number, number]; direct: [number, number] };
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of a statement as one line: its nodes and execution time (TIMING OFF). */
-async function plan(connection: pg.ClientConfig, s: Captured): Promise<string> {
-  const client = new pg.Client({ ...connection, application_name: 'gantry-bench-explain' });
-  await client.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await client.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) ${s.text}`, s.params);
-    await client.query('ROLLBACK');
-    const lines = result.rows.map((row) => String(Object.values(row)[0]));
-    const nodes = lines
-      .filter((line) => /\(actual|\(never executed/.test(line))
-      .map((line) =>
-        line
-          .replace(/^\s*(->\s*)?/, '')
-          .replace(/\s*\((actual|never).*$/, '')
-          .replace(/ on (\w+)( \w+)?$/, ' on $1'),
-      );
-    const time = lines.find((line) => line.startsWith('Execution Time'))?.replace('Execution Time: ', '') ?? '?';
-    return `${nodes.join(' > ')}; ${time}`;
-  } finally {
-    await client.end();
-  }
-}
-
 interface FileResult {
   size: number;
   cpMs: number[];
@@ -505,7 +354,6 @@ const mbps = (bytes: number, ms: number) => bytes / MB / (ms / 1000);
 const sizeText = (bytes: number) =>
   bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(0)} GiB` : `${(bytes / 1024 ** 2).toFixed(0)} MiB`;
 
-type Engine = 'pglite' | 'postgres';
 /** The server's request pool per engine (apps/server/src/db/database.ts); the direct pool has the same size. */
 const POOL: Record<Engine, number> = { pglite: SERVER_POOL, postgres: 10 };
 
@@ -535,9 +383,9 @@ async function prepare(engine: Engine, databaseUrl?: string): Promise<Prepared> 
       : { connectionString: databaseUrl };
   let server = await startServer(options);
   const spm = () => `${server.origin}/portal/rest/spm`;
-  const registered = await post(`${spm()}/admin/register`, { password: PASSWORD });
+  const registered = await post(`${spm()}/admin/register`, { password: BENCH_PASSWORD });
   if (!registered.ok) throw new Error(`register ${registered.status}`);
-  const adminToken = await login(spm(), 'admin', PASSWORD);
+  const adminToken = await login(spm(), 'admin', BENCH_PASSWORD);
   await installLicence(server.origin, adminToken);
   const admin = { authorization: `Bearer ${adminToken}` };
   const grant = {
@@ -599,13 +447,20 @@ async function measureCalls(
 ): Promise<Record<Call, CallResult>> {
   const processes = processesOf(server);
   const someId = recordId(Math.ceil(BIG_RECORDS / 2));
-  const requests: Record<Call, Request> = {
-    list: { method: 'GET', url: LIST_PATH },
-    get: { method: 'GET', url: `${CORE}/${COLLECTION}/${someId}` },
-    save: { method: 'POST', url: `${CORE}/${COLLECTION}`, payload: NEW_RECORD },
+  const json = { ...headers, 'content-type': 'application/json' };
+  const requests: Record<Call, CaptureRequest> = {
+    list: { method: 'GET', url: LIST_PATH, headers },
+    get: { method: 'GET', url: `${CORE}/${COLLECTION}/${someId}`, headers },
+    save: { method: 'POST', url: `${CORE}/${COLLECTION}`, headers: json, payload: JSON.stringify(NEW_RECORD) },
   };
   console.log(`  ${engine}: capturing the SQL of each call…`);
-  const captured = await captureStatements(engine, connection, headers, requests);
+  const captured = await captureStatements(
+    engine,
+    connection,
+    { poolSize: SERVER_POOL, dataDir: 'data-capture' },
+    CALLS,
+    (call) => requests[call],
+  );
   const savedId = (JSON.parse(captured.save.answer) as { id: string }).id;
   const randomRecord = () => recordId(1 + Math.floor(Math.random() * BIG_RECORDS));
   const vary: Record<Call, (params: unknown[]) => unknown[]> = {
@@ -630,7 +485,7 @@ async function measureCalls(
   try {
     for (const call of CALLS) {
       console.log(`  ${engine}: ${call} under load…`);
-      const direct = directTarget(connection, POOL[engine], captured[call].statements, vary[call]);
+      const direct = directTarget(connection, POOL[engine], stagesOf(captured[call].statements), vary[call]);
       const targets: Record<'server' | 'direct', Target> = {
         server: (seconds) =>
           call === 'list'

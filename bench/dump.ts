@@ -18,16 +18,18 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { sha256Hex } from '@gantry/shared';
 import { createFtpStorage } from '../apps/server/src/modules/ftp/ftp-storage.js';
 import { startVsftpd } from '../apps/server/src/test/vsftpd.js';
 import {
+  BENCH_PASSWORD,
   benchPlatform,
+  benchScale,
   get,
   goal,
   licenceKey,
   loadAverage,
   login,
+  MB,
   median,
   post,
   postOnNewConnection,
@@ -44,12 +46,9 @@ import {
 } from './lib.js';
 import { withPostgres } from './projects.js';
 
-const SCALE = Number(process.env.GANTRY_BENCH_SCALE ?? 1);
-if (!(SCALE > 0 && SCALE <= 10)) throw new Error('GANTRY_BENCH_SCALE must be in (0, 10]');
+const SCALE = benchScale();
 const DOCUMENTS = Math.round(2_000_000 * SCALE);
 const PROJECT = 'dp0001';
-const PASSWORD = sha256Hex('Bench12345');
-const MB = 1_000_000;
 const FTP_ROUNDS = 5;
 
 async function waitJob(server: ServerRun, headers: Record<string, string>, id: string) {
@@ -81,7 +80,7 @@ export async function dumpBench(): Promise<void> {
     };
     let server = await startServer(options);
     const spm = () => `${server.origin}/portal/rest/spm`;
-    let token = await benchPlatform(server.origin, PASSWORD, PROJECT, 'Dump bench');
+    let token = await benchPlatform(server.origin, BENCH_PASSWORD, PROJECT, 'Dump bench');
     await stopServer(server);
     console.log(`  npm run demo -- --project ${PROJECT} --docs ${DOCUMENTS}…`);
     execFileSync(
@@ -112,7 +111,7 @@ export async function dumpBench(): Promise<void> {
       ) / MB;
 
     server = await startServer(options);
-    token = await login(spm(), 'admin', PASSWORD);
+    token = await login(spm(), 'admin', BENCH_PASSWORD);
     const headers = {
       authorization: `Bearer ${token}`,
       'x-request-project': PROJECT,

@@ -9,6 +9,7 @@ import { localDate, sha256Hex } from '@gantry/shared';
 import pg from 'pg';
 import { BACKGROUND_APPLICATION, SOCKET_PORT } from '../apps/server/src/db/pglite-host-contract.js';
 import {
+  BENCH_PASSWORD,
   benchPlatform,
   engineSocketDir,
   get,
@@ -27,7 +28,6 @@ import {
   summarise,
 } from './lib.js';
 
-const PASSWORD = sha256Hex('Bench12345');
 const B_TENANT = 'fairb';
 const B_PASSWORD = sha256Hex('Tenant12345');
 const A_PROJECT = 'fa0001';
@@ -55,7 +55,7 @@ export async function fairnessBench(): Promise<void> {
   };
   const server = await startServer(options);
   try {
-    const adminToken = await benchPlatform(server.origin, PASSWORD, A_PROJECT, 'Fairness A');
+    const adminToken = await benchPlatform(server.origin, BENCH_PASSWORD, A_PROJECT, 'Fairness A');
     const spm = `${server.origin}/portal/rest/spm`;
     const admin = { authorization: `Bearer ${adminToken}` };
     const grant = {

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { sha256Hex } from '@gantry/shared';
 import {
+  BENCH_PASSWORD,
   CONNECTIONS,
   CpuPerRequest,
   get,
@@ -52,8 +53,6 @@ import {
   WARM_UP_SECONDS,
 } from './lib.js';
 
-const PASSWORD = sha256Hex('Bench12345');
-
 /** The hello-world in its own process; its URL and Fastify version. */
 async function startHello(): Promise<{ child: ChildProcess; url: string; fastify: string }> {
   const child = spawn(process.execPath, [path.join(ROOT, 'bench/hello-world.mjs')], {
@@ -80,9 +79,9 @@ export async function foundation(): Promise<void> {
   });
   try {
     const base = `${server.origin}/portal/rest/spm`;
-    const registered = await post(`${base}/admin/register`, { password: PASSWORD });
+    const registered = await post(`${base}/admin/register`, { password: BENCH_PASSWORD });
     if (!registered.ok) throw new Error(`register ${registered.status}`);
-    const token = await login(base, 'admin', PASSWORD);
+    const token = await login(base, 'admin', BENCH_PASSWORD);
     await installLicence(server.origin, token);
     const auth = { authorization: `Bearer ${token}` };
 
@@ -172,7 +171,7 @@ export async function foundation(): Promise<void> {
     const times: number[] = [];
     for (let i = 0; i < 20; i++) {
       const started = performance.now();
-      const response = await post(`${base}/login`, { username: 'admin', password: PASSWORD });
+      const response = await post(`${base}/login`, { username: 'admin', password: BENCH_PASSWORD });
       if (response.status !== 200) throw new Error(`login ${response.status}`);
       times.push(performance.now() - started);
     }

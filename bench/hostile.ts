@@ -5,9 +5,10 @@
  * keep-alive connection (its p99 against the 100 ms goal), and the server's RSS is sampled (its rise
  * over the idle server against the 100 MB goal).
  */
-import { BACKUP_ARCHIVE, sha256Hex } from '@gantry/shared';
+import { BACKUP_ARCHIVE } from '@gantry/shared';
 import { deflatedRun, rawZip } from '../apps/server/src/test/hostile-zip.js';
 import {
+  BENCH_PASSWORD,
   benchPlatform,
   goal,
   licenceKey,
@@ -25,7 +26,6 @@ import {
 } from './lib.js';
 
 const PROJECT = 'hostile';
-const PASSWORD = sha256Hex('Bench12345');
 const UPLOADS = 10;
 const MANIFEST_BYTES = 250 * 1000 * 1000;
 
@@ -56,7 +56,7 @@ export async function hostileBench(): Promise<void> {
     env: { GANTRY_LICENCE_PUBLIC_KEYS: licenceKey().publicBase64 },
   });
   try {
-    const token = await benchPlatform(server.origin, PASSWORD, PROJECT, 'Hostile uploads');
+    const token = await benchPlatform(server.origin, BENCH_PASSWORD, PROJECT, 'Hostile uploads');
     const archive = await hostileArchive();
     const pid = processesOf(server).server;
     await sleep(1_000);

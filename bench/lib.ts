@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LICENCE_FORMAT, localDate, PLATFORM_PRODUCT } from '@gantry/shared';
+import { LICENCE_FORMAT, localDate, PLATFORM_PRODUCT, sha256Hex } from '@gantry/shared';
 import { rawPublicKey, signLicence } from '../apps/server/src/modules/licence/licence-signature.js';
 import { machineCodeOf, readMachineIdentity } from '../apps/server/src/modules/licence/machine-identity.js';
 
@@ -24,6 +24,17 @@ export function must<T>(value: T | null | undefined, what: string): T {
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Connections of every load (the hello-world, the server, the direct SQL loops). */
+/** The administrator's password every section signs in with (as the console sends it: its SHA-256). */
+export const BENCH_PASSWORD = sha256Hex('Bench12345');
+export const MB = 1_000_000;
+
+/** GANTRY_BENCH_SCALE: what multiplies a section's sizes (0.05 for a smoke run), in (0, 10]. */
+export function benchScale(): number {
+  const scale = Number(process.env.GANTRY_BENCH_SCALE ?? 1);
+  if (!(scale > 0 && scale <= 10)) throw new Error('GANTRY_BENCH_SCALE must be in (0, 10]');
+  return scale;
+}
+
 export const CONNECTIONS = 50;
 export const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP_SECONDS ?? 2);
 export const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

@@ -10,13 +10,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { LICENCE_FORMAT, localDate, PLATFORM_PRODUCT, sha256Hex } from '@gantry/shared';
+import { LICENCE_FORMAT, localDate, PLATFORM_PRODUCT } from '@gantry/shared';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { signLicence, verifyLicenceText } from '../apps/server/src/modules/licence/licence-signature.js';
 import { machineCodeOf, readMachineIdentity } from '../apps/server/src/modules/licence/machine-identity.js';
 import { developmentPrivateKey, trustedKeys } from '../apps/server/src/modules/licence/trusted-keys.js';
-import { get, post, printTable, type Samples, sample } from './lib.js';
+import { BENCH_PASSWORD, get, post, printTable, type Samples, sample } from './lib.js';
 
 const ms = (value: number) => value.toFixed(value < 1 ? 3 : 1);
 const row = (name: string, s: Samples): string[] => [name, `${ms(s.p50)} / ${ms(s.p99)}`, String(s.n)];
@@ -63,7 +63,7 @@ export async function licenceBench(): Promise<void> {
   const { app } = await buildApp({ config, logger: false, machineIdentity: async () => identity });
   try {
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
-    const password = sha256Hex('Bench12345');
+    const password = BENCH_PASSWORD;
     await post(`${base}/portal/rest/spm/admin/register`, { password });
     const login = await post(`${base}/portal/rest/spm/login`, { username: 'admin', password });
     const { token } = (await login.json()) as { token: string };

@@ -32,12 +32,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sha256Hex } from '@gantry/shared';
 import pg from 'pg';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config.js';
-import type { Database, DatabaseHandle } from '../apps/server/src/db/database.js';
 import { BACKGROUND_APPLICATION, SOCKET_PORT } from '../apps/server/src/db/pglite-host-contract.js';
-import * as schema from '../apps/server/src/db/schema.js';
+import { type Captured, captureStatements, directTarget, type Engine, plan } from './capture.js';
 import {
+  BENCH_PASSWORD,
+  benchScale,
   CONNECTIONS,
   CpuPerRequest,
   engineSocketDir,
@@ -77,8 +76,7 @@ import {
 } from './lib.js';
 
 // ---- sizes (GANTRY_BENCH_SCALE multiplies them: 0.05 for a smoke run) ----
-const SCALE = Number(process.env.GANTRY_BENCH_SCALE ?? 1);
-if (!(SCALE > 0 && SCALE <= 10)) throw new Error('GANTRY_BENCH_SCALE must be in (0, 10]');
+const SCALE = benchScale();
 export const SEED_PROJECTS = Math.round(150_000 * SCALE);
 export const SEED_TENANTS = Math.max(20, Math.round(10_000 * SCALE));
 const PAGE = 48;
@@ -87,7 +85,6 @@ const SERVER_POOL = { pglite: 4, postgres: 10 } as const;
 const GOALS = { throughput: 0.7, p99: 1.5, healthzMs: 50 };
 const PROBE_EVERY_MS = 50;
 
-const PASSWORD = sha256Hex('Bench12345');
 const TENANT_PASSWORD = sha256Hex('Tenant12345');
 const idOf = (prefix: string, n: number, width: number) => `${prefix}${String(n).padStart(width, '0')}`;
 const TENANT_WIDTH = Math.max(5, String(SEED_TENANTS).length);
@@ -95,7 +92,6 @@ const PROJECT_WIDTH = Math.max(6, String(SEED_PROJECTS).length);
 /** The tenant that signs in: every 50th project is its own (2 %, 3,000 at full scale). */
 const TENANT = idOf('t', 1, TENANT_WIDTH);
 
-type Engine = 'pglite' | 'postgres';
 type Role = 'admin' | 'tenant';
 const ROLES: Role[] = ['admin', 'tenant'];
 /** The console's default project list: newest first, a page of 48, enabled ones, with the total. */
@@ -206,132 +202,6 @@ async function seed(connection: pg.ClientConfig): Promise<Seeded> {
   }
 }
 
-// ---- the SQL the server runs, captured from its own code ----
-interface Captured {
-  args: [unknown, unknown?];
-  text: string;
-  params: unknown[];
-}
-
-/**
- * The statements of one steady-state list request per role: the server's code (`buildApp`) in this
- * process, on a node-postgres pool whose `query` is tapped (drizzle calls `pool.query(config, params)`),
- * answering the same request three times; the third one's statements are kept (session, licence and
- * totals are cached by then, as they are under load).
- */
-async function captureStatements(
-  engine: Engine,
-  connection: pg.PoolConfig,
-  tokens: Record<Role, string>,
-): Promise<Record<Role, Captured[]>> {
-  const pool = new pg.Pool({ ...connection, max: 1, application_name: 'gantry-bench-capture' });
-  let capturing: Captured[] | undefined;
-  const original = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-  (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = (...args: unknown[]) => {
-    if (capturing) {
-      const config = args[0] as { text?: string } | string;
-      capturing.push({
-        args: [args[0], args[1]],
-        text: typeof config === 'string' ? config : String(config.text),
-        params: (args[1] as unknown[] | undefined) ?? [],
-      });
-    }
-    return original(...args);
-  };
-  const { drizzle } = await import('drizzle-orm/node-postgres');
-  const db = drizzle({ client: pool, schema }) as unknown as Database;
-  const handle: DatabaseHandle = {
-    db,
-    background: db,
-    // The engine decides how the list's page is built (apps/server/src/modules/projects/project.service.ts)
-    // and which invalidation bus runs (on PostgreSQL it listens on the bench's database).
-    engine,
-    limits: { requestMs: 10_000, backgroundMs: 900_000 },
-    status: async () => 'ready',
-    close: async () => undefined,
-  };
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    GANTRY_DATA_DIR: scratch('capture'),
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: engine === 'postgres' ? String(connection.connectionString) : '',
-    GANTRY_LICENCE_PUBLIC_KEYS: licenceKey().publicBase64,
-  });
-  const { app } = await buildApp({ config, database: handle, logger: false });
-  const captured = {} as Record<Role, Captured[]>;
-  try {
-    for (const role of ROLES) {
-      for (let i = 0; i < 3; i++) {
-        capturing = i === 2 ? [] : undefined;
-        const response = await app.inject({
-          method: 'GET',
-          url: LIST_PATH,
-          headers: { authorization: `Bearer ${tokens[role]}` },
-        });
-        if (response.statusCode !== 200) throw new Error(`capture ${role}: ${response.statusCode} ${response.body}`);
-      }
-      captured[role] = capturing ?? [];
-      capturing = undefined;
-    }
-  } finally {
-    await app.close();
-    await pool.end();
-  }
-  return captured;
-}
-
-/**
- * The captured statements run directly, one request's statements in order per loop, from
- * CONNECTIONS concurrent loops on a node-postgres pool of `poolSize` (kept open across turns).
- */
-function directTarget(connection: pg.PoolConfig, poolSize: number, statements: Captured[]) {
-  const pool = new pg.Pool({ ...connection, max: poolSize, application_name: 'gantry-bench-direct' });
-  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-  const target: Target = async (seconds) => {
-    const latencies: number[] = [];
-    let errors = 0;
-    const started = performance.now();
-    const until = started + seconds * 1000;
-    const loop = async () => {
-      while (performance.now() < until) {
-        const t = performance.now();
-        try {
-          for (const s of statements) await query(...s.args);
-          latencies.push(performance.now() - t);
-        } catch {
-          errors++;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: CONNECTIONS }, loop));
-    return { seconds: (performance.now() - started) / 1000, latencies, non2xx: 0, errors };
-  };
-  return { target, close: () => pool.end() };
-}
-
-// ---- plans ----
-/** EXPLAIN (ANALYZE, BUFFERS) of a statement as one line: its nodes and execution time (TIMING OFF). */
-async function plan(connection: pg.ClientConfig, s: Captured): Promise<string> {
-  const client = new pg.Client({ ...connection, application_name: 'gantry-bench-explain' });
-  await client.connect();
-  try {
-    const result = await client.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) ${s.text}`, s.params);
-    const lines = result.rows.map((row) => String(Object.values(row)[0]));
-    const nodes = lines
-      .filter((line) => /\(actual|\(never executed/.test(line))
-      .map((line) =>
-        line
-          .replace(/^\s*(->\s*)?/, '')
-          .replace(/\s*\((actual|never).*$/, '')
-          .replace(/ on (\w+)( \w+)?$/, ' on $1'),
-      );
-    const time = lines.find((line) => line.startsWith('Execution Time'))?.replace('Execution Time: ', '') ?? '?';
-    return `${nodes.join(' > ')}; ${time}`;
-  } finally {
-    await client.end();
-  }
-}
-
 // ---- PostgreSQL: a throwaway cluster, or the given server; a scratch database either way ----
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 const PG_THROWAWAY = path.join(ROOT, 'scripts/pg-throwaway.sh');
@@ -415,9 +285,9 @@ async function benchEngine(engine: Engine, databaseUrl?: string): Promise<Engine
 
   let server = await startServer(options);
   let base = `${server.origin}/portal/rest/spm`;
-  const registered = await post(`${base}/admin/register`, { password: PASSWORD });
+  const registered = await post(`${base}/admin/register`, { password: BENCH_PASSWORD });
   if (!registered.ok) throw new Error(`register ${registered.status}`);
-  const adminToken = await login(base, 'admin', PASSWORD);
+  const adminToken = await login(base, 'admin', BENCH_PASSWORD);
   await installLicence(server.origin, adminToken);
   const seeded = await seed(connectionOf(server));
   console.log(
@@ -427,7 +297,7 @@ async function benchEngine(engine: Engine, databaseUrl?: string): Promise<Engine
   const reset = await fetch(`${base}/user/${TENANT}/password`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
-    body: JSON.stringify({ adminPassword: PASSWORD, password: TENANT_PASSWORD, password1: TENANT_PASSWORD }),
+    body: JSON.stringify({ adminPassword: BENCH_PASSWORD, password: TENANT_PASSWORD, password1: TENANT_PASSWORD }),
   });
   if (!reset.ok) throw new Error(`tenant password ${reset.status}: ${await reset.text()}`);
   const tokens: Record<Role, string> = { admin: adminToken, tenant: await login(base, TENANT, TENANT_PASSWORD) };
@@ -449,7 +319,13 @@ async function benchEngine(engine: Engine, databaseUrl?: string): Promise<Engine
         ?.replace(/,.*$/, '') ?? '';
     await versionClient.end();
 
-    const captured = await captureStatements(engine, connection, tokens);
+    const captured = await captureStatements(
+      engine,
+      connection,
+      { poolSize: 1, dataDir: 'capture' },
+      ROLES,
+      (role) => ({ method: 'GET', url: LIST_PATH, headers: { authorization: `Bearer ${tokens[role]}` } }),
+    );
     const processes = processesOf(server);
     // PostgreSQL's backends serving one application (the server's pool, or the direct pool), for their CPU.
     const catalogueClient = new pg.Client({ ...connection, application_name: 'gantry-bench-explain' });
@@ -477,8 +353,13 @@ async function benchEngine(engine: Engine, databaseUrl?: string): Promise<Engine
         bytes: Buffer.byteLength(first.body),
       };
       const linesPerRequestOf = await linesPerRequest(server, url, headers, 50);
-      const statements = captured[role];
-      const direct = directTarget(connection, SERVER_POOL[engine], statements);
+      const { statements } = captured[role];
+      // One statement after another, as the list request sends them.
+      const direct = directTarget(
+        connection,
+        SERVER_POOL[engine],
+        statements.map((s) => [s]),
+      );
       // The administrator's list is also measured as a browser asks for it (compression negotiated).
       const browser = { ...headers, 'accept-encoding': 'gzip, deflate, br, zstd' };
       const targets: Record<string, Target> = {

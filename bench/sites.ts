@@ -11,8 +11,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { localDate, sha256Hex } from '@gantry/shared';
+import { localDate } from '@gantry/shared';
 import {
+  BENCH_PASSWORD,
   cpuMs,
   get,
   goal,
@@ -37,7 +38,6 @@ import {
   WARM_UP_SECONDS,
 } from './lib.js';
 
-const PASSWORD = sha256Hex('Bench12345');
 /** Projects with ports of the second part (0: the static files only). */
 const PROJECTS_WITH_PORTS = Number(process.env.BENCH_SITE_PORTS ?? 1000);
 /** Rounds of the static comparison and each slice's length (per target, per round). */
@@ -143,8 +143,8 @@ export async function sitesBench(): Promise<void> {
   const bare = await startStatic(staticRoot);
   try {
     const base = `${server.origin}/portal/rest/spm`;
-    if (!(await post(`${base}/admin/register`, { password: PASSWORD })).ok) throw new Error('register');
-    const token = await login(base, 'admin', PASSWORD);
+    if (!(await post(`${base}/admin/register`, { password: BENCH_PASSWORD })).ok) throw new Error('register');
+    const token = await login(base, 'admin', BENCH_PASSWORD);
     await installLicence(server.origin, token);
     const auth = { authorization: `Bearer ${token}` };
     const grant = (userCount: number) => ({

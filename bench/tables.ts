@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { localDate, sha256Hex, type TableDefinition } from '@gantry/shared';
+import { localDate, type TableDefinition } from '@gantry/shared';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
@@ -23,6 +23,7 @@ import { sortKeys } from '../apps/server/src/modules/tables/record-paging.js';
 import { TableRepository } from '../apps/server/src/modules/tables/table.repository.js';
 import { recordResource } from '../apps/server/src/modules/tables/table.service.js';
 import {
+  BENCH_PASSWORD,
   CONNECTIONS,
   goal,
   httpLoad,
@@ -94,7 +95,7 @@ export async function tablesBench(): Promise<void> {
     });
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     const spm = `${base}/portal/rest/spm`;
-    const password = sha256Hex('Bench12345');
+    const password = BENCH_PASSWORD;
     await post(`${spm}/admin/register`, { password });
     const { token } = (await (await post(`${spm}/login`, { username: 'admin', password })).json()) as { token: string };
     await installLicence(base, token);

@@ -12,12 +12,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { INDUSTRIES, localDate, sha256Hex } from '@gantry/shared';
+import { INDUSTRIES, localDate } from '@gantry/shared';
 import { eq } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { templates } from '../apps/server/src/db/schema.js';
 import {
+  BENCH_PASSWORD,
   httpLoad,
   installLicence,
   interleave,
@@ -50,7 +51,7 @@ export async function templatesBench(): Promise<void> {
   try {
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     const spm = `${base}/portal/rest/spm`;
-    const password = sha256Hex('Bench12345');
+    const password = BENCH_PASSWORD;
     await post(`${spm}/admin/register`, { password });
     const login = await post(`${spm}/login`, { username: 'admin', password });
     const { token } = (await login.json()) as { token: string };

@@ -3,18 +3,8 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page } from '@playwright/test';
-import {
-  API,
-  apiLogin,
-  apiPatchSettings,
-  clickDialogButton,
-  expect,
-  expectRoute,
-  fillLogin,
-  pickOption,
-  test,
-} from './helpers';
-import { ensureAdmin, ensureLicence, ensureProject, ensureTenant } from './seed';
+import { API, apiLogin, clickDialogButton, expect, expectRoute, fillLogin, pickOption, test } from './helpers';
+import { ensureTenantProject } from './seed';
 
 /**
  * Issue 12 in the browser: a tenant backs a project up from its menu (progress, 'backup complete'),
@@ -26,6 +16,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SCRATCH = path.join(ROOT, '.tmp', `e2e-backups-${process.env.GANTRY_E2E_PORT ?? 'default'}`);
 const TENANT = 'backupco';
 const TENANT_PASSWORD = 'Tenant1234';
+const ACCOUNT = { id: TENANT, name: 'Backup Co', password: TENANT_PASSWORD };
 const PROJECT = 'backupplant';
 const BACKUP = `${API}/proxy/core/backup`;
 const CORE = '/portal/rest/core';
@@ -71,19 +62,7 @@ test.describe('project backups', () => {
   let token = '';
 
   test.beforeAll(async ({ request }) => {
-    const adminToken = await ensureAdmin(request);
-    await ensureLicence(request, adminToken);
-    await apiPatchSettings(request, adminToken, { language: 'en' });
-    await ensureTenant(request, adminToken, {
-      id: TENANT,
-      name: 'Backup Co',
-      password: TENANT_PASSWORD,
-      userCount: 2,
-      tableCount: 2,
-      points: 20,
-    });
-    token = await apiLogin(request, TENANT, TENANT_PASSWORD);
-    await ensureProject(request, token, { id: PROJECT, name: 'Boilers', tableCount: 2 });
+    token = await ensureTenantProject(request, ACCOUNT, { id: PROJECT, name: 'Boilers', tableCount: 2 });
     // Tables are made by the table designer (the generic data layer makes none).
     const existing = await tables(request, token);
     for (const name of ['boiler', 'turbine'].filter((one) => !existing.includes(one))) {

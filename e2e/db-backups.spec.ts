@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { startVsftpd } from '../apps/server/src/test/vsftpd';
 import { ADMIN_PASSWORD } from './accounts';
-import { apiLogin, apiPatchSettings, clickDialogButton, expect, expectRoute, fillLogin, test } from './helpers';
-import { ensureAdmin, ensureLicence, ensureProject, ensureTenant } from './seed';
+import { apiLogin, clickDialogButton, expect, expectRoute, fillLogin, test } from './helpers';
+import { ensureTenantProject } from './seed';
 
 /**
  * Issue 13 §1 in the browser: a tenant makes a database backup of a project from its menu ('backup
@@ -19,6 +19,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SCRATCH = path.join(ROOT, '.tmp', `e2e-db-backups-${process.env.GANTRY_E2E_PORT ?? 'default'}`);
 const TENANT = 'dbbackupco';
 const TENANT_PASSWORD = 'Tenant1234';
+const ACCOUNT = { id: TENANT, name: 'Dump Co', password: TENANT_PASSWORD };
 const PROJECT = 'dbplant';
 const DB = '/portal/rest/db-backup';
 const CORE = '/portal/rest/core';
@@ -66,23 +67,21 @@ function closedPort(): Promise<number> {
   });
 }
 
+/** Saves the FTP settings as the administrator. */
+async function ftpSettingsWriter(request: APIRequestContext) {
+  const adminToken = await apiLogin(request, 'admin', ADMIN_PASSWORD);
+  return (body: object) =>
+    request.put('/portal/rest/db-backup/ftp-settings', {
+      headers: { authorization: `Bearer ${adminToken}` },
+      data: body,
+    });
+}
+
 test.describe('database backups', () => {
   let token = '';
 
   test.beforeAll(async ({ request }) => {
-    const adminToken = await ensureAdmin(request);
-    await ensureLicence(request, adminToken);
-    await apiPatchSettings(request, adminToken, { language: 'en' });
-    await ensureTenant(request, adminToken, {
-      id: TENANT,
-      name: 'Dump Co',
-      password: TENANT_PASSWORD,
-      userCount: 2,
-      tableCount: 2,
-      points: 20,
-    });
-    token = await apiLogin(request, TENANT, TENANT_PASSWORD);
-    await ensureProject(request, token, { id: PROJECT, name: 'Valves' });
+    token = await ensureTenantProject(request, ACCOUNT, { id: PROJECT, name: 'Valves' });
     for (const id of ['r1', 'r2', 'r3']) {
       const saved = await request.post(`${CORE}/data_record`, { headers: headers(token), data: { id, value: 1 } });
       expect([200, 409], await saved.text()).toContain(saved.status());
@@ -183,12 +182,7 @@ test.describe('database backups', () => {
   }) => {
     test.setTimeout(120_000);
     const ftp = await startVsftpd();
-    const adminToken = await apiLogin(request, 'admin', ADMIN_PASSWORD);
-    const settings = (body: object) =>
-      request.put('/portal/rest/db-backup/ftp-settings', {
-        headers: { authorization: `Bearer ${adminToken}` },
-        data: body,
-      });
+    const settings = await ftpSettingsWriter(request);
     try {
       const { host, port, user, password, remoteFolder } = ftp.connection();
       const saved = await settings({ enabled: true, host, port, user, password, remoteFolder, tls: 'none' });
@@ -239,12 +233,7 @@ test.describe('database backups', () => {
     request,
   }) => {
     test.setTimeout(120_000);
-    const adminToken = await apiLogin(request, 'admin', ADMIN_PASSWORD);
-    const settings = (body: object) =>
-      request.put('/portal/rest/db-backup/ftp-settings', {
-        headers: { authorization: `Bearer ${adminToken}` },
-        data: body,
-      });
+    const settings = await ftpSettingsWriter(request);
     try {
       const port = await closedPort();
       const saved = await settings({

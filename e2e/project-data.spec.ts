@@ -7,7 +7,7 @@ import { sha256Hex, translate } from '@gantry/shared';
 import { type APIRequestContext, type Locator, type Page, request as playwrightRequest } from '@playwright/test';
 import { ADMIN_PASSWORD } from './accounts';
 import { API, apiLogin, apiPatchSettings, clickDialogButton, expect, expectRoute, fillLogin, test } from './helpers';
-import { ensureAdmin, ensureLicence, ensureProject, ensureTenant } from './seed';
+import { ensureLicence, ensureProject, ensureTenantProject } from './seed';
 
 /**
  * Issue 11 in the browser: a project's media library (folder, uploads with their progress, tree,
@@ -20,6 +20,7 @@ import { ensureAdmin, ensureLicence, ensureProject, ensureTenant } from './seed'
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TENANT = 'mediaco';
 const TENANT_PASSWORD = 'Tenant1234';
+const ACCOUNT = { id: TENANT, name: 'Media Co', password: TENANT_PASSWORD };
 const PROJECT = 'mediaplant';
 const MEDIA = '/portal/rest/spm/proxy/core/mediaLibrary';
 
@@ -70,19 +71,7 @@ test.describe('media library', () => {
   let tenantToken = '';
 
   test.beforeAll(async ({ request }) => {
-    const adminToken = await ensureAdmin(request);
-    await ensureLicence(request, adminToken);
-    await apiPatchSettings(request, adminToken, { language: 'en' });
-    await ensureTenant(request, adminToken, {
-      id: TENANT,
-      name: 'Media Co',
-      password: TENANT_PASSWORD,
-      userCount: 2,
-      tableCount: 2,
-      points: 20,
-    });
-    tenantToken = await apiLogin(request, TENANT, TENANT_PASSWORD);
-    await ensureProject(request, tenantToken, { id: PROJECT, name: 'Media plant' });
+    tenantToken = await ensureTenantProject(request, ACCOUNT, { id: PROJECT, name: 'Media plant' });
     // A library left by an earlier attempt on this server starts empty again.
     for (const top of ['photos']) {
       const removed = await request.delete(`${MEDIA}?path=${top}`, {

@@ -207,3 +207,21 @@ export async function ensureProject(
   });
   expect(created.status(), await created.text()).toBe(200);
 }
+
+/**
+ * The start of a tenant's spec: the administrator, the licence and English; a small tenant (2 users,
+ * 2 tables, 20 points) signed in, and its project (each created when missing). Answers the tenant's token.
+ */
+export async function ensureTenantProject(
+  request: APIRequestContext,
+  tenant: { id: string; name: string; password: string },
+  project: { id: string; name: string } & SeedGrant,
+): Promise<string> {
+  const adminToken = await ensureAdmin(request);
+  await ensureLicence(request, adminToken);
+  await apiPatchSettings(request, adminToken, { language: 'en' });
+  await ensureTenant(request, adminToken, { ...tenant, userCount: 2, tableCount: 2, points: 20 });
+  const token = await apiLogin(request, tenant.id, tenant.password);
+  await ensureProject(request, token, project);
+  return token;
+}

@@ -3,15 +3,54 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { localDate, MEDIA_TEMP_PREFIX, translate } from '@gantry/shared';
+import { MEDIA_TEMP_PREFIX, translate } from '@gantry/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { SERVER_STOPPED } from './modules/tasks/task.engine.js';
 import { openConfiguredDatabase } from './open-database.js';
-import { uploadDevelopmentLicence } from './test/dev-licence.js';
-import { call, enginePidOf, freePort, isAlive, sleep, startServer, stopServer } from './test/server-process.js';
+import {
+  call,
+  createBlankProject,
+  enginePidOf,
+  freePort,
+  isAlive,
+  setUpProject,
+  sleep,
+  startServer,
+  stopServer,
+} from './test/server-process.js';
 import { ADMIN_PASSWORD, wire } from './test/test-app.js';
+
+/**
+ * `count` loops writing data records into `project` until `stopped()`, each a payload and its digest
+ * (a half-written one would not match); the ids the server confirmed go to `confirmed`.
+ */
+function digestWriters(
+  base: string,
+  token: string,
+  project: string,
+  count: number,
+  confirmed: string[],
+  stopped: () => boolean,
+): Array<Promise<void>> {
+  let sequence = 0;
+  return Array.from({ length: count }, async () => {
+    while (!stopped()) {
+      const id = `d${sequence++}`;
+      const payload = id.repeat(500);
+      const response = await call(
+        base,
+        'POST',
+        '/portal/rest/core/data_record',
+        { id, payload, digest: createHash('sha256').update(payload).digest('hex') },
+        token,
+        { 'x-request-project': project },
+      ).catch(() => undefined);
+      if (response?.status === 200) confirmed.push(id);
+    }
+  });
+}
 
 /**
  * kill -9 of the server while it writes: its embedded engine leaves by itself, and the next start
@@ -75,56 +114,12 @@ describe('kill -9 drill', () => {
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
       const first = await startServer(dataDir, port, started);
-      await call(base, 'POST', '/portal/rest/spm/admin/register', { password: wire(ADMIN_PASSWORD) });
-      const login = await call(base, 'POST', '/portal/rest/spm/login', {
-        username: 'admin',
-        password: wire(ADMIN_PASSWORD),
-      });
-      const token = (login.body as { token: string }).token;
-      const licensed = await uploadDevelopmentLicence(base, token);
-      expect(licensed.status, await licensed.clone().text()).toBe(200);
-      const today = localDate(new Date());
-      const project = await call(
-        base,
-        'POST',
-        '/portal/rest/spm/project',
-        {
-          id: 'drill1',
-          name: 'Drill',
-          industry: 'coal',
-          projectType: 'blank',
-          grant: {
-            validityPeriod: 30,
-            startTime: today,
-            userCount: 1,
-            flow: { tableCount: 1 },
-            dataGathering: { point: 1 },
-            features: [],
-          },
-        },
-        token,
-      );
-      expect(project.status, JSON.stringify(project.body)).toBe(200);
+      const { token } = await setUpProject(base, { id: 'drill1', name: 'Drill' });
 
       // Each document carries a payload and its digest: a half-written one would not match.
       const confirmed: string[] = [];
       let stop = false;
-      let sequence = 0;
-      const writers = Array.from({ length: 4 }, async () => {
-        while (!stop) {
-          const id = `d${sequence++}`;
-          const payload = id.repeat(500);
-          const response = await call(
-            base,
-            'POST',
-            '/portal/rest/core/data_record',
-            { id, payload, digest: createHash('sha256').update(payload).digest('hex') },
-            token,
-            { 'x-request-project': 'drill1' },
-          ).catch(() => undefined);
-          if (response?.status === 200) confirmed.push(id);
-        }
-      });
+      const writers = digestWriters(base, token, 'drill1', 4, confirmed, () => stop);
       while (confirmed.length < 40) await sleep(20);
       first.kill('SIGKILL');
       await new Promise((resolve) => first.once('exit', resolve));
@@ -156,38 +151,8 @@ describe('kill -9 drill', () => {
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
       const first = await startServer(dataDir, port, started);
-      await call(base, 'POST', '/portal/rest/spm/admin/register', { password: wire(ADMIN_PASSWORD) });
-      const login = await call(base, 'POST', '/portal/rest/spm/login', {
-        username: 'admin',
-        password: wire(ADMIN_PASSWORD),
-      });
-      const token = (login.body as { token: string }).token;
-      const licensed = await uploadDevelopmentLicence(base, token);
-      expect(licensed.status, await licensed.clone().text()).toBe(200);
-      const today = localDate(new Date());
-      for (const id of ['drill2', 'aged']) {
-        const project = await call(
-          base,
-          'POST',
-          '/portal/rest/spm/project',
-          {
-            id,
-            name: id,
-            industry: 'coal',
-            projectType: 'blank',
-            grant: {
-              validityPeriod: 30,
-              startTime: today,
-              userCount: 1,
-              flow: { tableCount: 1 },
-              dataGathering: { point: 1 },
-              features: [],
-            },
-          },
-          token,
-        );
-        expect(project.status, JSON.stringify(project.body)).toBe(200);
-      }
+      const { token } = await setUpProject(base, { id: 'drill2', name: 'drill2' });
+      await createBlankProject(base, token, { id: 'aged', name: 'aged' });
       const policy = await call(
         base,
         'PATCH',
@@ -232,22 +197,7 @@ describe('kill -9 drill', () => {
       // Data writes, each a payload with its digest (a half-written one would not match).
       const confirmedDocs: string[] = [];
       let stop = false;
-      let sequence = 0;
-      const writers = Array.from({ length: 2 }, async () => {
-        while (!stop) {
-          const id = `d${sequence++}`;
-          const payload = id.repeat(500);
-          const response = await call(
-            base,
-            'POST',
-            '/portal/rest/core/data_record',
-            { id, payload, digest: createHash('sha256').update(payload).digest('hex') },
-            token,
-            { 'x-request-project': 'drill2' },
-          ).catch(() => undefined);
-          if (response?.status === 200) confirmedDocs.push(id);
-        }
-      });
+      const writers = digestWriters(base, token, 'drill2', 2, confirmedDocs, () => stop);
 
       // Whole uploads one after another (2 MiB each: the kill may land in one), and two that stream
       // slowly and are still being written when the server dies.

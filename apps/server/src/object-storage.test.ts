@@ -6,16 +6,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from './db/database.js';
 import { S3FileStore } from './lib/s3-file-store.js';
-import {
-  adminWithLicence,
-  createProject,
-  createTenant,
-  projectBody,
-  SPM_URL,
-  TENANT_PASSWORD,
-} from './test/fixtures.js';
+import { appWithTenants, createProject, projectBody, SPM_URL } from './test/fixtures.js';
 import { type S3TestServer, startS3Server } from './test/s3-server.js';
-import { createTestApp, type TestApp } from './test/test-app.js';
+import type { TestApp } from './test/test-app.js';
 
 /**
  * The server on object storage (issue 35): GANTRY_STORAGE=s3 against a private S3-compatible server,
@@ -36,10 +29,7 @@ beforeAll(async () => {
 afterAll(() => s3.stop());
 beforeEach(async () => {
   prefix = `node-${randomUUID()}/`;
-  app = await createTestApp({ ...s3.env, GANTRY_S3_PREFIX: prefix });
-  admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'acme');
-  acme = await app.login('acme', TENANT_PASSWORD);
+  [app, admin, acme] = await appWithTenants(['acme'], { ...s3.env, GANTRY_S3_PREFIX: prefix });
   await createProject(app, acme, { id: project });
 });
 afterEach(() => app.close());

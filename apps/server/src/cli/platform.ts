@@ -78,14 +78,7 @@ async function main(): Promise<void> {
     if (existsSync(out)) throw new UsageError(`${out} exists already: name a new file.`);
     const database = await openConfiguredDatabase(config, (message) => console.warn(message));
     try {
-      const deps = {
-        db: database.background,
-        dataDir: config.dataDir,
-        engine: database.engine,
-        repo: new PlatformBackupRepository(),
-        log,
-        objectStorage: config.s3 !== undefined,
-      };
+      const deps = { ...platformDeps(database, config.dataDir, log), objectStorage: config.s3 !== undefined };
       const summary = await writePlatformBackup(deps, out);
       const rows = Object.values(summary.tables).reduce((sum, table) => sum + table.rows, 0);
       console.log(
@@ -113,13 +106,7 @@ async function main(): Promise<void> {
   }
   const database = await openConfiguredDatabase(config, (message) => console.warn(message));
   try {
-    const deps = {
-      db: database.background,
-      dataDir: config.dataDir,
-      engine: database.engine,
-      repo: new PlatformBackupRepository(),
-      log,
-    };
+    const deps = platformDeps(database, config.dataDir, log);
     if (!values['no-safety-backup']) {
       const safety = await safetyBackupFile(config.dataDir, 'before-restore');
       const summary = await writePlatformBackup(deps, safety);
@@ -139,4 +126,13 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
     console.error(describe(error));
     process.exit(1);
   });
+}
+
+/** What a platform backup and restore work on: the configured database (its background handle) and data directory. */
+function platformDeps(
+  database: Awaited<ReturnType<typeof openConfiguredDatabase>>,
+  dataDir: string,
+  log: (line: string) => void,
+) {
+  return { db: database.background, dataDir, engine: database.engine, repo: new PlatformBackupRepository(), log };
 }

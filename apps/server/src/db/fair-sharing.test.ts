@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminWithLicence, createProject, createTenant, TENANT_PASSWORD } from '../test/fixtures.js';
+import { adminWithLicence, createProject, signedInTenant } from '../test/fixtures.js';
 import { createTestApp, ENGINE, type TestApp } from '../test/test-app.js';
 import type { Admission, AdmissionEvent } from './admission.js';
 
@@ -33,10 +33,8 @@ beforeAll(async () => {
   if (!shared) throw new Error('the database has no admission');
   admission = shared;
   const admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'alpha');
-  await createTenant(app, admin, 'bravo');
-  alpha = await app.login('alpha', TENANT_PASSWORD);
-  bravo = await app.login('bravo', TENANT_PASSWORD);
+  alpha = await signedInTenant(app, admin, 'alpha');
+  bravo = await signedInTenant(app, admin, 'bravo');
   await createProject(app, alpha, { id: 'alpha1' });
   await createProject(app, bravo, { id: 'bravo1' });
   expect((await data('/dashboard', alpha, 'alpha1', { _id: 'g1', name: 'boiler' })).statusCode).toBe(200);

@@ -37,15 +37,19 @@ const EMPTY: Array<[string, string, string]> = [
   ['broken part headers', 'multipart/form-data; boundary=xyz', '--xyz\r\nContent-Disposition\r\n\r\nx\r\n--xyz--\r\n'],
 ];
 
+/** A POST of `payload` as it is, under the content type `type`, as the administrator. */
+const postRaw = (url: string, type: string, payload: string) =>
+  app.app.inject({
+    method: 'POST',
+    url,
+    headers: { authorization: `Bearer ${admin}`, 'content-type': type, 'accept-language': 'en' },
+    payload,
+  });
+
 describe('malformed multipart', () => {
   it.each(BROKEN)('answers 400 on every file route: %s', async (_name, type, payload) => {
     for (const url of FILE_ROUTES) {
-      const response = await app.app.inject({
-        method: 'POST',
-        url,
-        headers: { authorization: `Bearer ${admin}`, 'content-type': type, 'accept-language': 'en' },
-        payload,
-      });
+      const response = await postRaw(url, type, payload);
       expect([response.statusCode, response.json().code], url).toEqual([400, 'validation']);
       expect(response.json().message, url).toMatch(/multipart\/form-data/);
     }
@@ -53,12 +57,7 @@ describe('malformed multipart', () => {
 
   it.each(EMPTY)('answers 400 on every file route: %s', async (_name, type, payload) => {
     for (const url of FILE_ROUTES) {
-      const response = await app.app.inject({
-        method: 'POST',
-        url,
-        headers: { authorization: `Bearer ${admin}`, 'content-type': type, 'accept-language': 'en' },
-        payload,
-      });
+      const response = await postRaw(url, type, payload);
       expect(response.statusCode, url).toBe(400);
       expect(['noFile', 'certificatesRequired', 'validation'], url).toContain(response.json().code);
     }

@@ -10,7 +10,7 @@ import {
 import { signLicence } from '../modules/licence/licence-signature.js';
 import { developmentPrivateKey } from '../modules/licence/trusted-keys.js';
 import type { TestApp } from './test-app.js';
-import { TEST_MACHINE_CODE, wire } from './test-app.js';
+import { createTestApp, TEST_MACHINE_CODE, wire } from './test-app.js';
 
 export const SPM_URL = '/portal/rest/spm';
 export const TENANT_PASSWORD = 'Tenant123';
@@ -91,6 +91,17 @@ export async function createTenant(
   if (response.statusCode !== 200) throw new Error(`create tenant failed: ${response.body}`);
 }
 
+/** Makes tenant `id` (password TENANT_PASSWORD) and signs it in: its token. */
+export async function signedInTenant(
+  app: TestApp,
+  admin: string,
+  id: string,
+  overrides: Record<string, unknown> = {},
+): Promise<string> {
+  await createTenant(app, admin, id, overrides);
+  return app.login(id, TENANT_PASSWORD);
+}
+
 export function projectBody(app: TestApp, overrides: Record<string, unknown> = {}) {
   return {
     name: 'Plant',
@@ -112,4 +123,20 @@ export async function adminWithLicence(app: TestApp): Promise<string> {
   await app.registerAdmin();
   await installPlatform(app);
   return app.login();
+}
+
+/**
+ * A fresh app, the platform licence installed, its administrator signed in and the tenants `ids` made
+ * and signed in: `[app, admin token, ...tenant tokens in the order of ids]`. The caller closes it.
+ */
+export async function appWithTenants<const T extends readonly string[]>(
+  ids: T,
+  env: Record<string, string> = {},
+  options: Parameters<typeof createTestApp>[1] = {},
+): Promise<[TestApp, string, ...{ -readonly [K in keyof T]: string }]> {
+  const app = await createTestApp(env, options);
+  const admin = await adminWithLicence(app);
+  const tenants: string[] = [];
+  for (const id of ids) tenants.push(await signedInTenant(app, admin, id));
+  return [app, admin, ...(tenants as { -readonly [K in keyof T]: string })];
 }

@@ -122,24 +122,15 @@ export interface DrillProject {
   upload(folder: string, name: string, bytes: Uint8Array): Promise<void>;
 }
 
-/**
- * On a fresh server at `base`: the administrator registered and signed in, the development licence
- * uploaded, and a blank project `id` created; what the process drills begin with.
- */
-export async function setUpProject(base: string, project: { id: string; name: string }): Promise<DrillProject> {
-  const must = async (what: string, answer: Promise<{ status: number; body: unknown }>) => {
-    const { status, body } = await answer;
-    if (status !== 200) throw new Error(`${what}: ${status} ${JSON.stringify(body)}`);
-    return body;
-  };
-  await must('register', call(base, 'POST', '/portal/rest/spm/admin/register', { password: wire(ADMIN_PASSWORD) }));
-  const login = await must(
-    'login',
-    call(base, 'POST', '/portal/rest/spm/login', { username: 'admin', password: wire(ADMIN_PASSWORD) }),
-  );
-  const token = login !== null && typeof login === 'object' && 'token' in login ? String(login.token) : '';
-  const licensed = await uploadDevelopmentLicence(base, token);
-  if (licensed.status !== 200) throw new Error(`licence: ${licensed.status} ${await licensed.text()}`);
+/** The answer's body when it is a 200; else it throws, naming `what`. */
+async function must(what: string, answer: Promise<{ status: number; body: unknown }>): Promise<unknown> {
+  const { status, body } = await answer;
+  if (status !== 200) throw new Error(`${what}: ${status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** A blank project of the caller of `token` (the smallest grant), or it throws. */
+export async function createBlankProject(base: string, token: string, project: { id: string; name: string }) {
   const grant = {
     validityPeriod: 30,
     startTime: localDate(new Date()),
@@ -158,6 +149,22 @@ export async function setUpProject(base: string, project: { id: string; name: st
       token,
     ),
   );
+}
+
+/**
+ * On a fresh server at `base`: the administrator registered and signed in, the development licence
+ * uploaded, and a blank project `id` created; what the process drills begin with.
+ */
+export async function setUpProject(base: string, project: { id: string; name: string }): Promise<DrillProject> {
+  await must('register', call(base, 'POST', '/portal/rest/spm/admin/register', { password: wire(ADMIN_PASSWORD) }));
+  const login = await must(
+    'login',
+    call(base, 'POST', '/portal/rest/spm/login', { username: 'admin', password: wire(ADMIN_PASSWORD) }),
+  );
+  const token = login !== null && typeof login === 'object' && 'token' in login ? String(login.token) : '';
+  const licensed = await uploadDevelopmentLicence(base, token);
+  if (licensed.status !== 200) throw new Error(`licence: ${licensed.status} ${await licensed.text()}`);
+  await createBlankProject(base, token, project);
   const headers = { authorization: `Bearer ${token}`, 'x-request-project': project.id };
   return {
     token,

@@ -9,7 +9,7 @@ import {
   settingsSchema,
 } from '@gantry/shared';
 import type { DurationValue } from '../../components/DurationInput';
-import { translateMessage } from '../../i18n';
+import { longestField } from '../../utils/fieldErrors';
 
 /** What the basic-settings form edits (the rest of Settings is kept as loaded). */
 export interface SettingsFormValues {
@@ -78,31 +78,9 @@ export function toFormValues(s: Settings): SettingsFormValues {
   };
 }
 
-export interface FieldError {
-  name: string[];
-  errors: string[];
-}
-
 /** A dotted server/schema path → the form item that shows it (null when the form has none). */
 export function formFieldFor(path: string): string[] | null {
-  let best: string | null = null;
-  for (const field of FORM_FIELDS) {
-    if ((path === field || path.startsWith(`${field}.`)) && (!best || field.length > best.length)) best = field;
-  }
-  return best ? best.split('.') : null;
-}
-
-/** `fields` of a 400 answer (or schema issues) → form errors, and the messages no field can show. */
-export function mapFieldErrors(fields: Record<string, string>): { fieldErrors: FieldError[]; other: string[] } {
-  const fieldErrors: FieldError[] = [];
-  const other: string[] = [];
-  for (const [path, message] of Object.entries(fields)) {
-    const name = formFieldFor(path);
-    const text = translateMessage(message);
-    if (name) fieldErrors.push({ name, errors: [text] });
-    else other.push(text);
-  }
-  return { fieldErrors, other };
+  return longestField(path, FORM_FIELDS);
 }
 
 /** The whole Settings to PUT: the loaded settings with the form's values, checked by the shared schema. */

@@ -4,9 +4,9 @@ import { BACKUP_ARCHIVE } from '@gantry/shared';
 import { Uint8ArrayReader, Uint8ArrayWriter, ZipWriter } from '@zip.js/zip.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_ARCHIVE } from '../../modules/platform-backup/platform-archive.js';
-import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
+import { appWithTenants, createProject, SPM_URL } from '../../test/fixtures.js';
 import { type CentralPart, deflatedRun, type LocalPart, rawZip, sha256 } from '../../test/hostile-zip.js';
-import { createTestApp, multipartFile, type TestApp } from '../../test/test-app.js';
+import { multipartFile, type TestApp } from '../../test/test-app.js';
 import { configureZip } from './zip-codec.js';
 
 /**
@@ -25,10 +25,7 @@ let acme: string;
 
 beforeAll(async () => {
   configureZip();
-  app = await createTestApp();
-  admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'acme');
-  acme = await app.login('acme', TENANT_PASSWORD);
+  [app, admin, acme] = await appWithTenants(['acme']);
   await createProject(app, acme, { id: project });
   // The built-in templates are written on first use: before the data directory is compared.
   expect((await app.call('GET', `${SPM_URL}/templates`, acme)).statusCode).toBe(200);
@@ -142,16 +139,22 @@ interface HostileCase {
   password?: string;
 }
 
+/** 1,024 entry names sharing one deflated MiB of zeros, and a manifest listing them. */
+async function zeroEntries(layout: Layout) {
+  const zeros = await run(MiB);
+  const names = Array.from({ length: 1024 }, (_, i) => layout.file(`z${i}.bin`));
+  const manifest = manifestPart(
+    layout,
+    names.map((name) => ({ path: name, size: MiB, sha256: zeros.sha256 })),
+  );
+  return { zeros, names, manifest };
+}
+
 const CASES: HostileCase[] = [
   {
     what: 'a split bomb: 1,024 central records sharing one deflated MiB of zeros',
     make: async (layout) => {
-      const zeros = await run(MiB);
-      const names = Array.from({ length: 1024 }, (_, i) => layout.file(`z${i}.bin`));
-      const manifest = manifestPart(
-        layout,
-        names.map((name) => ({ path: name, size: MiB, sha256: zeros.sha256 })),
-      );
+      const { zeros, names, manifest } = await zeroEntries(layout);
       const centrals: CentralPart[] = [...names.map((name) => ({ local: 0, name })), { local: 1 }];
       return rawZip([{ name: names[0] as string, deflated: zeros }, manifest], centrals);
     },
@@ -160,12 +163,7 @@ const CASES: HostileCase[] = [
   {
     what: 'a split bomb: 1,024 entries of one deflated MiB of zeros each (1 GiB from about 1 MB)',
     make: async (layout) => {
-      const zeros = await run(MiB);
-      const names = Array.from({ length: 1024 }, (_, i) => layout.file(`z${i}.bin`));
-      const manifest = manifestPart(
-        layout,
-        names.map((name) => ({ path: name, size: MiB, sha256: zeros.sha256 })),
-      );
+      const { zeros, names, manifest } = await zeroEntries(layout);
       return rawZip([...names.map((name) => ({ name, deflated: zeros })), manifest]);
     },
     message: /expands suspiciously far/,

@@ -8,14 +8,7 @@
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  adminWithLicence,
-  createProject,
-  createTenant,
-  licenceText,
-  SPM_URL,
-  TENANT_PASSWORD,
-} from '../../test/fixtures.js';
+import { adminWithLicence, createProject, licenceText, SPM_URL, signedInTenant } from '../../test/fixtures.js';
 import { createTestApp, ENGINE, multipartFile, type TestApp } from '../../test/test-app.js';
 
 /** Every answer, hostile or not, within this. */
@@ -37,10 +30,8 @@ beforeAll(async () => {
     payload: upload.payload,
   });
   expect(uploaded.statusCode).toBe(200);
-  await createTenant(app, admin, 'tenanta');
-  await createTenant(app, admin, 'tenantb');
-  tenantA = await app.login('tenanta', TENANT_PASSWORD);
-  tenantB = await app.login('tenantb', TENANT_PASSWORD);
+  tenantA = await signedInTenant(app, admin, 'tenanta');
+  tenantB = await signedInTenant(app, admin, 'tenantb');
   // The name of the frozen request, and names for the patterns to chew on.
   await createProject(app, tenantA, { name: 'aaaaaaaaaaaaaaaaaaaaaaaa!' });
   await createProject(app, tenantA, { name: 'North pump 12 (aaaa) [x]{1,2}' });

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/database.js';
-import { adminWithLicence, createProject, createTenant, grant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
+import { appWithTenants, createProject, grant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
 import { selfSigned } from '../../test/self-signed.js';
-import { ADMIN_PASSWORD, createTestApp, type TestApp, wire } from '../../test/test-app.js';
+import { ADMIN_PASSWORD, type TestApp, wire } from '../../test/test-app.js';
 
 /**
  * docs/DECISIONS.md: an action and its audit entry commit together. A real trigger refuses the
@@ -16,10 +16,7 @@ let app: TestApp;
 let admin: string;
 let tenant: string;
 beforeEach(async () => {
-  app = await createTestApp();
-  admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'acme');
-  tenant = await app.login('acme', TENANT_PASSWORD);
+  [app, admin, tenant] = await appWithTenants(['acme']);
 });
 afterEach(() => app.close());
 

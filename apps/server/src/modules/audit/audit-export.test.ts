@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog } from '../../db/schema.js';
-import { adminWithLicence, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
+import { adminWithLicence, SPM_URL, signedInTenant } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 /** The audit log as operators use it (issue 34 §5): filters in the list API, exports, retention. */
@@ -111,8 +111,7 @@ describe('audit export', () => {
   });
 
   it('is the administrator’s', async () => {
-    await createTenant(app, admin, 'acme');
-    const tenant = await app.login('acme', TENANT_PASSWORD);
+    const tenant = await signedInTenant(app, admin, 'acme');
     expect((await app.call('GET', `${SPM_URL}/audit/export`, tenant)).statusCode).toBe(403);
     expect((await app.call('GET', `${SPM_URL}/audit/export`)).statusCode).toBe(401);
   });

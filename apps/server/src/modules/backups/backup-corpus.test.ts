@@ -6,8 +6,8 @@ import { Uint8ArrayReader, Uint8ArrayWriter, ZipWriter } from '@zip.js/zip.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureZip } from '../../lib/archive/zip-codec.js';
-import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { appWithTenants, createProject, SPM_URL } from '../../test/fixtures.js';
+import type { TestApp } from '../../test/test-app.js';
 
 const BACKUP = `${SPM_URL}/proxy/core/backup`;
 const CORE = '/portal/rest/core';
@@ -18,10 +18,7 @@ let acme: string;
 beforeAll(async () => {
   configureZip();
   // A restore replacing every module of an archive of 3 documents or more goes by partition.
-  app = await createTestApp({ GANTRY_OWN_PARTITION_MIN_DOCUMENTS: '3' });
-  const admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'acme');
-  acme = await app.login('acme', TENANT_PASSWORD);
+  [app, , acme] = await appWithTenants(['acme'], { GANTRY_OWN_PARTITION_MIN_DOCUMENTS: '3' });
   await createProject(app, acme, { id: project });
   await app.app.ready();
 });

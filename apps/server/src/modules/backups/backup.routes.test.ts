@@ -9,8 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { projectDocuments } from '../../db/schema.js';
 import { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import { TRASH_FOLDER, Trash } from '../../lib/trash.js';
-import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
-import { createTestApp, multipartFile, type TestApp } from '../../test/test-app.js';
+import { appWithTenants, createProject, SPM_URL } from '../../test/fixtures.js';
+import { multipartFile, type TestApp } from '../../test/test-app.js';
 import { SERVER_STOPPED } from '../tasks/task.engine.js';
 import { importTask } from './backup.service.js';
 import { verifyArchive } from './backup-archive.js';
@@ -20,18 +20,12 @@ const CORE = '/portal/rest/core';
 const MEDIA = `${SPM_URL}/proxy/core/mediaLibrary`;
 
 let app: TestApp;
-let admin: string;
 let acme: string;
 let other: string;
 const project = 'plant1';
 
 beforeEach(async () => {
-  app = await createTestApp();
-  admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'acme');
-  await createTenant(app, admin, 'other');
-  acme = await app.login('acme', TENANT_PASSWORD);
-  other = await app.login('other', TENANT_PASSWORD);
+  [app, , acme, other] = await appWithTenants(['acme', 'other']);
   await createProject(app, acme, { id: project });
   await createProject(app, acme, { id: 'plant2' });
   await createProject(app, other, { id: 'rival' });

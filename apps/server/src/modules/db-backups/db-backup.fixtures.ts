@@ -5,8 +5,8 @@ import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { queryRows } from '../../db/database.js';
 import { PROJECT_HEADER } from '../../plugins/project-gate.js';
-import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
-import { createTestApp, multipartFile, type TestApp } from '../../test/test-app.js';
+import { appWithTenants, createProject, SPM_URL } from '../../test/fixtures.js';
+import { type createTestApp, multipartFile, type TestApp } from '../../test/test-app.js';
 
 export const DB = '/portal/rest/db-backup';
 export const CORE = '/portal/rest/core';
@@ -39,13 +39,8 @@ export async function openWorld(
   options: Parameters<typeof createTestApp>[1] = {},
   env: Record<string, string> = {},
 ): Promise<World> {
-  const app = await createTestApp(env, options);
+  const [app, admin, acme, other] = await appWithTenants(['acme', 'other'], env, options);
   worlds.opened.push(app);
-  const admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'acme');
-  await createTenant(app, admin, 'other');
-  const acme = await app.login('acme', TENANT_PASSWORD);
-  const other = await app.login('other', TENANT_PASSWORD);
   await createProject(app, acme, { id: project });
   await createProject(app, acme, { id: 'plant2' });
   await createProject(app, other, { id: 'rival' });

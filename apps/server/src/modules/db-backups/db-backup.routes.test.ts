@@ -39,6 +39,23 @@ beforeEach(async () => {
 });
 afterEach(() => closeWorlds());
 
+/** A restore job of the project, ongoing and 40 % done, last heard of at `at` by `runner`. */
+const insertRestoreJob = (id: string, runner: string, at: Date) =>
+  world.app.database.db.insert(tasks).values({
+    id,
+    projectId: project,
+    type: DB_BACKUP_TASK_RESTORE,
+    status: 'ongoing',
+    progress: 0.4,
+    params: { language: 'en' },
+    requester: 'acme',
+    requestId: 'r1',
+    runner,
+    heartbeatAt: at,
+    startTime: at,
+    updatedAt: at,
+  });
+
 describe('database backups', () => {
   it('dumps the whole project and restores it exactly (documents with their times, time series, file bytes)', async () => {
     await seed();
@@ -154,20 +171,7 @@ describe('database backups', () => {
   it('refuses the data calls of a project being restored (423 projectRestoring), and lets go when its job ends', async () => {
     // A restore job running in this process (the engine's own runner claims no such row).
     const at = new Date();
-    await world.app.database.db.insert(tasks).values({
-      id: 'tRestoring',
-      projectId: project,
-      type: DB_BACKUP_TASK_RESTORE,
-      status: 'ongoing',
-      progress: 0.4,
-      params: { language: 'en' },
-      requester: 'acme',
-      requestId: 'r1',
-      runner: world.app.services.tasks.runner,
-      heartbeatAt: at,
-      startTime: at,
-      updatedAt: at,
-    });
+    await insertRestoreJob('tRestoring', world.app.services.tasks.runner, at);
     const refusedCalls = [
       ['GET', `${CORE}/rule`],
       ['POST', `${CORE}/rule`],
@@ -207,20 +211,7 @@ describe('database backups', () => {
 
   it('lets go of a project whose restore job a stopped server left (the engine fails it)', async () => {
     const at = new Date(Date.now() - 60 * 60 * 1000);
-    await world.app.database.db.insert(tasks).values({
-      id: 'tOrphan',
-      projectId: project,
-      type: DB_BACKUP_TASK_RESTORE,
-      status: 'ongoing',
-      progress: 0.4,
-      params: { language: 'en' },
-      requester: 'acme',
-      requestId: 'r1',
-      runner: 'rGoneProcess',
-      heartbeatAt: at,
-      startTime: at,
-      updatedAt: at,
-    });
+    await insertRestoreJob('tOrphan', 'rGoneProcess', at);
     expect((await call('GET', `${CORE}/rule`)).statusCode).toBe(423);
     await expect
       .poll(async () => (await call('GET', `${DB}/tOrphan`)).json().status, { timeout: 10_000, interval: 200 })

@@ -2,15 +2,8 @@ import { COLLECTIONS, DOCUMENT_LIMITS } from '@gantry/shared';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { projectCollectionStats, projectDocuments } from '../../db/schema.js';
-import {
-  adminWithLicence,
-  createProject,
-  createTenant,
-  projectBody,
-  SPM_URL,
-  TENANT_PASSWORD,
-} from '../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { appWithTenants, createProject, projectBody, SPM_URL } from '../../test/fixtures.js';
+import type { TestApp } from '../../test/test-app.js';
 
 const CORE = '/portal/rest/core';
 
@@ -22,12 +15,7 @@ let project: string;
 let otherProject: string;
 
 beforeEach(async () => {
-  app = await createTestApp();
-  admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'acme');
-  await createTenant(app, admin, 'other');
-  acme = await app.login('acme', TENANT_PASSWORD);
-  other = await app.login('other', TENANT_PASSWORD);
+  [app, admin, acme, other] = await appWithTenants(['acme', 'other']);
   project = (await createProject(app, acme, { id: 'plant1' })).id;
   otherProject = (await createProject(app, other, { id: 'plant2' })).id;
 });

@@ -433,6 +433,37 @@ export function createFtpStorage(deps: FtpStorageDeps): FtpStorage {
   const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const resumeAttempts = deps.resumeAttempts ?? 2;
 
+  /**
+   * Runs `transfer(attempt)` until it succeeds, again (attempt 1, 2…) after an interruption or a timeout,
+   * up to resumeAttempts times; a failure after resuming names the first one and how resuming ended.
+   */
+  async function withResumes(
+    conn: FtpConnection,
+    operation: 'read' | 'write',
+    target: string,
+    signal: AbortSignal | undefined,
+    what: 'upload' | 'download',
+    transfer: (attempt: number) => Promise<void>,
+  ): Promise<void> {
+    let firstFailure: FtpStorageError | undefined;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await transfer(attempt);
+        return;
+      } catch (error) {
+        const failure = classifyFtpError(error, { server: `${conn.host}:${conn.port}`, operation, remote: target });
+        firstFailure ??= failure;
+        if (signal?.aborted || !resumable(failure) || attempt >= resumeAttempts) {
+          throw finalFailure(attempt, firstFailure, failure);
+        }
+        deps.log?.info(
+          { remote: target, attempt: attempt + 1, failure: failure.failure },
+          `resuming an interrupted FTP ${what}`,
+        );
+      }
+    }
+  }
+
   async function connection(): Promise<FtpConnection> {
     const found = await deps.settings.connection();
     if (!found) {
@@ -507,70 +538,49 @@ export function createFtpStorage(deps: FtpStorageDeps): FtpStorage {
       const target = absolute(folder, segments);
       // Written beside its final name and renamed when whole, so a list never shows a partial file.
       const partial = `${target}${PART_SUFFIX}`;
-      let attempt = 0;
-      let firstFailure: FtpStorageError | undefined;
       try {
-        for (;;) {
-          try {
-            await withSession(
-              opts.signal,
-              async (session) => {
-                await session.enterFolder(segments.slice(0, -1));
-                let offset = 0;
-                if (attempt > 0) {
-                  // A server that drops the data connection may have run out of space: a small probe
-                  // file says so (the reply to a full transfer is lost with its connection).
-                  await probeSpace(
-                    session,
-                    absolute(folder, [...segments.slice(0, -1), '.gantry-space-probe']),
-                    target,
-                  );
-                  // Resume: what the server kept of the interrupted upload, when it is a prefix of ours.
-                  const kept = await session.sizeOf(partial);
-                  offset = kept !== null && kept <= localSize ? kept : 0;
-                }
-                session.client.trackProgress((info) => opts.onProgress?.(offset + info.bytes));
-                const source = createReadStream(localPath, { start: offset, highWaterMark: 1 << 20 });
-                try {
-                  await session.step(
-                    'write',
-                    target,
-                    () =>
-                      offset > 0
-                        ? session.client.appendFrom(source, partial)
-                        : session.client.uploadFrom(source, partial),
-                    opts.signal,
-                  );
-                } finally {
-                  session.client.trackProgress();
-                  source.destroy();
-                }
-                const remoteSize = await session.sizeOf(partial);
-                if (remoteSize !== localSize) {
-                  throw new FtpStorageError(
-                    'sizeMismatch',
-                    `The upload of "${target}" to ${session.server} is incomplete: the server holds ${remoteSize ?? 0} bytes of ${localSize}.`,
-                  );
-                }
-                await session.step('write', target, () => session.client.rename(partial, target));
-              },
-              conn,
-            );
-            return;
-          } catch (error) {
-            const failure = classifyFtpError(error, {
-              server: `${conn.host}:${conn.port}`,
-              operation: 'write',
-              remote: target,
-            });
-            firstFailure ??= failure;
-            if (opts.signal?.aborted || !resumable(failure) || attempt >= resumeAttempts) {
-              throw finalFailure(attempt, firstFailure, failure);
-            }
-            attempt += 1;
-            deps.log?.info({ remote: target, attempt, failure: failure.failure }, 'resuming an interrupted FTP upload');
-          }
-        }
+        await withResumes(conn, 'write', target, opts.signal, 'upload', async (attempt) => {
+          await withSession(
+            opts.signal,
+            async (session) => {
+              await session.enterFolder(segments.slice(0, -1));
+              let offset = 0;
+              if (attempt > 0) {
+                // A server that drops the data connection may have run out of space: a small probe
+                // file says so (the reply to a full transfer is lost with its connection).
+                await probeSpace(session, absolute(folder, [...segments.slice(0, -1), '.gantry-space-probe']), target);
+                // Resume: what the server kept of the interrupted upload, when it is a prefix of ours.
+                const kept = await session.sizeOf(partial);
+                offset = kept !== null && kept <= localSize ? kept : 0;
+              }
+              session.client.trackProgress((info) => opts.onProgress?.(offset + info.bytes));
+              const source = createReadStream(localPath, { start: offset, highWaterMark: 1 << 20 });
+              try {
+                await session.step(
+                  'write',
+                  target,
+                  () =>
+                    offset > 0
+                      ? session.client.appendFrom(source, partial)
+                      : session.client.uploadFrom(source, partial),
+                  opts.signal,
+                );
+              } finally {
+                session.client.trackProgress();
+                source.destroy();
+              }
+              const remoteSize = await session.sizeOf(partial);
+              if (remoteSize !== localSize) {
+                throw new FtpStorageError(
+                  'sizeMismatch',
+                  `The upload of "${target}" to ${session.server} is incomplete: the server holds ${remoteSize ?? 0} bytes of ${localSize}.`,
+                );
+              }
+              await session.step('write', target, () => session.client.rename(partial, target));
+            },
+            conn,
+          );
+        });
       } catch (error) {
         await removeQuietly(conn, partial);
         throw error;
@@ -594,81 +604,56 @@ export function createFtpStorage(deps: FtpStorageDeps): FtpStorage {
       const target = absolute(normalizeRemoteFolder(conn.remoteFolder), segments);
       const partial = `${localPath}${PART_SUFFIX}`;
       let expected: number | null = null;
-      let attempt = 0;
-      let firstFailure: FtpStorageError | undefined;
       try {
-        for (;;) {
-          try {
-            await withSession(
-              opts.signal,
-              async (session) => {
-                const size = await session.sizeOf(target);
-                if (size === null) {
-                  throw new FtpStorageError(
-                    'notFound',
-                    `The file "${target}" does not exist on the FTP server ${session.server}.`,
-                  );
-                }
-                if (expected !== null && size !== expected) {
-                  throw new FtpStorageError(
-                    'sizeMismatch',
-                    `The file "${target}" changed on ${session.server} during its download.`,
-                  );
-                }
-                expected = size;
-                const have =
-                  attempt > 0
-                    ? await stat(partial).then(
-                        (s) => s.size,
-                        () => 0,
-                      )
-                    : 0;
-                const offset = have <= size ? have : 0;
-                session.client.trackProgress((info) => opts.onProgress?.(offset + info.bytes));
-                const sink = createWriteStream(partial, { flags: offset > 0 ? 'r+' : 'w', start: offset });
-                try {
-                  await session.step(
-                    'read',
-                    target,
-                    () => session.client.downloadTo(sink, target, offset),
-                    opts.signal,
-                  );
-                } finally {
-                  session.client.trackProgress();
-                  await new Promise<void>((resolve) => {
-                    if (sink.closed) resolve();
-                    else sink.end(() => resolve());
-                  });
-                }
-                const got = (await stat(partial)).size;
-                if (got !== size) {
-                  throw new FtpStorageError(
-                    'sizeMismatch',
-                    `The download of "${target}" from ${session.server} is incomplete: ${got} bytes of ${size}.`,
-                  );
-                }
-              },
-              conn,
-            );
-            await rename(partial, localPath);
-            return;
-          } catch (error) {
-            const failure = classifyFtpError(error, {
-              server: `${conn.host}:${conn.port}`,
-              operation: 'read',
-              remote: target,
-            });
-            firstFailure ??= failure;
-            if (opts.signal?.aborted || !resumable(failure) || attempt >= resumeAttempts) {
-              throw finalFailure(attempt, firstFailure, failure);
-            }
-            attempt += 1;
-            deps.log?.info(
-              { remote: target, attempt, failure: failure.failure },
-              'resuming an interrupted FTP download',
-            );
-          }
-        }
+        await withResumes(conn, 'read', target, opts.signal, 'download', async (attempt) => {
+          await withSession(
+            opts.signal,
+            async (session) => {
+              const size = await session.sizeOf(target);
+              if (size === null) {
+                throw new FtpStorageError(
+                  'notFound',
+                  `The file "${target}" does not exist on the FTP server ${session.server}.`,
+                );
+              }
+              if (expected !== null && size !== expected) {
+                throw new FtpStorageError(
+                  'sizeMismatch',
+                  `The file "${target}" changed on ${session.server} during its download.`,
+                );
+              }
+              expected = size;
+              const have =
+                attempt > 0
+                  ? await stat(partial).then(
+                      (s) => s.size,
+                      () => 0,
+                    )
+                  : 0;
+              const offset = have <= size ? have : 0;
+              session.client.trackProgress((info) => opts.onProgress?.(offset + info.bytes));
+              const sink = createWriteStream(partial, { flags: offset > 0 ? 'r+' : 'w', start: offset });
+              try {
+                await session.step('read', target, () => session.client.downloadTo(sink, target, offset), opts.signal);
+              } finally {
+                session.client.trackProgress();
+                await new Promise<void>((resolve) => {
+                  if (sink.closed) resolve();
+                  else sink.end(() => resolve());
+                });
+              }
+              const got = (await stat(partial)).size;
+              if (got !== size) {
+                throw new FtpStorageError(
+                  'sizeMismatch',
+                  `The download of "${target}" from ${session.server} is incomplete: ${got} bytes of ${size}.`,
+                );
+              }
+            },
+            conn,
+          );
+          await rename(partial, localPath);
+        });
       } catch (error) {
         await rm(partial, { force: true });
         throw error;

@@ -4,7 +4,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTenant, licenceText, TENANT_PASSWORD } from '../../test/fixtures.js';
+import { licenceText, signedInTenant } from '../../test/fixtures.js';
 import { createTestApp, multipartFile, TEST_MACHINE, TEST_MACHINE_CODE, type TestApp } from '../../test/test-app.js';
 import { AuditRepository } from '../audit/audit.repository.js';
 import { AuditService } from '../audit/audit.service.js';
@@ -260,8 +260,7 @@ describe('Windows history rows', () => {
 
 describe('who may read the licence history', () => {
   it('needs log.view / log.export: the administrator yes (bare token too), a tenant 403, nobody 401', async () => {
-    await createTenant(app, admin, 'acme');
-    const tenant = await app.login('acme', TENANT_PASSWORD);
+    const tenant = await signedInTenant(app, admin, 'acme');
     const id = (await list())[0]?.id;
     for (const path of ['', '/count', '/export', `/${id}`]) {
       const denied = await get(path, tenant);

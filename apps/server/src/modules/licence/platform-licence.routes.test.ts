@@ -17,6 +17,7 @@ import {
   licenceText,
   projectBody,
   SPM_URL,
+  signedInTenant,
   TENANT_PASSWORD,
 } from '../../test/fixtures.js';
 import { createTestApp, TEST_MACHINE, TEST_MACHINE_CODE, type TestApp, wire } from '../../test/test-app.js';
@@ -792,8 +793,7 @@ describe('who may', () => {
   it("gives tenants 403 on the administrator's licence calls, and rights only to the administrator", async () => {
     const admin = await start();
     expect((await send('upload', admin, licenceText(app))).statusCode).toBe(200);
-    await createTenant(app, admin, 'acme');
-    const tenant = await app.login('acme', TENANT_PASSWORD);
+    const tenant = await signedInTenant(app, admin, 'acme');
     const text = licenceText(app, {}, { id: 'L-tenant' });
     const before = await state(admin);
     for (const [name, response] of [

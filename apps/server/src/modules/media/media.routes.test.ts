@@ -6,15 +6,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  adminWithLicence,
-  createProject,
-  createTenant,
-  projectBody,
-  SPM_URL,
-  TENANT_PASSWORD,
-} from '../../test/fixtures.js';
-import { createTestApp, type TestApp, TINY_PNG } from '../../test/test-app.js';
+import { appWithTenants, createProject, projectBody, SPM_URL } from '../../test/fixtures.js';
+import { type TestApp, TINY_PNG } from '../../test/test-app.js';
 
 const MEDIA = `${SPM_URL}/proxy/core/mediaLibrary`;
 
@@ -26,12 +19,7 @@ const project = 'plant1';
 const otherProject = 'plant2';
 
 async function world(env: Record<string, string> = {}) {
-  app = await createTestApp(env);
-  admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'acme');
-  await createTenant(app, admin, 'other');
-  acme = await app.login('acme', TENANT_PASSWORD);
-  other = await app.login('other', TENANT_PASSWORD);
+  [app, admin, acme, other] = await appWithTenants(['acme', 'other'], env);
   await createProject(app, acme, { id: project });
   await createProject(app, other, { id: otherProject });
 }

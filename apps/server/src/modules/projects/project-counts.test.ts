@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../db/database.js';
 import { COUNT_CAP } from '../../lib/list-count.js';
-import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
+import { adminWithLicence, appWithTenants, createProject, SPM_URL } from '../../test/fixtures.js';
 import { createTestApp, ENGINE, type TestApp } from '../../test/test-app.js';
 
 /** How often the project repository ran a capped count. */
@@ -183,10 +183,7 @@ describe(`project list totals (${ENGINE})`, () => {
       ?.n;
 
   beforeAll(async () => {
-    app = await createTestApp();
-    admin = await adminWithLicence(app);
-    await createTenant(app, admin, 'acme');
-    tenant = await app.login('acme', TENANT_PASSWORD);
+    [app, admin, tenant] = await appWithTenants(['acme']);
     // Platform projects 'seed 0…', every fifth disabled, and 30 of the tenant's.
     await run(
       app,

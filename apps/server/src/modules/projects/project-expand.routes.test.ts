@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminWithLicence, createTenant, projectBody, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { appWithTenants, projectBody, SPM_URL } from '../../test/fixtures.js';
+import type { TestApp } from '../../test/test-app.js';
 
 /**
  * Project extension fields (issue 16 §3, console.md §2 settings/project): the schema editor's fields
@@ -44,12 +44,7 @@ const EXPAND = {
 const body = (extra: Record<string, unknown>, name = 'Plant') => projectBody(app, { name, extra });
 
 beforeAll(async () => {
-  app = await createTestApp();
-  admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'acme');
-  await createTenant(app, admin, 'globex');
-  acme = await app.login('acme', TENANT_PASSWORD);
-  globex = await app.login('globex', TENANT_PASSWORD);
+  [app, admin, acme, globex] = await appWithTenants(['acme', 'globex']);
 });
 afterAll(() => app.close());
 

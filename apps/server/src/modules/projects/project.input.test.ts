@@ -1,8 +1,7 @@
 /** Malformed input is a 400 naming the field, never a 500, and never stored to break a later read. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  adminWithLicence,
-  createTenant,
+  appWithTenants,
   day,
   grant,
   installPlatform,
@@ -10,18 +9,15 @@ import {
   SPM_URL,
   TENANT_PASSWORD,
 } from '../../test/fixtures.js';
-import { createTestApp, type TestApp, wire } from '../../test/test-app.js';
+import { type TestApp, wire } from '../../test/test-app.js';
 
 let app: TestApp;
 let admin: string;
 let tenant: string;
 beforeAll(async () => {
-  app = await createTestApp();
-  admin = await adminWithLicence(app);
+  [app, admin, tenant] = await appWithTenants(['acme']);
   // Long enough that any date of next year lies inside the platform grant.
   await installPlatform(app, { validityPeriod: 800 });
-  await createTenant(app, admin, 'acme');
-  tenant = await app.login('acme', TENANT_PASSWORD);
 });
 afterAll(() => app.close());
 

@@ -1,26 +1,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  adminWithLicence,
-  createProject,
-  createTenant,
-  grant,
-  projectBody,
-  SPM_URL,
-  TENANT_PASSWORD,
-} from '../../test/fixtures.js';
+import { appWithTenants, createProject, createTenant, grant, projectBody, SPM_URL } from '../../test/fixtures.js';
 import { selfSigned } from '../../test/self-signed.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import type { TestApp } from '../../test/test-app.js';
 
 let app: TestApp;
 let admin: string;
 let tenant: string;
 beforeEach(async () => {
-  app = await createTestApp();
-  admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'acme');
-  tenant = await app.login('acme', TENANT_PASSWORD);
+  [app, admin, tenant] = await appWithTenants(['acme']);
 });
 afterEach(() => app.close());
 

@@ -200,7 +200,7 @@ export class ProjectService {
   }
 
   async create(actor: Actor, body: ProjectCreateBody): Promise<ProjectView> {
-    const { db, repo, licence, audit, clock } = this.deps;
+    const { db, repo, licence, clock } = this.deps;
     const ownerId = this.ownerFor(actor.user, body.user);
     await this.assertMayCreate(actor.user, body);
     await this.deps.platformLicence.assertUsable('project', actor.user);
@@ -211,8 +211,8 @@ export class ProjectService {
     // Read before the transaction: the embedded engine serves one transaction at a time.
     const expand = await this.deps.expand?.();
     checkPortRange(await this.deps.sitePorts?.(), body.port);
-    try {
-      await db.transaction(async (tx) => {
+    return this.written(id, actor.user, () =>
+      db.transaction(async (tx) => {
         await licence.assertFits(tx, body.grant, { kind: 'project', ownerId });
         if (ownerId !== ADMIN_USER_ID && !(await repo.ownerStatus(tx, ownerId))) throw new AppError('tenantDisabled');
         const at = clock();
@@ -224,27 +224,17 @@ export class ProjectService {
           createdAt: at,
           updatedAt: at,
         });
-        await this.deps.sites?.claimPort(id, body.port ?? null);
-        await audit.record(
-          actor,
-          { action: 'project.create', objectType: 'project', objectId: id, tenantId: tenantOf(ownerId) },
-          tx,
-        );
-      });
-    } catch (error) {
-      throw uniqueViolation(error) ?? error;
-    } finally {
-      await this.deps.sites?.changed(id);
-    }
-    return this.get(actor.user, id);
+        await this.claimPortAndRecord(tx, actor, 'project.create', id, ownerId, body.port);
+      }),
+    );
   }
 
   async update(actor: Actor, id: string, body: ProjectUpdateBody): Promise<ProjectView> {
-    const { db, repo, licence, audit, clock } = this.deps;
+    const { db, repo, licence, clock } = this.deps;
     const expand = await this.deps.expand?.();
     const ports = await this.deps.sitePorts?.();
-    try {
-      await db.transaction(async (tx) => {
+    return this.written(id, actor.user, () =>
+      db.transaction(async (tx) => {
         const current = await this.visible(actor.user, id, tx, true);
         checkPortRange(ports, body.port, current.port);
         const ownerId = this.ownerFor(actor.user, body.user ?? current.userId);
@@ -266,19 +256,38 @@ export class ProjectService {
           userId: ownerId,
           updatedAt: clock(),
         });
-        await this.deps.sites?.claimPort(id, body.port ?? null);
-        await audit.record(
-          actor,
-          { action: 'project.update', objectType: 'project', objectId: id, tenantId: tenantOf(ownerId) },
-          tx,
-        );
-      });
+        await this.claimPortAndRecord(tx, actor, 'project.update', id, ownerId, body.port);
+      }),
+    );
+  }
+
+  /** Runs the write of project `id`: a taken id or port answered as such, the sites told after; the project. */
+  private async written(id: string, user: UserRow, write: () => Promise<void>): Promise<ProjectView> {
+    try {
+      await write();
     } catch (error) {
       throw uniqueViolation(error) ?? error;
     } finally {
       await this.deps.sites?.changed(id);
     }
-    return this.get(actor.user, id);
+    return this.get(user, id);
+  }
+
+  /** The end of a create or an update in `tx`: the project's site port claimed, the change audited. */
+  private async claimPortAndRecord(
+    tx: Database,
+    actor: Actor,
+    action: 'project.create' | 'project.update',
+    id: string,
+    ownerId: string,
+    port: number | null | undefined,
+  ): Promise<void> {
+    await this.deps.sites?.claimPort(id, port ?? null);
+    await this.deps.audit.record(
+      actor,
+      { action, objectType: 'project', objectId: id, tenantId: tenantOf(ownerId) },
+      tx,
+    );
   }
 
   /** The extension schema (settings/project); the empty one without settings. */

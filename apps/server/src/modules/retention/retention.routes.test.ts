@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { projectDocuments } from '../../db/schema.js';
-import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { appWithTenants, createProject, SPM_URL } from '../../test/fixtures.js';
+import type { TestApp } from '../../test/test-app.js';
 import { retentionTask } from './retention.service.js';
 
 let app: TestApp;
@@ -10,10 +10,7 @@ let acme: string;
 let project: string;
 
 beforeEach(async () => {
-  app = await createTestApp();
-  admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'acme');
-  acme = await app.login('acme', TENANT_PASSWORD);
+  [app, admin, acme] = await appWithTenants(['acme']);
   project = (await createProject(app, acme, { id: 'plant1' })).id;
   await app.app.ready();
 });

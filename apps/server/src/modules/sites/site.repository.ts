@@ -36,6 +36,14 @@ export interface ProjectDocument {
   updateTime: Date;
 }
 
+/** The columns of a ProjectDocument. */
+const DOCUMENT_COLUMNS = {
+  id: projectDocuments.id,
+  doc: projectDocuments.doc,
+  createTime: projectDocuments.createTime,
+  updateTime: projectDocuments.updateTime,
+};
+
 const PROJECT_COLUMNS = {
   id: projects.id,
   name: projects.name,
@@ -156,12 +164,7 @@ export class SiteRepository {
 
   async documents(projectId: string, collection: 'user' | 'role', limit: number): Promise<ProjectDocument[]> {
     return this.db
-      .select({
-        id: projectDocuments.id,
-        doc: projectDocuments.doc,
-        createTime: projectDocuments.createTime,
-        updateTime: projectDocuments.updateTime,
-      })
+      .select(DOCUMENT_COLUMNS)
       .from(projectDocuments)
       .where(this.scope(projectId, collection))
       .orderBy(projectDocuments.createTime, projectDocuments.id)
@@ -175,12 +178,7 @@ export class SiteRepository {
     db: Database = this.db,
   ): Promise<ProjectDocument | undefined> {
     const [row] = await db
-      .select({
-        id: projectDocuments.id,
-        doc: projectDocuments.doc,
-        createTime: projectDocuments.createTime,
-        updateTime: projectDocuments.updateTime,
-      })
+      .select(DOCUMENT_COLUMNS)
       .from(projectDocuments)
       .where(and(this.scope(projectId, collection), eq(projectDocuments.id, id)))
       .limit(1);
@@ -190,12 +188,7 @@ export class SiteRepository {
   /** The project user whose `username` is this one (names are unique within a project). */
   async userByName(projectId: string, username: string, db: Database = this.db): Promise<ProjectDocument | undefined> {
     const [row] = await db
-      .select({
-        id: projectDocuments.id,
-        doc: projectDocuments.doc,
-        createTime: projectDocuments.createTime,
-        updateTime: projectDocuments.updateTime,
-      })
+      .select(DOCUMENT_COLUMNS)
       .from(projectDocuments)
       .where(and(this.scope(projectId, 'user'), sql`${projectDocuments.doc}->>'username' = ${username}`))
       .limit(1);

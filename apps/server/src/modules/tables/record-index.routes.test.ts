@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { appWithTenants, createProject, SPM_URL } from '../../test/fixtures.js';
+import type { TestApp } from '../../test/test-app.js';
 import { MAX_TABLE_INDEXES, recordIndexName, statisticsName, tableIndexPrefix } from './record-index.js';
 
 /**
@@ -69,10 +69,7 @@ interface Row {
 const rows: Row[] = [];
 
 beforeAll(async () => {
-  app = await createTestApp();
-  const admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'acme');
-  acme = await app.login('acme', TENANT_PASSWORD);
+  [app, , acme] = await appWithTenants(['acme']);
   await createProject(app, acme, { id: project });
   for (const dept of ['d1', 'd2'])
     await app.app.inject({

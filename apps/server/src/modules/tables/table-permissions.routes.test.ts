@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { appWithTenants, createProject, SPM_URL } from '../../test/fixtures.js';
+import type { TestApp } from '../../test/test-app.js';
 
 /**
  * Record permissions (§4a): a matrix of project users × permission configurations × records. What
@@ -96,10 +96,7 @@ let table: string;
 const creators = new Map<string, string>();
 
 beforeAll(async () => {
-  app = await createTestApp();
-  const admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'acme');
-  acme = await app.login('acme', TENANT_PASSWORD);
+  [app, , acme] = await appWithTenants(['acme']);
   await createProject(app, acme, { id: project });
   const core = (collection: string, doc: object) =>
     app.app.inject({

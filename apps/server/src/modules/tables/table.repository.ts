@@ -213,19 +213,7 @@ export class TableRepository {
   }
 
   async insertTable(projectId: string, id: string, doc: TableDoc, now: Date, tx: Database): Promise<TableRow> {
-    const [row] = await tx
-      .insert(projectDocuments)
-      .values({
-        projectId,
-        collection: TABLE,
-        id,
-        doc,
-        createTime: now,
-        updateTime: now,
-      })
-      .returning();
-    if (!row) throw new Error('insert returned no row');
-    return writtenTable(row);
+    return writtenTable(await insertDocument(tx, { projectId, collection: TABLE, id, doc }, now));
   }
 
   async saveTable(projectId: string, id: string, doc: TableDoc, now: Date, tx: Database = this.db): Promise<TableRow> {
@@ -369,19 +357,7 @@ export class TableRepository {
   }
 
   async insertRecord(projectId: string, id: string, doc: RecordDoc, now: Date, tx: Database): Promise<RecordRow> {
-    const [row] = await tx
-      .insert(projectDocuments)
-      .values({
-        projectId,
-        collection: RECORD,
-        id,
-        doc,
-        createTime: now,
-        updateTime: now,
-      })
-      .returning();
-    if (!row) throw new Error('insert returned no row');
-    return asRecord(row);
+    return asRecord(await insertDocument(tx, { projectId, collection: RECORD, id, doc }, now));
   }
 
   async saveRecord(projectId: string, tableId: string, id: string, doc: RecordDoc, now: Date, tx: Database) {
@@ -443,4 +419,18 @@ export class TableRepository {
         ),
       );
   }
+}
+
+/** Inserts a project document written at `now`: the row. */
+async function insertDocument(
+  tx: Database,
+  values: Pick<typeof projectDocuments.$inferInsert, 'projectId' | 'collection' | 'id' | 'doc'>,
+  now: Date,
+) {
+  const [row] = await tx
+    .insert(projectDocuments)
+    .values({ ...values, createTime: now, updateTime: now })
+    .returning();
+  if (!row) throw new Error('insert returned no row');
+  return row;
 }

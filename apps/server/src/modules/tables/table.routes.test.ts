@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { appWithTenants, createProject, SPM_URL } from '../../test/fixtures.js';
+import type { TestApp } from '../../test/test-app.js';
 
 let app: TestApp;
 let acme: string;
@@ -11,12 +11,7 @@ let projects = 0;
 // One app for the file (tenants are slow to make); each test has a project of its own, deleted after
 // it so that the tenant's grant pool is free again.
 beforeAll(async () => {
-  app = await createTestApp();
-  const admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'acme');
-  await createTenant(app, admin, 'other');
-  acme = await app.login('acme', TENANT_PASSWORD);
-  other = await app.login('other', TENANT_PASSWORD);
+  [app, , acme, other] = await appWithTenants(['acme', 'other']);
   await createProject(app, other, { id: 'plant2' });
 });
 afterAll(() => app.close());

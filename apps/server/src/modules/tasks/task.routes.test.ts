@@ -1,8 +1,8 @@
 import { translate, WS_AUTH_FAILED } from '@gantry/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { appWithTenants, createProject, SPM_URL } from '../../test/fixtures.js';
+import type { TestApp } from '../../test/test-app.js';
 import { INTERNAL_FAILURE, SERVER_STOPPED, TaskEngine, TaskError, taskType } from './task.engine.js';
 import { TaskRepository } from './task.repository.js';
 
@@ -23,12 +23,7 @@ let project: string;
 let gates: Map<string, () => void>;
 
 beforeEach(async () => {
-  app = await createTestApp();
-  admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'acme');
-  await createTenant(app, admin, 'other');
-  acme = await app.login('acme', TENANT_PASSWORD);
-  other = await app.login('other', TENANT_PASSWORD);
+  [app, admin, acme, other] = await appWithTenants(['acme', 'other']);
   project = (await createProject(app, acme, { id: 'plant1' })).id;
   gates = new Map();
   const { tasks } = app.services;

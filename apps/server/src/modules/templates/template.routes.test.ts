@@ -7,8 +7,8 @@ import { projects, templates, users as usersTable } from '../../db/schema.js';
 import { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import { ZipFileWriter } from '../../lib/archive/zip-file-writer.js';
 import { LocalInvalidationBus } from '../../lib/invalidation-bus.js';
-import { adminWithLicence, createTenant, projectBody, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
-import { createTestApp, multipartFile, type TestApp, TINY_PNG } from '../../test/test-app.js';
+import { appWithTenants, projectBody, SPM_URL, signedInTenant } from '../../test/fixtures.js';
+import { multipartFile, type TestApp, TINY_PNG } from '../../test/test-app.js';
 import { TemplateRepository } from './template.repository.js';
 
 const TEMPLATES = `${SPM_URL}/templates`;
@@ -22,18 +22,13 @@ let marketOnly: string;
 let blankOnly: string;
 
 beforeAll(async () => {
-  app = await createTestApp();
-  admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'acme');
-  await createTenant(app, admin, 'market', {
+  [app, admin, acme] = await appWithTenants(['acme']);
+  marketOnly = await signedInTenant(app, admin, 'market', {
     permissions: { ownTemplates: false, marketTemplates: true, blankProjects: false },
   });
-  await createTenant(app, admin, 'blank', {
+  blankOnly = await signedInTenant(app, admin, 'blank', {
     permissions: { ownTemplates: true, marketTemplates: false, blankProjects: true },
   });
-  acme = await app.login('acme', TENANT_PASSWORD);
-  marketOnly = await app.login('market', TENANT_PASSWORD);
-  blankOnly = await app.login('blank', TENANT_PASSWORD);
   await app.app.ready();
 });
 afterAll(() => app?.close());

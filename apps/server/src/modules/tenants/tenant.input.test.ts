@@ -1,6 +1,6 @@
 /** Table preferences (PATCH user/{id} tableSettings): saved with the rest of a change or not at all, and bounded. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminWithLicence, createTenant, grant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
+import { adminWithLicence, appWithTenants, createTenant, grant, SPM_URL } from '../../test/fixtures.js';
 import { ADMIN_PASSWORD, createTestApp, type TestApp, wire } from '../../test/test-app.js';
 import { TABLE_SETTINGS_MAX } from './tenant.repository.js';
 
@@ -8,10 +8,7 @@ let app: TestApp;
 let admin: string;
 let tenant: string;
 beforeAll(async () => {
-  app = await createTestApp();
-  admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'acme');
-  tenant = await app.login('acme', TENANT_PASSWORD);
+  [app, admin, tenant] = await appWithTenants(['acme']);
 });
 afterAll(() => app.close());
 

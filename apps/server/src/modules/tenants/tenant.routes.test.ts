@@ -1,5 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { adminWithLicence, createProject, createTenant, grant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
+import {
+  adminWithLicence,
+  createProject,
+  createTenant,
+  grant,
+  SPM_URL,
+  signedInTenant,
+  TENANT_PASSWORD,
+} from '../../test/fixtures.js';
 import { ADMIN_PASSWORD, createTestApp, type TestApp, wire } from '../../test/test-app.js';
 
 let app: TestApp;
@@ -137,8 +145,7 @@ describe('tenants', () => {
   });
 
   it('edits a tenant without password fields and never below what its projects hold', async () => {
-    await createTenant(app, admin, 'acme');
-    const token = await app.login('acme', TENANT_PASSWORD);
+    const token = await signedInTenant(app, admin, 'acme');
     await createProject(app, token, {
       grant: grant(app, { userCount: 6, flow: { tableCount: 2 }, dataGathering: { point: 10 }, features: [] }),
     });
@@ -155,8 +162,7 @@ describe('tenants', () => {
   });
 
   it('stores table preferences per user and table, at least one column, page size ≥ 1', async () => {
-    await createTenant(app, admin, 'acme');
-    const token = await app.login('acme', TENANT_PASSWORD);
+    const token = await signedInTenant(app, admin, 'acme');
     const setting = { columns: ['name', 'status'], density: 'compact', pageSize: 30 };
     const saved = await app.call('PATCH', `${SPM_URL}/user/acme`, token, { tableSettings: { project: setting } });
     expect(saved.statusCode).toBe(200);
@@ -181,8 +187,7 @@ describe('tenants', () => {
   });
 
   it('disables a tenant with its projects and sessions, and enables it with the chosen projects', async () => {
-    await createTenant(app, admin, 'acme');
-    const token = await app.login('acme', TENANT_PASSWORD);
+    const token = await signedInTenant(app, admin, 'acme');
     const small = {
       grant: grant(app, { userCount: 1, flow: { tableCount: 1 }, dataGathering: { point: 1 }, features: [] }),
     };
@@ -225,8 +230,7 @@ describe('tenants', () => {
   });
 
   it('refuses to delete a tenant that owns projects, saying how many', async () => {
-    await createTenant(app, admin, 'acme');
-    const token = await app.login('acme', TENANT_PASSWORD);
+    const token = await signedInTenant(app, admin, 'acme');
     const small = {
       grant: grant(app, { userCount: 1, flow: { tableCount: 1 }, dataGathering: { point: 1 }, features: [] }),
     };
@@ -245,8 +249,7 @@ describe('tenants', () => {
   });
 
   it('changes a tenant password in two steps, the administrator verified each time', async () => {
-    await createTenant(app, admin, 'acme');
-    const tenantToken = await app.login('acme', TENANT_PASSWORD);
+    const tenantToken = await signedInTenant(app, admin, 'acme');
     const wrong = await app.call('POST', `${SPM_URL}/user/changepwd`, admin, { password: wire('nope1234') });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().message).toBe('校验失败，密码不正确');

@@ -11,12 +11,13 @@ import { useUnusedLicence } from '../../../services/licence';
 import { createProject, updateProject, uploadCertificates } from '../../../services/project';
 import { isRequestError, reportError } from '../../../services/request';
 import { createProjectFromTemplate, type TaskState } from '../../../services/templates';
+import { mapFieldErrors } from '../../../utils/fieldErrors';
 import { useOwnerOptions } from '../options';
 import { PROJECTS_KEY } from '../useProjectLists';
 import { BasicFields } from './BasicFields';
 import { newCertificates } from './certificates';
 import { MoreFields } from './MoreFields';
-import { buildCreateBody, buildUpdateBody, CODE_FIELDS, mapFieldErrors, type ProjectFormValues } from './projectForm';
+import { buildCreateBody, buildUpdateBody, CODE_FIELDS, formFieldFor, type ProjectFormValues } from './projectForm';
 
 // The extension fields (their widgets, rules and texts) load after the form's own fields show.
 const ProjectExtensionCard = lazy(() =>
@@ -52,7 +53,7 @@ export function ProjectForm({ isAdmin, initialValues, loaded }: ProjectFormProps
   const pool = useUnusedLicence({ target: 'project', owner: isAdmin ? owner : undefined, except: loaded?.id });
 
   const showFieldErrors = (fields: Record<string, string>) => {
-    const { fieldErrors, other } = mapFieldErrors(fields);
+    const { fieldErrors, other } = mapFieldErrors(fields, formFieldFor);
     // dotted server paths are not typed names: set them through the untyped instance
     (form as FormInstance).setFields(fieldErrors);
     for (const text of other) toast.error(text);

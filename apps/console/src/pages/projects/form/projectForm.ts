@@ -8,7 +8,7 @@ import {
   projectCreateBody,
   projectUpdateBody,
 } from '@gantry/shared';
-import { translateMessage } from '../../../i18n';
+import { longestField } from '../../../utils/fieldErrors';
 import type { CertificatePair } from './certificates';
 
 /** What the project form edits; `grant` is the GrantForm's object (startTime as YYYY-MM-DD). */
@@ -213,25 +213,5 @@ export function formFieldFor(path: string): string[] | null {
   // Extension fields: `extra.<identifier>` (an identifier has no dot).
   const extension = /^extra\.([^.]+)/.exec(target);
   if (extension?.[1]) return ['extra', extension[1]];
-  let best: string | null = null;
-  for (const field of FORM_FIELDS) {
-    if ((target === field || target.startsWith(`${field}.`)) && (!best || field.length > best.length)) best = field;
-  }
-  return best ? best.split('.') : null;
-}
-
-/** `fields` of a 400 answer (or schema issues) → form errors, and the messages no field can show. */
-export function mapFieldErrors(fields: Record<string, string>): {
-  fieldErrors: { name: string[]; errors: string[] }[];
-  other: string[];
-} {
-  const fieldErrors: { name: string[]; errors: string[] }[] = [];
-  const other: string[] = [];
-  for (const [path, message] of Object.entries(fields)) {
-    const name = formFieldFor(path);
-    const text = translateMessage(message);
-    if (name) fieldErrors.push({ name, errors: [text] });
-    else other.push(text);
-  }
-  return { fieldErrors, other };
+  return longestField(target, FORM_FIELDS);
 }

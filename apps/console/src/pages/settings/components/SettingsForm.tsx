@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { toast } from '../../../services/feedback';
 import { isRequestError, reportError } from '../../../services/request';
 import { saveSettings } from '../../../services/settings';
-import { buildSettings, type FieldError, mapFieldErrors, type SettingsFormValues, toFormValues } from '../settingsForm';
+import { type FieldError, mapFieldErrors } from '../../../utils/fieldErrors';
+import { buildSettings, formFieldFor, type SettingsFormValues, toFormValues } from '../settingsForm';
 import { BasicFields } from './BasicFields';
 import { MediaLibraryFields } from './MediaLibraryFields';
 import { SecurityFields } from './SecurityFields';
@@ -23,7 +24,7 @@ export function SettingsForm({ settings, onSaved }: SettingsFormProps) {
   const [saving, setSaving] = useState(false);
 
   const showFieldErrors = (fields: Record<string, string>) => {
-    const { fieldErrors, other } = mapFieldErrors(fields);
+    const { fieldErrors, other } = mapFieldErrors(fields, formFieldFor);
     // dotted server paths are not typed names: set them through the untyped instance
     (form as FormInstance).setFields(fieldErrors.map((e: FieldError) => ({ name: e.name, errors: e.errors })));
     for (const text of other) toast.error(text);
