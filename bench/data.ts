@@ -23,7 +23,8 @@
  * Then steps 1–4 again on PostgreSQL (GANTRY_BENCH_DATABASE_URL on loopback, else a throwaway cluster,
  * as the projects section does; GANTRY_BENCH_DATA_POSTGRES=0 skips it); files and memory are PGlite's.
  * GANTRY_BENCH_SCALE multiplies the documents and projects (0.05 for a smoke run); the scale used is
- * printed.
+ * printed. GANTRY_BENCH_STORAGE=s3 keeps the media library in object storage (issue 35): a private
+ * S3-compatible server (s3rver) started here on GANTRY_BENCH_S3_PORT or a free port.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -34,6 +35,8 @@ import { pipeline } from 'node:stream/promises';
 import { localDate, sha256Hex } from '@gantry/shared';
 import pg from 'pg';
 import { BACKGROUND_APPLICATION, SOCKET_PORT } from '../apps/server/src/db/pglite-host-contract.js';
+import * as schema from '../apps/server/src/db/schema.js';
+import { type S3TestServer, startS3Server } from '../apps/server/src/test/s3-server.js';
 import {
   type Captured,
   type CaptureRequest,
@@ -370,12 +373,15 @@ interface Prepared {
  * project through the API, the rest seeded by bulk SQL; then the server started again on it and the
  * tenant signed in.
  */
-async function prepare(engine: Engine, databaseUrl?: string): Promise<Prepared> {
+async function prepare(engine: Engine, databaseUrl?: string, s3?: S3TestServer): Promise<Prepared> {
   const options = {
     dataDir: scratch(`data-${engine}`),
     logFile: `${scratch(`data-${engine}-log`)}/server.log`,
     ...(databaseUrl ? { databaseUrl } : {}),
-    env: { GANTRY_LICENCE_PUBLIC_KEYS: licenceKey().publicBase64 },
+    env: {
+      GANTRY_LICENCE_PUBLIC_KEYS: licenceKey().publicBase64,
+      ...(s3 ? { ...s3.env, GANTRY_S3_PREFIX: `bench-data-${engine}/` } : {}),
+    },
   };
   const connectionOf = (run: ServerRun): pg.PoolConfig =>
     engine === 'pglite'
@@ -582,7 +588,15 @@ export async function dataBench(): Promise<void> {
   console.log(
     `data: scale ${SCALE} → ${BIG_DOCUMENTS.toLocaleString('en')} documents in one project (${BIG_RECORDS.toLocaleString('en')} data_record + ${BIG_TABLE_RECORDS.toLocaleString('en')} table_record), ${PROJECTS.toLocaleString('en')} projects (the others ${OTHER_DOCUMENTS} documents each); files ${FILE_SIZES.map(sizeText).join(', ')}; embedded PGlite, then the calls on PostgreSQL; load average ${loadAverage()}`,
   );
-  const prepared = await prepare('pglite');
+  const storage = process.env.GANTRY_BENCH_STORAGE ?? 'disk';
+  if (storage !== 'disk' && storage !== 's3') throw new Error('GANTRY_BENCH_STORAGE must be disk or s3');
+  const s3 =
+    storage === 's3' ? await startS3Server({ port: Number(process.env.GANTRY_BENCH_S3_PORT ?? 0) }) : undefined;
+  if (s3) console.log(`  storage: s3 (s3rver at ${s3.endpoint}): the media library's files are objects`);
+  const prepared = await prepare('pglite', undefined, s3).catch(async (error: unknown) => {
+    await s3?.stop();
+    throw error;
+  });
   const { server, seeded, token, headers } = prepared;
   const processes = processesOf(server);
   const rss = new RssSampler(processes);
@@ -641,7 +655,9 @@ export async function dataBench(): Promise<void> {
     // ---- output ----
     printCalls('Data layer on embedded PGlite', calls);
 
-    console.log(`\n### Files through the media library vs cp (same filesystem), and the server's memory`);
+    console.log(
+      `\n### Files through the media library${s3 ? ' (object storage: s3rver on loopback)' : ''} vs cp (same filesystem), and the server's memory`,
+    );
     const rssGoalMiB = (RSS_GOAL_MB * MB) / 1024 / 1024;
     printTable(
       [
@@ -743,6 +759,7 @@ export async function dataBench(): Promise<void> {
   } finally {
     rss.stop();
     await stopServer(server);
+    await s3?.stop();
   }
 
   // ---- the same calls on PostgreSQL ----

@@ -26,7 +26,7 @@ export function registerLifecycle(
 ): void {
   const { config, clock, database } = context;
   const { auth, sites, media, taskEngine, backups, dbBackups, templates, retention, siteListeners } = services;
-  const { periodicBackups, progressHub, platformRepository, twoFactor, apiTokens, sso } = services;
+  const { periodicBackups, progressHub, platformRepository, twoFactor, apiTokens, sso, fileStore } = services;
   const warn = (message: string) => (error: unknown) => app.log.warn({ err: error }, message);
 
   const cleanUp = setInterval(() => {
@@ -43,7 +43,12 @@ export function registerLifecycle(
 
   app.addHook('onReady', async () => {
     // A platform restore a stopped process left: its files put in place if its data committed, else dropped.
-    await recoverPlatformRestore({ db: database.background, dataDir: config.dataDir, repo: platformRepository }).then(
+    await recoverPlatformRestore({
+      db: database.background,
+      dataDir: config.dataDir,
+      repo: platformRepository,
+      store: config.s3 ? fileStore : undefined,
+    }).then(
       (done) => done !== 'none' && app.log.warn({ done }, 'a platform restore a stopped server left'),
       warn('platform restore recovery failed'),
     );

@@ -351,7 +351,7 @@ export function buildServices(context: ServiceContext) {
     users: new UserRepository(db),
     verifyPassword: (userId, password) => auth.verifyPassword(userId, password),
     log: app.log,
-    objectStorage: config.s3 !== undefined,
+    store: config.s3 ? fileStore : undefined,
   });
 
   return {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Collection } from '@gantry/shared';
@@ -8,6 +9,9 @@ import { eq } from 'drizzle-orm';
 import { ConfigError, loadConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { projectDocuments, projects } from '../db/schema.js';
+import type { FileStore } from '../lib/file-store.js';
+import { S3FileStore, s3LocationOf } from '../lib/s3-file-store.js';
+import { ensureFolder } from '../modules/backups/backup-restore.js';
 import { openConfiguredDatabase } from '../open-database.js';
 
 const USAGE = `Fills a project with realistic demo data, for local use, tests and the benchmark.
@@ -163,7 +167,15 @@ async function main(): Promise<void> {
     await database.close();
   }
   if (files > 0) {
-    const bytes = await writeDemoFiles(config.dataDir, values.project, files, Number(values.seed));
+    const location = config.s3 && s3LocationOf(config.s3);
+    const bytes = await writeDemoFiles(
+      config.dataDir,
+      values.project,
+      files,
+      Number(values.seed),
+      location ? new S3FileStore(location) : undefined,
+    );
+    if (location) location.client.destroy();
     console.log(
       `${files.toLocaleString('en')} files, ${(bytes / 1024 / 1024).toFixed(1)} MiB, into ${values.project}'s media library`,
     );
@@ -176,28 +188,40 @@ export function demoFileSizes(count: number, seed: number): number[] {
   return Array.from({ length: count }, () => Math.round(1024 * 2 ** (next() * 11)));
 }
 
-/** Writes `count` demo files into the project's media library (`demo/<folder>/`), answers their bytes. */
-export async function writeDemoFiles(dataDir: string, projectId: string, count: number, seed: number): Promise<number> {
+/**
+ * Writes `count` demo files into the project's media library (`demo/<folder>/`), answers their bytes:
+ * in the data directory, or into `store` (GANTRY_STORAGE=s3) when given.
+ */
+export async function writeDemoFiles(
+  dataDir: string,
+  projectId: string,
+  count: number,
+  seed: number,
+  store?: FileStore,
+): Promise<number> {
   const sizes = demoFileSizes(count, seed);
   const extensions = ['png', 'jpg', 'pdf', 'csv', 'dwg', 'json'];
+  const area = `projects/${projectId}/fileServer`;
   let total = 0;
   for (let i = 0; i < count; i++) {
-    const folder = path.join(
-      dataDir,
-      'projects',
-      projectId,
-      'fileServer',
-      'demo',
-      `folder-${String(Math.floor(i / 100)).padStart(4, '0')}`,
-    );
-    if (i % 100 === 0) await mkdir(folder, { recursive: true });
+    const segments = ['demo', `folder-${String(Math.floor(i / 100)).padStart(4, '0')}`];
+    const folder = path.join(dataDir, area, ...segments);
+    if (i % 100 === 0) {
+      if (store) await ensureFolder(store, area, segments);
+      else await mkdir(folder, { recursive: true });
+    }
     const size = sizes[i] ?? 0;
     // Half random bytes (like compressed media), half text (like exports), so archives compress as real ones do.
     const content = Buffer.concat([randomBytes(Math.ceil(size / 2)), Buffer.alloc(Math.floor(size / 2), `row ${i};`)]);
-    await writeFile(
-      path.join(folder, `file-${String(i).padStart(6, '0')}.${extensions[i % extensions.length]}`),
-      content,
-    );
+    const name = `file-${String(i).padStart(6, '0')}.${extensions[i % extensions.length]}`;
+    if (store) {
+      await store.write(area, [...segments, name], Readable.from([content]), {
+        maxBytes: content.length,
+        overwrite: true,
+      });
+    } else {
+      await writeFile(path.join(folder, name), content);
+    }
     total += content.length;
   }
   return total;

@@ -4,8 +4,10 @@ import { createInterface } from 'node:readline/promises';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { translate } from '@gantry/shared';
-import { ConfigError, loadConfig } from '../config.js';
+import { type Config, ConfigError, loadConfig } from '../config.js';
 import { ArchiveProblem } from '../lib/archive/archive-problem.js';
+import type { FileStore } from '../lib/file-store.js';
+import { S3FileStore, s3LocationOf } from '../lib/s3-file-store.js';
 import { PlatformBackupRepository } from '../modules/platform-backup/platform-backup.repository.js';
 import {
   PlatformRestoreRefused,
@@ -29,9 +31,21 @@ or DATABASE_URL for PostgreSQL); with the embedded engine, stop the server first
       signs in again afterwards. Asks for confirmation unless --yes.
 
 Moving from the embedded engine to PostgreSQL: back up with the server on the embedded engine, then
-restore with DATABASE_URL set to the new database (see README.md).`;
+restore with DATABASE_URL set to the new database (see README.md). Moving the files from the data
+directory to object storage (or back) is the same: back up with the old GANTRY_STORAGE, restore with
+the new one (GANTRY_STORAGE=s3 and GANTRY_S3_*): the files go into the store configured now.`;
 
 class UsageError extends Error {}
+
+/**
+ * GANTRY_STORAGE=s3: the object store whose files the platform's are (undefined: the data
+ * directory's), and what lets the process end after (the client's connections closed).
+ */
+function configuredStore(config: Config): { store: FileStore | undefined; close(): void } {
+  if (!config.s3) return { store: undefined, close() {} };
+  const location = s3LocationOf(config.s3);
+  return { store: new S3FileStore(location), close: () => location.client.destroy() };
+}
 
 function describe(error: unknown): string {
   if (error instanceof ArchiveProblem)
@@ -77,14 +91,16 @@ async function main(): Promise<void> {
     const out = path.resolve(values.out);
     if (existsSync(out)) throw new UsageError(`${out} exists already: name a new file.`);
     const database = await openConfiguredDatabase(config, (message) => console.warn(message));
+    const files = configuredStore(config);
     try {
-      const deps = { ...platformDeps(database, config.dataDir, log), objectStorage: config.s3 !== undefined };
+      const deps = platformDeps(database, config.dataDir, log, files.store);
       const summary = await writePlatformBackup(deps, out);
       const rows = Object.values(summary.tables).reduce((sum, table) => sum + table.rows, 0);
       console.log(
         `Platform backup written: ${out} (${(summary.bytes / 1024 ** 2).toFixed(1)} MB; ${rows.toLocaleString('en')} rows in ${Object.keys(summary.tables).length} tables, ${summary.files.toLocaleString('en')} files)`,
       );
     } finally {
+      files.close();
       await database.close();
     }
     return;
@@ -96,17 +112,21 @@ async function main(): Promise<void> {
   const target = config.databaseUrl
     ? 'the PostgreSQL database of DATABASE_URL'
     : `the embedded database in ${config.dataDir}`;
+  const filesIn = config.s3
+    ? `the files of object storage (bucket ${config.s3.bucket}${config.s3.prefix ? `, prefix ${config.s3.prefix}` : ''})`
+    : `the files of ${config.dataDir}`;
   if (
     !values.yes &&
     !(await confirm(
-      `This replaces the whole platform in ${target} and the files of ${config.dataDir} with ${archive}.\nType "restore" to go on: `,
+      `This replaces the whole platform in ${target} and ${filesIn} with ${archive}.\nType "restore" to go on: `,
     ))
   ) {
     throw new UsageError('Not restored (confirm by typing "restore", or pass --yes).');
   }
   const database = await openConfiguredDatabase(config, (message) => console.warn(message));
+  const files = configuredStore(config);
   try {
-    const deps = platformDeps(database, config.dataDir, log);
+    const deps = platformDeps(database, config.dataDir, log, files.store);
     if (!values['no-safety-backup']) {
       const safety = await safetyBackupFile(config.dataDir, 'before-restore');
       const summary = await writePlatformBackup(deps, safety);
@@ -117,6 +137,7 @@ async function main(): Promise<void> {
       `Platform restored from ${archive} (made ${manifest.createTime} on ${manifest.engine}). Everyone signs in again.`,
     );
   } finally {
+    files.close();
     await database.close();
   }
 }
@@ -128,11 +149,19 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
   });
 }
 
-/** What a platform backup and restore work on: the configured database (its background handle) and data directory. */
+/** What a platform backup and restore work on: the configured database (its background handle), data directory and file store. */
 function platformDeps(
   database: Awaited<ReturnType<typeof openConfiguredDatabase>>,
   dataDir: string,
   log: (line: string) => void,
+  store: ReturnType<typeof configuredStore>['store'],
 ) {
-  return { db: database.background, dataDir, engine: database.engine, repo: new PlatformBackupRepository(), log };
+  return {
+    db: database.background,
+    dataDir,
+    engine: database.engine,
+    repo: new PlatformBackupRepository(),
+    log,
+    store,
+  };
 }

@@ -190,6 +190,11 @@ describe.each([
       'projects/p2/fileServer',
     ]);
     expect(await store.areasUnder('nothing', 'fileServer')).toEqual([]);
+    await put(store, 'backups/p1', ['b.zip'], 'b');
+    expect(await store.areas()).toEqual(['backups', 'projects']);
+    expect(await store.areas('projects')).toEqual(['p1', 'p2']);
+    expect(await store.areas('nothing')).toEqual([]);
+    await store.removeArea('backups');
     expect(await store.hasArea('projects/p1/fileServer')).toBe(true);
     expect(await store.hasArea('projects/p3/fileServer')).toBe(false);
     await store.moveArea('projects/p1/fileServer', 'projects/p3/fileServer');

@@ -49,6 +49,8 @@ export interface FileStore {
   sweep(areas: string[], before: Date, maxEntries: number): Promise<number>;
   /** The areas `<parent>/<each folder>/<name>` (e.g. every project's `fileServer`). */
   areasUnder(parent: string, name: string): Promise<string[]>;
+  /** The names of the folders directly under `parent`, or at the top of the store without it, sorted. */
+  areas(parent?: string): Promise<string[]>;
   /**
    * Every folder and file of an area, parents before children (temporary upload files left out),
    * at most `maxEntries`: more is an error, never a silent cut (a backup must hold all or fail).
@@ -56,8 +58,13 @@ export interface FileStore {
   entries(area: string, maxEntries: number): AsyncGenerator<AreaEntry>;
   /** Whether an area has a folder. */
   hasArea(area: string): Promise<boolean>;
-  /** Moves a whole area to another name (the target must not exist); a missing area is no error. */
-  moveArea(from: string, to: string): Promise<void>;
+  /**
+   * Moves a whole area to another name (the target must not exist); a missing area is no error.
+   * `resume`: the target may hold part of this same move, cut short by a stopped process (object
+   * storage copies, then deletes): the move is finished. A rename on disk is never cut short, so
+   * there a target is refused all the same.
+   */
+  moveArea(from: string, to: string, options?: { resume?: boolean }): Promise<void>;
   /** Removes a whole area; a missing one is no error. */
   removeArea(area: string): Promise<void>;
   /**
@@ -479,13 +486,20 @@ export class DiskFileStore implements FileStore {
 
   /** The areas directly under `parent` that are called `name` (`projects/<id>/fileServer`). */
   async areasUnder(parent: string, name: string): Promise<string[]> {
+    return (await this.areas(parent)).map((folder) => `${parent}/${folder}/${name}`);
+  }
+
+  async areas(parent?: string): Promise<string[]> {
     let list: Dirent[];
     try {
-      list = await readdir(this.areaDir(parent), { withFileTypes: true });
+      list = await readdir(parent === undefined ? this.root : this.areaDir(parent), { withFileTypes: true });
     } catch (error) {
       if (code(error) === 'ENOENT') return [];
       throw error;
     }
-    return list.filter((entry) => entry.isDirectory()).map((entry) => `${parent}/${entry.name}/${name}`);
+    return list
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
   }
 }

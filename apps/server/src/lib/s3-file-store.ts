@@ -421,9 +421,12 @@ export class S3FileStore implements FileStore {
   }
 
   async areasUnder(parent: string, name: string): Promise<string[]> {
-    const prefix = this.areaKey(parent);
-    const level = await this.level(prefix, Number.MAX_SAFE_INTEGER, []);
-    return level.dirs.map((dir) => `${parent}/${dir}/${name}`);
+    return (await this.areas(parent)).map((dir) => `${parent}/${dir}/${name}`);
+  }
+
+  async areas(parent?: string): Promise<string[]> {
+    const prefix = parent === undefined ? this.s3.prefix : this.areaKey(parent);
+    return (await this.level(prefix, Number.MAX_SAFE_INTEGER, [])).dirs;
   }
 
   /**
@@ -452,9 +455,10 @@ export class S3FileStore implements FileStore {
     return this.hasPrefix(this.areaKey(area));
   }
 
-  async moveArea(from: string, to: string): Promise<void> {
+  async moveArea(from: string, to: string, options: { resume?: boolean } = {}): Promise<void> {
     if (!(await this.hasArea(from))) return;
-    if (await this.hasArea(to)) throw new FileStoreError('exists', []);
+    // Resumed: the objects copied before are copied again (the same bytes), then the originals go.
+    if (!options.resume && (await this.hasArea(to))) throw new FileStoreError('exists', []);
     await this.moveTree(this.areaKey(from), this.areaKey(to));
   }
 

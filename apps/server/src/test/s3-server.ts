@@ -25,12 +25,13 @@ export interface S3TestServer {
   stop(): Promise<void>;
 }
 
-export async function startS3Server(): Promise<S3TestServer> {
+/** `port`: a fixed one (the benchmark's); by default a free one. */
+export async function startS3Server(options: { port?: number } = {}): Promise<S3TestServer> {
   const directory = await mkdtemp(path.join(tmpdir(), 'gantry-s3-'));
   const main = fileURLToPath(new URL('./s3rver-main.ts', import.meta.url));
   const child = spawn(
     process.execPath,
-    ['--openssl-legacy-provider', '--import', 'tsx', main, directory, S3_TEST_BUCKET],
+    ['--openssl-legacy-provider', '--import', 'tsx', main, directory, S3_TEST_BUCKET, String(options.port ?? 0)],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

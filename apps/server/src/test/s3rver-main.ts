@@ -1,6 +1,6 @@
 /**
  * The private S3-compatible server of the object-storage tests, as a process of its own (started by
- * test/s3-server.ts): s3rver on 127.0.0.1, a free port, objects in the directory given; prints
+ * test/s3-server.ts): s3rver on 127.0.0.1, a free port (or the one given), objects in the directory given; prints
  * `{"port":N}` once listening and runs until killed.
  *
  * Run with --openssl-legacy-provider: s3rver 3.7 (the latest for Node 20) seals its listings'
@@ -8,12 +8,12 @@
  */
 import S3rver, { type ListOptions } from 's3rver';
 
-const [directory, bucket] = process.argv.slice(2);
-if (!directory || !bucket) throw new Error('usage: s3rver-main DIRECTORY BUCKET');
+const [directory, bucket, wanted = '0'] = process.argv.slice(2);
+if (!directory || !bucket) throw new Error('usage: s3rver-main DIRECTORY BUCKET [PORT]');
 
 const server = new S3rver({
   address: '127.0.0.1',
-  port: 0,
+  port: Number(wanted),
   directory,
   silent: process.env.GANTRY_TEST_S3_LOG !== '1',
   configureBuckets: [{ name: bucket }],

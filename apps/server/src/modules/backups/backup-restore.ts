@@ -139,12 +139,46 @@ async function readModule(
 }
 
 /** Creates a folder with its parents; one already there is fine. */
-async function ensureFolder(store: FileStore, area: string, segments: string[]): Promise<void> {
+export async function ensureFolder(store: FileStore, area: string, segments: string[]): Promise<void> {
   try {
     await store.mkdir(area, segments);
   } catch (error) {
     if (!(error instanceof FileStoreError && error.problem === 'exists')) throw error;
   }
+}
+
+/**
+ * Writes a verified archive entry to a file of a store, streamed: the inflated bytes wait for the
+ * store (a slow disk or bucket must not fill the memory with a large file).
+ */
+export async function extractEntry(
+  reader: ArchiveReader,
+  entry: ArchiveEntry,
+  store: FileStore,
+  area: string,
+  segments: string[],
+): Promise<void> {
+  let resume: (() => void) | undefined;
+  const chunks = new Readable({
+    read() {
+      resume?.();
+    },
+  });
+  chunks.once('close', () => resume?.());
+  const writing = store.write(area, segments, chunks, { maxBytes: entry.uncompressedSize, overwrite: true });
+  await reader
+    .read(entry, async (chunk) => {
+      if (chunks.push(Buffer.from(chunk)) || chunks.destroyed) return;
+      await new Promise<void>((resolve) => {
+        resume = resolve;
+      });
+      resume = undefined;
+    })
+    .then(
+      () => chunks.push(null),
+      (error: unknown) => chunks.destroy(error instanceof Error ? error : new Error(String(error))),
+    );
+  await writing;
 }
 
 /** Milliseconds since `began`, for the task's log. */
@@ -330,28 +364,7 @@ export async function applyRestore(
       await inPool(files, EXTRACT_AT_ONCE, async ({ entry, segments }) => {
         await steps.checkpoint();
         await ensureFolder(store, area, segments.slice(0, -1));
-        // The inflated bytes wait for the disk (a slow disk must not fill the memory with a large file).
-        let resume: (() => void) | undefined;
-        const chunks = new Readable({
-          read() {
-            resume?.();
-          },
-        });
-        chunks.once('close', () => resume?.());
-        const writing = store.write(area, segments, chunks, { maxBytes: entry.uncompressedSize, overwrite: true });
-        await reader
-          .read(entry, async (chunk) => {
-            if (chunks.push(Buffer.from(chunk)) || chunks.destroyed) return;
-            await new Promise<void>((resolve) => {
-              resume = resolve;
-            });
-            resume = undefined;
-          })
-          .then(
-            () => chunks.push(null),
-            (error: unknown) => chunks.destroy(error instanceof Error ? error : new Error(String(error))),
-          );
-        await writing;
+        await extractEntry(reader, entry, store, area, segments);
         extracted++;
       });
       step();

@@ -2,17 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, statfs } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { MEDIA_TEMP_PREFIX } from '@gantry/shared';
 import { z } from 'zod';
 import type { Database } from '../../db/database.js';
 import { auditLog } from '../../db/schema.js';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
-import { ArchiveReader } from '../../lib/archive/archive-reader.js';
+import { type ArchiveEntry, ArchiveReader } from '../../lib/archive/archive-reader.js';
 import { LineSplitter } from '../../lib/archive/entry-checks.js';
 import { ZipFileWriter } from '../../lib/archive/zip-file-writer.js';
+import { type FileStore, FileStoreError } from '../../lib/file-store.js';
+import { inPool } from '../../lib/in-pool.js';
 import { moveToTrash } from '../../lib/trash.js';
 import { APP_VERSION } from '../backups/backup-export.js';
-import { elapsed } from '../backups/backup-restore.js';
+import { elapsed, ensureFolder, extractEntry } from '../backups/backup-restore.js';
 import { PLATFORM_ARCHIVE, PLATFORM_LIMITS, type PlatformManifest, verifyPlatformArchive } from './platform-archive.js';
 import { NOT_ARCHIVED, type PlatformBackupRepository } from './platform-backup.repository.js';
 
@@ -26,6 +29,8 @@ export const KEPT_AREAS = new Set(['pglite', 'pglite.lock', 'secret.key', 'resto
 const JOURNAL = '.platform-restore.json';
 /** Rows sent to the database in one statement, by bytes of JSON. */
 const INSERT_RUN_BYTES = 4 * 1024 * 1024;
+/** Files written to object storage at once by a restore (each upload holds at most 24 MiB). */
+const STORE_WRITES_AT_ONCE = 3;
 
 export class PlatformRestoreRefused extends Error {}
 
@@ -35,8 +40,11 @@ export interface PlatformBackupDeps {
   engine: 'pglite' | 'postgres';
   repo: PlatformBackupRepository;
   log: (line: string) => void;
-  /** GANTRY_STORAGE=s3: project files are objects of the bucket, which a platform backup does not hold. */
-  objectStorage?: boolean;
+  /**
+   * GANTRY_STORAGE=s3: the object store, whose areas are the platform's files (the data directory
+   * then holds only this node's scratch). Without it, the data directory's areas are.
+   */
+  store?: FileStore | undefined;
 }
 
 export interface PlatformBackupSummary {
@@ -50,17 +58,36 @@ const journalSchema = z.object({
   staging: z.string(),
   /** Set once every area the restore replaces has been moved aside. */
   movedAside: z.boolean(),
+  /**
+   * Where the files go: the data directory (`staging` a folder path), or the object store
+   * (`staging` an area of it, `.platform-restore-<id>`).
+   */
+  target: z.enum(['disk', 'store']).default('disk'),
 });
 type Journal = z.infer<typeof journalSchema>;
+
+/** Whether a top-level name is an area of the platform (not kept, not a restore's or the trash's). */
+const isPlatformArea = (name: string) => !KEPT_AREAS.has(name) && !name.startsWith('.');
 
 /** A data directory's top-level areas (what a platform backup holds and a restore replaces). */
 async function areasOf(dataDir: string): Promise<string[]> {
   const entries = await readdir(dataDir, { withFileTypes: true }).catch(() => []);
   return entries
-    .filter((entry) => !KEPT_AREAS.has(entry.name) && !entry.name.startsWith('.'))
+    .filter((entry) => isPlatformArea(entry.name))
     .filter((entry) => entry.isDirectory() || entry.isFile())
     .map((entry) => entry.name)
     .sort();
+}
+
+/** An object store's top-level areas (the same names as on disk: `projects`, `backups`, `templates`, …). */
+async function storeAreasOf(store: FileStore): Promise<string[]> {
+  return (await store.areas()).filter(isPlatformArea);
+}
+
+/** A file a platform backup holds: its name under `files/` and how to read it. */
+interface PlatformFile {
+  name: string;
+  open(): Promise<{ stream: Readable; size: number; updateTime: Date } | undefined>;
 }
 
 /** Regular files under `root`, relative, leaving out temporary files of uploads and backups in progress. */
@@ -81,9 +108,46 @@ async function* filesUnder(root: string, relative = ''): AsyncGenerator<string> 
   }
 }
 
+/** Every file of the data directory's areas. */
+async function* diskFiles(dataDir: string): AsyncGenerator<PlatformFile> {
+  for (const area of await areasOf(dataDir)) {
+    const root = path.join(dataDir, area);
+    for await (const relative of filesUnder(root)) {
+      const source = relative === '' ? root : path.join(root, relative);
+      yield {
+        name: relative === '' ? area : `${area}/${relative}`,
+        open: async () => {
+          const { size, mtime } = await stat(source);
+          return { stream: createReadStream(source), size, updateTime: mtime };
+        },
+      };
+    }
+  }
+}
+
+/**
+ * Every file of the object store's areas, each streamed from the store when its turn comes (never
+ * a whole file in memory); one deleted since it was listed is left out (undefined).
+ */
+async function* storeFiles(store: FileStore): AsyncGenerator<PlatformFile> {
+  for (const area of await storeAreasOf(store)) {
+    for await (const entry of store.entries(area, PLATFORM_LIMITS.entriesMax)) {
+      if (entry.type !== 'file' || (entry.segments.at(-1) ?? '').startsWith('.partial-')) continue;
+      yield {
+        name: `${area}/${entry.segments.join('/')}`,
+        open: () =>
+          store.read(area, entry.segments).catch((error: unknown) => {
+            if (error instanceof FileStoreError && error.problem === 'notFound') return undefined;
+            throw error;
+          }),
+      };
+    }
+  }
+}
+
 /**
  * Writes the whole platform to `file`: every table (one REPEATABLE READ snapshot) and every file area
- * of the data directory. `file` must not exist; it is removed when the backup fails.
+ * of the store configured (the data directory's, or the object store's). `file` must not exist; it is removed when the backup fails.
  */
 export async function writePlatformBackup(deps: PlatformBackupDeps, file: string): Promise<PlatformBackupSummary> {
   const began = performance.now();
@@ -117,34 +181,27 @@ export async function writePlatformBackup(deps: PlatformBackupDeps, file: string
       for (const table of archived) await addTable(table, deps.repo.rowLinesByKey(deps.db, table));
     }
     deps.log(`tables: ${archived.length} in ${elapsed(began)}`);
-    if (deps.objectStorage) {
-      deps.log(
-        'object storage: project files (media, html, backup archives) stay in the bucket and are not in this archive; back the bucket up with its own versioning or replication',
-      );
-    }
-
     const filesBegan = performance.now();
     let files = 0;
-    for (const area of await areasOf(deps.dataDir)) {
-      const root = path.join(deps.dataDir, area);
-      for await (const relative of filesUnder(root)) {
-        const source = relative === '' ? root : path.join(root, relative);
-        const name = relative === '' ? area : `${area}/${relative}`;
-        if (`${PLATFORM_ARCHIVE.filesDir}/${name}`.length > PLATFORM_LIMITS.pathMax) {
-          deps.log(`left out (path too long): ${name}`);
-          continue;
-        }
-        const { size, mtime } = await stat(source);
-        entries.push(
-          await zip.add(`${PLATFORM_ARCHIVE.filesDir}/${name}`, createReadStream(source), {
-            lastModified: mtime,
-            expectedSize: size,
-          }),
-        );
-        files++;
+    for await (const stored of deps.store ? storeFiles(deps.store) : diskFiles(deps.dataDir)) {
+      if (`${PLATFORM_ARCHIVE.filesDir}/${stored.name}`.length > PLATFORM_LIMITS.pathMax) {
+        deps.log(`left out (path too long): ${stored.name}`);
+        continue;
       }
+      const opened = await stored.open();
+      if (!opened) {
+        deps.log(`left out (deleted while the backup ran): ${stored.name}`);
+        continue;
+      }
+      entries.push(
+        await zip.add(`${PLATFORM_ARCHIVE.filesDir}/${stored.name}`, opened.stream, {
+          lastModified: opened.updateTime,
+          expectedSize: opened.size,
+        }),
+      );
+      files++;
     }
-    deps.log(`files: ${files} in ${elapsed(filesBegan)}`);
+    deps.log(`files: ${files}${deps.store ? ' from object storage' : ''} in ${elapsed(filesBegan)}`);
 
     const manifest: PlatformManifest = {
       format: PLATFORM_ARCHIVE.format,
@@ -202,11 +259,41 @@ async function swapAreas(dataDir: string, journal: Journal): Promise<void> {
 }
 
 /**
+ * `swapAreas` in the object store: each live area copied aside, then each staged one copied in (server-side
+ * copies, then deletes), then what was set aside and the staging area deleted. A copy cut short is
+ * finished when run again (`resume`), so this too is safe to run again after a crash at any point.
+ */
+async function swapStoreAreas(store: FileStore, dataDir: string, journal: Journal): Promise<void> {
+  const aside = `${journal.staging}.old`;
+  if (!journal.movedAside) {
+    for (const area of await storeAreasOf(store)) await store.moveArea(area, `${aside}/${area}`, { resume: true });
+    journal.movedAside = true;
+    await writeJournal(dataDir, journal);
+  }
+  for (const area of await store.areas(journal.staging)) {
+    await store.moveArea(`${journal.staging}/${area}`, area, { resume: true });
+  }
+  await store.removeArea(aside);
+  await store.removeArea(journal.staging);
+  await rm(path.join(dataDir, JOURNAL), { force: true });
+}
+
+/** The store a journal's files go to; with no store configured any more (GANTRY_STORAGE changed) refused. */
+function storeOf(deps: Pick<PlatformBackupDeps, 'store'>): FileStore {
+  if (!deps.store) {
+    throw new PlatformRestoreRefused(
+      'A platform restore into object storage was cut short: start with the same GANTRY_STORAGE=s3 settings so that it is finished or dropped.',
+    );
+  }
+  return deps.store;
+}
+
+/**
  * A restore a stopped process left: its files put in place when its data committed, else its staged
  * files moved to the trash (renames only: quick before a start listens). Answers what was done.
  */
 export async function recoverPlatformRestore(
-  deps: Pick<PlatformBackupDeps, 'db' | 'dataDir' | 'repo'>,
+  deps: Pick<PlatformBackupDeps, 'db' | 'dataDir' | 'repo' | 'store'>,
 ): Promise<'none' | 'finished' | 'dropped'> {
   let journal: Journal;
   try {
@@ -214,7 +301,19 @@ export async function recoverPlatformRestore(
   } catch {
     return 'none';
   }
-  if (await deps.repo.restoreCommitted(deps.db, journal.id)) {
+  const committed = await deps.repo.restoreCommitted(deps.db, journal.id);
+  if (journal.target === 'store') {
+    const store = storeOf(deps);
+    if (committed) {
+      await swapStoreAreas(store, deps.dataDir, journal);
+      return 'finished';
+    }
+    // Not committed: nothing was set aside yet (that follows the commit); the staged objects go.
+    await store.removeArea(journal.staging);
+    await rm(path.join(deps.dataDir, JOURNAL), { force: true });
+    return 'dropped';
+  }
+  if (committed) {
     await swapAreas(deps.dataDir, journal);
     return 'finished';
   }
@@ -268,6 +367,91 @@ async function insertTable(
   return inserted;
 }
 
+/** The archive's files staged in the data directory (refused first when it lacks the room). */
+async function stageOnDisk(
+  deps: PlatformBackupDeps,
+  reader: ArchiveReader,
+  id: string,
+  fileBytes: number,
+): Promise<Journal> {
+  const free = await statfs(deps.dataDir);
+  if (free.bavail * free.bsize < fileBytes + 64 * 1024 * 1024) {
+    throw new PlatformRestoreRefused(
+      `The data directory needs ${Math.ceil(fileBytes / 1024 ** 2)} MB free for the archive's files; it has ${Math.floor((free.bavail * free.bsize) / 1024 ** 2)} MB.`,
+    );
+  }
+  const staging = path.join(deps.dataDir, `.platform-restore-${id}`);
+  await mkdir(staging, { recursive: true });
+  try {
+    for (const { entry, relative } of archivedFiles(reader)) {
+      const target = path.join(staging, ...relative);
+      await mkdir(path.dirname(target), { recursive: true });
+      const handle = await open(target, 'wx', 0o600);
+      try {
+        await reader.read(entry, async (chunk) => {
+          await handle.write(chunk);
+        });
+      } finally {
+        await handle.close();
+      }
+    }
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+  return { id, staging, movedAside: false, target: 'disk' };
+}
+
+/**
+ * The archive's files staged in the object store, in the area `.platform-restore-<id>` (each top-level
+ * area of the archive a folder of it), streamed a few at once. A file at the top of the archive's
+ * data directory (no area) has no place in the store and is left out.
+ */
+async function stageInStore(
+  deps: PlatformBackupDeps,
+  store: FileStore,
+  reader: ArchiveReader,
+  id: string,
+): Promise<Journal> {
+  const staging = `.platform-restore-${id}`;
+  const files: Array<{ entry: ArchiveEntry; area: string; segments: string[] }> = [];
+  for (const { entry, relative } of archivedFiles(reader)) {
+    const [area, ...segments] = relative;
+    if (!area || segments.length === 0) {
+      deps.log(`left out (a file outside every area, which object storage has no place for): ${relative.join('/')}`);
+      continue;
+    }
+    files.push({ entry, area: `${staging}/${area}`, segments });
+  }
+  try {
+    // Each folder once, parents first (the files of one folder follow one another in the archive).
+    const folders = new Set<string>();
+    for (const { area, segments } of files) {
+      const folder = segments.slice(0, -1);
+      const key = `${area}/${folder.join('/')}`;
+      if (folder.length === 0 || folders.has(key)) continue;
+      await ensureFolder(store, area, folder);
+      folders.add(key);
+    }
+    await inPool(files, STORE_WRITES_AT_ONCE, ({ entry, area, segments }) =>
+      extractEntry(reader, entry, store, area, segments),
+    );
+  } catch (error) {
+    await store.removeArea(staging);
+    throw error;
+  }
+  return { id, staging, movedAside: false, target: 'store' };
+}
+
+/** The archive's files (entries under `files/`), each with its path below it. */
+function* archivedFiles(reader: ArchiveReader): Generator<{ entry: ArchiveEntry; relative: string[] }> {
+  const prefix = `${PLATFORM_ARCHIVE.filesDir}/`;
+  for (const entry of reader.entries) {
+    if (entry.directory || !entry.filename.startsWith(prefix)) continue;
+    yield { entry, relative: entry.filename.slice(prefix.length).split('/') };
+  }
+}
+
 /**
  * Replaces the whole platform with the archive `file`: verified whole first; the files staged in the
  * data directory; one transaction empties every table and puts the archive's rows back (and writes
@@ -293,33 +477,14 @@ export async function restorePlatformBackup(
       );
     }
     deps.log(`archive verified (${reader.entries.length} entries) in ${elapsed(began)}`);
-    const free = await statfs(deps.dataDir);
-    if (free.bavail * free.bsize < fileBytes + 64 * 1024 * 1024) {
-      throw new PlatformRestoreRefused(
-        `The data directory needs ${Math.ceil(fileBytes / 1024 ** 2)} MB free for the archive's files; it has ${Math.floor((free.bavail * free.bsize) / 1024 ** 2)} MB.`,
-      );
-    }
-
     const id = randomUUID();
-    const staging = path.join(deps.dataDir, `.platform-restore-${id}`);
     const stagingBegan = performance.now();
-    await mkdir(staging, { recursive: true });
-    const prefix = `${PLATFORM_ARCHIVE.filesDir}/`;
-    for (const entry of reader.entries) {
-      if (!entry.filename.startsWith(prefix)) continue;
-      const target = path.join(staging, ...entry.filename.slice(prefix.length).split('/'));
-      await mkdir(path.dirname(target), { recursive: true });
-      const handle = await open(target, 'wx', 0o600);
-      try {
-        await reader.read(entry, async (chunk) => {
-          await handle.write(chunk);
-        });
-      } finally {
-        await handle.close();
-      }
-    }
-    deps.log(`files staged (${Math.ceil(fileBytes / 1024 ** 2)} MB) in ${elapsed(stagingBegan)}`);
-    const journal: Journal = { id, staging, movedAside: false };
+    const journal: Journal = deps.store
+      ? await stageInStore(deps, deps.store, reader, id)
+      : await stageOnDisk(deps, reader, id, fileBytes);
+    deps.log(
+      `files staged (${Math.ceil(fileBytes / 1024 ** 2)} MB${deps.store ? ', in object storage' : ''}) in ${elapsed(stagingBegan)}`,
+    );
     await writeJournal(deps.dataDir, journal);
 
     const dataBegan = performance.now();
@@ -348,12 +513,16 @@ export async function restorePlatformBackup(
         });
       });
     } catch (error) {
-      await rm(staging, { recursive: true, force: true });
+      if (deps.store) await deps.store.removeArea(journal.staging);
+      else await rm(journal.staging, { recursive: true, force: true });
       await rm(path.join(deps.dataDir, JOURNAL), { force: true });
       throw error;
     }
     deps.log(`data restored (${order.length} tables) in ${elapsed(dataBegan)}`);
-    await swapAreas(deps.dataDir, journal);
+    const swapBegan = performance.now();
+    if (deps.store) await swapStoreAreas(deps.store, deps.dataDir, journal);
+    else await swapAreas(deps.dataDir, journal);
+    deps.log(`files swapped in in ${elapsed(swapBegan)}`);
     deps.log(`restored in ${elapsed(began)}`);
     return manifest;
   } finally {

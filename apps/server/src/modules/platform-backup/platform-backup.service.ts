@@ -22,6 +22,7 @@ import { AppError } from '../../lib/app-error.js';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import type { Clock } from '../../lib/clock.js';
+import type { FileStore } from '../../lib/file-store.js';
 import type { Invalidation, InvalidationBus } from '../../lib/invalidation-bus.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import { type TaskContext, type TaskEngine, taskType } from '../tasks/task.engine.js';
@@ -57,8 +58,8 @@ export interface PlatformBackupServiceDeps {
     warn(fields: object, message: string): void;
     error(fields: object, message: string): void;
   };
-  /** GANTRY_STORAGE=s3 (what a platform backup leaves out is said in its log). */
-  objectStorage?: boolean;
+  /** GANTRY_STORAGE=s3: the object store, whose files a platform backup holds and a restore replaces. */
+  store?: FileStore | undefined;
 }
 
 /**
@@ -106,8 +107,8 @@ export class PlatformBackupService {
   }
 
   private io(log: (line: string) => void): PlatformBackupDeps {
-    const { db, dataDir, engine, repo, objectStorage } = this.deps;
-    return { db, dataDir, engine, repo, log, objectStorage };
+    const { db, dataDir, engine, repo, store } = this.deps;
+    return { db, dataDir, engine, repo, log, store };
   }
 
   private fileOf(name: string): string {
