@@ -65,7 +65,7 @@ export default function Designer({ projectId, table, tables, onChanged }: Props)
     const found = draftProblems(draft);
     if (Object.keys(found).length > 0) {
       setProblems(found);
-      toast.error(t('designer.checkFailed', { count: Object.keys(found).length }));
+      toast.hint(t('designer.checkFailed', { count: Object.keys(found).length }));
       return false;
     }
     setBusy(true);

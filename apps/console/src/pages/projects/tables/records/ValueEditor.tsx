@@ -140,7 +140,7 @@ function MediaInput({
     };
     const problem = full ? 'value.mediaCount' : mediaFileProblem(field.type, options, entry);
     if (problem) {
-      toast.error(t(problem, { max: options.maxSizeMB }));
+      toast.hint(t(problem, { max: options.maxSizeMB }));
       return;
     }
     const folder = mediaUploadFolder(options, chosenFolder);
