@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { AppProviders } from '../../../../app/providers';
 import { createQueryClient } from '../../../../app/queryClient';
-import { draftProblems, newField, problemsUnder } from '../draft';
+import { draftProblems, newField, problemPlace, problemsUnder } from '../draft';
 import '../texts';
 import { FieldEditor } from './FieldEditor';
 import { FieldList } from './FieldList';
@@ -69,7 +69,10 @@ describe('field editor', () => {
     fireEvent.change(screen.getByTestId('prop-name'), { target: { value: 'ownerId' } });
     expect(screen.getByText('字段标识不能以 Id 结尾（不区分大小写）')).toBeTruthy();
     fireEvent.change(screen.getByTestId('prop-name'), { target: { value: '1depth' } });
-    expect(screen.getByText('字段标识的首字符不能是数字、下划线、$ 或中文')).toBeTruthy();
+    const firstLetter = '字段标识须以英文字母（A-Z 或 a-z）开头，不能以数字、下划线、$、中文或其他字符开头';
+    expect(screen.getByText(firstLetter)).toBeTruthy();
+    fireEvent.change(screen.getByTestId('prop-name'), { target: { value: 'éclair' } });
+    expect(screen.getByText(firstLetter)).toBeTruthy();
     fireEvent.change(screen.getByTestId('prop-name'), { target: { value: 'depth' } });
     expect(screen.getByTestId('prop-name').closest('.ant-form-item')?.className).not.toContain('has-error');
 
@@ -116,5 +119,18 @@ describe('draft check', () => {
     const lookup = { ...newField('lookup', 'owner', 'Owner'), options: { relation: 'site' } } as Field;
     const site = { ...newField('relation', 'site', 'Site'), options: { table: 't2' } } as Field;
     expect(draftProblems({ fields: [site, lookup] })).toEqual({ 'fields.1.options.field': 'field.options' });
+  });
+
+  it('places a problem by the field, column, option or rule it is about, never by its path', () => {
+    const kind = newField('select', 'kind', 'Kind');
+    const items = {
+      ...newField('subTable', 'items', 'Items'),
+      options: { fields: [newField('number', 'qty', '')], noDuplicateRows: false },
+    } as Field;
+    const draft = { fields: [kind, items] };
+    expect(problemPlace(draft, 'fields.0.options.options.3.color')).toEqual({ field: 'Kind (kind)', option: 4 });
+    expect(problemPlace(draft, 'fields.1.options.fields.0.name')).toEqual({ field: 'Items (items) / qty' });
+    expect(problemPlace(draft, 'rules.2')).toEqual({ rule: 3 });
+    expect(problemPlace(draft, 'display.columns')).toEqual({});
   });
 });
