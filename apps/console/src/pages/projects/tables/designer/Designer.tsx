@@ -59,6 +59,7 @@ export default function Designer({ projectId, table, tables, onChanged }: Props)
   const [preview, setPreview] = useState<PublishPreview>();
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [tab, setTab] = useState('basic');
   useEffect(() => {
     editDraft(table.draft);
     setRefused({});
@@ -145,6 +146,8 @@ export default function Designer({ projectId, table, tables, onChanged }: Props)
       )}
       <Tabs
         data-testid="designer-tabs"
+        activeKey={tab}
+        onChange={setTab}
         destroyOnHidden
         items={[
           {
@@ -483,11 +486,14 @@ export default function Designer({ projectId, table, tables, onChanged }: Props)
           },
         ]}
       />
+      {/* Stays in sight while a long design is edited; below the form preview, whose last hints it
+          would cover, and above the small screens' bottom tab bar (styles.css). */}
       <Space
         wrap
+        className="gantry-designer-bar"
+        data-testid="designer-bar"
         style={{
-          position: 'sticky',
-          bottom: 0,
+          position: tab === 'preview' ? 'static' : 'sticky',
           zIndex: 2,
           width: '100%',
           padding: '8px 0',

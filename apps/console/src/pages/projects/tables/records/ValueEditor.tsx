@@ -221,7 +221,7 @@ function MediaInput({
           onClick={() => onChange([...files, { url: '', name: '', size: 0 }])}
         />
       </Space>
-      <Typography.Text type="secondary">
+      <Typography.Text type="secondary" data-testid={testId && `${testId}-hint`}>
         {t('designer.rec.mediaHint', { max: options.maxSizeMB, count: options.maxCount })}
       </Typography.Text>
     </Space>
