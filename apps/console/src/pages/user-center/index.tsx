@@ -1,4 +1,4 @@
-import { Card, Descriptions, Skeleton } from 'antd';
+import { Card, Form, Input, Skeleton, Switch } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../services/auth';
@@ -19,27 +19,34 @@ export default function UserCenterPage() {
         {isPending || !user ? (
           <Skeleton active />
         ) : (
-          // Read-only values as text, not as inputs that look editable.
-          <Descriptions column={1} bordered size="small" data-testid="user-center-profile">
-            <Descriptions.Item label={t('userCenter.id')}>
-              <span data-testid="user-id">{user.id}</span>
-            </Descriptions.Item>
-            <Descriptions.Item label={t('userCenter.username')}>
-              <span data-testid="user-username">{user.username}</span>
-            </Descriptions.Item>
-            <Descriptions.Item label={t('userCenter.name')}>
-              <span data-testid="user-name">{user.name}</span>
-            </Descriptions.Item>
-            <Descriptions.Item label={t('userCenter.userId')}>
-              <span data-testid="user-userId">{user.userId}</span>
-            </Descriptions.Item>
-            <Descriptions.Item label={t('userCenter.isAdmin')}>
-              <span data-testid="user-isAdmin">{t(user.isAdmin ? 'common.yes' : 'common.no')}</span>
-            </Descriptions.Item>
-            <Descriptions.Item label={t('userCenter.expiresAt')}>
-              <span data-testid="user-expiresAt">{formatDateTime(user.expiresAt)}</span>
-            </Descriptions.Item>
-          </Descriptions>
+          // Read-only values shown as text: borderless read-only inputs (selectable, nothing that looks
+          // editable), the same antd parts as before, so no route's antd chunks are split anew.
+          <Form layout="vertical" initialValues={user} data-testid="user-center-form">
+            <Form.Item name="id" label={t('userCenter.id')}>
+              <Input readOnly variant="borderless" data-testid="user-id" />
+            </Form.Item>
+            <Form.Item name="username" label={t('userCenter.username')}>
+              <Input readOnly variant="borderless" data-testid="user-username" />
+            </Form.Item>
+            <Form.Item name="name" label={t('userCenter.name')}>
+              <Input readOnly variant="borderless" data-testid="user-name" />
+            </Form.Item>
+            <Form.Item name="userId" label={t('userCenter.userId')}>
+              <Input readOnly variant="borderless" data-testid="user-userId" />
+            </Form.Item>
+            <Form.Item name="isAdmin" label={t('userCenter.isAdmin')} valuePropName="checked">
+              <Switch disabled checkedChildren={t('common.yes')} unCheckedChildren={t('common.no')} />
+            </Form.Item>
+            <Form.Item label={t('userCenter.expiresAt')} htmlFor="user-expiresAt">
+              <Input
+                id="user-expiresAt"
+                readOnly
+                variant="borderless"
+                value={formatDateTime(user.expiresAt)}
+                data-testid="user-expiresAt"
+              />
+            </Form.Item>
+          </Form>
         )}
       </Card>
       <Suspense fallback={<Skeleton active />}>
