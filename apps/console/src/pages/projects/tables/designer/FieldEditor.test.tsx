@@ -1,5 +1,5 @@
 import { FIELD_REGISTRY, FIELD_TYPES, type Field } from '@gantry/shared';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { AppProviders } from '../../../../app/providers';
@@ -111,6 +111,43 @@ describe('field editor', () => {
     expect(document.querySelectorAll('.ant-select-item-option[title="子表"]').length).toBe(0);
     fireEvent.click(document.querySelector('.ant-select-item-option[title="数字"]') as HTMLElement);
     expect(last?.type === 'subTable' && last.options.fields.map((column) => column.name)).toEqual(['number1']);
+  });
+});
+
+/** A field list with the designer's check of its draft, as the basic config tab runs it. */
+function ListHarness({ initial }: { initial: Field[] }) {
+  const [fields, setFields] = useState(initial);
+  return (
+    <AppProviders queryClient={createQueryClient()}>
+      <FieldList
+        fields={fields}
+        onChange={setFields}
+        problems={draftProblems({ fields })}
+        prefix="fields"
+        tables={[]}
+      />
+    </AppProviders>
+  );
+}
+
+describe('field list', () => {
+  it('labels each identifier and title, and keeps the drawer open (完成) while the field has a problem', async () => {
+    render(<ListHarness initial={[newField('select', 'kind', 'Kind')]} />);
+    expect(screen.getByLabelText('第 1 个字段的标识')).toBe(screen.getByTestId('field-name-0'));
+    expect(screen.getByLabelText('第 1 个字段的名称')).toBe(screen.getByTestId('field-title-0'));
+    fireEvent.click(screen.getByTestId('field-edit-0'));
+    fireEvent.click(await screen.findByTestId('choice-add'));
+    fireEvent.change(screen.getByTestId('choice-value-1'), { target: { value: 'a' } });
+    expect(screen.getByLabelText('第 2 个选项的值')).toBe(screen.getByTestId('choice-value-1'));
+    fireEvent.click(screen.getByTestId('field-editor-done'));
+    expect(await screen.findByText('请先修改此字段的问题')).toBeTruthy();
+    expect(screen.getByTestId('choice-problem-1').textContent).toBe('选项值不能重复');
+    expect(screen.getByTestId('field-editor').isConnected).toBe(true);
+    // fixed: the problem goes as typed, and 完成 closes the drawer
+    fireEvent.change(screen.getByTestId('choice-value-1'), { target: { value: 'b' } });
+    expect(screen.queryByTestId('choice-problem-1')).toBeNull();
+    fireEvent.click(screen.getByTestId('field-editor-done'));
+    await waitFor(() => expect(screen.queryByTestId('field-editor')).toBeNull());
   });
 });
 
