@@ -65,8 +65,8 @@ function watchErrors(page: Page): string[] {
   return errors;
 }
 
-async function signIn(page: Page): Promise<void> {
-  await page.addInitScript(() => localStorage.setItem('gantry.language', 'zh_Hans'));
+async function signIn(page: Page, language: 'zh_Hans' | 'en' = 'zh_Hans'): Promise<void> {
+  await page.addInitScript((lang) => localStorage.setItem('gantry.language', lang), language);
   await page.goto('/portal/#/login');
   await fillLogin(page, 'admin', ADMIN_PASSWORD);
   await expectRoute(page, '/app/dashboard');
@@ -149,6 +149,35 @@ for (const viewport of VIEWPORTS) {
           await expect(page.getByTestId(ok)).toBeHidden();
         }
         expect(errors).toEqual([]);
+      });
+    }
+
+    for (const language of ['zh_Hans', 'en'] as const) {
+      test(`a card's actions fit whole, or show their icon with its name, in ${language}`, async ({ page }) => {
+        await signIn(page, language);
+        const prefix = await openList(page, 'card');
+        for (const action of ['admin', 'front', 'more']) {
+          const button = page.getByTestId(`${prefix}-${action}`);
+          // nothing cut short ("打开…"): each text shown has its whole width
+          const cut = await button.evaluate((element) =>
+            [element, ...Array.from(element.querySelectorAll('span'))].some(
+              (part) => part.scrollWidth > part.clientWidth + 1,
+            ),
+          );
+          expect(cut, `${action} cut short`).toBe(false);
+        }
+        for (const site of ['admin', 'front']) {
+          const button = page.getByTestId(`${prefix}-${site}`);
+          const name =
+            language === 'en'
+              ? site === 'admin'
+                ? 'Back office'
+                : 'Front site'
+              : `打开${site === 'admin' ? '后台' : '前台'}`;
+          await expect(button).toHaveAccessibleName(name);
+          await button.hover();
+          await expect(page.getByRole('tooltip', { name })).toBeVisible();
+        }
       });
     }
   });

@@ -93,6 +93,8 @@ test.describe('media library', () => {
     await expectRoute(page, `/app/model/Project/${PROJECT}/media`);
     await expect(page.getByTestId('media-page')).toBeVisible();
     await expect(page.getByTestId('media-tree')).toContainText('The media library has no files yet');
+    // Titled with the project's name, not its id.
+    await expect(page.getByTestId('media-title')).toHaveText('Media library · Media plant');
 
     // A folder, made in the root; it is then the chosen folder, where uploads go.
     await page.getByTestId('media-new-folder').click();
@@ -154,6 +156,8 @@ test.describe('media library', () => {
     const img = page.getByTestId('media-preview');
     await expect(img).toBeVisible();
     await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(1);
+    // The file panel stays in sight while the list scrolls (sticky, not carried off the top).
+    expect(await page.getByTestId('media-details').evaluate((el) => getComputedStyle(el).position)).toBe('sticky');
     // A text file has no preview.
     await node(page, 'photos/notes.txt').click();
     await expect(page.getByTestId('media-selected-path')).toHaveText('photos/notes.txt');

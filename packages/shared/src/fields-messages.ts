@@ -62,9 +62,10 @@ export const FIELD_MESSAGES = {
 
   'field.idEmpty': { zh_Hans: '字段标识不能为空', en: 'The field identifier cannot be empty' },
   'field.idFirstChar': {
-    zh_Hans: '字段标识的首字符不能是数字、下划线、$ 或中文',
-    en: 'The first character cannot be a digit, underscore, dollar or Chinese',
+    zh_Hans: '字段标识须以英文字母开头',
+    en: 'The identifier must start with a letter A-Z or a-z',
   },
+  'field.idInvisible': { zh_Hans: '字段标识不能含不可见字符', en: 'The identifier cannot hold invisible characters' },
   'field.idSpace': { zh_Hans: '字段标识不能包含空格', en: 'The identifier cannot contain spaces' },
   'field.idNumeric': { zh_Hans: '字段标识不能是纯数字', en: 'The identifier cannot be purely numeric' },
   'field.idIsID': { zh_Hans: '字段标识不能是 ID', en: 'The identifier cannot be ID' },

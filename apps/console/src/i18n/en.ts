@@ -15,6 +15,9 @@ export const en: Record<ConsoleKey, string> = {
   'common.backHome': 'Back to home',
   'common.yes': 'Yes',
   'common.no': 'No',
+  /** A label before its value, with the language's colon (full-width in Chinese only). */
+  'common.label': '{{label}}: ',
+  'common.labelValue': '{{label}}: {{value}}',
 
   'request.accessDenied': 'Access denied',
   'request.updateLicence': 'please update the licence: ',

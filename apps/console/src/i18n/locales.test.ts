@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { BACKUP_MESSAGES, FIELD_MESSAGES, languageProblems, MEDIA_MESSAGES, messagesFor } from '@gantry/shared';
 import { describe, expect, it } from 'vitest';
 import { translation as enBundle } from './en.bundle';
@@ -68,5 +70,14 @@ describe('console texts, one language at a time', () => {
     // console.md gives these Chinese texts verbatim; the English also names the limit.
     const fixedWording = new Set(['grant.exceedsParent', 'grant.endAfterParent']);
     expect(languageProblems(tables, { sameInBoth: SAME_IN_BOTH, fixedWording })).toEqual([]);
+  });
+
+  it("no screen writes a full-width colon itself: it comes with the text, in the language's form", () => {
+    const src = path.resolve(import.meta.dirname, '..');
+    const written = readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.startsWith(`i18n${path.sep}`))
+      .filter((file) => readFileSync(path.join(src, file), 'utf8').includes('：'));
+    expect(written).toEqual([]);
+    expect(enBundle['common.labelValue']).toBe('{{label}}: {{value}}');
   });
 });

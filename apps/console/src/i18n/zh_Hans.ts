@@ -14,6 +14,9 @@ export const zh_Hans = {
   'common.backHome': '返回首页',
   'common.yes': '是',
   'common.no': '否',
+  /** A label before its value, with the language's colon (full-width in Chinese only). */
+  'common.label': '{{label}}：',
+  'common.labelValue': '{{label}}：{{value}}',
 
   'request.accessDenied': '访问被拒绝',
   'request.updateLicence': '请您更新授权：',

@@ -112,4 +112,21 @@ describe('toasts that no longer apply go (issue 10)', () => {
     await act(() => view.router.navigate('/a'));
     await waitFor(() => expect(shown('about login')).toBe(false));
   });
+
+  it("each kind stays its time: the server's errors 13 s, successes 1.5 s, the console's pop-up messages 3 s", async () => {
+    renderApp();
+    await screen.findByTestId('page-a');
+    act(() => {
+      toast.error('refused by the server');
+      toast.success('saved');
+      toast.warning('请先设置admin密码，才可以登录！');
+      toast.hint('the name is too long');
+    });
+    expect(openToasts().map(({ kind, seconds }) => [kind, seconds])).toEqual([
+      ['error', 13],
+      ['success', 1.5],
+      ['warning', 3],
+      ['error', 3],
+    ]);
+  });
 });

@@ -1,4 +1,4 @@
-import { TOAST_ERROR_SECONDS, TOAST_SUCCESS_SECONDS } from '@gantry/shared';
+import { TOAST_ERROR_SECONDS, TOAST_POPUP_SECONDS, TOAST_SUCCESS_SECONDS } from '@gantry/shared';
 import type { MessageInstance } from 'antd/es/message/interface';
 import { createElement, type ReactNode } from 'react';
 import { currentHashPath } from './navigation';
@@ -23,6 +23,8 @@ interface OpenToast {
   route: string;
   /** Shown by antd's static message (successes), not by the page's provider. */
   global: boolean;
+  /** How long it stays, in seconds. */
+  seconds: number;
 }
 
 let bound: MessageInstance | null = null;
@@ -89,7 +91,12 @@ function show(kind: Kind, content: ReactNode, duration: number, options: ToastOp
   // A success usually confirms what led to a new page, whose provider may be another one (the
   // page's own unmounts with its toasts): it is shown by antd's static message, which outlives pages.
   const global = kind === 'success';
-  open.set(key, { kind, route: routeOf(options.route ?? currentRoute ?? currentHashPath()), global });
+  open.set(key, {
+    kind,
+    route: routeOf(options.route ?? currentRoute ?? currentHashPath()),
+    global,
+    seconds: duration,
+  });
   withMessages(
     (messages) =>
       void messages.open({
@@ -128,6 +135,11 @@ export function openToasts(): OpenToast[] {
   return [...open.values()];
 }
 
+/**
+ * Durations (console.md §4, backups-data-designer.md §9): an error the server answered stays 13 s, a
+ * success 1.5 s; the console's own pop-up messages (a hint about what was typed or chosen, a notice
+ * such as '请先设置admin密码') 3 s.
+ */
 export const toast = {
   success(content: ReactNode, options?: ToastOptions): void {
     show('success', content, options?.seconds ?? TOAST_SUCCESS_SECONDS, options);
@@ -135,8 +147,13 @@ export const toast = {
   error(content: ReactNode, options?: ToastOptions): void {
     show('error', content, TOAST_ERROR_SECONDS, options);
   },
+  /** A pop-up notice (3 s). */
   warning(content: ReactNode, options?: ToastOptions): void {
-    show('warning', content, TOAST_ERROR_SECONDS, options);
+    show('warning', content, TOAST_POPUP_SECONDS, options);
+  },
+  /** A pop-up error hint about what the user typed or chose, found before anything is sent (3 s). */
+  hint(content: ReactNode, options?: ToastOptions): void {
+    show('error', content, TOAST_POPUP_SECONDS, options);
   },
   /** An error with a title line (403 access denied). */
   errorWithTitle(title: string, description: string): void {

@@ -8,17 +8,31 @@ import { type Field, fieldSchema, tableDefinition } from './table.js';
 
 const FORBIDDEN = [...'.$@%^&*()=+{}[]:;\'"`<>,?/|\\'];
 
+/** Control characters and the format characters the generator can make (U+202E, zero widths, BOM). */
+const invisible = (char: string) => {
+  const code = char.codePointAt(0) ?? 0;
+  const ranges = [
+    [0, 0x1f],
+    [0x7f, 0x9f],
+    [0x200b, 0x200f],
+    [0x202a, 0x202e],
+    [0x2060, 0x2064],
+    [0xfeff, 0xfeff],
+  ];
+  return ranges.some(([low = 0, high = 0]) => code >= low && code <= high);
+};
+
 /** A reference reading of §5's identifier rules, written independently of identifierProblem's order. */
 function allowed(name: string, isText: boolean): boolean {
   if (name === '' || name.length > 64) return false;
-  if (/^[0-9_$]/.test(name) || /^\p{Script=Han}/u.test(name)) return false;
+  if (!/^[a-zA-Z]/.test(name) || [...name].some(invisible)) return false;
   if (/\s/u.test(name) || /^\d+$/.test(name) || name === 'ID') return false;
   if (FORBIDDEN.some((char) => name.includes(char))) return false;
   if (name === 'id') return isText;
   return !/id$/i.test(name);
 }
 
-const identifierChars = fc.constantFrom(...'abcXYZ019_$ .@-中é#dDiI'.split(''), ...FORBIDDEN);
+const identifierChars = fc.constantFrom(...'abcXYZ019_$ .@-中é#dDiI\u202e\u0007'.split(''), ...FORBIDDEN);
 
 describe('field identifiers (§5)', () => {
   it('agree with the rules as listed, for any text', () => {
@@ -40,6 +54,10 @@ describe('field identifiers (§5)', () => {
     expect(identifierProblem('_abc', true)).toBe('field.idFirstChar');
     expect(identifierProblem('$abc', true)).toBe('field.idFirstChar');
     expect(identifierProblem('名称', true)).toBe('field.idFirstChar');
+    expect(identifierProblem('éclair', true)).toBe('field.idFirstChar');
+    expect(identifierProblem('\u202Ename', true)).toBe('field.idFirstChar');
+    expect(identifierProblem('-abc', true)).toBe('field.idFirstChar');
+    expect(identifierProblem('na\u202Eme', true)).toBe('field.idInvisible');
     expect(identifierProblem('a b', true)).toBe('field.idSpace');
     expect(identifierProblem('ID', true)).toBe('field.idIsID');
     expect(identifierProblem('a.b', true)).toBe('field.idSymbol');

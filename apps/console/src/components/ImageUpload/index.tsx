@@ -37,9 +37,8 @@ export function ImageUpload({ value, onChange, testId }: ImageUploadProps) {
 
   const beforeUpload: UploadProps['beforeUpload'] = (file) => {
     const problem = checkImageFile(file);
-    if (problem === 'upload.notImage') toast.error(t('upload.notImage'));
-    if (problem === 'upload.tooLarge')
-      toast.error(t('upload.tooLarge', { size: IMAGE_UPLOAD_MAX_BYTES / 1024 / 1024 }));
+    if (problem === 'upload.notImage') toast.hint(t('upload.notImage'));
+    if (problem === 'upload.tooLarge') toast.hint(t('upload.tooLarge', { size: IMAGE_UPLOAD_MAX_BYTES / 1024 / 1024 }));
     return problem ? Upload.LIST_IGNORE : true;
   };
 

@@ -130,11 +130,11 @@ export function BackupList<R extends BackupRow>({
     const value = next.trim();
     if (!onRename || value === row.name) return;
     if (!value) {
-      toast.error(t('backup.nameRequired'));
+      toast.hint(t('backup.nameRequired'));
       return;
     }
     if ([...value].length > BACKUP_LIMITS.nameMax) {
-      toast.error(t('backup.nameTooLong'));
+      toast.hint(t('backup.nameTooLong'));
       return;
     }
     try {

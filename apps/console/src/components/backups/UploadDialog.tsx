@@ -74,11 +74,11 @@ export function UploadDialog({
     event.target.value = '';
     if (!file || code === null) return;
     if (!BACKUP_UPLOAD_EXTENSIONS.some((ext) => file.name.toLowerCase().endsWith(ext))) {
-      toast.error(t('backup.uploadNotZip'));
+      toast.hint(t('backup.uploadNotZip'));
       return;
     }
     if (!uploadRecordName(file.name)) {
-      toast.error(t('backup.uploadName'));
+      toast.hint(t('backup.uploadName'));
       return;
     }
     if (file.size > BACKUP_LIMITS.largeUploadBytes) {

@@ -61,6 +61,7 @@ describe('dashboard', () => {
     expect((await screen.findByTestId('dashboard-tenants-enabled')).getAttribute('data-value')).toBe('3');
     expect(screen.getByTestId('dashboard-tenants-disabled').getAttribute('data-value')).toBe('1');
     expect(screen.getByTestId('dashboard-projects-total').getAttribute('data-value')).toBe('9');
+    expect(screen.getByTestId('dashboard-projects-column').className).toContain('ant-col-md-12');
 
     const users = screen.getByTestId('dashboard-measure-userCount');
     expect(
@@ -86,6 +87,8 @@ describe('dashboard', () => {
     expect(screen.queryByTestId('dashboard-tenants')).toBeNull();
     expect(screen.getByTestId('dashboard-projects-enabled').getAttribute('data-value')).toBe('7');
     expect(screen.queryByTestId('dashboard-expiring-tenants')).toBeNull();
+    // alone in its row, the projects' card fills it (no half-empty row at any width)
+    expect(screen.getByTestId('dashboard-projects-column').className).toContain('ant-col-md-24');
   });
 
   it('tells the administrator to install a licence when there is none', async () => {

@@ -34,9 +34,8 @@ export function TemplateImagesField({ value = [], onChange, max = TEMPLATE_LIMIT
 
   const beforeUpload: UploadProps['beforeUpload'] = (file) => {
     const problem = templateImageProblem(file);
-    if (problem === 'type') toast.error(t('templates.imageType'));
-    if (problem === 'size')
-      toast.error(t('templates.imageTooLarge', { mb: TEMPLATE_IMAGE_LIMITS.bytes / 1024 / 1024 }));
+    if (problem === 'type') toast.hint(t('templates.imageType'));
+    if (problem === 'size') toast.hint(t('templates.imageTooLarge', { mb: TEMPLATE_IMAGE_LIMITS.bytes / 1024 / 1024 }));
     return problem ? Upload.LIST_IGNORE : true;
   };
 

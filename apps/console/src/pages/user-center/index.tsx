@@ -19,24 +19,32 @@ export default function UserCenterPage() {
         {isPending || !user ? (
           <Skeleton active />
         ) : (
+          // Read-only values shown as text: borderless read-only inputs (selectable, nothing that looks
+          // editable), the same antd parts as before, so no route's antd chunks are split anew.
           <Form layout="vertical" initialValues={user} data-testid="user-center-form">
             <Form.Item name="id" label={t('userCenter.id')}>
-              <Input readOnly data-testid="user-id" />
+              <Input readOnly variant="borderless" data-testid="user-id" />
             </Form.Item>
             <Form.Item name="username" label={t('userCenter.username')}>
-              <Input readOnly data-testid="user-username" />
+              <Input readOnly variant="borderless" data-testid="user-username" />
             </Form.Item>
             <Form.Item name="name" label={t('userCenter.name')}>
-              <Input readOnly data-testid="user-name" />
+              <Input readOnly variant="borderless" data-testid="user-name" />
             </Form.Item>
             <Form.Item name="userId" label={t('userCenter.userId')}>
-              <Input readOnly data-testid="user-userId" />
+              <Input readOnly variant="borderless" data-testid="user-userId" />
             </Form.Item>
             <Form.Item name="isAdmin" label={t('userCenter.isAdmin')} valuePropName="checked">
               <Switch disabled checkedChildren={t('common.yes')} unCheckedChildren={t('common.no')} />
             </Form.Item>
             <Form.Item label={t('userCenter.expiresAt')} htmlFor="user-expiresAt">
-              <Input id="user-expiresAt" readOnly value={formatDateTime(user.expiresAt)} data-testid="user-expiresAt" />
+              <Input
+                id="user-expiresAt"
+                readOnly
+                variant="borderless"
+                value={formatDateTime(user.expiresAt)}
+                data-testid="user-expiresAt"
+              />
             </Form.Item>
           </Form>
         )}

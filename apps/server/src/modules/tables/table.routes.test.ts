@@ -178,6 +178,10 @@ describe('draft and publish', () => {
         field('ownerId', 'text'),
         field('kind', 'select', { options: { options: [{ value: 'a' }, { value: 'a', color: 'blue' }] } }),
         field('depth', 'number', { options: { min: 10, max: 1 } }),
+        // a record list could neither filter nor sort by these (issue 32)
+        field('éclair', 'text'),
+        field('\u202Ename', 'text'),
+        field('na\u202Eme', 'text'),
       ],
       rules: [{ trigger: 'create', field: 'depth' }],
     });
@@ -185,12 +189,15 @@ describe('draft and publish', () => {
     const body = response.json();
     expect(body.message).toBe('form validation failed');
     expect(body.fields).toEqual({
-      'fields.0.name': 'The first character cannot be a digit, underscore, dollar or Chinese',
+      'fields.0.name': 'The identifier must start with a letter A-Z or a-z',
       'fields.1.name': 'The identifier cannot end with Id',
       'fields.2.options.options.1.color': 'Colour input must be a valid hex, rgb or hsl value',
       'fields.2.options.options.1.value': 'Option values must be unique',
       'fields.3.options.max': 'Max cannot be below min',
       'fields.3.options.min': 'Minimum cannot exceed maximum',
+      'fields.4.name': 'The identifier must start with a letter A-Z or a-z',
+      'fields.5.name': 'The identifier must start with a letter A-Z or a-z',
+      'fields.6.name': 'The identifier cannot hold invisible characters',
       'rules.0': 'Field rules and error hints need a trigger, a hint method, and field and content items all filled',
     });
     expect((await call('POST', `/tables/${id}/records`, {})).json().code).toBe('tableNotPublished');

@@ -23,7 +23,7 @@ function CountCard({ title, counts, testId }: { title: string; counts: StatusCou
   );
 }
 
-/** Tenants (administrator only) and projects, enabled and disabled. */
+/** Tenants (administrator only) and projects, enabled and disabled; alone, the projects' card fills its row. */
 export function CountCards({ tenants, projects }: { tenants: StatusCounts | null; projects: StatusCounts }) {
   const { t } = useTranslation();
   return (
@@ -33,7 +33,7 @@ export function CountCards({ tenants, projects }: { tenants: StatusCounts | null
           <CountCard title={t('dashboard.tenants')} counts={tenants} testId="dashboard-tenants" />
         </Col>
       ) : null}
-      <Col xs={24} md={12}>
+      <Col xs={24} md={tenants ? 12 : 24} data-testid="dashboard-projects-column">
         <CountCard title={t('dashboard.projects')} counts={projects} testId="dashboard-projects" />
       </Col>
     </Row>

@@ -20,21 +20,27 @@ export function FilterChips({ filter, ownerName, onRemove, onClear }: FilterChip
   const text = (field: FilterField): string => {
     switch (field) {
       case 'name':
-        return `${t('project.name')}：${filter.name}`;
+        return t('common.labelValue', { label: t('project.name'), value: filter.name ?? '' });
       case 'status':
-        return `${t('project.status')}：${t(filter.status ? 'project.enabled' : 'project.disabled')}`;
+        return t('common.labelValue', {
+          label: t('project.status'),
+          value: t(filter.status ? 'project.enabled' : 'project.disabled'),
+        });
       case 'industry':
-        return `${t('project.industry')}：${industryLabel(t, filter.industry)}`;
+        return t('common.labelValue', { label: t('project.industry'), value: industryLabel(t, filter.industry) });
       case 'user':
-        return `${t('project.owner')}：${ownerName(filter.user ?? '')}`;
+        return t('common.labelValue', { label: t('project.owner'), value: ownerName(filter.user ?? '') });
       case 'createTime':
-        return `${t('project.createTime')}：${filter.createTime?.[0]} ~ ${filter.createTime?.[1]}`;
+        return t('common.labelValue', {
+          label: t('project.createTime'),
+          value: `${filter.createTime?.[0]} ~ ${filter.createTime?.[1]}`,
+        });
     }
   };
 
   return (
     <Space wrap size={[4, 8]} data-testid="project-filter-chips" style={{ marginBottom: 12 }}>
-      <span className="gantry-text-secondary">{t('project.filterConditions')}：</span>
+      <span className="gantry-text-secondary">{t('common.label', { label: t('project.filterConditions') })}</span>
       {active.map((field) => (
         <Tag
           key={field}

@@ -23,7 +23,8 @@ export interface ProjectCardProps extends ProjectMenuHandlers {
  * width (up to two lines), the status tag sits with the checkbox above it; each fact is its own line,
  * so every card of a row has the same layout, and the grid stretches them to one height
  * (docs/DECISIONS.md). On a coloured card every text and link takes the colour that contrasts more
- * with it; a disabled project's card is greyed out, dashed.
+ * with it; a disabled project's card is greyed out, dashed. On a narrow card the two site buttons
+ * show their icons only (named by tooltip and aria-label), so no action is cut short (styles.css).
  */
 export function ProjectCard({ project, isAdmin, selected, onSelect, ...handlers }: ProjectCardProps) {
   const { t } = useTranslation();
@@ -43,7 +44,7 @@ export function ProjectCard({ project, isAdmin, selected, onSelect, ...handlers 
   ]
     .filter(Boolean)
     .join(' ');
-  const owner = `${t('project.owner')}：${project.user.name}`;
+  const owner = t('common.labelValue', { label: t('project.owner'), value: project.user.name });
 
   return (
     <Card
@@ -53,30 +54,32 @@ export function ProjectCard({ project, isAdmin, selected, onSelect, ...handlers 
       data-disabled={project.status ? undefined : 'true'}
       style={style}
       actions={[
-        <Button
-          key="admin"
-          type="link"
-          size="small"
-          icon={<SettingOutlined />}
-          className="gantry-card-action"
-          title={t('project.openAdmin')}
-          data-testid={`${id}-admin`}
-          onClick={() => openSite(project, 'admin')}
-        >
-          {t('project.openAdmin')}
-        </Button>,
-        <Button
-          key="front"
-          type="link"
-          size="small"
-          icon={<GlobalOutlined />}
-          className="gantry-card-action"
-          title={t('project.openFront')}
-          data-testid={`${id}-front`}
-          onClick={() => openSite(project, 'front')}
-        >
-          {t('project.openFront')}
-        </Button>,
+        <Tooltip key="admin" title={t('project.openAdmin')}>
+          <Button
+            type="link"
+            size="small"
+            icon={<SettingOutlined />}
+            className="gantry-card-action gantry-card-open"
+            aria-label={t('project.openAdmin')}
+            data-testid={`${id}-admin`}
+            onClick={() => openSite(project, 'admin')}
+          >
+            <span className="gantry-card-action-label">{t('project.openAdmin')}</span>
+          </Button>
+        </Tooltip>,
+        <Tooltip key="front" title={t('project.openFront')}>
+          <Button
+            type="link"
+            size="small"
+            icon={<GlobalOutlined />}
+            className="gantry-card-action gantry-card-open"
+            aria-label={t('project.openFront')}
+            data-testid={`${id}-front`}
+            onClick={() => openSite(project, 'front')}
+          >
+            <span className="gantry-card-action-label">{t('project.openFront')}</span>
+          </Button>
+        </Tooltip>,
         <Dropdown key="more" trigger={['click']} menu={{ items: projectMenu(project, { isAdmin }, t, id, handlers) }}>
           <Button type="link" size="small" className="gantry-card-action" data-testid={`${id}-more`}>
             {t('project.more')} <DownOutlined />
@@ -116,7 +119,7 @@ export function ProjectCard({ project, isAdmin, selected, onSelect, ...handlers 
       </span>
       <div className="gantry-card-facts">
         <span>
-          {t('project.remainingPoints')}：
+          {t('common.label', { label: t('project.remainingPoints') })}
           <CountValue
             value={remainingOf(project, 'dataGathering.point')}
             testId={`${id}-points`}
@@ -124,7 +127,7 @@ export function ProjectCard({ project, isAdmin, selected, onSelect, ...handlers 
           />
         </span>
         <span>
-          {t('project.remainingUsers')}：
+          {t('common.label', { label: t('project.remainingUsers') })}
           <CountValue value={remainingOf(project, 'userCount')} testId={`${id}-users`} unlimited={unlimited} />
         </span>
       </div>

@@ -25,7 +25,7 @@ export function CertificateUpload({ value, onChange }: CertificateUploadProps) {
   const beforeUpload: UploadProps['beforeUpload'] = (file) => {
     const next = addCertificate(latest.current, { name: file.name, file });
     if (!next) {
-      toast.error(t('project.certificateFiles'));
+      toast.hint(t('project.certificateFiles'));
       return Upload.LIST_IGNORE;
     }
     latest.current = next;

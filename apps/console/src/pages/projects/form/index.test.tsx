@@ -246,7 +246,8 @@ describe('project form: add', () => {
     await renderAdd();
     fireEvent.click(screen.getByTestId('project-isUseHttps'));
     await screen.findByTestId('project-cert');
-    const errors = vi.spyOn(toast, 'error');
+    // a hint about the files chosen: a pop-up error of 3 s (not a server's 13 s error)
+    const errors = vi.spyOn(toast, 'hint');
     upload(file('server.crt'));
     expect(await screen.findByText(/只能上传.key和.pem文件各一个/)).toBeTruthy();
     upload(file('bad name.key'));

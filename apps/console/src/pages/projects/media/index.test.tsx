@@ -36,6 +36,7 @@ function renderMedia(handler: (call: MockCall) => { status?: number; body?: unkn
   signIn();
   const mock = mockFetch((call) => {
     if (call.url.startsWith(`${MEDIA}/all/dir`)) return { body: TREE };
+    if (call.url === '/portal/rest/spm/project/plant1') return { body: { id: 'plant1', name: 'North plant' } };
     return handler(call);
   });
   renderPage(<ProjectMediaPage />, { path: '/app/model/Project/:id/media', url: '/app/model/Project/plant1/media' });
@@ -74,6 +75,14 @@ describe('media library page', () => {
       inline: 'true',
     });
     expect(screen.getByTestId('media-target').textContent).toContain('images');
+    // The title names the project, not its id.
+    expect(screen.getByTestId('media-title').textContent).toBe('媒体库 · North plant');
+    // A preview that does not load shows an icon, not its alt text.
+    fireEvent.error(preview);
+    expect(await screen.findByTestId('media-preview-broken')).toBeTruthy();
+    expect(screen.queryByTestId('media-preview')).toBeNull();
+    // The file panel stays in sight while the list scrolls.
+    expect(screen.getByTestId('media-details').style.position).toBe('sticky');
 
     fireEvent.click(screen.getByTestId('media-delete'));
     fireEvent.click(await screen.findByTestId('media-delete-confirm'));

@@ -3,6 +3,7 @@ import {
   DeleteOutlined,
   DownloadOutlined,
   EditOutlined,
+  FileImageOutlined,
   FolderAddOutlined,
   ReloadOutlined,
   UploadOutlined,
@@ -36,6 +37,7 @@ import {
   renameMedia,
   uploadMedia,
 } from '../../../services/media';
+import { getProject } from '../../../services/project';
 import { formatDateTime } from '../../../utils/dateTime';
 import { formatBytes } from '../detail/ProjectData';
 import './texts';
@@ -140,6 +142,10 @@ export default function ProjectMediaPage() {
   const queryClient = useQueryClient();
   const key = ['project', id, 'media'];
   const query = useQuery({ queryKey: key, queryFn: () => mediaTree(id) });
+  // The title names the project as its detail page does (same query, shared cache); the id until it loads.
+  const project = useQuery({ queryKey: ['project', id], queryFn: () => getProject(id) });
+  // Previews whose image did not load (not an image after all, gone meanwhile): an icon, not the alt text.
+  const [broken, setBroken] = useState<ReadonlySet<string>>(new Set());
   const [search, setSearch] = useState('');
   const [selected, setSelected] = useState<string | undefined>();
   const [dialog, setDialog] = useState<'folder' | 'rename' | undefined>();
@@ -215,7 +221,7 @@ export default function ProjectMediaPage() {
   return (
     <Space orientation="vertical" size={16} style={{ width: '100%' }} data-testid="media-page">
       <Card
-        title={`${t('media.page.title')} · ${id}`}
+        title={<span data-testid="media-title">{`${t('media.page.title')} · ${project.data?.name ?? id}`}</span>}
         extra={
           <Button
             icon={<ArrowLeftOutlined />}
@@ -291,7 +297,12 @@ export default function ProjectMediaPage() {
               />
             )}
           </div>
-          <Card size="small" style={{ flex: '1 1 320px', minWidth: 0 }} data-testid="media-details">
+          {/* Sticky: the chosen file's panel stays in sight while a long list scrolls past it. */}
+          <Card
+            size="small"
+            style={{ flex: '1 1 320px', minWidth: 0, position: 'sticky', top: 16, alignSelf: 'flex-start' }}
+            data-testid="media-details"
+          >
             {node ? (
               <Space orientation="vertical" style={{ width: '100%' }}>
                 <Descriptions size="small" column={1}>
@@ -334,8 +345,16 @@ export default function ProjectMediaPage() {
                     </Button>
                   ) : null}
                 </Space>
-                {node.type === 'file' && IMAGE.test(node.name) ? (
+                {node.type === 'file' && IMAGE.test(node.name) && broken.has(node.path) ? (
+                  <FileImageOutlined
+                    style={{ fontSize: 64, color: 'rgba(0, 0, 0, 0.45)' }}
+                    aria-label={node.name}
+                    data-testid="media-preview-broken"
+                  />
+                ) : node.type === 'file' && IMAGE.test(node.name) ? (
                   <img
+                    key={node.path}
+                    onError={() => setBroken((paths) => new Set(paths).add(node.path))}
                     src={mediaFileUrl(id, node.path, true)}
                     alt={node.name}
                     data-testid="media-preview"

@@ -114,3 +114,35 @@ export function problemsUnder(problems: Record<string, string>, prefix: string):
   }
   return out;
 }
+
+/** Where a problem is, in words a user knows: the field (or sub-table column) by title and identifier, the option or rule by number. */
+export interface ProblemPlace {
+  field?: string;
+  option?: number;
+  rule?: number;
+}
+
+/** The place of the problem at `path` (`fields.3.options.options.2.color`) in `draft`. */
+export function problemPlace(draft: Pick<Draft, 'fields'>, path: string): ProblemPlace {
+  const parts = path.split('.');
+  if (parts[0] === 'rules' && parts[1] !== undefined) return { rule: Number(parts[1]) + 1 };
+  if (parts[0] !== 'fields' || parts[1] === undefined) return {};
+  let fields: readonly Field[] = draft.fields;
+  let field = fields[Number(parts[1])];
+  let rest = parts.slice(2);
+  const names: string[] = [];
+  while (field) {
+    names.push(field.title ? `${field.title} (${field.name})` : field.name);
+    // a sub-table's column: options.fields.N
+    if (rest[0] === 'options' && rest[1] === 'fields' && rest[2] !== undefined && field.type === 'subTable') {
+      fields = field.options.fields;
+      field = fields[Number(rest[2])];
+      rest = rest.slice(3);
+      continue;
+    }
+    break;
+  }
+  const place: ProblemPlace = names.length > 0 ? { field: names.join(' / ') } : {};
+  if (rest[0] === 'options' && rest[1] === 'options' && rest[2] !== undefined) place.option = Number(rest[2]) + 1;
+  return place;
+}

@@ -101,16 +101,25 @@ describe('table designer page', () => {
 
     fireEvent.mouseDown(within(screen.getByTestId('add-field')).getByRole('combobox'));
     fireEvent.click(document.querySelector('.ant-select-item-option[title="文本"]') as HTMLElement);
+    // checked as typed: the problem shows before any save, named by the field, and goes once fixed
+    expect(screen.getByLabelText('第 3 个字段的标识')).toBe(screen.getByTestId('field-name-2'));
+    expect(screen.getByLabelText('第 3 个字段的名称')).toBe(screen.getByTestId('field-title-2'));
     fireEvent.change(await screen.findByTestId('field-name-2'), { target: { value: 'ownerId' } });
-    fireEvent.click(screen.getByTestId('save-draft'));
     expect((await screen.findByTestId('field-problem-2')).textContent).toBe('字段标识不能以 Id 结尾（不区分大小写）');
+    expect(screen.getByTestId('draft-problems').textContent).toBe(
+      '字段“文本 (ownerId)”：字段标识不能以 Id 结尾（不区分大小写）',
+    );
+    fireEvent.click(screen.getByTestId('save-draft'));
     expect(calls.some((call) => call.url === `${BASE}/t1/draft`)).toBe(false);
 
     fireEvent.change(screen.getByTestId('field-name-2'), { target: { value: 'owner' } });
+    expect(screen.queryByTestId('field-problem-2')).toBeNull();
+    expect(screen.queryByTestId('draft-problems')).toBeNull();
     fireEvent.click(screen.getByTestId('save-draft'));
     await waitFor(() =>
-      expect(screen.getByTestId('draft-problems').textContent).toContain('fields.2.name: 字段标识重复'),
+      expect(screen.getByTestId('draft-problems').textContent).toBe('字段“文本 (owner)”：字段标识重复'),
     );
+    expect(screen.getByTestId('draft-problems').textContent).not.toContain('fields.2');
     const sent = calls.find((call) => call.url === `${BASE}/t1/draft`)?.body as {
       fields: Array<{ name: string; type: string }>;
     };
@@ -132,6 +141,8 @@ describe('table designer page', () => {
     expect(calls.find((call) => call.url === `${BASE}/t1/publish` && call.method === 'POST')?.body).toEqual({
       draftVersion: 3,
     });
+    expect(await screen.findByText('发布成功')).toBeTruthy();
+    expect(screen.queryByText('保存成功', { selector: '.ant-message-notice *' })).toBeNull();
   });
 
   it('lists records, adds one (problems beside the field), batch-edits the selected ones', async () => {

@@ -1,7 +1,7 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { type Field, type FieldRule, RULE_HINTS, RULE_OPERATORS, RULE_TRIGGERS } from '@gantry/shared';
 import { Alert, Button, Card, Col, Form, Input, InputNumber, Row, Select, Space, Switch, Tabs } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ScrollTable } from '../../../../components/ScrollTable';
 import { toast } from '../../../../services/feedback';
@@ -13,7 +13,7 @@ import {
   saveDraft,
   type TableDetail,
 } from '../../../../services/tables';
-import { type Draft, draftProblems, withProperties } from '../draft';
+import { type Draft, draftProblems, problemPlace, withProperties } from '../draft';
 import { RecordForm } from '../records/RecordForm';
 import { dynamicText } from '../texts';
 import { detailConfig, displayConfig } from '../viewConfig';
@@ -46,14 +46,23 @@ const LIST_SWITCHES = [
  */
 export default function Designer({ projectId, table, tables, onChanged }: Props) {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState<Draft>(table.draft);
-  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [draft, editDraft] = useState<Draft>(table.draft);
+  // The server's refusal of the last save; the shared rules' own problems are checked as the user types.
+  const [refused, setRefused] = useState<Record<string, string>>({});
+  const live = useMemo(() => draftProblems(draft), [draft]);
+  const problems = useMemo(() => ({ ...refused, ...live }), [refused, live]);
+  // Any change may fix what the server refused: its problems go, the shared rules' stay while they hold.
+  const setDraft = (next: Draft) => {
+    editDraft(next);
+    setRefused({});
+  };
   const [preview, setPreview] = useState<PublishPreview>();
   const [failure, setFailure] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [tab, setTab] = useState('basic');
   useEffect(() => {
-    setDraft(table.draft);
-    setProblems({});
+    editDraft(table.draft);
+    setRefused({});
   }, [table]);
   const update = table.published !== null;
   const fieldChoices = draft.fields.map((field) => ({ value: field.name, label: `${field.title} (${field.name})` }));
@@ -61,23 +70,22 @@ export default function Designer({ projectId, table, tables, onChanged }: Props)
   const detail = detailConfig(draft.detail);
   const setFields = (fields: Field[]) => setDraft({ ...draft, fields });
 
-  const save = async (): Promise<boolean> => {
-    const found = draftProblems(draft);
-    if (Object.keys(found).length > 0) {
-      setProblems(found);
-      toast.error(t('designer.checkFailed', { count: Object.keys(found).length }));
+  /** Saves the draft; `announce` false when a publish follows (its own toast, 发布成功, says it). */
+  const save = async (announce = true): Promise<boolean> => {
+    if (Object.keys(live).length > 0) {
+      toast.hint(t('designer.checkFailed', { count: Object.keys(live).length }));
       return false;
     }
     setBusy(true);
     try {
       await saveDraft(projectId, table.id, draft as never);
-      setProblems({});
-      toast.success(t('tables.ui.saved'));
+      setRefused({});
+      if (announce) toast.success(t('tables.ui.saved'));
       onChanged();
       return true;
     } catch (error) {
       if (error instanceof RequestError) {
-        setProblems(error.fields ?? { _: error.message });
+        setRefused(error.fields ?? { _: error.message });
         toast.error(error.message);
       }
       return false;
@@ -93,7 +101,7 @@ export default function Designer({ projectId, table, tables, onChanged }: Props)
       await publishTable(projectId, table.id, preview.draftVersion);
       setPreview(undefined);
       setFailure(undefined);
-      toast.success(t('tables.ui.saved'));
+      toast.success(t('designer.published'));
       onChanged();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -111,6 +119,15 @@ export default function Designer({ projectId, table, tables, onChanged }: Props)
     setDraft({ ...draft, rules: draft.rules.map((rule, i) => (i === index ? { ...rule, ...change } : rule)) });
 
   const problemList = Object.entries(problems);
+  /** A problem named by the field (title and identifier), option or rule it is about, never by its path. */
+  const problemText = (path: string, problem: string): string => {
+    const place = problemPlace(draft, path);
+    if (place.rule !== undefined) return t('designer.problemAtRule', { n: place.rule, problem });
+    if (place.field === undefined) return problem;
+    if (place.option !== undefined)
+      return t('designer.problemAtOption', { field: place.field, n: place.option, problem });
+    return t('designer.problemAt', { field: place.field, problem });
+  };
   return (
     <div data-testid="designer">
       {problemList.length > 0 && (
@@ -121,7 +138,7 @@ export default function Designer({ projectId, table, tables, onChanged }: Props)
           title={
             <ul style={{ margin: 0, paddingLeft: 18 }}>
               {problemList.map(([path, key]) => (
-                <li key={path}>{path === '_' ? dynamicText(t, key) : `${path}: ${dynamicText(t, key)}`}</li>
+                <li key={path}>{problemText(path, dynamicText(t, key))}</li>
               ))}
             </ul>
           }
@@ -129,6 +146,8 @@ export default function Designer({ projectId, table, tables, onChanged }: Props)
       )}
       <Tabs
         data-testid="designer-tabs"
+        activeKey={tab}
+        onChange={setTab}
         destroyOnHidden
         items={[
           {
@@ -467,11 +486,14 @@ export default function Designer({ projectId, table, tables, onChanged }: Props)
           },
         ]}
       />
+      {/* Stays in sight while a long design is edited; below the form preview, whose last hints it
+          would cover, and above the small screens' bottom tab bar (styles.css). */}
       <Space
         wrap
+        className="gantry-designer-bar"
+        data-testid="designer-bar"
         style={{
-          position: 'sticky',
-          bottom: 0,
+          position: tab === 'preview' ? 'static' : 'sticky',
           zIndex: 2,
           width: '100%',
           padding: '8px 0',
@@ -487,7 +509,7 @@ export default function Designer({ projectId, table, tables, onChanged }: Props)
           data-testid="publish"
           loading={busy}
           onClick={async () => {
-            if (!(await save())) return;
+            if (!(await save(false))) return;
             setFailure(undefined);
             setPreview(await publishPreview(projectId, table.id));
           }}

@@ -1,10 +1,10 @@
 import { FIELD_REGISTRY, FIELD_TYPES, type Field } from '@gantry/shared';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { AppProviders } from '../../../../app/providers';
 import { createQueryClient } from '../../../../app/queryClient';
-import { draftProblems, newField, problemsUnder } from '../draft';
+import { draftProblems, newField, problemPlace, problemsUnder } from '../draft';
 import '../texts';
 import { FieldEditor } from './FieldEditor';
 import { FieldList } from './FieldList';
@@ -69,7 +69,10 @@ describe('field editor', () => {
     fireEvent.change(screen.getByTestId('prop-name'), { target: { value: 'ownerId' } });
     expect(screen.getByText('字段标识不能以 Id 结尾（不区分大小写）')).toBeTruthy();
     fireEvent.change(screen.getByTestId('prop-name'), { target: { value: '1depth' } });
-    expect(screen.getByText('字段标识的首字符不能是数字、下划线、$ 或中文')).toBeTruthy();
+    const firstLetter = '字段标识须以英文字母开头';
+    expect(screen.getByText(firstLetter)).toBeTruthy();
+    fireEvent.change(screen.getByTestId('prop-name'), { target: { value: 'éclair' } });
+    expect(screen.getByText(firstLetter)).toBeTruthy();
     fireEvent.change(screen.getByTestId('prop-name'), { target: { value: 'depth' } });
     expect(screen.getByTestId('prop-name').closest('.ant-form-item')?.className).not.toContain('has-error');
 
@@ -111,10 +114,60 @@ describe('field editor', () => {
   });
 });
 
+/** A field list with the designer's check of its draft, as the basic config tab runs it. */
+function ListHarness({ initial }: { initial: Field[] }) {
+  const [fields, setFields] = useState(initial);
+  return (
+    <AppProviders queryClient={createQueryClient()}>
+      <FieldList
+        fields={fields}
+        onChange={setFields}
+        problems={draftProblems({ fields })}
+        prefix="fields"
+        tables={[]}
+      />
+    </AppProviders>
+  );
+}
+
+describe('field list', () => {
+  it('labels each identifier and title, and keeps the drawer open (完成) while the field has a problem', async () => {
+    render(<ListHarness initial={[newField('select', 'kind', 'Kind')]} />);
+    expect(screen.getByLabelText('第 1 个字段的标识')).toBe(screen.getByTestId('field-name-0'));
+    expect(screen.getByLabelText('第 1 个字段的名称')).toBe(screen.getByTestId('field-title-0'));
+    fireEvent.click(screen.getByTestId('field-edit-0'));
+    fireEvent.click(await screen.findByTestId('choice-add'));
+    fireEvent.change(screen.getByTestId('choice-value-1'), { target: { value: 'a' } });
+    expect(screen.getByLabelText('第 2 个选项的值')).toBe(screen.getByTestId('choice-value-1'));
+    fireEvent.click(screen.getByTestId('field-editor-done'));
+    expect(await screen.findByText('请先修改此字段的问题')).toBeTruthy();
+    expect(screen.getByTestId('choice-problem-1').textContent).toBe('选项值不能重复');
+    expect(screen.getByTestId('field-editor').isConnected).toBe(true);
+    // fixed: the problem goes as typed, and 完成 closes the drawer
+    fireEvent.change(screen.getByTestId('choice-value-1'), { target: { value: 'b' } });
+    expect(screen.queryByTestId('choice-problem-1')).toBeNull();
+    fireEvent.click(screen.getByTestId('field-editor-done'));
+    await waitFor(() => expect(screen.queryByTestId('field-editor')).toBeNull());
+  });
+});
+
 describe('draft check', () => {
   it('names the option a field of a type misses, not only the field', () => {
     const lookup = { ...newField('lookup', 'owner', 'Owner'), options: { relation: 'site' } } as Field;
     const site = { ...newField('relation', 'site', 'Site'), options: { table: 't2' } } as Field;
     expect(draftProblems({ fields: [site, lookup] })).toEqual({ 'fields.1.options.field': 'field.options' });
+  });
+
+  it('places a problem by the field, column, option or rule it is about, never by its path', () => {
+    const kind = newField('select', 'kind', 'Kind');
+    const items = {
+      ...newField('subTable', 'items', 'Items'),
+      options: { fields: [newField('number', 'qty', '')], noDuplicateRows: false },
+    } as Field;
+    const draft = { fields: [kind, items] };
+    expect(problemPlace(draft, 'fields.0.options.options.3.color')).toEqual({ field: 'Kind (kind)', option: 4 });
+    expect(problemPlace(draft, 'fields.1.options.fields.0.name')).toEqual({ field: 'Items (items) / qty' });
+    expect(problemPlace(draft, 'rules.2')).toEqual({ rule: 3 });
+    expect(problemPlace(draft, 'display.columns')).toEqual({});
   });
 });

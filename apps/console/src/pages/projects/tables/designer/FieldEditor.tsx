@@ -360,6 +360,7 @@ function ChoiceList({
           <div key={index}>
             <Space.Compact style={{ width: '100%' }}>
               <Input
+                aria-label={t('designer.choiceValueOf', { n: index + 1 })}
                 data-testid={`choice-value-${index}`}
                 placeholder={t('designer.choiceValue')}
                 status={valueProblem ? 'error' : undefined}
@@ -367,12 +368,14 @@ function ChoiceList({
                 onChange={(event) => update(index, { value: event.target.value })}
               />
               <Input
+                aria-label={t('designer.choiceLabelOf', { n: index + 1 })}
                 data-testid={`choice-label-${index}`}
                 placeholder={t('designer.choiceLabel')}
                 value={choice.label ?? ''}
                 onChange={(event) => update(index, { label: event.target.value })}
               />
               <Input
+                aria-label={t('designer.choiceColourOf', { n: index + 1 })}
                 data-testid={`choice-colour-${index}`}
                 placeholder={t('designer.choiceColour')}
                 status={colourProblem ? 'error' : undefined}

@@ -10,6 +10,7 @@ import type { Field, FieldType } from '@gantry/shared';
 import { Button, Drawer, Empty, Input, Select, Space, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { toast } from '../../../../services/feedback';
 import { move, newField, problemsUnder } from '../draft';
 import { dynamicText } from '../texts';
 import { FieldEditor, type TableChoice, typeOptions } from './FieldEditor';
@@ -44,6 +45,14 @@ export function FieldList({ fields, onChange, problems, prefix, tables, column =
   const at = (index: number) => (column ? `col-${index}` : String(index));
   const update = (index: number, field: Field) => onChange(fields.map((item, i) => (i === index ? field : item)));
   const editingField = editing === undefined ? undefined : fields[editing];
+  // 完成 closes the drawer only once the field has no problem left (they show under its inputs as typed).
+  const done = () => {
+    if (editing !== undefined && Object.keys(problemsUnder(problems, `${prefix}.${editing}`)).length > 0) {
+      toast.hint(t('designer.fieldHasProblems'));
+      return;
+    }
+    setEditing(undefined);
+  };
 
   return (
     <div data-testid={column ? 'column-list' : 'field-list'}>
@@ -79,6 +88,7 @@ export function FieldList({ fields, onChange, problems, prefix, tables, column =
                 <HolderOutlined style={{ cursor: 'grab' }} />
               </Tooltip>
               <Input
+                aria-label={t('designer.fieldName', { n: index + 1 })}
                 data-testid={`field-name-${at(index)}`}
                 style={{ width: 150 }}
                 value={field.name}
@@ -86,6 +96,7 @@ export function FieldList({ fields, onChange, problems, prefix, tables, column =
                 onChange={(event) => update(index, { ...field, name: event.target.value })}
               />
               <Input
+                aria-label={t('designer.fieldTitle', { n: index + 1 })}
                 data-testid={`field-title-${at(index)}`}
                 style={{ width: 150 }}
                 value={field.title}
@@ -166,11 +177,7 @@ export function FieldList({ fields, onChange, problems, prefix, tables, column =
         size={Math.min(column ? 560 : 760, window.innerWidth)}
         onClose={() => setEditing(undefined)}
         extra={
-          <Button
-            type="primary"
-            data-testid={column ? 'column-editor-done' : 'field-editor-done'}
-            onClick={() => setEditing(undefined)}
-          >
+          <Button type="primary" data-testid={column ? 'column-editor-done' : 'field-editor-done'} onClick={done}>
             {t('designer.close')}
           </Button>
         }

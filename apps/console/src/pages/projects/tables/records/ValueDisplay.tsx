@@ -21,6 +21,8 @@ export function ValueDisplay({ field, value }: { field: Field; value: unknown })
     file.url.startsWith(MEDIA_URL_PREFIX)
       ? mediaFileUrl(projectId, file.url.slice(MEDIA_URL_PREFIX.length), inline)
       : file.url;
+  // A yes/no field never set is a no (a switch left off): 否, not a blank cell.
+  if (field.type === 'boolean') return value === true ? t('designer.rec.yes') : t('designer.rec.no');
   if (value === undefined || value === null || value === '') return null;
   switch (field.type) {
     case 'text':
@@ -29,8 +31,6 @@ export function ValueDisplay({ field, value }: { field: Field; value: unknown })
       return typeof value === 'number'
         ? `${formatNumber(value, field.options.format, field.options.decimals)}${field.options.unit ? ` ${field.options.unit}` : ''}`
         : String(value);
-    case 'boolean':
-      return value === true ? t('designer.rec.yes') : t('designer.rec.no');
     case 'rating':
       return <Rate disabled count={field.options.max} value={Number(value)} style={{ fontSize: 12 }} />;
     case 'select':

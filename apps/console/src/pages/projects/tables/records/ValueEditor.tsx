@@ -140,7 +140,7 @@ function MediaInput({
     };
     const problem = full ? 'value.mediaCount' : mediaFileProblem(field.type, options, entry);
     if (problem) {
-      toast.error(t(problem, { max: options.maxSizeMB }));
+      toast.hint(t(problem, { max: options.maxSizeMB }));
       return;
     }
     const folder = mediaUploadFolder(options, chosenFolder);
@@ -221,7 +221,7 @@ function MediaInput({
           onClick={() => onChange([...files, { url: '', name: '', size: 0 }])}
         />
       </Space>
-      <Typography.Text type="secondary">
+      <Typography.Text type="secondary" data-testid={testId && `${testId}-hint`}>
         {t('designer.rec.mediaHint', { max: options.maxSizeMB, count: options.maxCount })}
       </Typography.Text>
     </Space>
