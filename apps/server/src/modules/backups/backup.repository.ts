@@ -8,6 +8,7 @@ import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import { isoTime } from '../../lib/json-view.js';
 import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
+import { assertTablesWithinGrant, lockTables } from '../licence/table-gate.js';
 import { DocumentPartitions, rowsWritten } from './document-partitions.repository.js';
 import { parsedLines } from './parsed-lines.js';
 
@@ -309,6 +310,8 @@ export class BackupRepository {
     await this.background.execute(sql`analyze ${restoreStaging}`);
     const written = await this.background.transaction(async (tx) => {
       await tx.execute(sql`set local enable_nestloop = off`);
+      // The table gate (licence/table-gate.ts): the project locked first, the result checked last.
+      await lockTables(tx, projectId);
       const written: Record<string, number> = {};
       for (const [collection, rule] of Object.entries(rules)) {
         const staged = sql`from ${restoreStaging} s where s.restore_id = ${restoreId} and s.collection = ${collection}`;
@@ -339,6 +342,7 @@ export class BackupRepository {
           written[collection] = count?.n ?? 0;
         }
       }
+      await assertTablesWithinGrant(tx, projectId);
       await tx.insert(projectBackups).values({ ...record, documents: written });
       return written;
     });
