@@ -311,7 +311,7 @@ export class BackupRepository {
     const written = await this.background.transaction(async (tx) => {
       await tx.execute(sql`set local enable_nestloop = off`);
       // The table gate (licence/table-gate.ts): the project locked first, the result checked last.
-      await lockTables(tx, projectId);
+      const tablesBefore = (await lockTables(tx, projectId)).count;
       const written: Record<string, number> = {};
       for (const [collection, rule] of Object.entries(rules)) {
         const staged = sql`from ${restoreStaging} s where s.restore_id = ${restoreId} and s.collection = ${collection}`;
@@ -342,7 +342,7 @@ export class BackupRepository {
           written[collection] = count?.n ?? 0;
         }
       }
-      await assertTablesWithinGrant(tx, projectId);
+      await assertTablesWithinGrant(tx, projectId, tablesBefore);
       await tx.insert(projectBackups).values({ ...record, documents: written });
       return written;
     });

@@ -134,7 +134,7 @@ export class DocumentPartitions {
         await this.background.transaction(async (tx) => {
           await tx.execute(sql`set local lock_timeout = ${sql.raw(String(SWAP_LOCK_TIMEOUT_MS))}`);
           // The table gate (licence/table-gate.ts): the project locked first, the result checked last.
-          await lockTables(tx, projectId);
+          const tablesBefore = (await lockTables(tx, projectId)).count;
           if (hadOwn) {
             await tx.execute(sql`drop table ${own}`);
           } else {
@@ -161,7 +161,7 @@ export class DocumentPartitions {
               })),
             );
           }
-          await assertTablesWithinGrant(tx, projectId);
+          await assertTablesWithinGrant(tx, projectId, tablesBefore);
           await tx.insert(projectBackups).values(record);
         });
         return;

@@ -74,6 +74,9 @@ async function counts(token: string, project: string) {
   return { detail: detail.license.flow.tableCount, designer: listed.length, dashboard: used };
 }
 
+/** The first table of a designer list answer. */
+const listed = (response: { json: <T>() => T }) => response.json<Array<{ id: string }>>()[0]?.id ?? '';
+
 const newTable = (token: string, project: string, name: string) =>
   call(token, 'POST', `${SPM_URL}/tables`, project, { name });
 
@@ -163,8 +166,8 @@ describe('the table gate', () => {
     expect(back.status, back.message ?? '').toBe('success');
     expect(await counts(token, project)).toEqual({ detail: 2, designer: 2, dashboard: 2 });
 
-    // The grant lowered to one table (one deleted first): the backup's two no longer fit.
-    expect((await call(token, 'DELETE', `${SPM_URL}/tables/${ids[1]}`, project)).statusCode).toBe(200);
+    // The grant lowered to one table under the project's two: a restore adding none still passes
+    // (the project keeps what it had); one that would add a table past the grant is refused.
     const current = (await call(token, 'GET', `${SPM_URL}/project/${project}`)).json<Record<string, unknown>>();
     const lowered = await call(token, 'PUT', `${SPM_URL}/project/${project}`, undefined, {
       ...projectBody(app),
@@ -172,6 +175,11 @@ describe('the table gate', () => {
       grant: grant(app, { userCount: 2, flow: { tableCount: 1 } }),
     });
     expect(lowered.statusCode, lowered.body).toBe(200);
+    const same = await restore();
+    expect(same.status, same.message ?? '').toBe('success');
+    expect(await counts(token, project)).toEqual({ detail: 2, designer: 2, dashboard: 2 });
+    const second = listed(await call(token, 'GET', `${SPM_URL}/tables`, project));
+    expect((await call(token, 'DELETE', `${SPM_URL}/tables/${second}`, project)).statusCode).toBe(200);
     const refused = await restore();
     expect(refused.status).toBe('failed');
     expect(refused.message).toBe(

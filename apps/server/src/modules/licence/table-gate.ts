@@ -29,10 +29,11 @@ export async function admitTables(tx: Database, projectId: string, adding: numbe
 
 /**
  * After a restore or an install wrote its documents, in its transaction (which locked the project
- * with `lockTables` before writing): the result within the grant, else 409 `tablesOverGrant` and the
- * transaction rolls back (nothing changed).
+ * with `lockTables` before writing, `before` its count then): a result that adds tables past the
+ * grant is refused with 409 `tablesOverGrant` and the transaction rolls back (nothing changed). One
+ * that adds none passes, so a project already over a lowered grant can still restore other modules.
  */
-export async function assertTablesWithinGrant(tx: Database, projectId: string): Promise<void> {
+export async function assertTablesWithinGrant(tx: Database, projectId: string, before: number): Promise<void> {
   const { limit, count } = await lockTables(tx, projectId);
-  if (count > limit) throw new AppError('tablesOverGrant', { params: { count, max: limit } });
+  if (count > limit && count > before) throw new AppError('tablesOverGrant', { params: { count, max: limit } });
 }
