@@ -10,6 +10,9 @@ import {
 } from '@gantry/shared';
 import { Descriptions, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import i18n from '../../../../i18n';
+import { tableApiEn } from '../../../../i18n/tableApi.en';
+import { tableApiZh } from '../../../../i18n/tableApi.zh_Hans';
 import { dynamicText } from '../texts';
 
 /** An example value of a field's type, for the example body. */
@@ -26,6 +29,10 @@ function exampleValue(field: Field): unknown {
       return 'text';
   }
 }
+
+// The interface's texts come with its chunk (weight/budgets.ts: the project detail loads the table texts).
+i18n.addResourceBundle('zh_Hans', 'translation', tableApiZh, true, false);
+i18n.addResourceBundle('en', 'translation', tableApiEn, true, false);
 
 const methodColour = { GET: 'blue', POST: 'green', PUT: 'orange', PATCH: 'gold', DELETE: 'red' } as const;
 
