@@ -288,4 +288,11 @@ test('design a table of every field type, publish it, add, edit, filter and batc
   await expect(page.getByTestId('table-sites')).toHaveCount(0);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
+  // The table interface of the open table: its records API, from the server's own lists (issue 32).
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByTestId('tab-api').click();
+  await expect(page.getByTestId('api-call-list')).toContainText('/records');
+  await expect(page.getByTestId('api-example')).toContainText('Authorization: Bearer gty_');
+  await expect(page.getByTestId('api-op-like')).toHaveText('包含（不区分大小写，可用简单的正则表达式）');
+  await page.screenshot({ path: shot('interface-1440'), fullPage: true });
 });

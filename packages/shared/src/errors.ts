@@ -142,6 +142,8 @@ export const ERRORS = {
   tableNotFound: { status: 404, message: 'table.notFound' },
   tableNameTaken: { status: 409, message: 'table.nameTaken' },
   tableLimit: { status: 409, message: 'table.limit', licence: true },
+  /** A restore or template install whose result would hold more tables than the grant (issue 32). */
+  tablesOverGrant: { status: 409, message: 'table.overGrant', licence: true },
   tableInvalid: { status: 400, message: 'table.formInvalid' },
   tablePublishFailed: { status: 400, message: 'table.publishFailed' },
   tableNotPublished: { status: 409, message: 'table.notPublished' },

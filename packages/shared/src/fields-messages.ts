@@ -21,6 +21,10 @@ export const FIELD_MESSAGES = {
     zh_Hans: '项目的表数量已达授权上限（{{max}}）',
     en: 'The project has as many tables as its grant allows ({{max}})',
   },
+  'table.overGrant': {
+    zh_Hans: '完成后项目将有 {{count}} 个表，超过授权的表数量（{{max}}），未做任何更改',
+    en: 'The project would then have {{count}} tables, more than its grant allows ({{max}}); nothing was changed',
+  },
   'table.draftChanged': {
     zh_Hans: '草稿已被修改，请重新查看差异后再发布',
     en: 'The draft changed since this difference was shown: look at it again, then publish',

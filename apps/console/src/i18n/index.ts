@@ -14,6 +14,7 @@ import type { ftpPageZh } from './ftp.zh_Hans';
 import type { periodicBackupZh } from './periodicBackup.zh_Hans';
 import type { platformBackupZh } from './platformBackup.zh_Hans';
 import type { ssoPageZh } from './sso.zh_Hans';
+import type { tableApiZh } from './tableApi.zh_Hans';
 import type { tablesPageZh } from './tables.zh_Hans';
 import type { templatesPageZh } from './templates.zh_Hans';
 import type { translation } from './zh_Hans.bundle';
@@ -57,6 +58,7 @@ export type LanguageResources = {
     typeof ssoPageZh &
     typeof templatesPageZh &
     typeof tablesPageZh &
+    typeof tableApiZh &
     Record<BackupMessageKey | MediaMessageKey | FieldMessageKey, string>;
 };
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { Collection } from '@gantry/shared';
+import { type Collection, tableDefinition } from '@gantry/shared';
 import { eq } from 'drizzle-orm';
 import { ConfigError, loadConfig } from '../config.js';
 import type { Database } from '../db/database.js';
@@ -12,15 +12,19 @@ import { projectDocuments, projects } from '../db/schema.js';
 import type { FileStore } from '../lib/file-store.js';
 import { S3FileStore, s3LocationOf } from '../lib/s3-file-store.js';
 import { ensureFolder } from '../modules/backups/backup-restore.js';
+import { admitTables, lockTables } from '../modules/licence/table-gate.js';
+import type { TableDoc } from '../modules/tables/table-documents.js';
 import { openConfiguredDatabase } from '../open-database.js';
 
 const USAGE = `Fills a project with realistic demo data, for local use, tests and the benchmark.
 
   npm run demo -- --project ID [--docs N] [--files N] [--seed S]
       N documents (default 1000) across every data module: dashboards that reference components,
-      tables with their records, time series (data_record, spread over the last 90 days), users,
-      roles, flows, drivers, reports... Uses the server's database (GANTRY_DATA_DIR or
-      DATABASE_URL); with the embedded engine, stop the server first (one process owns its files).
+      tables of the table designer with their records, time series (data_record, spread over the
+      last 90 days), users, roles, flows, drivers, reports... Tables go through the table gate: no
+      more than the project's grant leaves room for (flow.tableCount), the rest of their share as
+      records. Uses the server's database (GANTRY_DATA_DIR or DATABASE_URL); with the embedded
+      engine, stop the server first (one process owns its files).
       --files N (default 0): N files of varied sizes (1 KiB to 2 MiB, most small, like a plant's
       drawings, photos and exports) in the project's media library, under demo/<folder>/, 100 a folder.`;
 
@@ -44,7 +48,6 @@ const SHARES: Array<[Collection, number]> = [
   ['message', 5],
   ['component', 3],
   ['dashboard', 1],
-  ['table', 1],
   ['user', 2],
   ['role', 1],
   ['dept', 1],
@@ -62,12 +65,39 @@ const SHARES: Array<[Collection, number]> = [
 
 const WORDS = ['pump', 'valve', 'boiler', 'fan', 'line', 'tank', 'meter', 'motor', 'filter', 'press'];
 
-export function demoDocuments(projectId: string, count: number, seed: number, now = Date.now()): Row[] {
+/** How many designer tables a fill of `count` documents would make (1 % of them, at least one). */
+export function demoTableShare(count: number): number {
+  return Math.max(1, Math.round(count / 100));
+}
+
+/** A table of the designer, published: a number and a text field (the records' `data`). */
+export function demoTable(name: string, createdBy: string): TableDoc {
+  const definition = tableDefinition.parse({
+    fields: [
+      { name: 'value', title: 'value', type: 'number' },
+      { name: 'note', title: 'note', type: 'text' },
+    ],
+  });
+  return { name, draft: definition, draftVersion: 1, published: definition, version: 1, counters: {}, createdBy };
+}
+
+/**
+ * `count` documents of every module but `table`; `tables`: the designer tables the records
+ * (`table_record`) belong to; with none, no records.
+ */
+export function demoDocuments(
+  projectId: string,
+  count: number,
+  seed: number,
+  now = Date.now(),
+  tables: readonly string[] = [],
+): Row[] {
   const next = random(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
-  const total = SHARES.reduce((sum, [, share]) => sum + share, 0);
-  const counts = SHARES.map(
-    ([collection, share]) => [collection, Math.max(1, Math.round((count * share) / total))] as const,
+  const shares = SHARES.filter(([collection]) => collection !== 'table_record' || tables.length > 0);
+  const total = shares.reduce((sum, [, share]) => sum + share, 0);
+  const counts = shares.map(
+    ([collection, share]) => [collection, Math.max(1, Math.ceil((count * share) / total))] as const,
   );
   const ids = new Map<Collection, string[]>();
   const rows: Row[] = [];
@@ -90,19 +120,6 @@ export function demoDocuments(projectId: string, count: number, seed: number, no
             at,
           );
           break;
-        case 'table':
-          add(
-            collection,
-            {
-              name,
-              fields: [
-                { key: 'value', type: 'number' },
-                { key: 'note', type: 'text' },
-              ],
-            },
-            at,
-          );
-          break;
         case 'dashboard':
           add(
             collection,
@@ -111,11 +128,7 @@ export function demoDocuments(projectId: string, count: number, seed: number, no
           );
           break;
         case 'table_record':
-          add(
-            collection,
-            { tableId: pick(ids.get('table') ?? ['none']), value: Math.round(next() * 1000), note: name },
-            at,
-          );
+          add(collection, { table: pick(tables), data: { value: Math.round(next() * 1000), note: name } }, at);
           break;
         case 'data_record':
           add(
@@ -162,7 +175,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openConfiguredDatabase(config, (message) => console.warn(message));
   try {
-    await fill(database.background, values.project, count, Number(values.seed));
+    await fillDemo(database.background, values.project, count, Number(values.seed));
   } finally {
     await database.close();
   }
@@ -227,15 +240,20 @@ export async function writeDemoFiles(
   return total;
 }
 
-async function fill(db: Database, projectId: string, count: number, seed: number): Promise<void> {
-  const [project] = await db.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId));
+/** Fills a project (its tables through the table gate); answers the designer tables made. */
+export async function fillDemo(db: Database, projectId: string, count: number, seed: number): Promise<string[]> {
+  const [project] = await db
+    .select({ id: projects.id, owner: projects.userId })
+    .from(projects)
+    .where(eq(projects.id, projectId));
   if (!project) throw new ConfigError(`no project ${projectId}`);
   const started = performance.now();
+  const tables = await addTables(db, projectId, project.owner, demoTableShare(count));
   const BATCH = 10_000;
-  let written = 0;
+  let written = tables.length;
   // In slices, so memory stays flat whatever the count.
-  for (let offset = 0; offset < count; offset += BATCH) {
-    const rows = demoDocuments(projectId, Math.min(BATCH, count - offset), seed + offset);
+  for (let offset = 0; written < count; offset += BATCH) {
+    const rows = demoDocuments(projectId, Math.min(BATCH, count - written), seed + offset, Date.now(), tables);
     for (let i = 0; i < rows.length; i += 1_000) {
       await db.insert(projectDocuments).values(rows.slice(i, i + 1_000));
     }
@@ -245,6 +263,38 @@ async function fill(db: Database, projectId: string, count: number, seed: number
   console.log(
     `\n${written.toLocaleString('en')} documents in ${Math.round(performance.now() - started)} ms into ${projectId}`,
   );
+  return tables;
+}
+
+/**
+ * Up to `wanted` designer tables, through the table gate (modules/licence/table-gate.ts): only as
+ * many as the grant leaves room for. Answers their ids.
+ */
+async function addTables(db: Database, projectId: string, owner: string, wanted: number) {
+  const made = await db.transaction(async (tx) => {
+    const { limit, count } = await lockTables(tx, projectId);
+    const room = Math.max(0, Math.min(wanted, limit - count));
+    await admitTables(tx, projectId, room);
+    const now = new Date();
+    const rows = Array.from({ length: room }, () => {
+      const key = randomBytes(6).toString('hex');
+      return {
+        projectId,
+        collection: 'table' as const,
+        id: `tab${key}`,
+        doc: demoTable(`demo_${key}`, owner),
+        createTime: now,
+        updateTime: now,
+      };
+    });
+    if (rows.length > 0) await tx.insert(projectDocuments).values(rows);
+    return { ids: rows.map((row) => row.id), limit, count };
+  });
+  console.log(
+    `${made.ids.length} tables (the grant allows ${made.limit}, the project had ${made.count}` +
+      `${made.ids.length < wanted ? `; ${wanted - made.ids.length} not made` : ''})`,
+  );
+  return made.ids;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

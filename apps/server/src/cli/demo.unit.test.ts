@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { COLLECTIONS } from '@gantry/shared';
 import { describe, expect, it } from 'vitest';
-import { demoDocuments, demoFileSizes, writeDemoFiles } from './demo.js';
+import { demoDocuments, demoFileSizes, demoTable, demoTableShare, writeDemoFiles } from './demo.js';
 
 describe('demo data', () => {
   it('spreads documents over the data modules, with references to real documents and time series in the last 90 days', () => {
     const now = Date.UTC(2026, 10, 22);
-    const rows = demoDocuments('p1', 1_000, 7, now);
+    const rows = demoDocuments('p1', 1_000, 7, now, ['tab1', 'tab2']);
     expect(rows.length).toBeGreaterThanOrEqual(1_000);
     expect(rows.length).toBeLessThan(1_050);
     const collections = new Set(rows.map((row) => row.collection));
@@ -23,6 +23,20 @@ describe('demo data', () => {
       expect(row.createTime.getTime()).toBeGreaterThan(now - 91 * 86_400_000);
     }
     expect(new Set(rows.map((row) => `${row.collection}/${row.id}`)).size).toBe(rows.length);
+    // Tables are made through the table gate, not here; the records belong to the tables given.
+    expect(rows.filter((row) => row.collection === 'table')).toEqual([]);
+    const records = rows.filter((row) => row.collection === 'table_record');
+    expect(records.length).toBeGreaterThan(100);
+    for (const record of records) expect(['tab1', 'tab2']).toContain((record.doc as { table: string }).table);
+    expect(demoDocuments('p1', 1_000, 7, now).filter((row) => row.collection === 'table_record')).toEqual([]);
+  });
+
+  it('makes published designer tables whose definition the designer accepts', () => {
+    const table = demoTable('demo_1', 'admin');
+    expect(table.published?.fields.map((field) => field.name)).toEqual(['value', 'note']);
+    expect(table.draft).toEqual(table.published);
+    expect(demoTableShare(20_000)).toBe(200);
+    expect(demoTableShare(10)).toBe(1);
   });
 
   it('writes files of varied sizes into the media library, 100 a folder', async () => {

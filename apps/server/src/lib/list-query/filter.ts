@@ -1,3 +1,4 @@
+import { LIST_FIELD_OPERATORS } from '@gantry/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { badQuery, isPlainObject, quoted } from './bad-query.js';
@@ -7,7 +8,8 @@ import { checkText, checkValue, type Value } from './values.js';
 
 export const FILTER_LIMITS = { depth: 8, conditions: 100, arrayLength: 1000, patternLength: 200 } as const;
 
-const FIELD_OPERATORS = new Set(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'like', 'not']);
+/** The operators the table interface shows (packages/shared/src/table-interface.ts). */
+const FIELD_OPERATORS = new Set<string>(LIST_FIELD_OPERATORS);
 const ORDERING = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 /** The negation of each ordering operator on a non-null value. */
 const ORDERING_NOT = { gt: '<=', gte: '<', lt: '>=', lte: '>' } as const;

@@ -38,6 +38,7 @@
  * `withCount`: true or false; the caller runs the count (same `where`) and sets the `count` header.
  * Count: the query is the filter itself; a list query with a `filter` key is accepted too.
  */
+import { LIST_QUERY_KEYS } from '@gantry/shared';
 import { asc, desc, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { badQuery, isPlainObject, quoted } from './bad-query.js';
@@ -49,7 +50,7 @@ export type { FieldDef, FieldType, ListQuery, ResourceDef, SortDirection } from 
 
 export const MAX_SKIP = 10_000_000;
 
-const QUERY_KEYS = new Set(['sort', 'skip', 'limit', 'project', 'fields', 'filter', 'withCount']);
+const QUERY_KEYS = new Set<string>([...LIST_QUERY_KEYS, 'fields']);
 
 /** `raw`: the `query` parameter (JSON text), or undefined; an already parsed object is taken as is. */
 export function parseListQuery<F extends string>(raw: unknown, resource: ResourceDef<F>): ListQuery<F> {

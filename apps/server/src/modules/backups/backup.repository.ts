@@ -8,6 +8,7 @@ import { isoTime } from '../../lib/json-view.js';
 import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
 import { rawLiteral } from '../../lib/sql-literal.js';
+import { assertTablesWithinGrant, lockTables } from '../licence/table-gate.js';
 import { DocumentPartitions, rowsWritten } from './document-partitions.repository.js';
 import { parsedLines } from './parsed-lines.js';
 
@@ -307,6 +308,8 @@ export class BackupRepository {
     await this.background.execute(sql`analyze ${restoreStaging}`);
     const written = await this.background.transaction(async (tx) => {
       await tx.execute(sql`set local enable_nestloop = off`);
+      // The table gate (licence/table-gate.ts): the project locked first, the result checked last.
+      const tablesBefore = (await lockTables(tx, projectId)).count;
       const written: Record<string, number> = {};
       for (const [collection, rule] of Object.entries(rules)) {
         const staged = sql`from ${restoreStaging} s where s.restore_id = ${restoreId} and s.collection = ${collection}`;
@@ -337,6 +340,7 @@ export class BackupRepository {
           written[collection] = count?.n ?? 0;
         }
       }
+      await assertTablesWithinGrant(tx, projectId, tablesBefore);
       await tx.insert(projectBackups).values({ ...record, documents: written });
       return written;
     });

@@ -6,6 +6,7 @@ import { projectBackups, projectCollectionStats, tasks } from '../../db/schema.j
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import { isPlainObject } from '../../lib/list-query/bad-query.js';
 import { rawLiteral } from '../../lib/sql-literal.js';
+import { assertTablesWithinGrant, lockTables } from '../licence/table-gate.js';
 import { statisticsName, tableIndexPrefix } from '../tables/record-index.js';
 import type { BackupRow } from './backup.repository.js';
 import { parsedLines } from './parsed-lines.js';
@@ -131,6 +132,8 @@ export class DocumentPartitions {
       try {
         await this.background.transaction(async (tx) => {
           await tx.execute(sql`set local lock_timeout = ${sql.raw(String(SWAP_LOCK_TIMEOUT_MS))}`);
+          // The table gate (licence/table-gate.ts): the project locked first, the result checked last.
+          const tablesBefore = (await lockTables(tx, projectId)).count;
           if (hadOwn) {
             await tx.execute(sql`drop table ${own}`);
           } else {
@@ -157,6 +160,7 @@ export class DocumentPartitions {
               })),
             );
           }
+          await assertTablesWithinGrant(tx, projectId, tablesBefore);
           await tx.insert(projectBackups).values(record);
         });
         return;

@@ -1,4 +1,5 @@
-import { type BackupItem, type Language, type RestoreRule, TaskState, translate } from '@gantry/shared';
+import { type BackupItem, ERRORS, type Language, type RestoreRule, TaskState, translate } from '@gantry/shared';
+import { AppError } from '../../lib/app-error.js';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import type { ArchiveReader } from '../../lib/archive/archive-reader.js';
 import type { Clock } from '../../lib/clock.js';
@@ -61,6 +62,9 @@ export async function restoreArchive(
   });
   const failure = (error: unknown): never => {
     if (error instanceof ArchiveProblem) throw new TaskError(problemText(error, restore.language));
+    // The table gate refused the result (more tables than the grant): the task says so, in its language.
+    if (error instanceof AppError && error.code === 'tablesOverGrant')
+      throw new TaskError(translate(ERRORS[error.code].message, restore.language, error.options.params));
     throw error;
   };
   const [from, to] = restore.verify;

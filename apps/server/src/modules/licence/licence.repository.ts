@@ -1,9 +1,10 @@
 import { ADMIN_USER_ID, type Grant, MEASURE_PATHS, type MeasureValues } from '@gantry/shared';
-import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/database.js';
 import { licences, platformIdentity, projects, users } from '../../db/schema.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
+import { usedMeasuresSql } from './project-measures.js';
 
 export const PLATFORM_LICENCE_ID = 'platform-spm';
 
@@ -14,8 +15,8 @@ export interface PlatformRecord {
   installedAt: Date;
 }
 
-/** `sum(<jsonb column> #>> '{a,b}')` for every measure, in one row. */
-function sumsOf(column: AnyPgColumn) {
+/** `sum(<jsonb> #>> '{a,b}')` for every measure, in one row. */
+function sumsOf(column: AnyPgColumn | SQL) {
   return Object.fromEntries(
     MEASURE_PATHS.map((path) => [
       path,
@@ -134,10 +135,10 @@ export class LicenceRepository {
     return toMeasures(row);
   }
 
-  /** What projects report in use, over all projects or one owner's. */
+  /** What projects use (`project-measures.ts`: counted tables, the rest reported), over all projects or one owner's. */
   async used(ownerId?: string): Promise<MeasureValues> {
     const [row] = await this.db
-      .select(sumsOf(projects.usage))
+      .select(sumsOf(usedMeasuresSql()))
       .from(projects)
       .where(ownerId ? eq(projects.userId, ownerId) : undefined);
     return toMeasures(row);

@@ -3,6 +3,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type AnyPgColumn, PgDialect } from 'drizzle-orm/pg-core';
 import { projects, users } from '../../db/schema.js';
 import { isoTime, jsonbView, jsonObject } from '../../lib/json-view.js';
+import { usedMeasures, usedMeasuresSql } from '../licence/project-measures.js';
 import type { ProjectWithOwner } from './project.repository.js';
 
 /** A project row (with its owner's name) as the API answers it; `today` dates the grant's remaining time. */
@@ -15,7 +16,7 @@ export function projectViewOf(row: ProjectWithOwner, today: string): ProjectView
     createTime: row.createdAt.toISOString(),
     industry: row.industry,
     grant: row.grant ? viewGrant(row.grant, today) : null,
-    license: row.usage ?? null,
+    license: usedMeasures(row.usage, row.tables),
     licenseReportedAt: row.usageReportedAt?.toISOString() ?? null,
     _stats_: row.stats,
     online: row.online,
@@ -69,7 +70,7 @@ export function projectViewSql(today: string, fields?: readonly string[]): SQL {
     createTime: isoTime(projects.createdAt),
     industry: projects.industry,
     grant: grantView(today),
-    license: jsonbView(shape.license, sql`${projects.usage}`),
+    license: jsonbView(shape.license, usedMeasuresSql()),
     licenseReportedAt: isoTime(projects.usageReportedAt),
     _stats_: jsonbView(shape._stats_, sql`${projects.stats}`),
     online: projects.online,

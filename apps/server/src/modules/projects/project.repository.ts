@@ -5,10 +5,12 @@ import { projectCounts, projects, serialCounters, users } from '../../db/schema.
 import { CountCache } from '../../lib/count-cache.js';
 import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
+import { tableCountSql } from '../licence/project-measures.js';
 
 export type ProjectRow = typeof projects.$inferSelect;
 export type ProjectInsert = typeof projects.$inferInsert;
-export type ProjectWithOwner = ProjectRow & { ownerName: string };
+/** A project row with its owner's name and its table count (`licence/project-measures.ts`). */
+export type ProjectWithOwner = ProjectRow & { ownerName: string; tables: number };
 
 /** Fields a project list may filter, sort and project. */
 export const PROJECT_RESOURCE: ResourceDef = {
@@ -44,7 +46,7 @@ export const PROJECT_RESOURCE: ResourceDef = {
   maxLimit: 10_000,
 };
 
-const withOwner = { project: projects, ownerName: users.name };
+const withOwner = { project: projects, ownerName: users.name, tables: tableCountSql(projects.id) };
 
 const COUNT_TTL_MS = 3_000;
 
@@ -122,7 +124,7 @@ export class ProjectRepository {
       .innerJoin(projects, eq(projects.id, page.id))
       .innerJoin(users, eq(users.id, projects.userId))
       .orderBy(...query.orderBy);
-    const rows = found.map((r) => ({ ...r.project, ownerName: r.ownerName }));
+    const rows = found.map((r) => ({ ...r.project, ownerName: r.ownerName, tables: r.tables }));
     if (!query.withCount) return { rows };
     return { rows, total: await this.count(where, maintained) };
   }
@@ -193,7 +195,7 @@ export class ProjectRepository {
       .innerJoin(users, eq(users.id, projects.userId))
       .where(eq(projects.id, id));
     const [row] = lock ? await query.for('update', { of: projects }) : await query;
-    return row && { ...row.project, ownerName: row.ownerName };
+    return row && { ...row.project, ownerName: row.ownerName, tables: row.tables };
   }
 
   async available(scope: SQL | undefined, limit: number): Promise<Array<{ id: string; name: string }>> {

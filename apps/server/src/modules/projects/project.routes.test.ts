@@ -203,13 +203,12 @@ describe('projects', () => {
     const blank = await post(tenant, small());
     expect(blank.statusCode).toBe(403);
     expect(blank.json().code).toBe('projectTypeNotAllowed');
-    expect((await post(tenant, { ...small(), projectType: 'template', type: 'heating-station' })).statusCode).toBe(200);
-    const foreignOwner = await post(tenant, {
-      ...small(),
-      projectType: 'template',
-      type: 'heating-station',
-      user: 'admin',
-    });
+    // The template brings two tables: a grant of one is refused by the table gate (licence/table-gate.ts).
+    const template = { projectType: 'template', type: 'heating-station' };
+    expect((await post(tenant, { ...small(), ...template })).json().code).toBe('tablesOverGrant');
+    const twoTables = grant(app, { userCount: 1, flow: { tableCount: 2 }, dataGathering: { point: 1 }, features: [] });
+    expect((await post(tenant, { grant: twoTables, ...template })).statusCode).toBe(200);
+    const foreignOwner = await post(tenant, { grant: twoTables, ...template, user: 'admin' });
     expect(foreignOwner.statusCode).toBe(403);
   });
 

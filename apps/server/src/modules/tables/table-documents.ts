@@ -1,4 +1,4 @@
-import { isRecord, type TableDefinition } from '@gantry/shared';
+import { isRecord, type TableDefinition, tableCreateBody, tableDefinition, tableName } from '@gantry/shared';
 
 /**
  * The stored shapes of the designer's documents in `project_documents` and their readers: the one
@@ -90,4 +90,28 @@ export function isRecordDoc(doc: Record<string, unknown>): doc is RecordDoc {
     isOptional(doc.createdDept, isString) &&
     isOptional(doc.createdRoles, isNames)
   );
+}
+
+/**
+ * A `table` document as the designer shows it. One it did not write (a template's plain table
+ * description, an older backup's, the demo's of before) is still one of the project's tables, counted
+ * by the licence (`licence/project-measures.ts`): the designer lists it as a table with an empty draft,
+ * named by its `name` when that is a valid table name (else its id), its other keys kept, so the
+ * designer, the detail and the dashboard show one count. Designing it makes it the designer's.
+ */
+export function tableDocOf(doc: Record<string, unknown>, id: string): TableDoc {
+  if (isTableDoc(doc)) return doc;
+  const { title, publishedAt: _publishedAt, createdBy: _createdBy, ...kept } = doc;
+  const name = tableName.safeParse(doc.name);
+  const shown = tableCreateBody.shape.title.safeParse(title);
+  return {
+    ...kept,
+    name: name.success ? name.data : id,
+    ...(shown.success && shown.data ? { title: shown.data } : {}),
+    draft: tableDefinition.parse({}),
+    draftVersion: 0,
+    published: null,
+    version: 0,
+    counters: {},
+  };
 }

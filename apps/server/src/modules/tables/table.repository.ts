@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { DEFAULT_PARTITION, hasOwnPartition, ownPartitionName } from '../../db/document-partitions.js';
-import { projectDocuments, projects } from '../../db/schema.js';
+import { projectDocuments } from '../../db/schema.js';
 import { cappedCount, type ListTotal } from '../../lib/list-count.js';
 import type { ListQuery } from '../../lib/list-query/list-query.js';
 import { allOf } from '../../lib/sql-conditions.js';
@@ -16,7 +16,7 @@ import {
   tableStatisticsSql,
 } from './record-index.js';
 import { afterCursor, keyValues, keyValuesSql, type SortKey } from './record-paging.js';
-import { isRecordDoc, isTableDoc, type RecordDoc, type TableDoc } from './table-documents.js';
+import { isRecordDoc, isTableDoc, type RecordDoc, type TableDoc, tableDocOf } from './table-documents.js';
 
 export type { RecordDoc, TableDoc } from './table-documents.js';
 
@@ -44,17 +44,18 @@ const RECORD = 'table_record';
 
 type StoredRow = typeof projectDocuments.$inferSelect;
 
-/** A designer table, or undefined for another document of the `table` collection (table-documents.ts). */
-const asTable = (row: StoredRow): TableRow | undefined =>
-  isTableDoc(row.doc)
-    ? { id: row.id, doc: row.doc, createTime: row.createTime, updateTime: row.updateTime }
-    : undefined;
-const tablesOf = (rows: StoredRow[]): TableRow[] => rows.flatMap((row) => asTable(row) ?? []);
+/** Every document of the `table` collection is a table (one the designer did not write: an empty draft, `tableDocOf`). */
+const asTable = (row: StoredRow): TableRow => ({
+  id: row.id,
+  doc: tableDocOf(row.doc, row.id),
+  createTime: row.createTime,
+  updateTime: row.updateTime,
+});
+const tablesOf = (rows: StoredRow[]): TableRow[] => rows.map(asTable);
 /** A table this repository has just written. */
 const writtenTable = (row: StoredRow): TableRow => {
-  const table = asTable(row);
-  if (!table) throw new Error('the table written is no designer table');
-  return table;
+  if (!isTableDoc(row.doc)) throw new Error('the table written is no designer table');
+  return asTable(row);
 };
 const asRecord = (row: StoredRow): RecordRow => {
   if (!isRecordDoc(row.doc)) throw new Error(`stored record ${row.id} is not a designer record`);
@@ -152,16 +153,6 @@ export class TableRepository {
     );
   }
 
-  /** The project's table count limit (`flow.tableCount` of its grant; 0 without one), its row locked. */
-  async lockProjectTableLimit(projectId: string, tx: Database): Promise<number> {
-    const [row] = await tx
-      .select({ grant: projects.grant })
-      .from(projects)
-      .where(eq(projects.id, projectId))
-      .for('update');
-    return row?.grant?.flow?.tableCount ?? 0;
-  }
-
   async listTables(projectId: string): Promise<TableRow[]> {
     const rows = await this.db
       .select()
@@ -169,14 +160,6 @@ export class TableRepository {
       .where(this.tables(projectId))
       .orderBy(asc(projectDocuments.createTime), asc(projectDocuments.id));
     return tablesOf(rows);
-  }
-
-  async countTables(projectId: string, tx: Database = this.db): Promise<number> {
-    const [row] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(projectDocuments)
-      .where(this.tables(projectId));
-    return row?.n ?? 0;
   }
 
   async tableNamed(projectId: string, name: string, exceptId: string | undefined, tx: Database = this.db) {

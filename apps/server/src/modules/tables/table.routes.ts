@@ -3,6 +3,7 @@ import {
   publishPreviewView,
   recordBatchBody,
   recordBatchView,
+  recordCallPath,
   recordCountView,
   recordValuesBody,
   recordView,
@@ -176,7 +177,7 @@ export function tableRoutes(tables: TableService) {
     );
 
     typed.get(
-      '/tables/:id/records',
+      recordCallPath('list'),
       {
         ...read,
         schema: {
@@ -191,7 +192,7 @@ export function tableRoutes(tables: TableService) {
       },
     );
     typed.get(
-      '/tables/:id/records/count',
+      recordCallPath('count'),
       {
         ...read,
         schema: { ...recordQuery, response: { 200: recordCountView } },
@@ -202,7 +203,7 @@ export function tableRoutes(tables: TableService) {
       },
     );
     typed.post(
-      '/tables/:id/records',
+      recordCallPath('create'),
       {
         ...write,
         schema: {
@@ -219,7 +220,7 @@ export function tableRoutes(tables: TableService) {
       },
     );
     typed.patch(
-      '/tables/:id/records',
+      recordCallPath('batch'),
       {
         ...write,
         schema: {
@@ -239,19 +240,19 @@ export function tableRoutes(tables: TableService) {
       },
     );
     typed.get(
-      '/tables/:id/records/:recordId',
+      recordCallPath('get'),
       { ...read, schema: { tags, headers: recordHeaders, params: tableRecordParams, response: { 200: recordView } } },
       async (request) => {
         const { project, as } = await caller(request);
         return presentRecord(await tables.getRecord(project, request.params.id, request.params.recordId, as));
       },
     );
-    for (const [method, whole] of [
-      ['put', true],
-      ['patch', false],
+    for (const [method, key, whole] of [
+      ['put', 'replace', true],
+      ['patch', 'update', false],
     ] as const) {
       typed[method](
-        '/tables/:id/records/:recordId',
+        recordCallPath(key),
         {
           ...write,
           schema: {
@@ -271,7 +272,7 @@ export function tableRoutes(tables: TableService) {
       );
     }
     typed.delete(
-      '/tables/:id/records/:recordId',
+      recordCallPath('delete'),
       {
         ...write,
         schema: { tags, headers: recordHeaders, params: tableRecordParams, response: { 200: tableRemovedView } },

@@ -43,6 +43,7 @@ import {
 } from '../../policy/record-permissions.js';
 import type { DocumentService, Target } from '../documents/document.service.js';
 import type { UserRow } from '../users/user.repository.js';
+import { admitTables } from '../licence/table-gate.js';
 import { type CompiledFormula, compileFormula, FormulaNul, formulaProblem, formulaValue } from './formula.js';
 import { indexedFields } from './record-index.js';
 import { decodeCursor, encodeCursor, sortKeys } from './record-paging.js';
@@ -243,12 +244,10 @@ export class TableService {
     return row;
   }
 
-  /** A new table (an empty draft); no more tables than the project's grant allows (`flow.tableCount`). */
+  /** A new table (an empty draft), through the table gate (`licence/table-gate.ts`: the grant's `flow.tableCount`). */
   async createTable(target: Target, body: TableCreate, caller: TableCaller): Promise<TableRow> {
     return this.repo.transaction(async (tx) => {
-      const limit = await this.repo.lockProjectTableLimit(target.projectId, tx);
-      if ((await this.repo.countTables(target.projectId, tx)) >= limit)
-        throw new AppError('tableLimit', { params: { max: limit } });
+      await admitTables(tx, target.projectId, 1);
       if (await this.repo.tableNamed(target.projectId, body.name, undefined, tx)) throw new AppError('tableNameTaken');
       const doc: TableDoc = {
         name: body.name,

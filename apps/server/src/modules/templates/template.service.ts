@@ -425,6 +425,12 @@ export class TemplateService {
       throw new AppError('projectTypeNotAllowed', { fields: { projectType: 'project.typeNotAllowed' } });
     }
     const { projectId, collections, url: _url, id, ...rest } = body;
+    const modules = templateModules(Object.keys(template.modules), collections);
+    // Refused before the project is made when the template's tables alone exceed the grant; the
+    // install's commit checks the result again (the table gate, licence/table-gate.ts).
+    const tables = modules.includes('table') ? (template.modules.table ?? 0) : 0;
+    const limit = rest.grant?.flow.tableCount ?? 0;
+    if (tables > limit) throw new AppError('tablesOverGrant', { params: { count: tables, max: limit } });
     const projectBody: ProjectCreateBody = {
       ...rest,
       projectType: 'template',
@@ -435,7 +441,7 @@ export class TemplateService {
     const params: InstallParams = {
       projectId: project.id,
       templateId: template.id,
-      modules: templateModules(Object.keys(template.modules), collections),
+      modules,
       language,
     };
     try {

@@ -21,6 +21,7 @@ import { dynamicText } from './texts';
 // The designer and the records screen are chunks of their own, loaded when a table is opened.
 const Designer = lazy(() => import('./designer/Designer'));
 const Records = lazy(() => import('./records/Records'));
+const TableInterface = lazy(() => import('./interface/TableInterface'));
 
 /** The name a table is created or renamed with: §5 "Table name cannot be empty" checked here first. */
 function nameProblem(name: string): string | undefined {
@@ -79,9 +80,10 @@ export default function ProjectTablesPage() {
   // The table opened and its tab are in the address: kept across a reload and the mobile layout's switch.
   const [search, setSearch] = useSearchParams();
   const selected = search.get('table') ?? undefined;
-  const view = search.get('view') === 'records' ? 'records' : 'design';
-  const setSelected = (id: string | undefined, tab: 'design' | 'records' = 'design') =>
-    setSearch(id ? { table: id, ...(tab === 'records' ? { view: tab } : {}) } : {}, { replace: true });
+  const viewParam = search.get('view');
+  const view = viewParam === 'records' || viewParam === 'api' ? viewParam : 'design';
+  const setSelected = (id: string | undefined, tab: 'design' | 'records' | 'api' = 'design') =>
+    setSearch(id ? { table: id, ...(tab !== 'design' ? { view: tab } : {}) } : {}, { replace: true });
   const [name, setName] = useState('');
   const [nameTouched, setNameTouched] = useState(false);
   const [renaming, setRenaming] = useState<TableSummary>();
@@ -216,7 +218,7 @@ export default function ProjectTablesPage() {
               <Tabs
                 destroyOnHidden
                 activeKey={table.data.published ? view : 'design'}
-                onChange={(key) => setSelected(selected, key === 'records' ? 'records' : 'design')}
+                onChange={(key) => setSelected(selected, key === 'records' || key === 'api' ? key : 'design')}
                 items={[
                   {
                     key: 'design',
@@ -241,6 +243,14 @@ export default function ProjectTablesPage() {
                         projectId={projectId}
                         table={table.data}
                       />
+                    ) : null,
+                  },
+                  {
+                    key: 'api',
+                    label: <span data-testid="tab-api">{t('tableApi.tab')}</span>,
+                    disabled: table.data.published === null,
+                    children: table.data.published ? (
+                      <TableInterface projectId={projectId} tableId={table.data.id} definition={table.data.published} />
                     ) : null,
                   },
                 ]}
