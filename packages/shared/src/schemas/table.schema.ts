@@ -28,6 +28,13 @@ export const recordValuesBody = z.record(z.string(), z.unknown());
 /** `PATCH tables/{id}/records`: the same values (batch-edit fields only) to every record named. */
 export const recordBatchBody = z.object({ ids: z.array(documentId).min(1).max(1000), values: recordValuesBody });
 
+/** `POST tables/{id}/shift`: the project of the same owner the table (with its records) goes to; copy keeps it here too. */
+export const tableShiftBody = z.object({
+  project: z.string().trim().min(1).max(64),
+  mode: z.enum(['copy', 'move']),
+});
+export type TableShiftBody = z.output<typeof tableShiftBody>;
+
 /** A definition as stored (draft or published). */
 const storedDefinition = z.record(z.string(), z.unknown());
 
@@ -95,3 +102,12 @@ export type RecordView = z.output<typeof recordView>;
 export const recordCountView = z.object({ count: z.number() });
 /** Batch edit: how many records were written. */
 export const recordBatchView = z.object({ updated: z.number() });
+
+/** `POST tables/{id}/shift`: where the table went, how many records went with it, and the message shown. */
+export const tableShiftView = z.object({
+  id: z.string(),
+  project: z.string(),
+  mode: z.enum(['copy', 'move']),
+  records: z.number(),
+  message: z.string(),
+});

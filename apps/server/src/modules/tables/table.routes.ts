@@ -13,6 +13,8 @@ import {
   tableRecordParams,
   tableRemovedView,
   tableRenameBody,
+  tableShiftBody,
+  tableShiftView,
   tableSummaryView,
   tableView,
   translate,
@@ -30,6 +32,7 @@ import { actorOf } from '../../plugins/auth.js';
 import { gatedProject, projectHeaders } from '../../plugins/project-gate.js';
 import { presentRecord, presentTable, presentTableSummary, sendRecordPage } from './table.presenter.js';
 import type { TableService } from './table.service.js';
+import type { TableShift } from './table-shift.js';
 
 const tags = ['tables'];
 
@@ -48,7 +51,7 @@ function header(request: FastifyRequest, name: string): string | undefined {
  * the project through the project gate as for the data layer: tables, their draft and
  * publish, and their records.
  */
-export function tableRoutes(tables: TableService) {
+export function tableRoutes(tables: TableService, shift: TableShift) {
   return async function routes(app: FastifyInstance): Promise<void> {
     const typed = app.withTypeProvider<ZodTypeProvider>();
     const target = (request: FastifyRequest) => tables.target(gatedProject(request));
@@ -123,6 +126,28 @@ export function tableRoutes(tables: TableService) {
       async (request) => {
         await tables.deleteTable(target(request), request.params.id);
         return { id: request.params.id, message: translate('table.deleted', request.language) };
+      },
+    );
+    typed.post(
+      '/tables/:id/shift',
+      {
+        ...write,
+        schema: {
+          tags,
+          headers: projectHeaders,
+          params: tableParams,
+          body: tableShiftBody,
+          description:
+            'Shift table: the table with its records moved or copied (ids kept) to another project of the same ' +
+            "owner, in one transaction, within the target's grant (flow.tableCount); audited.",
+          response: { 200: tableShiftView },
+        },
+      },
+      async (request) => {
+        const shifted = await shift.shift(actorOf(request), gatedProject(request), request.params.id, request.body);
+        const { name, project, records } = shifted;
+        const message = translate('table.shifted', request.language, { name, project, records });
+        return { id: shifted.id, project, mode: shifted.mode, records, message };
       },
     );
     typed.put(

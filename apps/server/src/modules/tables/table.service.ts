@@ -243,12 +243,20 @@ export class TableService {
     return row;
   }
 
+  /**
+   * The table-count gate: `adding` more tables fit the project's grant (`flow.tableCount`), the
+   * project's row locked until `tx` ends. Every path that makes a designer table calls it.
+   */
+  async admitTables(projectId: string, adding: number, tx: Database): Promise<void> {
+    const limit = await this.repo.lockProjectTableLimit(projectId, tx);
+    if ((await this.repo.countTables(projectId, tx)) + adding > limit)
+      throw new AppError('tableLimit', { params: { max: limit } });
+  }
+
   /** A new table (an empty draft); no more tables than the project's grant allows (`flow.tableCount`). */
   async createTable(target: Target, body: TableCreate, caller: TableCaller): Promise<TableRow> {
     return this.repo.transaction(async (tx) => {
-      const limit = await this.repo.lockProjectTableLimit(target.projectId, tx);
-      if ((await this.repo.countTables(target.projectId, tx)) >= limit)
-        throw new AppError('tableLimit', { params: { max: limit } });
+      await this.admitTables(target.projectId, 1, tx);
       if (await this.repo.tableNamed(target.projectId, body.name, undefined, tx)) throw new AppError('tableNameTaken');
       const doc: TableDoc = {
         name: body.name,
@@ -284,6 +292,20 @@ export class TableService {
     this.indexedVersion.delete(`${target.projectId}/${id}`);
     await this.repo
       .dropRecordIndexes(target.projectId, id)
+      .catch((error: unknown) => this.warn(error, 'table record indexes not dropped'));
+  }
+
+  /** After a shift has committed: both projects' cached definitions go, the table's record indexes follow it. */
+  async tableShifted(from: string, to: string, id: string, moved: boolean): Promise<void> {
+    await this.definitionsChanged(to);
+    const table = await this.repo.getTable(to, id);
+    if (table) await this.ensureIndexes(to, publishedOf(table), true);
+    if (!moved) return;
+    await this.definitionsChanged(from);
+    this.forgetFormulas(from, id);
+    this.indexedVersion.delete(`${from}/${id}`);
+    await this.repo
+      .dropRecordIndexes(from, id)
       .catch((error: unknown) => this.warn(error, 'table record indexes not dropped'));
   }
 
