@@ -1,6 +1,16 @@
 import type { tablesPageZh } from './tables.zh_Hans';
 
 export const tablesPageEn: Record<keyof typeof tablesPageZh, string> = {
+  'designer.shift': 'Shift table',
+  'designer.shiftTitle': 'Shift table {{name}}',
+  'designer.shiftTarget': 'Target project',
+  'designer.shiftTargetRequired': 'Choose the target project',
+  'designer.shiftNoTargets': 'The owner has no other project',
+  'designer.shiftMode': 'How',
+  'designer.shiftCopy': 'Copy (this project keeps the table)',
+  'designer.shiftMove': 'Move (the table leaves this project)',
+  'designer.shiftHint':
+    "The table's fields and all its records go together; it counts against the target project's table grant.",
   'designer.rename': 'Rename',
   'designer.renamed': 'Renamed',
   'designer.tableTitle': 'Table title',

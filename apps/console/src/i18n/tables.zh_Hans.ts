@@ -1,5 +1,14 @@
 /** The table designer screens' own texts (issue 16); the field and record messages are shared (FIELD_MESSAGES). */
 export const tablesPageZh = {
+  'designer.shift': '转移表',
+  'designer.shiftTitle': '转移表 {{name}}',
+  'designer.shiftTarget': '目标项目',
+  'designer.shiftTargetRequired': '请选择目标项目',
+  'designer.shiftNoTargets': '同一所有者没有其他项目',
+  'designer.shiftMode': '方式',
+  'designer.shiftCopy': '复制（本项目保留此表）',
+  'designer.shiftMove': '移动（从本项目移除此表）',
+  'designer.shiftHint': '表的字段和全部记录一起转移，占用目标项目的表数量授权。',
   'designer.rename': '重命名',
   'designer.renamed': '已重命名',
   'designer.tableTitle': '表标题',

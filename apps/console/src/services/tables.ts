@@ -55,6 +55,17 @@ export const renameTable = (projectId: string, id: string, change: { name?: stri
   request<TableDetail>(`${BASE}/${id}`, { method: 'PATCH', body: change, headers: headers(projectId) });
 export const deleteTable = (projectId: string, id: string) =>
   request<{ id: string }>(`${BASE}/${id}`, { method: 'DELETE', headers: headers(projectId) });
+/** What a shift answers: where the table went, how many records went with it, the message to show. */
+export interface TableShifted {
+  id: string;
+  project: string;
+  mode: 'copy' | 'move';
+  records: number;
+  message: string;
+}
+/** Shift table: to another project of the same owner, copied or moved with its records. */
+export const shiftTable = (projectId: string, id: string, body: { project: string; mode: 'copy' | 'move' }) =>
+  request<TableShifted>(`${BASE}/${id}/shift`, { method: 'POST', body, headers: headers(projectId) });
 /** Save draft; its failures carry `fields` (by path) and come back without a toast. */
 export const saveDraft = (
   projectId: string,

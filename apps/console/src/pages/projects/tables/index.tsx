@@ -1,4 +1,4 @@
-import { ArrowLeftOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, DeleteOutlined, EditOutlined, ExportOutlined, PlusOutlined } from '@ant-design/icons';
 import { tableName } from '@gantry/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Col, Empty, Form, Input, Modal, Popconfirm, Row, Space, Spin, Tabs, Tag, Tooltip } from 'antd';
@@ -16,6 +16,7 @@ import {
   type TableSummary,
 } from '../../../services/tables';
 import { testId } from '../../../utils/testId';
+import { ShiftDialog } from './ShiftDialog';
 import { dynamicText } from './texts';
 
 // The designer and the records screen are chunks of their own, loaded when a table is opened.
@@ -85,6 +86,7 @@ export default function ProjectTablesPage() {
   const [name, setName] = useState('');
   const [nameTouched, setNameTouched] = useState(false);
   const [renaming, setRenaming] = useState<TableSummary>();
+  const [shifting, setShifting] = useState<TableSummary>();
   const tables = useQuery({ queryKey: ['tables', projectId], queryFn: () => listTables(projectId) });
   const table = useQuery({
     queryKey: ['tables', projectId, selected],
@@ -187,6 +189,16 @@ export default function ProjectTablesPage() {
                   data-testid={`table-rename-${item.name}`}
                   onClick={() => setRenaming(item)}
                 />
+                <Tooltip title={t('designer.shift')}>
+                  <Button
+                    type="text"
+                    size="small"
+                    icon={<ExportOutlined />}
+                    aria-label={t('designer.shift')}
+                    data-testid={`table-shift-${item.name}`}
+                    onClick={() => setShifting(item)}
+                  />
+                </Tooltip>
                 <Popconfirm
                   title={t('tables.ui.deleteConfirm')}
                   okButtonProps={testId(`table-delete-confirm-${item.name}`)}
@@ -264,6 +276,16 @@ export default function ProjectTablesPage() {
           await renameTable(projectId, renaming.id, change);
           toast.success(t('designer.renamed'));
           setRenaming(undefined);
+          await refresh();
+        }}
+      />
+      <ShiftDialog
+        projectId={projectId}
+        table={shifting}
+        onClose={() => setShifting(undefined)}
+        onShifted={async (shifted) => {
+          setShifting(undefined);
+          if (shifted.mode === 'move' && selected === shifted.id) setSelected(undefined);
           await refresh();
         }}
       />
