@@ -154,6 +154,10 @@ export const ERRORS = {
   tableShiftLimit: { status: 409, message: 'table.shiftLimit', licence: true },
   tableShiftRelation: { status: 409, message: 'table.shiftRelation' },
   tableShiftRelated: { status: 409, message: 'table.shiftRelated' },
+  /** Mapping table (issue 32): its source, and the sync that cannot be done ('data sync exception'). */
+  tableMappingSource: { status: 400, message: 'table.mappingSource' },
+  tableNotMapping: { status: 409, message: 'table.notMapping' },
+  tableSyncFailed: { status: 409, message: 'table.syncFailed' },
   recordNotFound: { status: 404, message: 'table.recordNotFound' },
   recordInvalid: { status: 400, message: 'table.formInvalid' },
   projectExpandInvalid: { status: 400, message: 'project.expandInvalid' },

@@ -16,7 +16,12 @@ export const tableParams = z.object({ id: documentId });
 export const tableRecordParams = tableParams.extend({ recordId: documentId });
 
 /** `POST tables`: a new table with an empty draft. */
-export const tableCreateBody = z.object({ name: tableName, title: tableTitle });
+export const tableCreateBody = z.object({
+  name: tableName,
+  title: tableTitle,
+  /** A mapping table (§4a): its fields follow this published table of the project. */
+  source: documentId.optional(),
+});
 /** `PATCH tables/{id}`: rename. */
 export const tableRenameBody = z.object({ name: tableName.optional(), title: tableTitle });
 /** `PUT tables/{id}/draft`: the whole definition, checked by the service (`tableDefinition`, each problem named). */
@@ -51,6 +56,8 @@ export const tableView = z.object({
   published: storedDefinition.nullable(),
   version: z.number(),
   publishedAt: z.string().nullable(),
+  /** A mapping table's source and the source version it was last synced with; null for other tables. */
+  mapping: z.object({ source: z.string(), sourceVersion: z.number(), syncedAt: z.string() }).nullable(),
   createTime: z.string(),
   updateTime: z.string(),
 });
@@ -111,3 +118,23 @@ export const tableShiftView = z.object({
   records: z.number(),
   message: z.string(),
 });
+
+/** One field's change in a mapping table's source since the last sync; `values`: records holding a value. */
+export const syncChangeView = z.object({
+  field: z.string(),
+  title: z.string(),
+  change: z.enum(['added', 'removed', 'typeChanged']),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  values: z.number(),
+});
+/** `GET tables/{id}/sync`: what changed in the source; the fields a sync deletes (`mismatched`); the version to confirm. */
+export const syncPreviewView = z.object({
+  source: z.string(),
+  sourceVersion: z.number(),
+  syncedVersion: z.number(),
+  changes: z.array(syncChangeView),
+  mismatched: z.array(z.string()),
+});
+/** `POST tables/{id}/sync`: the source version the caller was shown. */
+export const tableSyncBody = z.object({ sourceVersion: z.number().int().min(0) });

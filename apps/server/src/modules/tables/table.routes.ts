@@ -6,6 +6,7 @@ import {
   recordCountView,
   recordValuesBody,
   recordView,
+  syncPreviewView,
   tableCreateBody,
   tableDraftBody,
   tableParams,
@@ -16,6 +17,7 @@ import {
   tableShiftBody,
   tableShiftView,
   tableSummaryView,
+  tableSyncBody,
   tableView,
   translate,
 } from '@gantry/shared';
@@ -85,7 +87,9 @@ export function tableRoutes(tables: TableService, shift: TableShift) {
           tags,
           headers: projectHeaders,
           body: tableCreateBody,
-          description: "A new table with an empty draft; refused beyond the grant's flow.tableCount.",
+          description:
+            "A new table with an empty draft, or with `source` a mapping table published with that table's fields; " +
+            "refused beyond the grant's flow.tableCount.",
           response: { 200: tableView },
         },
       },
@@ -149,6 +153,40 @@ export function tableRoutes(tables: TableService, shift: TableShift) {
         const message = translate('table.shifted', request.language, { name, project, records });
         return { id: shifted.id, project, mode: shifted.mode, records, message };
       },
+    );
+    typed.get(
+      '/tables/:id/sync',
+      {
+        ...read,
+        schema: {
+          tags,
+          headers: projectHeaders,
+          params: tableParams,
+          description:
+            "A mapping table's sync step: the source's fields added, removed or retyped since the last sync, " +
+            'the fields confirming deletes (`mismatched`, with the records holding values), `sourceVersion` to confirm.',
+          response: { 200: syncPreviewView },
+        },
+      },
+      async (request) => tables.syncPreview(target(request), request.params.id),
+    );
+    typed.post(
+      '/tables/:id/sync',
+      {
+        ...write,
+        schema: {
+          tags,
+          headers: projectHeaders,
+          params: tableParams,
+          body: tableSyncBody,
+          description:
+            "Confirm the sync: mismatched fields deleted with their values, the source's new and retyped fields " +
+            "taken, in one transaction; 409 `tableSyncFailed` ('data sync exception: reason') when it cannot.",
+          response: { 200: tableView },
+        },
+      },
+      async (request) =>
+        presentTable(await tables.sync(target(request), request.params.id, request.body.sourceVersion)),
     );
     typed.put(
       '/tables/:id/draft',
