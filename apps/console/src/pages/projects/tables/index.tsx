@@ -1,4 +1,12 @@
-import { ArrowLeftOutlined, DeleteOutlined, EditOutlined, ExportOutlined, PlusOutlined } from '@ant-design/icons';
+import {
+  ArrowLeftOutlined,
+  DeleteOutlined,
+  EditOutlined,
+  ExportOutlined,
+  LinkOutlined,
+  PlusOutlined,
+  SyncOutlined,
+} from '@ant-design/icons';
 import { tableName } from '@gantry/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Col, Empty, Form, Input, Modal, Popconfirm, Row, Space, Spin, Tabs, Tag, Tooltip } from 'antd';
@@ -16,6 +24,7 @@ import {
   type TableSummary,
 } from '../../../services/tables';
 import { testId } from '../../../utils/testId';
+import { MappingCreateDialog, SyncDialog } from './MappingDialogs';
 import { ShiftDialog } from './ShiftDialog';
 import { dynamicText } from './texts';
 
@@ -87,6 +96,8 @@ export default function ProjectTablesPage() {
   const [nameTouched, setNameTouched] = useState(false);
   const [renaming, setRenaming] = useState<TableSummary>();
   const [shifting, setShifting] = useState<TableSummary>();
+  const [syncing, setSyncing] = useState<TableSummary>();
+  const [mapping, setMapping] = useState(false);
   const tables = useQuery({ queryKey: ['tables', projectId], queryFn: () => listTables(projectId) });
   const table = useQuery({
     queryKey: ['tables', projectId, selected],
@@ -140,6 +151,15 @@ export default function ProjectTablesPage() {
               {t('tables.ui.newTable')}
             </Button>
           </Space.Compact>
+          <Button
+            type="link"
+            icon={<LinkOutlined />}
+            data-testid="mapping-create"
+            style={{ paddingInline: 0 }}
+            onClick={() => setMapping(true)}
+          >
+            {t('designer.newMapping')}
+          </Button>
           {problem && (
             <div className="ant-form-item-explain-error" data-testid="table-name-problem">
               {dynamicText(t, problem)}
@@ -173,6 +193,11 @@ export default function ProjectTablesPage() {
                   >
                     {item.state === 'published' ? t('tables.ui.published') : t('tables.ui.draft')}
                   </Tag>
+                  {item.mapping && (
+                    <Tag color="purple" style={{ marginInlineEnd: 0, flexShrink: 0 }}>
+                      {t('designer.mapping')}
+                    </Tag>
+                  )}
                   {item.state === 'published' && item.unpublishedChanges && (
                     <Tooltip title={t('designer.unpublished')}>
                       <Tag color="orange" style={{ marginInlineEnd: 0 }}>
@@ -189,6 +214,18 @@ export default function ProjectTablesPage() {
                   data-testid={`table-rename-${item.name}`}
                   onClick={() => setRenaming(item)}
                 />
+                {item.mapping && (
+                  <Tooltip title={t('designer.sync')}>
+                    <Button
+                      type="text"
+                      size="small"
+                      icon={<SyncOutlined />}
+                      aria-label={t('designer.sync')}
+                      data-testid={`table-sync-${item.name}`}
+                      onClick={() => setSyncing(item)}
+                    />
+                  </Tooltip>
+                )}
                 <Tooltip title={t('designer.shift')}>
                   <Button
                     type="text"
@@ -276,6 +313,26 @@ export default function ProjectTablesPage() {
           await renameTable(projectId, renaming.id, change);
           toast.success(t('designer.renamed'));
           setRenaming(undefined);
+          await refresh();
+        }}
+      />
+      <MappingCreateDialog
+        projectId={projectId}
+        open={mapping}
+        tables={tables.data ?? []}
+        onClose={() => setMapping(false)}
+        onCreated={async (id) => {
+          setMapping(false);
+          await refresh();
+          setSelected(id);
+        }}
+      />
+      <SyncDialog
+        projectId={projectId}
+        table={syncing}
+        onClose={() => setSyncing(undefined)}
+        onSynced={async () => {
+          setSyncing(undefined);
           await refresh();
         }}
       />
