@@ -58,28 +58,6 @@ export const FIELD_MESSAGES = {
     zh_Hans: '已将表 {{name}} 及其 {{records}} 条记录转移到项目 {{project}}',
     en: 'Table {{name}} and its {{records}} records were shifted to project {{project}}',
   },
-  'table.syncMismatch': {
-    zh_Hans: '数据同步异常：确认后将删除不匹配的字段',
-    en: 'data sync exception: mismatched fields are deleted on confirm',
-  },
-  'table.syncFailed': { zh_Hans: '数据同步异常：{{reason}}', en: 'data sync exception: {{reason}}' },
-  'table.syncSourceGone': {
-    zh_Hans: '源表已不存在或尚未发布',
-    en: 'the source table no longer exists or is not published',
-  },
-  'table.syncChanged': {
-    zh_Hans: '源表在查看差异后又有变化，请重新查看',
-    en: 'the source changed since these differences were shown: look again',
-  },
-  'table.syncBroken': {
-    zh_Hans: '删除不匹配的字段后表定义不再成立（{{detail}}）',
-    en: 'without the mismatched fields the definition no longer holds ({{detail}})',
-  },
-  'table.notMapping': { zh_Hans: '此表不是映射表', en: 'This table is no mapping table' },
-  'table.mappingSource': {
-    zh_Hans: '映射表的源表须为本项目已发布的表',
-    en: "A mapping table's source must be a published table of this project",
-  },
   'table.fieldDuplicate': { zh_Hans: '字段标识重复', en: 'This field identifier is used twice' },
   'table.associatedField': {
     zh_Hans: '非内部表需要关联字段',

@@ -37,5 +37,6 @@ export * from './schemas/template.schema.js';
 export * from './schemas/tenant.schema.js';
 export * from './sha256.js';
 export * from './states.js';
+export * from './table-function-messages.js';
 export * from './template-messages.js';
 export * from './validations.js';

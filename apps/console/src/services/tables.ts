@@ -57,40 +57,11 @@ export const createTable = (projectId: string, name: string, source?: string) =>
     body: source === undefined ? { name } : { name, source },
     headers: headers(projectId),
   });
-/** A mapping table's sync step: what changed in its source since the last sync, and what confirming deletes. */
-export interface SyncPreview {
-  source: string;
-  sourceVersion: number;
-  syncedVersion: number;
-  changes: Array<{
-    field: string;
-    title: string;
-    change: 'added' | 'removed' | 'typeChanged';
-    from?: FieldType;
-    to?: FieldType;
-    values: number;
-  }>;
-  mismatched: string[];
-}
-export const syncPreview = (projectId: string, id: string) =>
-  request<SyncPreview>(`${BASE}/${id}/sync`, { headers: headers(projectId) });
-export const confirmSync = (projectId: string, id: string, sourceVersion: number) =>
-  request<TableDetail>(`${BASE}/${id}/sync`, { method: 'POST', body: { sourceVersion }, headers: headers(projectId) });
+
 export const renameTable = (projectId: string, id: string, change: { name?: string; title?: string }) =>
   request<TableDetail>(`${BASE}/${id}`, { method: 'PATCH', body: change, headers: headers(projectId) });
 export const deleteTable = (projectId: string, id: string) =>
   request<{ id: string }>(`${BASE}/${id}`, { method: 'DELETE', headers: headers(projectId) });
-/** What a shift answers: where the table went, how many records went with it, the message to show. */
-export interface TableShifted {
-  id: string;
-  project: string;
-  mode: 'copy' | 'move';
-  records: number;
-  message: string;
-}
-/** Shift table: to another project of the same owner, copied or moved with its records. */
-export const shiftTable = (projectId: string, id: string, body: { project: string; mode: 'copy' | 'move' }) =>
-  request<TableShifted>(`${BASE}/${id}/shift`, { method: 'POST', body, headers: headers(projectId) });
 /** Save draft; its failures carry `fields` (by path) and come back without a toast. */
 export const saveDraft = (
   projectId: string,

@@ -1,7 +1,8 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../../i18n';
-import type { SyncPreview, TableSummary } from '../../../services/tables';
+import type { SyncPreview } from '../../../services/tableFunctions';
+import type { TableSummary } from '../../../services/tables';
 import { mockFetch, renderPage, signIn } from '../../../test/utils';
 import { MappingCreateDialog, SyncDialog } from './MappingDialogs';
 import './texts';

@@ -4,8 +4,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ScrollTable } from '../../../components/ScrollTable';
 import { toast } from '../../../services/feedback';
-import { confirmSync, createTable, type SyncPreview, syncPreview, type TableSummary } from '../../../services/tables';
+import { confirmSync, type SyncPreview, syncPreview } from '../../../services/tableFunctions';
+import { createTable, type TableSummary } from '../../../services/tables';
 import { testId } from '../../../utils/testId';
+import './functionTexts';
 import { dynamicText } from './texts';
 
 type SyncChange = SyncPreview['changes'][number];

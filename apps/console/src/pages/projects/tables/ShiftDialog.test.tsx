@@ -1,7 +1,8 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../../i18n';
-import type { TableShifted, TableSummary } from '../../../services/tables';
+import type { TableShifted } from '../../../services/tableFunctions';
+import type { TableSummary } from '../../../services/tables';
 import { type MockCall, mockFetch, renderPage, signIn } from '../../../test/utils';
 import { ShiftDialog } from './ShiftDialog';
 import './texts';

@@ -4,8 +4,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../services/feedback';
 import { getProject, listProjects } from '../../../services/project';
-import { shiftTable, type TableShifted, type TableSummary } from '../../../services/tables';
+import { shiftTable, type TableShifted } from '../../../services/tableFunctions';
+import type { TableSummary } from '../../../services/tables';
 import { testId } from '../../../utils/testId';
+import './functionTexts';
 
 /** The owner's projects offered as targets (the server's list limit; an owner has far fewer). */
 const TARGETS_MAX = 1000;

@@ -24,13 +24,17 @@ import {
   type TableSummary,
 } from '../../../services/tables';
 import { testId } from '../../../utils/testId';
-import { MappingCreateDialog, SyncDialog } from './MappingDialogs';
-import { ShiftDialog } from './ShiftDialog';
 import { dynamicText } from './texts';
 
 // The designer and the records screen are chunks of their own, loaded when a table is opened.
 const Designer = lazy(() => import('./designer/Designer'));
 const Records = lazy(() => import('./records/Records'));
+// The table functions' dialogs too (the sync step's table is antd's Table), loaded when one opens.
+const ShiftDialog = lazy(() => import('./ShiftDialog').then((module) => ({ default: module.ShiftDialog })));
+const MappingCreateDialog = lazy(() =>
+  import('./MappingDialogs').then((module) => ({ default: module.MappingCreateDialog })),
+);
+const SyncDialog = lazy(() => import('./MappingDialogs').then((module) => ({ default: module.SyncDialog })));
 
 /** The name a table is created or renamed with: §5 "Table name cannot be empty" checked here first. */
 function nameProblem(name: string): string | undefined {
@@ -316,36 +320,44 @@ export default function ProjectTablesPage() {
           await refresh();
         }}
       />
-      <MappingCreateDialog
-        projectId={projectId}
-        open={mapping}
-        tables={tables.data ?? []}
-        onClose={() => setMapping(false)}
-        onCreated={async (id) => {
-          setMapping(false);
-          await refresh();
-          setSelected(id);
-        }}
-      />
-      <SyncDialog
-        projectId={projectId}
-        table={syncing}
-        onClose={() => setSyncing(undefined)}
-        onSynced={async () => {
-          setSyncing(undefined);
-          await refresh();
-        }}
-      />
-      <ShiftDialog
-        projectId={projectId}
-        table={shifting}
-        onClose={() => setShifting(undefined)}
-        onShifted={async (shifted) => {
-          setShifting(undefined);
-          if (shifted.mode === 'move' && selected === shifted.id) setSelected(undefined);
-          await refresh();
-        }}
-      />
+      <Suspense fallback={null}>
+        {mapping && (
+          <MappingCreateDialog
+            projectId={projectId}
+            open={mapping}
+            tables={tables.data ?? []}
+            onClose={() => setMapping(false)}
+            onCreated={async (id) => {
+              setMapping(false);
+              await refresh();
+              setSelected(id);
+            }}
+          />
+        )}
+        {syncing && (
+          <SyncDialog
+            projectId={projectId}
+            table={syncing}
+            onClose={() => setSyncing(undefined)}
+            onSynced={async () => {
+              setSyncing(undefined);
+              await refresh();
+            }}
+          />
+        )}
+        {shifting && (
+          <ShiftDialog
+            projectId={projectId}
+            table={shifting}
+            onClose={() => setShifting(undefined)}
+            onShifted={async (shifted) => {
+              setShifting(undefined);
+              if (shifted.mode === 'move' && selected === shifted.id) setSelected(undefined);
+              await refresh();
+            }}
+          />
+        )}
+      </Suspense>
     </Card>
   );
 }
