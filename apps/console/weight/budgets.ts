@@ -47,7 +47,7 @@ export const ROUTE_BUDGETS: readonly RouteBudget[] = [
   // 531: +0.6 KiB with single sign-on (issue 34): the shared package's SSO settings schema reaches the form's chunk.
   page('/app/model/Project/add', 'projects/form/index.tsx', 531),
   // 442: +0.9 KiB when issues 32 and 34 came (chunks shared with the new pages regrouped; not traced to one module).
-  page('/app/model/Project/:id/detail', 'projects/detail/index.tsx', 442),
+  page('/app/model/Project/:id/detail', 'projects/detail/index.tsx', 443),
   page('/app/model/Project/:id/media', 'projects/media/index.tsx', 450),
   // The table designer (issue 16): 464.2 KiB when it came; 400.1 once the designer and the records
   // screen became chunks loaded on opening a table (not counted).

@@ -6,6 +6,7 @@ import { CORE_MESSAGES, fill } from './messages.js';
 import { PROJECT_EXPAND_MESSAGES } from './project-expand.js';
 import { SITE_MESSAGES } from './site-messages.js';
 import { SSO_MESSAGES } from './sso-messages.js';
+import { TABLE_FUNCTION_MESSAGES } from './table-function-messages.js';
 import { TEMPLATE_MESSAGES } from './template-messages.js';
 import type { Language } from './validations.js';
 
@@ -23,6 +24,7 @@ export const MESSAGES = {
   ...SSO_MESSAGES,
   ...TEMPLATE_MESSAGES,
   ...FIELD_MESSAGES,
+  ...TABLE_FUNCTION_MESSAGES,
   ...PROJECT_EXPAND_MESSAGES,
   ...ACCOUNT_MESSAGES,
 };

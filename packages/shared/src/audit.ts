@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   'project.delete',
   'project.certificate',
   'project.runtimeKey',
+  'project.tableShift',
   'licence.apply',
   'platform.backup',
   'platform.backup.delete',

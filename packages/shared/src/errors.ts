@@ -149,6 +149,17 @@ export const ERRORS = {
   tableNotPublished: { status: 409, message: 'table.notPublished' },
   tableDraftChanged: { status: 409, message: 'table.draftChanged' },
   tableUseDesigner: { status: 409, message: 'table.useDesigner' },
+  /** Shift table (issue 32): move or copy a table with its records to another project of the owner. */
+  tableShiftSameProject: { status: 400, message: 'table.shiftSameProject' },
+  tableShiftOwner: { status: 409, message: 'table.shiftOwner' },
+  tableShiftConflict: { status: 409, message: 'table.shiftConflict' },
+  tableShiftLimit: { status: 409, message: 'table.shiftLimit', licence: true },
+  tableShiftRelation: { status: 409, message: 'table.shiftRelation' },
+  tableShiftRelated: { status: 409, message: 'table.shiftRelated' },
+  /** Mapping table (issue 32): its source, and the sync that cannot be done ('data sync exception'). */
+  tableMappingSource: { status: 400, message: 'table.mappingSource' },
+  tableNotMapping: { status: 409, message: 'table.notMapping' },
+  tableSyncFailed: { status: 409, message: 'table.syncFailed' },
   recordNotFound: { status: 404, message: 'table.recordNotFound' },
   recordInvalid: { status: 400, message: 'table.formInvalid' },
   projectExpandInvalid: { status: 400, message: 'project.expandInvalid' },

@@ -34,6 +34,34 @@ export const FIELD_MESSAGES = {
     zh_Hans: '表和记录只能通过表设计器的接口修改',
     en: 'Tables and records are changed through the table designer calls only',
   },
+  'table.shiftSameProject': {
+    zh_Hans: '请选择另一个项目作为目标',
+    en: 'Choose another project as the target',
+  },
+  'table.shiftOwner': {
+    zh_Hans: '表只能转移到同一所有者的项目',
+    en: 'A table moves or is copied only to a project of the same owner',
+  },
+  'table.shiftConflict': {
+    zh_Hans: '目标项目已有标识或名称相同的表：{{name}}',
+    en: 'The target project has a table with the same identifier or name: {{name}}',
+  },
+  'table.shiftLimit': {
+    zh_Hans: '目标项目的表数量已达授权上限（{{max}}）',
+    en: 'The target project has as many tables as its grant allows ({{max}})',
+  },
+  'table.shiftRelation': {
+    zh_Hans: '字段 {{field}} 关联的表不在目标项目中',
+    en: 'Field {{field}} relates to a table the target project does not have',
+  },
+  'table.shiftRelated': {
+    zh_Hans: '本项目的表 {{name}} 关联或映射了此表，不能移走',
+    en: 'Table {{name}} of this project relates to or maps this table: it cannot move away',
+  },
+  'table.shifted': {
+    zh_Hans: '已将表 {{name}} 及其 {{records}} 条记录转移到项目 {{project}}',
+    en: 'Table {{name}} and its {{records}} records were shifted to project {{project}}',
+  },
   'table.fieldDuplicate': { zh_Hans: '字段标识重复', en: 'This field identifier is used twice' },
   'table.associatedField': {
     zh_Hans: '非内部表需要关联字段',

@@ -37,6 +37,7 @@ export * from './schemas/template.schema.js';
 export * from './schemas/tenant.schema.js';
 export * from './sha256.js';
 export * from './states.js';
+export * from './table-function-messages.js';
 export * from './table-interface.js';
 export * from './template-messages.js';
 export * from './validations.js';

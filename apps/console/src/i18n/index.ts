@@ -5,6 +5,7 @@ import {
   LANGUAGES,
   type Language,
   type MediaMessageKey,
+  type TableFunctionMessageKey,
 } from '@gantry/shared';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
@@ -15,6 +16,7 @@ import type { periodicBackupZh } from './periodicBackup.zh_Hans';
 import type { platformBackupZh } from './platformBackup.zh_Hans';
 import type { ssoPageZh } from './sso.zh_Hans';
 import type { tableApiZh } from './tableApi.zh_Hans';
+import type { tableFunctionsZh } from './tableFunctions.zh_Hans';
 import type { tablesPageZh } from './tables.zh_Hans';
 import type { templatesPageZh } from './templates.zh_Hans';
 import type { translation } from './zh_Hans.bundle';
@@ -59,7 +61,8 @@ export type LanguageResources = {
     typeof templatesPageZh &
     typeof tablesPageZh &
     typeof tableApiZh &
-    Record<BackupMessageKey | MediaMessageKey | FieldMessageKey, string>;
+    typeof tableFunctionsZh &
+    Record<BackupMessageKey | MediaMessageKey | FieldMessageKey | TableFunctionMessageKey, string>;
 };
 
 /** Every key the console can show: its own texts and the shared messages it loads. */

@@ -1,6 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BACKUP_MESSAGES, FIELD_MESSAGES, languageProblems, MEDIA_MESSAGES, messagesFor } from '@gantry/shared';
+import {
+  BACKUP_MESSAGES,
+  FIELD_MESSAGES,
+  languageProblems,
+  MEDIA_MESSAGES,
+  messagesFor,
+  TABLE_FUNCTION_MESSAGES,
+} from '@gantry/shared';
 import { describe, expect, it } from 'vitest';
 import { translation as enBundle } from './en.bundle';
 import { translation as zhBundle } from './zh_Hans.bundle';
@@ -32,7 +39,7 @@ function screenTexts(): { zh_Hans: Texts; en: Texts } {
 }
 
 /** Texts a screen's tables share with the server, loaded by that screen. */
-const SCREEN_MESSAGES = { ...BACKUP_MESSAGES, ...MEDIA_MESSAGES, ...FIELD_MESSAGES };
+const SCREEN_MESSAGES = { ...BACKUP_MESSAGES, ...MEDIA_MESSAGES, ...FIELD_MESSAGES, ...TABLE_FUNCTION_MESSAGES };
 
 /** Names that read the same in both languages: products, and each language's own name in the picker. */
 const SAME_IN_BOTH = new Set([

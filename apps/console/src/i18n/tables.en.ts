@@ -1,6 +1,10 @@
 import type { tablesPageZh } from './tables.zh_Hans';
 
 export const tablesPageEn: Record<keyof typeof tablesPageZh, string> = {
+  'designer.shift': 'Shift table',
+  'designer.newMapping': 'New mapping table',
+  'designer.mapping': 'Mapping',
+  'designer.sync': 'Sync configuration',
   'designer.rename': 'Rename',
   'designer.renamed': 'Renamed',
   'designer.tableTitle': 'Table title',

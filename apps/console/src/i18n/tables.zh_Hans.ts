@@ -1,5 +1,9 @@
 /** The table designer screens' own texts (issue 16); the field and record messages are shared (FIELD_MESSAGES). */
 export const tablesPageZh = {
+  'designer.shift': '转移表',
+  'designer.newMapping': '新建映射表',
+  'designer.mapping': '映射',
+  'designer.sync': '同步配置',
   'designer.rename': '重命名',
   'designer.renamed': '已重命名',
   'designer.tableTitle': '表标题',

@@ -137,6 +137,7 @@ export const tenantsEn: Record<keyof typeof tenantsZh, string> = {
   'audit.action.project.delete': 'Delete project',
   'audit.action.project.certificate': 'Upload project certificates',
   'audit.action.project.runtimeKey': 'Issue project runtime key',
+  'audit.action.project.tableShift': 'Shift a table to another project',
   'audit.action.licence.apply': 'Apply platform licence',
   'audit.action.platform.backup': 'Back up the whole platform',
   'audit.action.platform.backup.delete': 'Delete a platform backup',

@@ -140,6 +140,7 @@ export const tenantsZh = {
   'audit.action.project.delete': '删除项目',
   'audit.action.project.certificate': '上传项目证书',
   'audit.action.project.runtimeKey': '生成项目运行密钥',
+  'audit.action.project.tableShift': '转移项目的表',
   'audit.action.licence.apply': '导入平台授权',
   'audit.action.platform.backup': '备份整个平台',
   'audit.action.platform.backup.delete': '删除平台备份',

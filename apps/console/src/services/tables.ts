@@ -11,6 +11,8 @@ export interface TableSummary {
   unpublishedChanges: boolean;
   draftVersion: number;
   version: number;
+  /** A mapping table's source and the source version it was last synced with. */
+  mapping?: { source: string; sourceVersion: number; syncedAt: string } | null;
 }
 export interface TableDetail extends TableSummary {
   draft: TableDefinition;
@@ -49,8 +51,13 @@ const headers = (projectId: string) => ({ 'x-request-project': projectId });
 export const listTables = (projectId: string) => request<TableSummary[]>(BASE, { headers: headers(projectId) });
 export const getTable = (projectId: string, id: string) =>
   request<TableDetail>(`${BASE}/${id}`, { headers: headers(projectId) });
-export const createTable = (projectId: string, name: string) =>
-  request<TableDetail>(BASE, { method: 'POST', body: { name }, headers: headers(projectId) });
+export const createTable = (projectId: string, name: string, source?: string) =>
+  request<TableDetail>(BASE, {
+    method: 'POST',
+    body: source === undefined ? { name } : { name, source },
+    headers: headers(projectId),
+  });
+
 export const renameTable = (projectId: string, id: string, change: { name?: string; title?: string }) =>
   request<TableDetail>(`${BASE}/${id}`, { method: 'PATCH', body: change, headers: headers(projectId) });
 export const deleteTable = (projectId: string, id: string) =>

@@ -102,7 +102,7 @@ export async function registerRoutes(
     documentRoutes(documents, (projectId) => media.projectFileBytes(projectId)),
     { prefix: API },
   );
-  await app.register(tableRoutes(tables), { prefix: SPM });
+  await app.register(tableRoutes(tables, services.tableShift), { prefix: SPM });
   await app.register(regionRoutes(), { prefix: SPM });
   await app.register(withFiles(mediaRoutes(media)), { prefix: SPM });
   await app.register(withFiles(backupRoutes(backups)), { prefix: SPM });

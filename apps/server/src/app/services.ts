@@ -60,6 +60,7 @@ import { SsoRepository } from '../modules/sso/sso.repository.js';
 import { passwordLoginAllowed, SsoService } from '../modules/sso/sso.service.js';
 import { TableRepository } from '../modules/tables/table.repository.js';
 import { TableService } from '../modules/tables/table.service.js';
+import { TableShift } from '../modules/tables/table-shift.js';
 import { ProgressHub } from '../modules/tasks/progress-hub.js';
 import { TaskEngine } from '../modules/tasks/task.engine.js';
 import { TaskRepository } from '../modules/tasks/task.repository.js';
@@ -244,13 +245,25 @@ export function buildServices(context: ServiceContext) {
     now: () => clock().getTime(),
   });
   const documents = new DocumentService(documentRepository, clock);
+  const tableRepository = new TableRepository(db, database.engine);
   const tables = new TableService(
-    new TableRepository(db, database.engine),
+    tableRepository,
     documents,
     clock,
     (error, message) => app.log.warn({ err: error }, message),
     invalidation,
   );
+  // Shift table: the target project through the project gate as a write call (404, 409, 423).
+  const tableShift = new TableShift({
+    repo: tableRepository,
+    tables,
+    audit,
+    resolve: async (actor, projectId) => {
+      const project = await projectGate.resolve(actor.user, projectId, 'write');
+      await restoringProjects.assertOpen(projectId);
+      return project;
+    },
+  });
   const media = new MediaService(fileStore, new MediaRepository(db), settings, config.mediaFileMaxBytes);
   const taskRepository = new TaskRepository(db);
   const taskEngine = new TaskEngine(taskRepository, clock, {
@@ -376,6 +389,7 @@ export function buildServices(context: ServiceContext) {
     projectGate,
     documents,
     tables,
+    tableShift,
     fileStore,
     media,
     taskEngine,

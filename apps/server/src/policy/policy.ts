@@ -129,6 +129,16 @@ export function reachableProject<P extends { ownerId: string } | { userId: strin
 }
 
 /** Whether `user` may read the user record `id` (a tenant: only itself). */
+/**
+ * Shift table (issue 32): a table moves or is copied between two projects the user reaches (their
+ * owner, or the administrator) of one owner; another tenant's target is not found (404) as anywhere.
+ */
+export function mayShiftTable(user: UserRow, from: { ownerId: string }, to: { ownerId: string }): void {
+  reachableProject(user, from);
+  reachableProject(user, to);
+  if (from.ownerId !== to.ownerId) throw new AppError('tableShiftOwner');
+}
+
 export function canReadUser(user: UserRow, id: string): boolean {
   return user.isAdmin || user.id === id;
 }

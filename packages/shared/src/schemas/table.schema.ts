@@ -16,7 +16,12 @@ export const tableParams = z.object({ id: documentId });
 export const tableRecordParams = tableParams.extend({ recordId: documentId });
 
 /** `POST tables`: a new table with an empty draft. */
-export const tableCreateBody = z.object({ name: tableName, title: tableTitle });
+export const tableCreateBody = z.object({
+  name: tableName,
+  title: tableTitle,
+  /** A mapping table (§4a): its fields follow this published table of the project. */
+  source: documentId.optional(),
+});
 /** `PATCH tables/{id}`: rename. */
 export const tableRenameBody = z.object({ name: tableName.optional(), title: tableTitle });
 /** `PUT tables/{id}/draft`: the whole definition, checked by the service (`tableDefinition`, each problem named). */
@@ -27,6 +32,13 @@ export const tablePublishBody = z.object({ draftVersion: z.number().int().min(1)
 export const recordValuesBody = z.record(z.string(), z.unknown());
 /** `PATCH tables/{id}/records`: the same values (batch-edit fields only) to every record named. */
 export const recordBatchBody = z.object({ ids: z.array(documentId).min(1).max(1000), values: recordValuesBody });
+
+/** `POST tables/{id}/shift`: the project of the same owner the table (with its records) goes to; copy keeps it here too. */
+export const tableShiftBody = z.object({
+  project: z.string().trim().min(1).max(64),
+  mode: z.enum(['copy', 'move']),
+});
+export type TableShiftBody = z.output<typeof tableShiftBody>;
 
 /** A definition as stored (draft or published). */
 const storedDefinition = z.record(z.string(), z.unknown());
@@ -44,6 +56,8 @@ export const tableView = z.object({
   published: storedDefinition.nullable(),
   version: z.number(),
   publishedAt: z.string().nullable(),
+  /** A mapping table's source and the source version it was last synced with; null for other tables. */
+  mapping: z.object({ source: z.string(), sourceVersion: z.number(), syncedAt: z.string() }).nullable(),
   createTime: z.string(),
   updateTime: z.string(),
 });
@@ -95,3 +109,32 @@ export type RecordView = z.output<typeof recordView>;
 export const recordCountView = z.object({ count: z.number() });
 /** Batch edit: how many records were written. */
 export const recordBatchView = z.object({ updated: z.number() });
+
+/** `POST tables/{id}/shift`: where the table went, how many records went with it, and the message shown. */
+export const tableShiftView = z.object({
+  id: z.string(),
+  project: z.string(),
+  mode: z.enum(['copy', 'move']),
+  records: z.number(),
+  message: z.string(),
+});
+
+/** One field's change in a mapping table's source since the last sync; `values`: records holding a value. */
+export const syncChangeView = z.object({
+  field: z.string(),
+  title: z.string(),
+  change: z.enum(['added', 'removed', 'typeChanged']),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  values: z.number(),
+});
+/** `GET tables/{id}/sync`: what changed in the source; the fields a sync deletes (`mismatched`); the version to confirm. */
+export const syncPreviewView = z.object({
+  source: z.string(),
+  sourceVersion: z.number(),
+  syncedVersion: z.number(),
+  changes: z.array(syncChangeView),
+  mismatched: z.array(z.string()),
+});
+/** `POST tables/{id}/sync`: the source version the caller was shown. */
+export const tableSyncBody = z.object({ sourceVersion: z.number().int().min(0) });

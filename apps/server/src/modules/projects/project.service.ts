@@ -438,7 +438,7 @@ export class ProjectService {
 }
 
 /** Audit entries of a tenant's projects are the tenant's to see; platform projects are no tenant's. */
-function tenantOf(ownerId: string): string | null {
+export function tenantOf(ownerId: string): string | null {
   return ownerId === ADMIN_USER_ID ? null : ownerId;
 }
 

@@ -1,4 +1,4 @@
-import { isRecord, type TableDefinition, tableCreateBody, tableDefinition, tableName } from '@gantry/shared';
+import { type Field, isRecord, type TableDefinition, tableCreateBody, tableDefinition, tableName } from '@gantry/shared';
 
 /**
  * The stored shapes of the designer's documents in `project_documents` and their readers: the one
@@ -22,6 +22,18 @@ export type TableDoc = {
   /** Auto-number counters: the last number given, per field. */
   counters?: Record<string, number>;
   createdBy?: string;
+  /** A mapping table (§4a): the source table its fields follow, and the source's fields at the last sync. */
+  mapping?: TableMapping;
+};
+
+/** What a mapping table follows: its source table (same project) and that table's fields when last synced. */
+export type TableMapping = {
+  source: string;
+  /** The source's published fields at the last sync (the sync step compares the source with them). */
+  fields: Field[];
+  /** The source's published version at the last sync. */
+  sourceVersion: number;
+  syncedAt: string;
 };
 
 /** A record document's `doc`. */
@@ -57,6 +69,13 @@ const isString = (value: unknown) => typeof value === 'string';
 const isCounters = (value: unknown) =>
   isRecord(value) && Object.values(value).every((count) => typeof count === 'number');
 
+const isMapping = (value: unknown) =>
+  isRecord(value) &&
+  typeof value.source === 'string' &&
+  Array.isArray(value.fields) &&
+  typeof value.sourceVersion === 'number' &&
+  typeof value.syncedAt === 'string';
+
 /**
  * Whether a `table` document is one of the designer: other documents of the collection (a template's
  * plain table description, one written through the data API) are no designer table.
@@ -71,7 +90,8 @@ export function isTableDoc(doc: Record<string, unknown>): doc is TableDoc {
     typeof doc.version === 'number' &&
     isOptional(doc.publishedAt, isString) &&
     isOptional(doc.counters, isCounters) &&
-    isOptional(doc.createdBy, isString)
+    isOptional(doc.createdBy, isString) &&
+    isOptional(doc.mapping, isMapping)
   );
 }
 

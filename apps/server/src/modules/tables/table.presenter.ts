@@ -19,6 +19,9 @@ export function presentTable(row: TableRow) {
     published: doc.published,
     version: doc.version,
     publishedAt: doc.publishedAt ?? null,
+    mapping: doc.mapping
+      ? { source: doc.mapping.source, sourceVersion: doc.mapping.sourceVersion, syncedAt: doc.mapping.syncedAt }
+      : null,
     createTime: row.createTime.toISOString(),
     updateTime: row.updateTime.toISOString(),
   };

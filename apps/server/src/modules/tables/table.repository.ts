@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { DEFAULT_PARTITION, hasOwnPartition, ownPartitionName } from '../../db/document-partitions.js';
 import { projectDocuments } from '../../db/schema.js';
@@ -153,8 +153,8 @@ export class TableRepository {
     );
   }
 
-  async listTables(projectId: string): Promise<TableRow[]> {
-    const rows = await this.db
+  async listTables(projectId: string, tx: Database = this.db): Promise<TableRow[]> {
+    const rows = await tx
       .select()
       .from(projectDocuments)
       .where(this.tables(projectId))
@@ -218,6 +218,25 @@ export class TableRepository {
     if (deleted.length === 0) return false;
     await tx.delete(projectDocuments).where(this.recordsOf(projectId, id));
     return true;
+  }
+
+  /**
+   * Shift table: the table and its records copied, ids kept, from one project to another (design D3:
+   * every document is scoped by its project); with `move`, then deleted where they were. The number
+   * of records shifted. The caller's transaction makes both statements one step.
+   */
+  async shiftTable(from: string, to: string, id: string, move: boolean, tx: Database): Promise<number> {
+    const table = and(this.tables(from), eq(projectDocuments.id, id));
+    const shifted = or(table, this.recordsOf(from, id));
+    const { rows } = await tx.execute<{ records: number }>(
+      sql`with copied as (
+            insert into ${projectDocuments} (project_id, collection, id, doc, create_time, update_time)
+            select ${to}, collection, id, doc, create_time, update_time from ${projectDocuments} where ${shifted}
+            returning collection)
+          select (count(*) filter (where collection = ${RECORD}))::int as records from copied`,
+    );
+    if (move) await tx.delete(projectDocuments).where(shifted);
+    return rows[0]?.records ?? 0;
   }
 
   /** A project user's department and roles (the project's `user` document); undefined when there is none. */

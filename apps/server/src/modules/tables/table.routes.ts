@@ -7,6 +7,7 @@ import {
   recordCountView,
   recordValuesBody,
   recordView,
+  syncPreviewView,
   tableCreateBody,
   tableDraftBody,
   tableParams,
@@ -14,7 +15,10 @@ import {
   tableRecordParams,
   tableRemovedView,
   tableRenameBody,
+  tableShiftBody,
+  tableShiftView,
   tableSummaryView,
+  tableSyncBody,
   tableView,
   translate,
 } from '@gantry/shared';
@@ -31,6 +35,7 @@ import { actorOf } from '../../plugins/auth.js';
 import { gatedProject, projectHeaders } from '../../plugins/project-gate.js';
 import { presentRecord, presentTable, presentTableSummary, sendRecordPage } from './table.presenter.js';
 import type { TableService } from './table.service.js';
+import type { TableShift } from './table-shift.js';
 
 const tags = ['tables'];
 
@@ -49,7 +54,7 @@ function header(request: FastifyRequest, name: string): string | undefined {
  * the project through the project gate as for the data layer: tables, their draft and
  * publish, and their records.
  */
-export function tableRoutes(tables: TableService) {
+export function tableRoutes(tables: TableService, shift: TableShift) {
   return async function routes(app: FastifyInstance): Promise<void> {
     const typed = app.withTypeProvider<ZodTypeProvider>();
     const target = (request: FastifyRequest) => tables.target(gatedProject(request));
@@ -83,7 +88,9 @@ export function tableRoutes(tables: TableService) {
           tags,
           headers: projectHeaders,
           body: tableCreateBody,
-          description: "A new table with an empty draft; refused beyond the grant's flow.tableCount.",
+          description:
+            "A new table with an empty draft, or with `source` a mapping table published with that table's fields; " +
+            "refused beyond the grant's flow.tableCount.",
           response: { 200: tableView },
         },
       },
@@ -125,6 +132,62 @@ export function tableRoutes(tables: TableService) {
         await tables.deleteTable(target(request), request.params.id);
         return { id: request.params.id, message: translate('table.deleted', request.language) };
       },
+    );
+    typed.post(
+      '/tables/:id/shift',
+      {
+        ...write,
+        schema: {
+          tags,
+          headers: projectHeaders,
+          params: tableParams,
+          body: tableShiftBody,
+          description:
+            'Shift table: the table with its records moved or copied (ids kept) to another project of the same ' +
+            "owner, in one transaction, within the target's grant (flow.tableCount); audited.",
+          response: { 200: tableShiftView },
+        },
+      },
+      async (request) => {
+        const shifted = await shift.shift(actorOf(request), gatedProject(request), request.params.id, request.body);
+        const { name, project, records } = shifted;
+        const message = translate('table.shifted', request.language, { name, project, records });
+        return { id: shifted.id, project, mode: shifted.mode, records, message };
+      },
+    );
+    typed.get(
+      '/tables/:id/sync',
+      {
+        ...read,
+        schema: {
+          tags,
+          headers: projectHeaders,
+          params: tableParams,
+          description:
+            "A mapping table's sync step: the source's fields added, removed or retyped since the last sync, " +
+            'the fields confirming deletes (`mismatched`, with the records holding values), `sourceVersion` to confirm.',
+          response: { 200: syncPreviewView },
+        },
+      },
+      async (request) => tables.syncPreview(target(request), request.params.id),
+    );
+    typed.post(
+      '/tables/:id/sync',
+      {
+        ...write,
+        schema: {
+          tags,
+          headers: projectHeaders,
+          params: tableParams,
+          body: tableSyncBody,
+          description:
+            "Confirm the sync: mismatched fields deleted with their values, the source's new and retyped fields " +
+            "taken, in one transaction; 409 `tableSyncFailed` ('data sync exception: reason') when it cannot.",
+          response: { 200: tableView },
+        },
+      },
+      async (request) =>
+        presentTable(await tables.sync(target(request), request.params.id, request.body.sourceVersion)),
     );
     typed.put(
       '/tables/:id/draft',

@@ -42,8 +42,8 @@ import {
   visibleTables,
 } from '../../policy/record-permissions.js';
 import type { DocumentService, Target } from '../documents/document.service.js';
-import type { UserRow } from '../users/user.repository.js';
 import { admitTables } from '../licence/table-gate.js';
+import type { UserRow } from '../users/user.repository.js';
 import { type CompiledFormula, compileFormula, FormulaNul, formulaProblem, formulaValue } from './formula.js';
 import { indexedFields } from './record-index.js';
 import { decodeCursor, encodeCursor, sortKeys } from './record-paging.js';
@@ -56,6 +56,7 @@ import {
   type TableRow,
 } from './table.repository.js';
 import { diffDefinitions, type FieldChange, migrateData, type TableDiff } from './table-diff.js';
+import { mismatchedFields, type SyncChange, sourceChanges, syncedDefinition, withoutFields } from './table-mapping.js';
 
 /** What reading a table's records needs of the table: its published definition and version. */
 interface PublishedTable {
@@ -131,6 +132,15 @@ export interface PublishPreview extends TableDiff {
   draftVersion: number;
   version: number;
   records: number;
+}
+
+/** The sync step of a mapping table (`GET tables/{id}/sync`). */
+export interface SyncPreview {
+  source: string;
+  sourceVersion: number;
+  syncedVersion: number;
+  changes: Array<SyncChange & { values: number }>;
+  mismatched: string[];
 }
 
 /**
@@ -259,8 +269,102 @@ export class TableService {
         counters: {},
         createdBy: caller.id,
       };
+      if (body.source !== undefined) await this.mapSource(target, doc, body.source, tx);
       return this.repo.insertTable(target.projectId, randomBytes(12).toString('hex'), doc, this.clock(), tx);
     });
+  }
+
+  /** A new mapping table: published at once with its source's published fields (§4a). */
+  private async mapSource(target: Target, doc: TableDoc, sourceId: string, tx: Database): Promise<void> {
+    const source = await this.repo.getTable(target.projectId, sourceId, tx);
+    const fields = source?.doc.published?.fields;
+    if (!source || !fields) throw new AppError('tableMappingSource');
+    const definition = tableDefinition.parse({ fields });
+    Object.assign(doc, {
+      draft: definition,
+      published: definition,
+      version: 1,
+      publishedAt: this.clock().toISOString(),
+      mapping: { source: sourceId, fields, sourceVersion: source.doc.version, syncedAt: this.clock().toISOString() },
+    } satisfies Partial<TableDoc>);
+  }
+
+  /** A mapping table, its row locked, and its source's published definition now (or the sync's exception). */
+  private async mappingOf(target: Target, id: string, tx: Database, lock: boolean) {
+    const row = lock ? await this.lockTable(target, id, tx) : await this.repo.getTable(target.projectId, id, tx);
+    if (!row) throw new AppError('tableNotFound');
+    const mapping = row.doc.mapping;
+    if (!mapping) throw new AppError('tableNotMapping');
+    const source = await this.repo.getTable(target.projectId, mapping.source, tx);
+    if (!source?.doc.published) throw new AppError('tableSyncFailed', { params: { reason: 'table.syncSourceGone' } });
+    const published = this.published(row);
+    const changes = sourceChanges(mapping.fields, source.doc.published.fields);
+    return { row, mapping, source, published, changes, mismatched: mismatchedFields(published, changes) };
+  }
+
+  /** The sync step of a mapping table: what changed in its source since the last sync, and what confirming deletes. */
+  async syncPreview(target: Target, id: string): Promise<SyncPreview> {
+    return this.repo.transaction(async (tx) => {
+      const { row, mapping, source, published, changes, mismatched } = await this.mappingOf(target, id, tx, false);
+      const pruned = { ...row, doc: { ...row.doc, draft: withoutFields(published, mismatched) } };
+      const dropped = await this.migrate(target, pruned, tx, false);
+      const values = new Map(dropped.changes.map((change) => [change.field, change.values]));
+      return {
+        source: mapping.source,
+        sourceVersion: source.doc.version,
+        syncedVersion: mapping.sourceVersion,
+        changes: changes.map((change) => ({ ...change, values: values.get(change.field) ?? 0 })),
+        mismatched,
+      };
+    });
+  }
+
+  /**
+   * Confirm a sync: the mismatched fields deleted with their values, the source's new and retyped
+   * fields taken, in one transaction; 'data sync exception' (and why) when it cannot be done.
+   */
+  async sync(target: Target, id: string, sourceVersion: number): Promise<TableRow> {
+    const synced = await this.repo.transaction(async (tx) => {
+      const { row, mapping, source, published, changes, mismatched } = await this.mappingOf(target, id, tx, true);
+      const fail = (reason: MessageKey, params: Record<string, string> = {}) =>
+        new AppError('tableSyncFailed', { params: { reason, ...params } });
+      if (source.doc.version !== sourceVersion) throw fail('table.syncChanged');
+      const sourceFields = source.doc.published?.fields ?? [];
+      const next = tableDefinition.safeParse(syncedDefinition(published, changes, sourceFields));
+      const draft = tableDefinition.safeParse(syncedDefinition(row.doc.draft, changes, sourceFields));
+      if (!next.success || !draft.success) {
+        const issue = (next.error ?? draft.error)?.issues[0];
+        throw fail('table.syncBroken', { detail: issue ? `${issue.path.join('.')}: ${issue.message}` : '' });
+      }
+      try {
+        await this.checkReferences(target, next.data, tx);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'tablePublishFailed')
+          throw new AppError('tableSyncFailed', { params: error.options.params ?? {} });
+        throw error;
+      }
+      await this.migrate(
+        target,
+        { ...row, doc: { ...row.doc, draft: withoutFields(published, mismatched) } },
+        tx,
+        true,
+      );
+      const now = this.clock().toISOString();
+      const doc: TableDoc = {
+        ...row.doc,
+        draft: draft.data,
+        draftVersion: row.doc.draftVersion + 1,
+        published: next.data,
+        version: row.doc.version + 1,
+        publishedAt: now,
+        mapping: { ...mapping, fields: sourceFields, sourceVersion, syncedAt: now },
+      };
+      this.forgetFormulas(target.projectId, id);
+      return this.repo.saveTable(target.projectId, id, doc, this.clock(), tx);
+    });
+    await this.definitionsChanged(target.projectId);
+    await this.ensureIndexes(target.projectId, publishedOf(synced), true);
+    return synced;
   }
 
   async renameTable(target: Target, id: string, body: TableRename): Promise<TableRow> {
@@ -283,6 +387,20 @@ export class TableService {
     this.indexedVersion.delete(`${target.projectId}/${id}`);
     await this.repo
       .dropRecordIndexes(target.projectId, id)
+      .catch((error: unknown) => this.warn(error, 'table record indexes not dropped'));
+  }
+
+  /** After a shift has committed: both projects' cached definitions go, the table's record indexes follow it. */
+  async tableShifted(from: string, to: string, id: string, moved: boolean): Promise<void> {
+    await this.definitionsChanged(to);
+    const table = await this.repo.getTable(to, id);
+    if (table) await this.ensureIndexes(to, publishedOf(table), true);
+    if (!moved) return;
+    await this.definitionsChanged(from);
+    this.forgetFormulas(from, id);
+    this.indexedVersion.delete(`${from}/${id}`);
+    await this.repo
+      .dropRecordIndexes(from, id)
       .catch((error: unknown) => this.warn(error, 'table record indexes not dropped'));
   }
 

@@ -1,4 +1,12 @@
-import { ArrowLeftOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import {
+  ArrowLeftOutlined,
+  DeleteOutlined,
+  EditOutlined,
+  ExportOutlined,
+  LinkOutlined,
+  PlusOutlined,
+  SyncOutlined,
+} from '@ant-design/icons';
 import { tableName } from '@gantry/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Col, Empty, Form, Input, Modal, Popconfirm, Row, Space, Spin, Tabs, Tag, Tooltip } from 'antd';
@@ -22,6 +30,12 @@ import { dynamicText } from './texts';
 const Designer = lazy(() => import('./designer/Designer'));
 const Records = lazy(() => import('./records/Records'));
 const TableInterface = lazy(() => import('./interface/TableInterface'));
+// The table functions' dialogs too (the sync step's table is antd's Table), loaded when one opens.
+const ShiftDialog = lazy(() => import('./ShiftDialog').then((module) => ({ default: module.ShiftDialog })));
+const MappingCreateDialog = lazy(() =>
+  import('./MappingDialogs').then((module) => ({ default: module.MappingCreateDialog })),
+);
+const SyncDialog = lazy(() => import('./MappingDialogs').then((module) => ({ default: module.SyncDialog })));
 
 /** The name a table is created or renamed with: §5 "Table name cannot be empty" checked here first. */
 function nameProblem(name: string): string | undefined {
@@ -87,6 +101,9 @@ export default function ProjectTablesPage() {
   const [name, setName] = useState('');
   const [nameTouched, setNameTouched] = useState(false);
   const [renaming, setRenaming] = useState<TableSummary>();
+  const [shifting, setShifting] = useState<TableSummary>();
+  const [syncing, setSyncing] = useState<TableSummary>();
+  const [mapping, setMapping] = useState(false);
   const tables = useQuery({ queryKey: ['tables', projectId], queryFn: () => listTables(projectId) });
   const table = useQuery({
     queryKey: ['tables', projectId, selected],
@@ -140,6 +157,15 @@ export default function ProjectTablesPage() {
               {t('tables.ui.newTable')}
             </Button>
           </Space.Compact>
+          <Button
+            type="link"
+            icon={<LinkOutlined />}
+            data-testid="mapping-create"
+            style={{ paddingInline: 0 }}
+            onClick={() => setMapping(true)}
+          >
+            {t('designer.newMapping')}
+          </Button>
           {problem && (
             <div className="ant-form-item-explain-error" data-testid="table-name-problem">
               {dynamicText(t, problem)}
@@ -173,6 +199,11 @@ export default function ProjectTablesPage() {
                   >
                     {item.state === 'published' ? t('tables.ui.published') : t('tables.ui.draft')}
                   </Tag>
+                  {item.mapping && (
+                    <Tag color="purple" style={{ marginInlineEnd: 0, flexShrink: 0 }}>
+                      {t('designer.mapping')}
+                    </Tag>
+                  )}
                   {item.state === 'published' && item.unpublishedChanges && (
                     <Tooltip title={t('designer.unpublished')}>
                       <Tag color="orange" style={{ marginInlineEnd: 0 }}>
@@ -189,6 +220,28 @@ export default function ProjectTablesPage() {
                   data-testid={`table-rename-${item.name}`}
                   onClick={() => setRenaming(item)}
                 />
+                {item.mapping && (
+                  <Tooltip title={t('designer.sync')}>
+                    <Button
+                      type="text"
+                      size="small"
+                      icon={<SyncOutlined />}
+                      aria-label={t('designer.sync')}
+                      data-testid={`table-sync-${item.name}`}
+                      onClick={() => setSyncing(item)}
+                    />
+                  </Tooltip>
+                )}
+                <Tooltip title={t('designer.shift')}>
+                  <Button
+                    type="text"
+                    size="small"
+                    icon={<ExportOutlined />}
+                    aria-label={t('designer.shift')}
+                    data-testid={`table-shift-${item.name}`}
+                    onClick={() => setShifting(item)}
+                  />
+                </Tooltip>
                 <Popconfirm
                   title={t('tables.ui.deleteConfirm')}
                   okButtonProps={testId(`table-delete-confirm-${item.name}`)}
@@ -277,6 +330,44 @@ export default function ProjectTablesPage() {
           await refresh();
         }}
       />
+      <Suspense fallback={null}>
+        {mapping && (
+          <MappingCreateDialog
+            projectId={projectId}
+            open={mapping}
+            tables={tables.data ?? []}
+            onClose={() => setMapping(false)}
+            onCreated={async (id) => {
+              setMapping(false);
+              await refresh();
+              setSelected(id);
+            }}
+          />
+        )}
+        {syncing && (
+          <SyncDialog
+            projectId={projectId}
+            table={syncing}
+            onClose={() => setSyncing(undefined)}
+            onSynced={async () => {
+              setSyncing(undefined);
+              await refresh();
+            }}
+          />
+        )}
+        {shifting && (
+          <ShiftDialog
+            projectId={projectId}
+            table={shifting}
+            onClose={() => setShifting(undefined)}
+            onShifted={async (shifted) => {
+              setShifting(undefined);
+              if (shifted.mode === 'move' && selected === shifted.id) setSelected(undefined);
+              await refresh();
+            }}
+          />
+        )}
+      </Suspense>
     </Card>
   );
 }

@@ -1,0 +1,20 @@
+/** The shift table and mapping table dialogs' own texts (issue 32); their server messages are shared. */
+export const tableFunctionsZh = {
+  'designer.shiftTitle': '转移表 {{name}}',
+  'designer.shiftTarget': '目标项目',
+  'designer.shiftTargetRequired': '请选择目标项目',
+  'designer.shiftNoTargets': '同一所有者没有其他项目',
+  'designer.shiftMode': '方式',
+  'designer.shiftCopy': '复制（本项目保留此表）',
+  'designer.shiftMove': '移动（从本项目移除此表）',
+  'designer.shiftHint': '表的字段和全部记录一起转移，占用目标项目的表数量授权。',
+  'designer.mappingSource': '源表',
+  'designer.mappingSourceRequired': '请选择已发布的源表',
+  'designer.mappingHint': '映射表的字段跟随源表；源表变化后，在同步配置中查看差异并确认。',
+  'designer.syncTitle': '同步配置：{{name}}',
+  'designer.syncIntro': '源表自上次同步（版本 {{from}}）到当前版本 {{to}} 的变化：',
+  'designer.syncNone': '源表自上次同步以来没有变化',
+  'designer.syncConfirm': '确认同步',
+  'designer.synced': '同步完成',
+  'designer.syncValues': '有值的记录',
+} as const;
