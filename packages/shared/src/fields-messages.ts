@@ -201,7 +201,11 @@ export const FIELD_MESSAGES = {
   'tables.ui.addRecord': { zh_Hans: '新增记录', en: 'Add record' },
   'tables.ui.saved': { zh_Hans: '保存成功', en: 'Successfully saved' },
   'tables.ui.empty': { zh_Hans: '暂无表', en: 'No tables yet' },
-  'tables.ui.choose': { zh_Hans: '在左侧选择一张表进行设计', en: 'Choose a table on the left to design it' },
+  'tables.ui.choose': { zh_Hans: '选择一张表进行设计', en: 'Choose a table to design it' },
+  'tables.ui.createFirst': {
+    zh_Hans: '输入表名并点击“新建表”，创建第一张表',
+    en: 'Type a table name and choose New table to create the first one',
+  },
   'tables.ui.badJson': { zh_Hans: '设置不是有效的 JSON', en: 'The settings are not valid JSON' },
   'tables.ui.notPublished': { zh_Hans: '发布后才能添加记录', en: 'Publish the table to add records' },
   'tables.ui.removeField': { zh_Hans: '移除', en: 'Remove' },

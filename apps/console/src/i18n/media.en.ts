@@ -24,7 +24,7 @@ export const mediaEn: Record<keyof typeof mediaZh, string> = {
   'media.page.path': 'Path',
   'media.page.size': 'Size',
   'media.page.updateTime': 'Modified',
-  'media.page.select': 'Choose a file or folder on the left',
+  'media.page.select': 'Choose a file or folder to see its details',
   'media.page.saved': 'Saved',
   'media.page.files': 'Files',
   'media.page.back': 'Back to the project',

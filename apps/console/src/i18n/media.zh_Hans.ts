@@ -22,7 +22,7 @@ export const mediaZh = {
   'media.page.path': '路径',
   'media.page.size': '大小',
   'media.page.updateTime': '修改时间',
-  'media.page.select': '选择左侧的文件或文件夹',
+  'media.page.select': '选择一个文件或文件夹查看详情',
   'media.page.saved': '保存成功',
   'media.page.files': '文件',
   'media.page.back': '返回项目',

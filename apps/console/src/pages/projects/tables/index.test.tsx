@@ -10,6 +10,7 @@ configure({ asyncUtilTimeout: 8000 });
 afterEach(() => vi.unstubAllGlobals());
 
 const BASE = '/portal/rest/spm/tables';
+const PROJECT = '/portal/rest/spm/project/plant1';
 const DEFINITION = {
   internal: true,
   uniqueTogether: [],
@@ -38,7 +39,7 @@ function renderTables(handler: (call: MockCall) => { status?: number; body?: unk
   const mock = mockFetch((call) => {
     if (call.url === BASE && call.method === 'GET') return { body: [WELLS] };
     if (call.url === `${BASE}/t1` && call.method === 'GET') return { body: WELLS };
-    return handler(call);
+    return handler(call) ?? (call.url === PROJECT ? { body: { id: 'plant1', name: 'Harbour plant' } } : undefined);
   });
   renderPage(<ProjectTablesPage />, { path: '/app/model/Project/:id/tables', url: '/app/model/Project/plant1/tables' });
   return mock;
@@ -240,10 +241,28 @@ describe('table designer page', () => {
     expect(recordsSettingKey('p'.repeat(32), `${'t'.repeat(63)}u`)).not.toBe(long);
   });
 
-  it('asks to choose a table when there are tables and none is chosen', async () => {
+  it('asks to choose a table when there are tables and none is chosen, under the project’s name', async () => {
     renderTables(() => undefined);
-    expect(await screen.findByText('在左侧选择一张表进行设计')).toBeTruthy();
+    expect(await screen.findByText('选择一张表进行设计')).toBeTruthy();
     expect(screen.queryByText('暂无表')).toBeNull();
+    expect((await screen.findByTestId('tables-title')).textContent).toBe('表设计器 · Harbour plant');
+  });
+
+  it('with no table yet, says so once and tells how to make the first', async () => {
+    signIn();
+    mockFetch((call) =>
+      call.url === BASE
+        ? { body: [] }
+        : call.url === PROJECT
+          ? { body: { id: 'plant1', name: 'Harbour plant' } }
+          : undefined,
+    );
+    renderPage(<ProjectTablesPage />, {
+      path: '/app/model/Project/:id/tables',
+      url: '/app/model/Project/plant1/tables',
+    });
+    expect(await screen.findByText('输入表名并点击“新建表”，创建第一张表')).toBeTruthy();
+    expect(await screen.findAllByText('暂无表')).toHaveLength(1);
   });
 
   it('deletes a table after the confirmation and says so', async () => {

@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { pathTo } from '../../../app/paths';
 import { toast } from '../../../services/feedback';
+import { getProject } from '../../../services/project';
 import {
   createTable,
   deleteTable,
@@ -91,6 +92,7 @@ export default function ProjectTablesPage() {
   const navigate = useNavigate();
   const { id: projectId = '' } = useParams();
   const client = useQueryClient();
+  const project = useQuery({ queryKey: ['project', projectId], queryFn: () => getProject(projectId) });
   // The table opened and its tab are in the address: kept across a reload and the mobile layout's switch.
   const [search, setSearch] = useSearchParams();
   const selected = search.get('table') ?? undefined;
@@ -123,7 +125,7 @@ export default function ProjectTablesPage() {
             icon={<ArrowLeftOutlined />}
             onClick={() => navigate(pathTo('projectDetail', { id: projectId }))}
           />
-          {t('tables.ui.title')}
+          <span data-testid="tables-title">{`${t('tables.ui.title')} · ${project.data?.name ?? projectId}`}</span>
         </Space>
       }
     >
@@ -312,7 +314,7 @@ export default function ProjectTablesPage() {
           ) : (
             <Empty
               description={
-                selected ? undefined : t((tables.data ?? []).length > 0 ? 'tables.ui.choose' : 'tables.ui.empty')
+                selected ? undefined : t((tables.data ?? []).length > 0 ? 'tables.ui.choose' : 'tables.ui.createFirst')
               }
             />
           )}
