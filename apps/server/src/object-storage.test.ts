@@ -2,10 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from './db/database.js';
 import { S3FileStore } from './lib/s3-file-store.js';
+import { RestoreJournals } from './modules/backups/backup-restore.js';
 import { appWithTenants, createProject, projectBody, SPM_URL } from './test/fixtures.js';
 import { type S3TestServer, startS3Server } from './test/s3-server.js';
 import type { TestApp } from './test/test-app.js';
@@ -181,6 +183,37 @@ describe('project files in object storage', () => {
     expect(deleted.statusCode, deleted.body).toBe(200);
     expect(await bucket.hasArea(`projects/${project}/fileServer`)).toBe(false);
     expect(await bucket.hasArea(`backups/${project}`)).toBe(false);
+  }, 120_000);
+
+  it('finishes a restore’s file swap cut short while moving in, losing none of the files already moved', async () => {
+    const query = { name: 'swap', item: { fileServer: true, mongodb: false }, excludedDirs: [] };
+    const started = await call('GET', `${BACKUP}/export?projectId=${project}&query=${q(query)}`);
+    const id = started.json<{ id: string }>().id;
+    expect((await finished(id)).status).toBe('success');
+    // As a restore (record `id`, committed) leaves it when stopped in the delete phase of moving its
+    // staged files in: the live area holds both, staging only the one not yet deleted, the old files aside.
+    const bucket = new S3FileStore(s3.location(prefix));
+    const put = (area: string, name: string, text: string) =>
+      bucket.write(area, [name], Readable.from([Buffer.from(text)]), { maxBytes: 1024, overwrite: true });
+    const staging = `projects/${project}/.restore-${id}`;
+    await put(`projects/${project}/fileServer`, 'a.txt', 'restored a');
+    await put(`projects/${project}/fileServer`, 'b.txt', 'restored b');
+    await put(`${staging}/fileServer`, 'b.txt', 'restored b');
+    await put(`${staging}/old-fileServer`, 'c.txt', 'before the restore');
+    await new RestoreJournals(app.dataDir).write({
+      restoreId: id,
+      projectId: project,
+      kinds: ['fileServer'],
+      movingIn: ['fileServer'],
+    });
+
+    expect((await app.services.backups.recover()).finished).toBe(1);
+    const names = (await bucket.tree(`projects/${project}/fileServer`, [], { files: true, maxNodes: 10 })).nodes
+      .map((node) => node.name)
+      .sort();
+    expect(names).toEqual(['a.txt', 'b.txt']);
+    expect(await bucket.hasArea(staging)).toBe(false);
+    expect(await new RestoreJournals(app.dataDir).all()).toEqual([]);
   }, 120_000);
 
   it('holds the bucket’s files in a platform backup (its log says how many came from object storage)', async () => {

@@ -32,6 +32,8 @@ const journalSchema = z.object({
   restoreId: z.string(),
   projectId: z.string(),
   kinds: z.array(z.enum(['fileServer', 'html'])),
+  /** Kinds whose staged files were being moved into place (their old files already set aside). */
+  movingIn: z.array(z.enum(['fileServer', 'html'])).optional(),
 });
 type Journal = z.infer<typeof journalSchema>;
 
@@ -279,19 +281,28 @@ export class RestoreJournals {
  * Swaps a restore's staged files in, kind by kind: the live area goes aside, the staged one takes its
  * place; then the staging folder, with the old areas, goes to the trash (one rename; the trash is
  * emptied in the background). Each step looks at what is there, so running it again after a crash
- * at any point finishes the swap. Renames only: quick whatever the number of files.
+ * at any point finishes the swap. On disk every move is a rename; in object storage a copy then a
+ * delete, so the journal says which kinds were being moved in before that move starts.
  */
-async function swapFiles(store: FileStore, journal: Journal): Promise<void> {
+async function swapFiles(store: FileStore, journals: RestoreJournals, journal: Journal): Promise<void> {
   const staging = stagingArea(journal.projectId, journal.restoreId);
+  const movingIn = new Set(journal.movingIn ?? []);
   for (const kind of journal.kinds) {
     const live = areaOf(kind, journal.projectId);
     const staged = `${staging}/${kind}`;
     const old = `${staging}/old-${kind}`;
-    if (await store.hasArea(staged)) {
-      if (await store.hasArea(old)) await store.discardArea(live);
-      else await store.moveArea(live, old);
-      await store.moveArea(staged, live);
+    if (!(await store.hasArea(staged))) continue;
+    if (movingIn.has(kind)) {
+      // Cut short while moving in: object storage moves by copy then delete, so the live area may
+      // already hold files the staging area no longer has. The move is finished, never restarted.
+      await store.moveArea(staged, live, { resume: true });
+      continue;
     }
+    if (await store.hasArea(old)) await store.discardArea(live);
+    else await store.moveArea(live, old);
+    movingIn.add(kind);
+    await journals.write({ ...journal, movingIn: [...movingIn] });
+    await store.moveArea(staged, live);
   }
   await store.discardArea(staging);
 }
@@ -401,7 +412,7 @@ export async function applyRestore(
     throw error;
   }
   const swapping = performance.now();
-  await swapFiles(store, { restoreId: request.id, projectId: request.projectId, kinds: request.kinds });
+  await swapFiles(store, journals, { restoreId: request.id, projectId: request.projectId, kinds: request.kinds });
   await journals.remove(request.id);
   await repo.clearStaging(request.id);
   steps.log?.(`files swapped in and staging cleared in ${elapsed(swapping)}`);
@@ -427,7 +438,7 @@ export async function recoverRestores(deps: {
     // Another process's restore, still running: its own work.
     if (await deps.repo.taskOngoing(journal.restoreId)) continue;
     if (await deps.repo.exists(journal.restoreId)) {
-      await swapFiles(deps.store, journal);
+      await swapFiles(deps.store, deps.journals, journal);
       finished++;
     } else {
       await deps.store.discardArea(stagingArea(journal.projectId, journal.restoreId));
