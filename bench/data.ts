@@ -35,7 +35,6 @@ import { pipeline } from 'node:stream/promises';
 import { localDate, sha256Hex } from '@gantry/shared';
 import pg from 'pg';
 import { BACKGROUND_APPLICATION, SOCKET_PORT } from '../apps/server/src/db/pglite-host-contract.js';
-import * as schema from '../apps/server/src/db/schema.js';
 import { type S3TestServer, startS3Server } from '../apps/server/src/test/s3-server.js';
 import {
   type Captured,

@@ -1,4 +1,11 @@
-import { type Field, isRecord, type TableDefinition, tableCreateBody, tableDefinition, tableName } from '@gantry/shared';
+import {
+  type Field,
+  isRecord,
+  type TableDefinition,
+  tableCreateBody,
+  tableDefinition,
+  tableName,
+} from '@gantry/shared';
 
 /**
  * The stored shapes of the designer's documents in `project_documents` and their readers: the one
