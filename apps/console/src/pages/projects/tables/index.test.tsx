@@ -5,7 +5,7 @@ import { type MockCall, mockFetch, renderPage, signIn } from '../../../test/util
 import ProjectTablesPage from '.';
 import { newField } from './draft';
 import { filterOf, recordsSettingKey } from './records/Records';
-import { definitionOf } from './testFixtures';
+import { definitionOf, depthRetyped } from './testFixtures';
 
 configure({ asyncUtilTimeout: 8000 });
 afterEach(() => vi.unstubAllGlobals());
@@ -71,18 +71,7 @@ describe('table designer page', () => {
             draftVersion: 3,
             records: 2,
             settingsChanged: [],
-            changes: [
-              {
-                field: 'depth',
-                title: 'Depth',
-                change: 'typeChanged',
-                from: 'text',
-                to: 'number',
-                values: 2,
-                converted: 1,
-                dropped: 1,
-              },
-            ],
+            changes: [depthRetyped(2, 1)],
           },
         };
       if (call.url === `${BASE}/t1/publish`) return { body: { table: WELLS } };
