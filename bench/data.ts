@@ -47,6 +47,7 @@ import {
 } from './capture.js';
 import {
   BENCH_PASSWORD,
+  backendCatalogue,
   benchScale,
   CONNECTIONS,
   CpuPerRequest,
@@ -476,16 +477,7 @@ async function measureCalls(
       return params.map((p) => (p === savedId ? id : p));
     },
   };
-  // PostgreSQL's backends serving one application (the server's pool, or the direct pool), for their CPU.
-  const catalogue = new pg.Client({ ...connection, application_name: 'gantry-bench-explain' });
-  await catalogue.connect();
-  const backends = async (application: string) =>
-    (
-      await catalogue.query<{ pid: number }>(
-        'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
-        [application],
-      )
-    ).rows.map((row) => row.pid);
+  const { client: catalogue, backends } = await backendCatalogue(connection);
   const calls = {} as Record<Call, CallResult>;
   try {
     for (const call of CALLS) {

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LICENCE_FORMAT, localDate, PLATFORM_PRODUCT, sha256Hex } from '@gantry/shared';
+import pg from 'pg';
 import { rawPublicKey, signLicence } from '../apps/server/src/modules/licence/licence-signature.js';
 import { machineCodeOf, readMachineIdentity } from '../apps/server/src/modules/licence/machine-identity.js';
 
@@ -521,6 +522,34 @@ export function licenceKey(): BenchKey {
 }
 
 /** Uploads a platform licence for this machine (signed with the bench key) through the API, as an administrator does. */
+/**
+ * A connection to ask PostgreSQL which backends serve one application (the server's pool, or the
+ * direct pool), for their CPU; the caller ends `client`.
+ */
+export async function backendCatalogue(connection: pg.ClientConfig) {
+  const client = new pg.Client({ ...connection, application_name: 'gantry-bench-explain' });
+  await client.connect();
+  const backends = async (application: string) =>
+    (
+      await client.query<{ pid: number }>(
+        'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+        [application],
+      )
+    ).rows.map((row) => row.pid);
+  return { client, backends };
+}
+
+/** A month's grant for one user, with room for these tables and dashboards (the table and template benches). */
+export function monthGrant(tableCount: number, dashboardCount: number) {
+  return {
+    validityPeriod: 30,
+    startTime: localDate(new Date()),
+    userCount: 1,
+    flow: { tableCount, flowCount: 1 },
+    visual: { dashboardCount },
+  };
+}
+
 export async function installLicence(origin: string, token: string): Promise<void> {
   const machineCode = machineCodeOf(await readMachineIdentity());
   const text = signLicence(

@@ -36,6 +36,7 @@ import { BACKGROUND_APPLICATION, SOCKET_PORT } from '../apps/server/src/db/pglit
 import { type Captured, captureStatements, directTarget, type Engine, plan } from './capture.js';
 import {
   BENCH_PASSWORD,
+  backendCatalogue,
   benchScale,
   CONNECTIONS,
   CpuPerRequest,
@@ -327,17 +328,8 @@ async function benchEngine(engine: Engine, databaseUrl?: string): Promise<Engine
       (role) => ({ method: 'GET', url: LIST_PATH, headers: { authorization: `Bearer ${tokens[role]}` } }),
     );
     const processes = processesOf(server);
-    // PostgreSQL's backends serving one application (the server's pool, or the direct pool), for their CPU.
-    const catalogueClient = new pg.Client({ ...connection, application_name: 'gantry-bench-explain' });
-    catalogue = catalogueClient;
-    await catalogueClient.connect();
-    const backendPids = async (application: string) =>
-      (
-        await catalogueClient.query<{ pid: number }>(
-          'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
-          [application],
-        )
-      ).rows.map((row) => row.pid);
+    const { client, backends: backendPids } = await backendCatalogue(connection);
+    catalogue = client;
     const roles = {} as Record<Role, RoleResult>;
     let compressed: EngineResult['compressed'] | undefined;
     const url = `${server.origin}${LIST_PATH}`;

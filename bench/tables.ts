@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { localDate, type TableDefinition } from '@gantry/shared';
+import type { TableDefinition } from '@gantry/shared';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
@@ -31,6 +31,7 @@ import {
   interleave,
   LOAD_SECONDS,
   licenceKey,
+  monthGrant,
   ms,
   post,
   printNotes,
@@ -108,13 +109,7 @@ export async function tablesBench(): Promise<void> {
         name: 'Bench tables',
         industry: 'other',
         projectType: 'blank',
-        grant: {
-          validityPeriod: 30,
-          startTime: localDate(new Date()),
-          userCount: 1,
-          flow: { tableCount: 5, flowCount: 1 },
-          visual: { dashboardCount: 1 },
-        },
+        grant: monthGrant(5, 1),
       },
       auth,
     );

@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { INDUSTRIES, localDate } from '@gantry/shared';
+import { INDUSTRIES } from '@gantry/shared';
 import { eq } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
@@ -24,6 +24,7 @@ import {
   interleave,
   LOAD_SECONDS,
   licenceKey,
+  monthGrant,
   ms,
   post,
   printNotes,
@@ -108,13 +109,7 @@ export async function templatesBench(): Promise<void> {
           industry: largest.industry,
           projectType: 'template',
           type: largest.id,
-          grant: {
-            validityPeriod: 30,
-            startTime: localDate(new Date()),
-            userCount: 1,
-            flow: { tableCount: 1, flowCount: 1 },
-            visual: { dashboardCount: 10 },
-          },
+          grant: monthGrant(1, 10),
         },
         auth,
       );

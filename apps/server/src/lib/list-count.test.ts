@@ -1,15 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cappedCount, plannedRows } from './list-count.js';
-import { type Item, items, openTestDatabase, type TestDatabaseHandle } from './list-query/test-fixture.js';
+import { fileTestDatabase, type Item, items } from './list-query/test-fixture.js';
 
-let handle: TestDatabaseHandle;
-beforeAll(async () => {
-  handle = await openTestDatabase();
-});
-afterAll(async () => {
-  await handle?.close();
-});
+const handle = fileTestDatabase();
 
 /** `n` rows; every tenth has s = 'ten'. */
 async function load(n: number): Promise<void> {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { crc32, createDeflateRaw, deflateRawSync } from 'node:zlib';
+import { BACKUP_ARCHIVE } from '@gantry/shared';
 
 /**
  * Zip files written byte by byte, so a test can make what no honest writer makes: central records
@@ -124,3 +125,26 @@ export async function deflatedRun(
 }
 
 export const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+/**
+ * A project archive's manifest (project `elsewhere`, every kind) that lists these entries, folders
+ * and modules as they are: a hostile test then spoils one thing.
+ */
+export function projectManifest(
+  entries: Array<{ path: string; size: number; sha256: string }>,
+  dirs: string[] = [],
+  modules: Record<string, { documents: number }> = {},
+) {
+  return {
+    format: BACKUP_ARCHIVE.format,
+    version: BACKUP_ARCHIVE.version,
+    project: { id: 'elsewhere', name: 'Elsewhere' },
+    createTime: '2026-01-01T00:00:00.000Z',
+    appVersion: 'test',
+    item: { fileServer: true, html: true, mongodb: true },
+    excludedDirs: [],
+    modules,
+    dirs,
+    entries,
+  };
+}

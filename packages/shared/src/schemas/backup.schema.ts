@@ -3,30 +3,10 @@ import { BACKUP_KINDS, BACKUP_LIMITS, BACKUP_TYPES } from '../backups.js';
 import { COLLECTIONS, isCollection } from '../data-modules.js';
 import { MEDIA_LIMITS } from '../media.js';
 import { BACKUP_RECORD_STATUS_WIRE, RESTORE_RULE_WIRE, type RestoreRule, restoreRuleOf, TaskState } from '../states.js';
+import { chosenKinds, jsonText } from './chosen-kinds.js';
 
-/** A JSON value that may arrive as its text (§3 "item … may arrive as a JSON string"). */
-const jsonText = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => {
-    if (typeof value !== 'string') return value;
-    try {
-      return JSON.parse(value);
-    } catch {
-      return value;
-    }
-  }, schema);
-
-/**
- * The chosen content kinds: `{fileServer: true, mongodb: true}` (the creation payload), or the list
- * of kinds (the form's `item` array). Kinds set to false are not chosen; at least one is needed.
- */
-export const backupItemSchema = jsonText(
-  z.union([z.array(z.enum(BACKUP_KINDS)), z.partialRecord(z.enum(BACKUP_KINDS), z.boolean())]),
-)
-  .transform((item) => {
-    const chosen = Array.isArray(item) ? item : BACKUP_KINDS.filter((kind) => item[kind] === true);
-    return Object.fromEntries(BACKUP_KINDS.map((kind) => [kind, chosen.includes(kind)])) as BackupItem;
-  })
-  .refine((item) => Object.values(item).some(Boolean), { error: 'backup.contentEmpty' });
+/** The chosen content kinds (the creation payload's map, or the form's `item` array). */
+export const backupItemSchema = chosenKinds(BACKUP_KINDS);
 export type BackupItem = Record<(typeof BACKUP_KINDS)[number], boolean>;
 
 const collectionSchema = z.enum(COLLECTIONS as [string, ...string[]], { error: 'backup.moduleUnknown' });

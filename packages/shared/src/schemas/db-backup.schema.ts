@@ -1,29 +1,12 @@
 import { z } from 'zod';
 import { BACKUP_LIMITS } from '../backups.js';
-import { DB_BACKUP_KINDS, type DbBackupItem } from '../db-backups.js';
+import { DB_BACKUP_KINDS } from '../db-backups.js';
 import { MEDIA_LIMITS } from '../media.js';
 import { JobState, TaskState } from '../states.js';
-
-/** A JSON value that may arrive as its text (item, excludedDirs in a query string or a form). */
-const jsonText = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => {
-    if (typeof value !== 'string') return value;
-    try {
-      return JSON.parse(value);
-    } catch {
-      return value;
-    }
-  }, schema);
+import { chosenKinds, jsonText } from './chosen-kinds.js';
 
 /** The chosen parts: `{fileServer: true, database: true}` (§7 "item: {part: true}") or their list; at least one. */
-export const dbBackupItemSchema = jsonText(
-  z.union([z.array(z.enum(DB_BACKUP_KINDS)), z.partialRecord(z.enum(DB_BACKUP_KINDS), z.boolean())]),
-)
-  .transform((item) => {
-    const chosen = Array.isArray(item) ? item : DB_BACKUP_KINDS.filter((kind) => item[kind] === true);
-    return Object.fromEntries(DB_BACKUP_KINDS.map((kind) => [kind, chosen.includes(kind)])) as DbBackupItem;
-  })
-  .refine((item) => Object.values(item).some(Boolean), { error: 'backup.contentEmpty' });
+export const dbBackupItemSchema = chosenKinds(DB_BACKUP_KINDS);
 
 /** Media folders a dump leaves out: a list, or its JSON text (`GET db-backup/stats?excludedDirs=`). */
 export const dbBackupExcludedDirsSchema = jsonText(

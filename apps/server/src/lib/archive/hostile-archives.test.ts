@@ -5,7 +5,14 @@ import { Uint8ArrayReader, Uint8ArrayWriter, ZipWriter } from '@zip.js/zip.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_ARCHIVE } from '../../modules/platform-backup/platform-archive.js';
 import { appWithTenants, createProject, SPM_URL } from '../../test/fixtures.js';
-import { type CentralPart, deflatedRun, type LocalPart, rawZip, sha256 } from '../../test/hostile-zip.js';
+import {
+  type CentralPart,
+  deflatedRun,
+  type LocalPart,
+  projectManifest,
+  rawZip,
+  sha256,
+} from '../../test/hostile-zip.js';
 import { multipartFile, type TestApp } from '../../test/test-app.js';
 import { configureZip } from './zip-codec.js';
 
@@ -39,18 +46,7 @@ interface Layout {
 }
 const projectLayout: Layout = {
   file: (name) => `fileServer/${name}`,
-  manifest: (entries) => ({
-    format: BACKUP_ARCHIVE.format,
-    version: BACKUP_ARCHIVE.version,
-    project: { id: 'elsewhere', name: 'Elsewhere' },
-    createTime: '2026-01-01T00:00:00.000Z',
-    appVersion: 'test',
-    item: { fileServer: true, html: true, mongodb: true },
-    excludedDirs: [],
-    modules: {},
-    dirs: [],
-    entries,
-  }),
+  manifest: (entries) => projectManifest(entries),
 };
 const platformLayout: Layout = {
   file: (name) => `${PLATFORM_ARCHIVE.filesDir}/media/${name}`,

@@ -1,18 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseFilter } from './filter.js';
 import { matchesFilter } from './reference.js';
-import {
-  type Item,
-  itemResource,
-  items,
-  itemTypes,
-  openTestDatabase,
-  reasonOf,
-  referenceRow,
-  type TestDatabaseHandle,
-} from './test-fixture.js';
+import { fileTestDatabase, type Item, itemResource, items, itemTypes, reasonOf, referenceRow } from './test-fixture.js';
 
 const ROWS: Item[] = [
   { id: 1, s: 'Apple', n: 1, b: true, d: new Date('2024-01-01T00:00:00Z'), j: { a: 1 } },
@@ -23,14 +14,7 @@ const ROWS: Item[] = [
 ];
 const ALL = [1, 2, 3, 4, 5];
 
-let handle: TestDatabaseHandle;
-beforeAll(async () => {
-  handle = await openTestDatabase();
-  await handle.load(ROWS);
-});
-afterAll(async () => {
-  await handle?.close();
-});
+const handle = fileTestDatabase(ROWS);
 
 /** Ids of the rows the filter keeps in the database, checked against the reference evaluator. */
 async function ids(filter: unknown): Promise<number[]> {

@@ -9,29 +9,22 @@
  * (like-pattern.ts), on which PostgreSQL and JavaScript regular expressions agree.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../app-error.js';
 import { mapQueryError, parseCountQuery, parseListQuery, selectFields } from './list-query.js';
 import { compareRows, matchesFilter, type Row } from './reference.js';
 import {
+  fileTestDatabase,
   type Item,
   type ItemField,
   itemResource,
   items,
   itemTypes,
-  openTestDatabase,
   referenceRow,
-  type TestDatabaseHandle,
 } from './test-fixture.js';
 import type { FieldType, SortDirection } from './types.js';
 
-let handle: TestDatabaseHandle;
-beforeAll(async () => {
-  handle = await openTestDatabase();
-});
-afterAll(async () => {
-  await handle?.close();
-});
+const handle = fileTestDatabase();
 
 const FIELDS = Object.keys(itemResource.fields) as ItemField[];
 const SORTABLE = FIELDS.filter((field) => itemResource.fields[field].sort);

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../app-error.js';
 import {
   isInvalidRegexError,
@@ -10,15 +10,7 @@ import {
   parseListQuery,
   selectFields,
 } from './list-query.js';
-import {
-  type Item,
-  type ItemField,
-  itemResource,
-  items,
-  openTestDatabase,
-  reasonOf,
-  type TestDatabaseHandle,
-} from './test-fixture.js';
+import { fileTestDatabase, type Item, type ItemField, itemResource, items, reasonOf } from './test-fixture.js';
 
 const ROWS: Item[] = [
   { id: 1, s: 'b', n: 2, b: true },
@@ -28,14 +20,7 @@ const ROWS: Item[] = [
   { id: 5, s: 'a', n: null, b: true },
 ];
 
-let handle: TestDatabaseHandle;
-beforeAll(async () => {
-  handle = await openTestDatabase();
-  await handle.load(ROWS);
-});
-afterAll(async () => {
-  await handle?.close();
-});
+const handle = fileTestDatabase(ROWS);
 
 const parse = (query: unknown) =>
   parseListQuery(typeof query === 'string' ? query : JSON.stringify(query), itemResource);

@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { boolean, integer, jsonb, type PgDatabase, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { PGLITE_EXTENSIONS } from '../../db/pglite-options.js';
 import type { RowsResultHKT } from '../../db/rows-result.js';
 import { AppError } from '../app-error.js';
@@ -115,6 +115,35 @@ export async function openTestDatabase(): Promise<TestDatabaseHandle> {
       if (rows.length > 0) await db.insert(items).values(rows);
     },
     close,
+  };
+}
+
+/**
+ * The test file's database: opened (holding `rows`) before its tests and closed after them. The
+ * handle reaches the open database, so a test file keeps one at its top level.
+ */
+export function fileTestDatabase(rows: Item[] = []): TestDatabaseHandle {
+  let open: TestDatabaseHandle | undefined;
+  beforeAll(async () => {
+    open = await openTestDatabase();
+    if (rows.length > 0) await open.load(rows);
+  });
+  afterAll(async () => {
+    await open?.close();
+  });
+  const current = () => {
+    if (!open) throw new Error('the test database opens before the tests');
+    return open;
+  };
+  return {
+    get db() {
+      return current().db;
+    },
+    get engine() {
+      return current().engine;
+    },
+    load: (more) => current().load(more),
+    close: () => current().close(),
   };
 }
 

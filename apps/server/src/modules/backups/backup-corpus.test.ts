@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureZip } from '../../lib/archive/zip-codec.js';
 import { appWithTenants, createProject, SPM_URL } from '../../test/fixtures.js';
+import { projectManifest } from '../../test/hostile-zip.js';
 import type { TestApp } from '../../test/test-app.js';
 
 const BACKUP = `${SPM_URL}/proxy/core/backup`;
@@ -37,20 +38,13 @@ const line = (id: string, doc: object) =>
 
 /** A manifest that lists `entries` as they are (callers then spoil one thing). */
 function manifestFor(entries: Entry[], modules: Record<string, { documents: number }> = {}) {
-  return {
-    format: BACKUP_ARCHIVE.format,
-    version: BACKUP_ARCHIVE.version,
-    project: { id: 'elsewhere', name: 'Elsewhere' },
-    createTime: '2026-01-01T00:00:00.000Z',
-    appVersion: 'test',
-    item: { fileServer: true, html: true, mongodb: true },
-    excludedDirs: [],
-    modules,
-    dirs: entries.filter((e) => e.directory).map((e) => e.name.replace(/\/$/, '')),
-    entries: entries
+  return projectManifest(
+    entries
       .filter((e) => !e.directory)
       .map((e) => ({ path: e.name, size: e.data?.length ?? 0, sha256: sha(e.data ?? new Uint8Array()) })),
-  };
+    entries.filter((e) => e.directory).map((e) => e.name.replace(/\/$/, '')),
+    modules,
+  );
 }
 
 async function zip(entries: Entry[], manifest: unknown, options: { level?: number } = {}): Promise<Uint8Array> {

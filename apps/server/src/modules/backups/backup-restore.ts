@@ -334,6 +334,13 @@ export async function applyRestore(
     ));
   let loaded: LoadedCollections = [];
   const retarget = { from: manifest.project.id, to: request.projectId };
+  /** Not committed: the journal goes, and the staged files and documents with it. */
+  const discard = async () => {
+    await store.discardArea(staging);
+    await repo.clearStaging(request.id);
+    await partitions.dropLoad(request.id);
+    await journals.remove(request.id);
+  };
   try {
     const began = performance.now();
     let staged = 0;
@@ -384,10 +391,7 @@ export async function applyRestore(
     await steps.checkpoint();
     await journals.write({ restoreId: request.id, projectId: request.projectId, kinds: request.kinds });
   } catch (error) {
-    await store.discardArea(staging);
-    await repo.clearStaging(request.id);
-    await partitions.dropLoad(request.id);
-    await journals.remove(request.id);
+    await discard();
     throw error;
   }
   let written: Record<string, number>;
@@ -404,11 +408,7 @@ export async function applyRestore(
       steps.log?.(`documents: applied in one transaction in ${elapsed(applying)}`);
     }
   } catch (error) {
-    // Not committed: the journal goes, and the staged files and documents with it.
-    await store.discardArea(staging);
-    await repo.clearStaging(request.id);
-    await partitions.dropLoad(request.id);
-    await journals.remove(request.id);
+    await discard();
     throw error;
   }
   const swapping = performance.now();

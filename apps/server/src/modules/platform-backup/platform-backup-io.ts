@@ -6,7 +6,6 @@ import type { Readable } from 'node:stream';
 import { MEDIA_TEMP_PREFIX } from '@gantry/shared';
 import { z } from 'zod';
 import type { Database } from '../../db/database.js';
-import { auditLog } from '../../db/schema.js';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import { type ArchiveEntry, ArchiveReader } from '../../lib/archive/archive-reader.js';
 import { LineSplitter } from '../../lib/archive/entry-checks.js';
@@ -504,12 +503,10 @@ export async function restorePlatformBackup(
         }
         await deps.repo.resetSequences(tx);
         await deps.repo.pruneDocumentPartitions(tx);
-        await tx.insert(auditLog).values({
-          actorId: actor.id,
-          actorName: actor.name,
-          action: 'platform.restore',
-          objectType: 'platform',
-          detail: { restoreId: id, archiveCreateTime: manifest.createTime, engine: manifest.engine },
+        await deps.repo.markRestoreCommitted(tx, actor, {
+          restoreId: id,
+          archiveCreateTime: manifest.createTime,
+          engine: manifest.engine,
         });
       });
     } catch (error) {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/database.js';
+import { auditLog } from '../../db/schema.js';
 
 /**
  * Tables a platform backup leaves out: what is of one running machine (sessions, sign-in counters,
@@ -221,6 +222,17 @@ export class PlatformBackupRepository {
         sql`SELECT setval(${sequence}, COALESCE((SELECT max(${sql.identifier(columnName)}) FROM ${sql.identifier(tableName)}), 0) + 1, false)`,
       );
     }
+  }
+
+  /** The restore's audit entry, written in its transaction: what marks the restore `detail.restoreId` committed. */
+  async markRestoreCommitted(
+    tx: Database,
+    actor: { id: string; name: string },
+    detail: { restoreId: string } & Record<string, unknown>,
+  ): Promise<void> {
+    await tx
+      .insert(auditLog)
+      .values({ actorId: actor.id, actorName: actor.name, action: 'platform.restore', objectType: 'platform', detail });
   }
 
   /** Whether the restore `restoreId` committed (its audit entry is written in its transaction). */

@@ -342,13 +342,7 @@ describe('whole-platform restore on one shared platform (issue 13 §4)', () => {
     expect(await leftovers(w)).toEqual([]);
 
     await stage('committed');
-    await w.app.database.db.insert(auditLog).values({
-      actorId: 'cli',
-      actorName: 'test',
-      action: 'platform.restore',
-      objectType: 'platform',
-      detail: { restoreId: 'committed' },
-    });
+    await repo.markRestoreCommitted(w.app.database.db, { id: 'cli', name: 'test' }, { restoreId: 'committed' });
     expect(await recoverPlatformRestore(deps(w))).toBe('finished');
     expect(await readFile(path.join(dataDir, 'projects', 'plant1', 'html', 'index.html'), 'utf8')).toBe(
       'restored committed',

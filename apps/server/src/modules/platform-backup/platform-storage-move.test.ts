@@ -6,7 +6,6 @@ import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/database.js';
-import { auditLog } from '../../db/schema.js';
 import { S3FileStore } from '../../lib/s3-file-store.js';
 import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
 import { type S3TestServer, startS3Server } from '../../test/s3-server.js';
@@ -245,13 +244,11 @@ describe('moving a platform between the data directory and object storage (issue
 
     // Committed, and cut short in the middle of setting the live areas aside.
     await stage('committed', false);
-    await cloud.app.database.db.insert(auditLog).values({
-      actorId: 'cli',
-      actorName: 'test',
-      action: 'platform.restore',
-      objectType: 'platform',
-      detail: { restoreId: 'committed' },
-    });
+    await deps.repo.markRestoreCommitted(
+      cloud.app.database.db,
+      { id: 'cli', name: 'test' },
+      { restoreId: 'committed' },
+    );
     await bucket.moveArea(`projects/${project}`, `.platform-restore-committed.old/projects/${project}`);
     await bucket.mkdir(`projects/${project}/fileServer`, ['half-moved']);
     expect(await recoverPlatformRestore(deps)).toBe('finished');

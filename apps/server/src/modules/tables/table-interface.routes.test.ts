@@ -7,8 +7,8 @@ import {
   TABLE_RECORD_CALLS,
 } from '@gantry/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { appWithTenants, createProject, SPM_URL } from '../../test/fixtures.js';
+import type { TestApp } from '../../test/test-app.js';
 
 // The table interface (issue 32) shows TABLE_RECORD_CALLS and the list operators of
 // packages/shared/src/table-interface.ts: here the server is held to them, so neither can drift.
@@ -19,10 +19,7 @@ let project: string;
 let table: string;
 
 beforeAll(async () => {
-  app = await createTestApp();
-  const admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'acme');
-  session = await app.login('acme', TENANT_PASSWORD);
+  [app, , session] = await appWithTenants(['acme']);
   project = (await createProject(app, session, { id: 'apiplant' })).id;
   const created = await app.call('POST', `${SPM_URL}/login/current/tokens`, session, {
     name: 'integration',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { adminWithLicence, createProject, createTenant, SPM_URL, TENANT_PASSWORD } from '../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { appWithTenants, createProject, SPM_URL } from '../../test/fixtures.js';
+import type { TestApp } from '../../test/test-app.js';
 
 let app: TestApp;
 let acme: string;
@@ -9,12 +9,7 @@ let project: string;
 let made = 0;
 
 beforeAll(async () => {
-  app = await createTestApp();
-  const admin = await adminWithLicence(app);
-  await createTenant(app, admin, 'acme');
-  await createTenant(app, admin, 'other');
-  acme = await app.login('acme', TENANT_PASSWORD);
-  other = await app.login('other', TENANT_PASSWORD);
+  [app, , acme, other] = await appWithTenants(['acme', 'other']);
 });
 afterAll(() => app.close());
 // A project of its own per test (the fixture's grant: 2 tables); the last one goes, so the pool lasts.

@@ -41,6 +41,8 @@ const tags = ['tables'];
 
 const VIEW_AS_HEADER = 'x-view-as';
 const recordHeaders = projectHeaders.extend({ [VIEW_AS_HEADER]: z.string().min(1).max(128).optional() });
+/** A call on one table of the project. */
+const oneTable = { tags, headers: projectHeaders, params: tableParams };
 /** A records list or count: the table, the caller (`x-view-as`) and the query. */
 const recordQuery = { tags, headers: recordHeaders, params: tableParams, querystring: listQuerystring };
 
@@ -96,19 +98,15 @@ export function tableRoutes(tables: TableService, shift: TableShift) {
       },
       async (request) => presentTable(await tables.createTable(target(request), request.body, asSelf(request))),
     );
-    typed.get(
-      '/tables/:id',
-      { ...read, schema: { tags, headers: projectHeaders, params: tableParams, response: { 200: tableView } } },
-      async (request) => presentTable(await tables.getTable(target(request), request.params.id)),
+    typed.get('/tables/:id', { ...read, schema: { ...oneTable, response: { 200: tableView } } }, async (request) =>
+      presentTable(await tables.getTable(target(request), request.params.id)),
     );
     typed.patch(
       '/tables/:id',
       {
         ...write,
         schema: {
-          tags,
-          headers: projectHeaders,
-          params: tableParams,
+          ...oneTable,
           body: tableRenameBody,
           description: 'Rename.',
           response: { 200: tableView },
@@ -121,9 +119,7 @@ export function tableRoutes(tables: TableService, shift: TableShift) {
       {
         ...write,
         schema: {
-          tags,
-          headers: projectHeaders,
-          params: tableParams,
+          ...oneTable,
           description: 'The table and its records.',
           response: { 200: tableRemovedView },
         },
@@ -138,9 +134,7 @@ export function tableRoutes(tables: TableService, shift: TableShift) {
       {
         ...write,
         schema: {
-          tags,
-          headers: projectHeaders,
-          params: tableParams,
+          ...oneTable,
           body: tableShiftBody,
           description:
             'Shift table: the table with its records moved or copied (ids kept) to another project of the same ' +
@@ -160,9 +154,7 @@ export function tableRoutes(tables: TableService, shift: TableShift) {
       {
         ...read,
         schema: {
-          tags,
-          headers: projectHeaders,
-          params: tableParams,
+          ...oneTable,
           description:
             "A mapping table's sync step: the source's fields added, removed or retyped since the last sync, " +
             'the fields confirming deletes (`mismatched`, with the records holding values), `sourceVersion` to confirm.',
@@ -176,9 +168,7 @@ export function tableRoutes(tables: TableService, shift: TableShift) {
       {
         ...write,
         schema: {
-          tags,
-          headers: projectHeaders,
-          params: tableParams,
+          ...oneTable,
           body: tableSyncBody,
           description:
             "Confirm the sync: mismatched fields deleted with their values, the source's new and retyped fields " +
@@ -194,9 +184,7 @@ export function tableRoutes(tables: TableService, shift: TableShift) {
       {
         ...write,
         schema: {
-          tags,
-          headers: projectHeaders,
-          params: tableParams,
+          ...oneTable,
           body: tableDraftBody,
           description: 'Save draft: the whole definition, checked by the designer rules; `fields` names each problem.',
           response: { 200: tableView },
@@ -209,9 +197,7 @@ export function tableRoutes(tables: TableService, shift: TableShift) {
       {
         ...read,
         schema: {
-          tags,
-          headers: projectHeaders,
-          params: tableParams,
+          ...oneTable,
           description:
             'What publishing the draft would do: each field added, removed, retyped or reconfigured with the ' +
             'record values it holds, converts and drops; `draftVersion` to send back with the publish.',
@@ -225,9 +211,7 @@ export function tableRoutes(tables: TableService, shift: TableShift) {
       {
         ...write,
         schema: {
-          tags,
-          headers: projectHeaders,
-          params: tableParams,
+          ...oneTable,
           body: tablePublishBody,
           description: 'Publish / update publish in one transaction; 409 when the draft changed since `draftVersion`.',
           response: { 200: publishedView },

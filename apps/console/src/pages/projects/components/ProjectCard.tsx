@@ -11,6 +11,12 @@ import { type ProjectMenuHandlers, projectMenu } from '../projectMenu';
 import { deviceStats, remainingOf } from '../projectNumbers';
 import { CountValue } from './CountValue';
 
+/** The card's two site buttons: the project's admin and front sites. */
+const SITE_BUTTONS = [
+  { site: 'admin', icon: <SettingOutlined />, label: 'project.openAdmin' },
+  { site: 'front', icon: <GlobalOutlined />, label: 'project.openFront' },
+] as const;
+
 export interface ProjectCardProps extends ProjectMenuHandlers {
   project: ProjectView;
   isAdmin: boolean;
@@ -54,32 +60,21 @@ export function ProjectCard({ project, isAdmin, selected, onSelect, ...handlers 
       data-disabled={project.status ? undefined : 'true'}
       style={style}
       actions={[
-        <Tooltip key="admin" title={t('project.openAdmin')}>
-          <Button
-            type="link"
-            size="small"
-            icon={<SettingOutlined />}
-            className="gantry-card-action gantry-card-open"
-            aria-label={t('project.openAdmin')}
-            data-testid={`${id}-admin`}
-            onClick={() => openSite(project, 'admin')}
-          >
-            <span className="gantry-card-action-label">{t('project.openAdmin')}</span>
-          </Button>
-        </Tooltip>,
-        <Tooltip key="front" title={t('project.openFront')}>
-          <Button
-            type="link"
-            size="small"
-            icon={<GlobalOutlined />}
-            className="gantry-card-action gantry-card-open"
-            aria-label={t('project.openFront')}
-            data-testid={`${id}-front`}
-            onClick={() => openSite(project, 'front')}
-          >
-            <span className="gantry-card-action-label">{t('project.openFront')}</span>
-          </Button>
-        </Tooltip>,
+        ...SITE_BUTTONS.map(({ site, icon, label }) => (
+          <Tooltip key={site} title={t(label)}>
+            <Button
+              type="link"
+              size="small"
+              icon={icon}
+              className="gantry-card-action gantry-card-open"
+              aria-label={t(label)}
+              data-testid={`${id}-${site}`}
+              onClick={() => openSite(project, site)}
+            >
+              <span className="gantry-card-action-label">{t(label)}</span>
+            </Button>
+          </Tooltip>
+        )),
         <Dropdown key="more" trigger={['click']} menu={{ items: projectMenu(project, { isAdmin }, t, id, handlers) }}>
           <Button type="link" size="small" className="gantry-card-action" data-testid={`${id}-more`}>
             {t('project.more')} <DownOutlined />

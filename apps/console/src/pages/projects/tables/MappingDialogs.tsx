@@ -1,18 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Form, Input, Modal, Select, Tag } from 'antd';
+import { Alert, Form, Input, Modal, Select } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ScrollTable } from '../../../components/ScrollTable';
 import { toast } from '../../../services/feedback';
 import { confirmSync, type SyncPreview, syncPreview } from '../../../services/tableFunctions';
 import { createTable, type TableSummary } from '../../../services/tables';
 import { testId } from '../../../utils/testId';
 import './functionTexts';
-import { dynamicText } from './texts';
+import { changeDialogWidth, FieldChangeTable } from './designer/FieldChangeTable';
+import { ProblemItem } from './ProblemItem';
 
 type SyncChange = SyncPreview['changes'][number];
-const CHANGE_COLOURS: Record<SyncChange['change'], string> = { added: 'green', removed: 'red', typeChanged: 'orange' };
-const dialogWidth = () => Math.min(720, typeof window === 'undefined' ? 720 : window.innerWidth - 16);
 
 /**
  * A new mapping table (backups-data-designer.md §4a): a name and a published source table of the
@@ -60,21 +58,19 @@ export function MappingCreateDialog({
       destroyOnHidden
     >
       <Form layout="vertical" component="div">
-        <Form.Item
+        <ProblemItem
           label={t('tables.ui.name')}
           htmlFor="mapping-name"
           required
-          validateStatus={touched && name.trim() === '' ? 'error' : undefined}
-          help={touched && name.trim() === '' ? t('table.nameRequired') : undefined}
+          problem={touched && name.trim() === '' && t('table.nameRequired')}
         >
           <Input id="mapping-name" data-testid="mapping-name" value={name} onChange={(e) => setName(e.target.value)} />
-        </Form.Item>
-        <Form.Item
+        </ProblemItem>
+        <ProblemItem
           label={t('designer.mappingSource')}
           htmlFor="mapping-source"
           required
-          validateStatus={touched && source === undefined ? 'error' : undefined}
-          help={touched && source === undefined ? t('designer.mappingSourceRequired') : undefined}
+          problem={touched && source === undefined && t('designer.mappingSourceRequired')}
         >
           <Select
             id="mapping-source"
@@ -83,7 +79,7 @@ export function MappingCreateDialog({
             onChange={setSource}
             options={sources.map((table) => ({ value: table.id, label: table.title ?? table.name }))}
           />
-        </Form.Item>
+        </ProblemItem>
         <Alert type="info" showIcon title={t('designer.mappingHint')} />
       </Form>
     </Modal>
@@ -113,7 +109,6 @@ export function SyncDialog({
     queryFn: () => syncPreview(projectId, table?.id ?? ''),
     gcTime: 0,
   });
-  const typeName = (type: string | undefined) => (type ? dynamicText(t, `designer.type.${type}`, type) : '');
   const data = preview.data;
   const confirm = async () => {
     if (!table || !data) return;
@@ -136,7 +131,7 @@ export function SyncDialog({
       okButtonProps={testId('sync-confirm', { loading: syncing, disabled: !data })}
       onOk={() => void confirm()}
       onCancel={onClose}
-      width={dialogWidth()}
+      width={changeDialogWidth(720)}
       destroyOnHidden
     >
       {data && (
@@ -157,32 +152,11 @@ export function SyncDialog({
               : t('designer.syncIntro', { from: data.syncedVersion, to: data.sourceVersion })}
           </p>
           {data.changes.length > 0 && (
-            <ScrollTable<SyncChange>
-              rowKey="field"
-              size="small"
-              pagination={false}
-              scroll={{ x: 480 }}
-              dataSource={data.changes}
-              columns={[
-                {
-                  title: t('designer.rule.field'),
-                  key: 'field',
-                  render: (_: unknown, change) => `${change.title} (${change.field})`,
-                },
-                {
-                  title: t('tables.ui.change'),
-                  key: 'change',
-                  render: (_: unknown, change) => (
-                    <span data-testid={`sync-change-${change.field}`}>
-                      <Tag color={CHANGE_COLOURS[change.change]}>{t(`tables.ui.change.${change.change}`)}</Tag>
-                      {change.change === 'typeChanged'
-                        ? `${typeName(change.from)} → ${typeName(change.to)}`
-                        : typeName(change.to ?? change.from)}
-                    </span>
-                  ),
-                },
-                { title: t('designer.syncValues'), dataIndex: 'values', align: 'right' },
-              ]}
+            <FieldChangeTable<SyncChange>
+              changes={data.changes}
+              testIdPrefix="sync-change-"
+              scrollX={480}
+              columns={[{ title: t('designer.syncValues'), dataIndex: 'values', align: 'right' }]}
             />
           )}
         </div>

@@ -8,6 +8,7 @@ import { shiftTable, type TableShifted } from '../../../services/tableFunctions'
 import type { TableSummary } from '../../../services/tables';
 import { testId } from '../../../utils/testId';
 import './functionTexts';
+import { ProblemItem } from './ProblemItem';
 
 /** The owner's projects offered as targets (the server's list limit; an owner has far fewer). */
 const TARGETS_MAX = 1000;
@@ -70,12 +71,11 @@ export function ShiftDialog({ projectId, table, onClose, onShifted }: Props) {
       destroyOnHidden
     >
       <Form layout="vertical" component="div">
-        <Form.Item
+        <ProblemItem
           label={t('designer.shiftTarget')}
           htmlFor="table-shift-target"
           required
-          validateStatus={missing ? 'error' : undefined}
-          help={missing ? t('designer.shiftTargetRequired') : undefined}
+          problem={missing && t('designer.shiftTargetRequired')}
         >
           <Select
             id="table-shift-target"
@@ -89,7 +89,7 @@ export function ShiftDialog({ projectId, table, onClose, onShifted }: Props) {
               label: `${project.name} (${project.id})`,
             }))}
           />
-        </Form.Item>
+        </ProblemItem>
         {none && <Alert type="info" showIcon title={t('designer.shiftNoTargets')} style={{ marginBottom: 16 }} />}
         <Form.Item label={t('designer.shiftMode')}>
           <Radio.Group

@@ -5,21 +5,13 @@ import { type MockCall, mockFetch, renderPage, signIn } from '../../../test/util
 import ProjectTablesPage from '.';
 import { newField } from './draft';
 import { filterOf, recordsSettingKey } from './records/Records';
+import { definitionOf, depthRetyped } from './testFixtures';
 
 configure({ asyncUtilTimeout: 8000 });
 afterEach(() => vi.unstubAllGlobals());
 
 const BASE = '/portal/rest/spm/tables';
 const PROJECT = '/portal/rest/spm/project/plant1';
-const DEFINITION = {
-  internal: true,
-  uniqueTogether: [],
-  rules: [],
-  permissions: { view: [], add: [], manage: [] },
-  list: { pageSize: 20, sortOrder: -1 },
-  display: {},
-  detail: {},
-};
 const name = { ...newField('text', 'name', 'Name'), required: true, showInFilter: true };
 const depth = { ...newField('number', 'depth', 'Depth'), batchEdit: true, options: { format: 'plain', min: 0 } };
 const WELLS = {
@@ -30,7 +22,7 @@ const WELLS = {
   unpublishedChanges: false,
   draftVersion: 2,
   version: 1,
-  draft: { ...DEFINITION, fields: [name, depth] },
+  draft: definitionOf([name, depth]),
 } as unknown as TableDetail;
 WELLS.published = WELLS.draft;
 
@@ -79,18 +71,7 @@ describe('table designer page', () => {
             draftVersion: 3,
             records: 2,
             settingsChanged: [],
-            changes: [
-              {
-                field: 'depth',
-                title: 'Depth',
-                change: 'typeChanged',
-                from: 'text',
-                to: 'number',
-                values: 2,
-                converted: 1,
-                dropped: 1,
-              },
-            ],
+            changes: [depthRetyped(2, 1)],
           },
         };
       if (call.url === `${BASE}/t1/publish`) return { body: { table: WELLS } };

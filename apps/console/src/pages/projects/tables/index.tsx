@@ -25,6 +25,7 @@ import {
   type TableSummary,
 } from '../../../services/tables';
 import { testId } from '../../../utils/testId';
+import { ProblemItem } from './ProblemItem';
 import { dynamicText } from './texts';
 
 // The designer and the records screen are chunks of their own, loaded when a table is opened.
@@ -67,14 +68,9 @@ function TableRename({
       destroyOnHidden
     >
       <Form layout="vertical" component="div">
-        <Form.Item
-          label={t('tables.ui.name')}
-          required
-          validateStatus={problem ? 'error' : undefined}
-          help={problem ? dynamicText(t, problem) : undefined}
-        >
+        <ProblemItem label={t('tables.ui.name')} required problem={problem && dynamicText(t, problem)}>
           <Input data-testid="table-rename-name" value={name} onChange={(event) => setName(event.target.value)} />
-        </Form.Item>
+        </ProblemItem>
         <Form.Item label={t('designer.tableTitle')}>
           <Input data-testid="table-rename-title" value={title} onChange={(event) => setTitle(event.target.value)} />
         </Form.Item>

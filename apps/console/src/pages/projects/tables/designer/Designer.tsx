@@ -14,6 +14,7 @@ import {
   type TableDetail,
 } from '../../../../services/tables';
 import { type Draft, draftProblems, problemPlace, withProperties } from '../draft';
+import { ProblemItem } from '../ProblemItem';
 import { RecordForm } from '../records/RecordForm';
 import { dynamicText } from '../texts';
 import { detailConfig, displayConfig } from '../viewConfig';
@@ -275,10 +276,9 @@ export default function Designer({ projectId, table, tables, onChanged }: Props)
                     onChange={(internal) => setDraft({ ...draft, internal })}
                   />
                 </Form.Item>
-                <Form.Item
+                <ProblemItem
                   label={t('designer.associatedField')}
-                  validateStatus={problems.associatedField ? 'error' : undefined}
-                  help={problems.associatedField ? dynamicText(t, problems.associatedField) : undefined}
+                  problem={problems.associatedField && dynamicText(t, problems.associatedField)}
                 >
                   <Select
                     allowClear
@@ -290,7 +290,7 @@ export default function Designer({ projectId, table, tables, onChanged }: Props)
                       setDraft({ ...draft, associatedField: associatedField ?? undefined })
                     }
                   />
-                </Form.Item>
+                </ProblemItem>
               </Form>
             ),
           },

@@ -5,6 +5,7 @@ import { createQueryClient } from '../../../../app/queryClient';
 import i18n from '../../../../i18n';
 import type { PublishPreview } from '../../../../services/tables';
 import '../texts';
+import { depthRetyped } from '../testFixtures';
 import { PublishDialog } from './PublishDialog';
 
 const PREVIEW: PublishPreview = {
@@ -12,16 +13,7 @@ const PREVIEW: PublishPreview = {
   records: 12,
   settingsChanged: ['permissions'],
   changes: [
-    {
-      field: 'depth',
-      title: 'Depth',
-      change: 'typeChanged',
-      from: 'text',
-      to: 'number',
-      values: 10,
-      converted: 7,
-      dropped: 3,
-    },
+    depthRetyped(10, 7),
     { field: 'note', title: 'Note', change: 'removed', from: 'text', values: 5, converted: 0, dropped: 5 },
     { field: 'rate', title: 'Rate', change: 'added', to: 'rating', values: 0, converted: 0, dropped: 0 },
   ],

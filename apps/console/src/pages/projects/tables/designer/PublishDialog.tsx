@@ -1,9 +1,9 @@
 import { Alert, Modal, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ScrollTable } from '../../../../components/ScrollTable';
 import type { FieldChange, PublishPreview } from '../../../../services/tables';
 import { testId } from '../../../../utils/testId';
 import { dynamicText } from '../texts';
+import { changeDialogWidth, FieldChangeTable } from './FieldChangeTable';
 
 interface Props {
   preview: PublishPreview | undefined;
@@ -16,20 +16,12 @@ interface Props {
   onCancel: () => void;
 }
 
-const CHANGE_COLOURS: Record<FieldChange['change'], string> = {
-  added: 'green',
-  removed: 'red',
-  typeChanged: 'orange',
-  optionsChanged: 'blue',
-};
-
 /**
  * The difference to the published version before a publish (issue 16 §2): each field added, removed,
  * retyped or reconfigured, with how many existing values it holds, converts and drops.
  */
 export function PublishDialog({ preview, update, publishing, failure, onConfirm, onCancel }: Props) {
   const { t } = useTranslation();
-  const typeName = (type: string | undefined) => (type ? dynamicText(t, `designer.type.${type}`, type) : '');
   return (
     <Modal
       open={preview !== undefined}
@@ -38,7 +30,7 @@ export function PublishDialog({ preview, update, publishing, failure, onConfirm,
       okButtonProps={testId('publish-confirm', { loading: publishing })}
       onOk={onConfirm}
       onCancel={onCancel}
-      width={Math.min(760, typeof window === 'undefined' ? 760 : window.innerWidth - 16)}
+      width={changeDialogWidth(760)}
       destroyOnHidden
     >
       {preview && (
@@ -49,31 +41,12 @@ export function PublishDialog({ preview, update, publishing, failure, onConfirm,
           <p data-testid="publish-intro">
             {update ? t('designer.publishIntro', { records: preview.records }) : t('designer.firstPublish')}
           </p>
-          <ScrollTable<FieldChange>
-            rowKey="field"
-            size="small"
-            pagination={false}
-            scroll={{ x: 560 }}
-            dataSource={preview.changes}
-            locale={{ emptyText: t('tables.ui.noChanges') }}
+          <FieldChangeTable<FieldChange>
+            changes={preview.changes}
+            testIdPrefix="change-"
+            scrollX={560}
+            emptyText={t('tables.ui.noChanges')}
             columns={[
-              {
-                title: t('designer.rule.field'),
-                key: 'field',
-                render: (_: unknown, change) => `${change.title} (${change.field})`,
-              },
-              {
-                title: t('tables.ui.change'),
-                key: 'change',
-                render: (_: unknown, change) => (
-                  <span data-testid={`change-${change.field}`}>
-                    <Tag color={CHANGE_COLOURS[change.change]}>{t(`tables.ui.change.${change.change}`)}</Tag>
-                    {change.change === 'typeChanged'
-                      ? `${typeName(change.from)} → ${typeName(change.to)}`
-                      : typeName(change.to ?? change.from)}
-                  </span>
-                ),
-              },
               { title: t('tables.ui.values'), dataIndex: 'values', align: 'right' },
               { title: t('tables.ui.converted'), dataIndex: 'converted', align: 'right' },
               {

@@ -5,25 +5,19 @@ import {
   RECORD_QUERY_KEYS,
   TABLE_API_BASE,
   TABLE_RECORD_CALLS,
-  type TableDefinition,
 } from '@gantry/shared';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import i18n from '../../../../i18n';
 import { renderPage } from '../../../../test/utils';
 import { newField } from '../draft';
+import { definitionOf } from '../testFixtures';
 import TableInterface from './TableInterface';
 
-const DEFINITION = {
-  internal: true,
-  uniqueTogether: [],
-  rules: [],
-  permissions: { view: [], add: [], manage: [] },
-  list: { pageSize: 20, sortOrder: -1 },
-  display: {},
-  detail: {},
-  fields: [{ ...newField('text', 'name', 'Name'), required: true }, newField('number', 'depth', 'Depth')],
-} as unknown as TableDefinition;
+const DEFINITION = definitionOf([
+  { ...newField('text', 'name', 'Name'), required: true },
+  newField('number', 'depth', 'Depth'),
+]);
 
 describe('TableInterface', () => {
   it('shows every call, query key and operator the server has, the fields and an example with an API token', async () => {

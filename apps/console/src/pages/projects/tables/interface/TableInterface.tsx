@@ -34,6 +34,30 @@ function exampleValue(field: Field): unknown {
 i18n.addResourceBundle('zh_Hans', 'translation', tableApiZh, true, false);
 i18n.addResourceBundle('en', 'translation', tableApiEn, true, false);
 
+/** Terms of the query language, each with its text; titled ones (the operators) in two columns on wide screens. */
+function ApiTerms<T extends string>({
+  terms,
+  idPrefix,
+  title,
+  text,
+}: {
+  terms: readonly T[];
+  /** Each text's test id is this, a dash and the term. */
+  idPrefix: string;
+  title?: string;
+  text: (term: T) => string;
+}) {
+  return (
+    <Descriptions size="small" column={title ? { xs: 1, md: 2 } : 1} bordered title={title}>
+      {terms.map((term) => (
+        <Descriptions.Item key={term} label={<Typography.Text code>{term}</Typography.Text>}>
+          <span data-testid={`${idPrefix}-${term}`}>{text(term)}</span>
+        </Descriptions.Item>
+      ))}
+    </Descriptions>
+  );
+}
+
 const methodColour = { GET: 'blue', POST: 'green', PUT: 'orange', PATCH: 'gold', DELETE: 'red' } as const;
 
 /**
@@ -144,27 +168,19 @@ export default function TableInterface({
 
       <Typography.Title level={5}>{t('tableApi.query')}</Typography.Title>
       <Typography.Paragraph>{t('tableApi.queryIntro')}</Typography.Paragraph>
-      <Descriptions size="small" column={1} bordered>
-        {RECORD_QUERY_KEYS.map((key) => (
-          <Descriptions.Item key={key} label={<Typography.Text code>{key}</Typography.Text>}>
-            <span data-testid={`api-query-${key}`}>{t(`tableApi.queryKey.${key}`)}</span>
-          </Descriptions.Item>
-        ))}
-      </Descriptions>
-      <Descriptions size="small" column={{ xs: 1, md: 2 }} bordered title={t('tableApi.operators')}>
-        {LIST_FIELD_OPERATORS.map((op) => (
-          <Descriptions.Item key={op} label={<Typography.Text code>{op}</Typography.Text>}>
-            <span data-testid={`api-op-${op}`}>{t(`tableApi.op.${op}`)}</span>
-          </Descriptions.Item>
-        ))}
-      </Descriptions>
-      <Descriptions size="small" column={{ xs: 1, md: 2 }} bordered title={t('tableApi.logical')}>
-        {LIST_LOGICAL_OPERATORS.map((op) => (
-          <Descriptions.Item key={op} label={<Typography.Text code>{op}</Typography.Text>}>
-            <span data-testid={`api-logical-${op}`}>{t(`tableApi.logicalOp.${op}`)}</span>
-          </Descriptions.Item>
-        ))}
-      </Descriptions>
+      <ApiTerms terms={RECORD_QUERY_KEYS} idPrefix="api-query" text={(key) => t(`tableApi.queryKey.${key}`)} />
+      <ApiTerms
+        terms={LIST_FIELD_OPERATORS}
+        idPrefix="api-op"
+        title={t('tableApi.operators')}
+        text={(op) => t(`tableApi.op.${op}`)}
+      />
+      <ApiTerms
+        terms={LIST_LOGICAL_OPERATORS}
+        idPrefix="api-logical"
+        title={t('tableApi.logical')}
+        text={(op) => t(`tableApi.logicalOp.${op}`)}
+      />
 
       <Typography.Title level={5}>{t('tableApi.example')}</Typography.Title>
       <Typography.Paragraph>{t('tableApi.exampleIntro')}</Typography.Paragraph>

@@ -10,6 +10,7 @@ import { Alert, Button, Col, Form, Row, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RequestError } from '../../../../services/request';
+import { ProblemItem } from '../ProblemItem';
 import { dynamicText } from '../texts';
 import { displayConfig } from '../viewConfig';
 import { ValueEditor, withValue } from './ValueEditor';
@@ -107,16 +108,15 @@ export function RecordForm({ definition, mode, initial = {}, preview = false, on
             : {};
           return (
             <Col key={field.name} xs={24} md={field.type === 'subTable' ? 24 : 24 / columns}>
-              <Form.Item
+              <ProblemItem
                 label={field.title}
                 required={isRequired(field)}
-                validateStatus={own ? 'error' : undefined}
-                help={
-                  own ? (
+                problem={
+                  own && (
                     <span data-testid={`record-problem-${field.name}`}>
                       {own.map((text) => dynamicText(t, text)).join('; ')}
                     </span>
-                  ) : undefined
+                  )
                 }
                 {...description}
               >
@@ -127,7 +127,7 @@ export function RecordForm({ definition, mode, initial = {}, preview = false, on
                   status={own ? 'error' : undefined}
                   onChange={(value) => setValues((current) => withValue(current, field.name, value))}
                 />
-              </Form.Item>
+              </ProblemItem>
             </Col>
           );
         })}
