@@ -13,6 +13,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { ensureChromium, ensureConsoleBuilt, ensureDependencies, mustRun, ROOT, run } from './lib.mjs';
 
 const reports = path.join(ROOT, 'artifacts', 'reports');
@@ -20,6 +21,14 @@ rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 const totals = { passed: 0, failed: 0 };
 const failedSuites = [];
+/** One line per failed test and the start of its error, repeated at the very end (CI keeps only the tail of the output). */
+const failedTests = [];
+const firstLines = (text, count = 6) =>
+  stripVTControlCharacters(String(text ?? ''))
+    .split('\n')
+    .slice(0, count)
+    .map((line) => `      ${line}`)
+    .join('\n');
 
 /** Runs a command; with `log`, its output goes to that stream instead of this terminal. Answers its exit status. */
 function runAsync(command, args, { env = {}, log } = {}) {
@@ -49,6 +58,28 @@ async function vitest(name, args, { env = {} } = {}) {
   totals.passed += report?.numPassedTests ?? 0;
   totals.failed += report?.numFailedTests ?? 0;
   if (status !== 0 || !report) failedSuites.push(name);
+  for (const file of report?.testResults ?? []) {
+    const failed = file.assertionResults.filter((test) => test.status === 'failed');
+    for (const test of failed)
+      failedTests.push(
+        `${name}: ${path.relative(ROOT, file.name)} › ${test.fullName}\n${firstLines(test.failureMessages[0])}`,
+      );
+    // a file that failed outside its tests (an import, a hook)
+    if (file.status === 'failed' && !failed.length)
+      failedTests.push(`${name}: ${path.relative(ROOT, file.name)}\n${firstLines(file.message)}`);
+  }
+}
+
+/** The failed tests of a Playwright JSON report, with the start of each one's error. */
+function playwrightFailures(name, suite, titles = []) {
+  const titlesHere = suite.title ? [...titles, suite.title] : titles;
+  for (const spec of suite.specs ?? [])
+    for (const test of spec.tests)
+      if (test.status === 'unexpected')
+        failedTests.push(
+          `${name}: ${[...titlesHere, spec.title].join(' › ')}\n${firstLines(test.results.at(-1)?.errors?.[0]?.message)}`,
+        );
+  for (const child of suite.suites ?? []) playwrightFailures(name, child, titlesHere);
 }
 
 /** The page snapshots Playwright wrote for the tests that failed since `since` (ms), for the log. */
@@ -74,7 +105,9 @@ async function playwright(name, config, log, env = {}) {
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', ...env },
     log,
   });
-  const stats = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')).stats : undefined;
+  const json = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) : undefined;
+  const stats = json?.stats;
+  for (const suite of json?.suites ?? []) playwrightFailures(name, suite);
   totals.passed += (stats?.expected ?? 0) + (stats?.flaky ?? 0);
   totals.failed += stats?.unexpected ?? 0;
   if (status !== 0 || !stats) {
@@ -183,5 +216,6 @@ console.log(readFileSync(browserLog, 'utf8'));
 console.log(readFileSync(secondLog, 'utf8'));
 
 if (failedSuites.length) console.error(`\nFailed suites: ${failedSuites.join(', ')}`);
+if (failedTests.length) console.error(`\nFailed tests:\n${failedTests.map((line) => `  - ${line}`).join('\n')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
 process.exit(failedSuites.length || totals.failed ? 1 : 0);
