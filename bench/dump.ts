@@ -7,7 +7,8 @@
  *  - its restore (`POST db-backup/restore`, the whole job: verifying every entry, loading the project's
  *    next partition and building its indexes, the one transaction that swaps it in), over the rows as dumped and again after every
  *    document changed, against `TRUNCATE` + `pg_restore --data-only` of the same rows straight into the
- *    project's partition (its indexes in place);
+ *    project's partition (its indexes in place), and against `pg_restore` of a full custom-format dump
+ *    of the same rows (table, rows, then key and indexes; issue 33);
  *  - the FTP push of the archive (our FtpStorage, as the dump job uploads it) against `curl -T` of the
  *    same file to the same private vsftpd on loopback, five rounds each, interleaved (the first of each
  *    pair alternating, the disk written back before each), medians compared;
@@ -211,6 +212,27 @@ export async function dumpBench(): Promise<void> {
     };
     const pgRestoreSeconds = pgRestore(partitionDump, own);
     const pgRestoreRootSeconds = pgRestore(pgDumpFile, 'project_documents');
+    // Issue 33's baseline: pg_restore of a full custom-format dump of the same documents (the table,
+    // its rows, then its key and indexes), as an operator restores a table into an empty database. The
+    // rows go into a table of their own shaped like the partition (LIKE … INCLUDING ALL: key, indexes,
+    // defaults), dumped whole, dropped, then restored.
+    const FULL = 'bench_full_restore';
+    const fullDump = path.join(scratch('dump-pg'), 'full.dump');
+    rmSync(fullDump, { force: true });
+    execFileSync('psql', [
+      databaseUrl,
+      '-q',
+      '-c',
+      `DROP TABLE IF EXISTS ${FULL}`,
+      '-c',
+      `CREATE TABLE ${FULL} (LIKE ${own} INCLUDING ALL)`,
+      '-c',
+      `INSERT INTO ${FULL} SELECT * FROM ${own}`,
+    ]);
+    execFileSync('pg_dump', ['-Fc', '-t', FULL, '-f', fullDump, databaseUrl]);
+    execFileSync('psql', [databaseUrl, '-q', '-c', `DROP TABLE ${FULL}`]);
+    const pgFullSeconds = timed('pg_restore', ['-d', databaseUrl, fullDump]);
+    execFileSync('psql', [databaseUrl, '-q', '-c', `DROP TABLE ${FULL}`]);
 
     // FTP push of the archive: ours and curl -T, five rounds each, interleaved, the first of each
     // pair alternating; written-back disk before each (vsftpd's writes of the previous upload
@@ -258,6 +280,7 @@ export async function dumpBench(): Promise<void> {
     const dumpRatio = pgDumpSeconds / dumpSeconds;
     const restoreRatio = pgRestoreSeconds / restoreSeconds;
     const changedRatio = pgRestoreSeconds / changedSeconds;
+    const fullRatio = pgFullSeconds / changedSeconds;
     const medianPush = median(push);
     const medianCurl = median(curl);
     const ftpRatio = medianCurl / medianPush;
@@ -283,6 +306,12 @@ export async function dumpBench(): Promise<void> {
           `${changedRatio.toFixed(2)} ${goal('database restore ÷ pg_restore (every document changed)', '≥ 0.8', changedRatio.toFixed(2), changedRatio >= 0.8)}`,
         ],
         [
+          'restore after every document changed, against a full restore',
+          `${changedSeconds.toFixed(1)} s`,
+          `pg_restore of a full pg_dump -Fc of the same rows (table, rows, key and indexes) ${pgFullSeconds.toFixed(1)} s`,
+          `${fullRatio.toFixed(2)} ${goal('database restore ÷ full pg_restore (PostgreSQL)', '≥ 1.0', fullRatio.toFixed(2), fullRatio >= 1)}`,
+        ],
+        [
           `FTP push of the archive (${archiveMB.toFixed(0)} MB)`,
           `${(archiveMB / medianPush).toFixed(0)} MB/s (median of ${push.map((s) => s.toFixed(2)).join(', ')} s)`,
           `curl -T ${(archiveMB / medianCurl).toFixed(0)} MB/s (median of ${curl.map((s) => s.toFixed(2)).join(', ')} s)`,
@@ -302,7 +331,7 @@ export async function dumpBench(): Promise<void> {
     printNotes([
       'ours: from the call to the job ending (polled every 100 ms); the server runs as users run it (npm start, NODE_ENV=production, default logging to a file)',
       "dump: our job writes every collection as JSON lines (built by PostgreSQL, each collection read by one COPY), deflates them, hashes every entry and fsyncs the zip; pg_dump -Fc writes the same table's rows compressed (its default level)",
-      "restore: our job verifies every entry, loads every line into a new table (the project's next partition), builds its key, indexes and foreign key, and swaps it in in one transaction (the first restore also deletes the project's rows from the default partition there): first over the rows as dumped, then after an UPDATE changed every document (and VACUUM); the goal is judged on the second. The baseline empties the project's partition and loads a pg_dump of it straight into it (its indexes in place; COPY batches its inserts); loading through the partitioned table, shown in brackets, is slower (COPY inserts row by row into a partitioned table with statement triggers that have transition tables, which the totals use)",
+      "restore: our job verifies every entry, loads every line into a new table (the project's next partition), builds its key, indexes and foreign key, and swaps it in in one transaction (the first restore also deletes the project's rows from the default partition there): first over the rows as dumped, then after an UPDATE changed every document (and VACUUM); the goal is judged on the second. The baseline empties the project's partition and loads a pg_dump of it straight into it (its indexes in place; COPY batches its inserts); loading through the partitioned table, shown in brackets, is slower (COPY inserts row by row into a partitioned table with statement triggers that have transition tables, which the totals use). The full restore (issue 33) is pg_restore of a custom-format dump of a table shaped like the partition (LIKE … INCLUDING ALL) holding the same rows: it creates the table, loads the rows, then builds the key and indexes",
       'FTP: our FtpStorage.push (as the dump job uploads: a .part file, size checked, renamed) and curl -T to a private vsftpd on 127.0.0.1, five rounds each, interleaved with the first of each pair alternating, `sync` before each; the medians compared. Most of our extra time is this process reading the file into fresh 1 MiB buffers: touching fresh memory costs about 4.7 ms per MiB on this machine (docs/DECISIONS.md, FTP storage)',
     ]);
   });
