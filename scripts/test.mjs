@@ -1,5 +1,5 @@
 // npm test: every suite, installing what it needs.
-//   1. lint (Biome, and every installed package's engines.node) and typecheck
+//   1. lint (Biome, and every installed package's engines.node), and the typecheck beside the console build
 //   2. unit + component + API tests on embedded PGlite (two workers)
 //   3. the process tests (real server processes: kill -9 drills, the built server's start and stop), alone
 //   4. two lanes at once: the API suite again on PostgreSQL (GANTRY_TEST_DATABASE_URL, or a throwaway
@@ -8,10 +8,11 @@
 //      first-hour test against the built server as `npm start` runs it (e2e/first-hour/). The browser
 //      output is kept in artifacts/reports/browser*.log and printed when both lanes are done, with the
 //      page snapshot of each failed browser test.
-// Ends with one line "N passed, M failed" over all suites.
+// Ends with where the time went (each phase's end, the cores busy), each failed test with the start
+// of its error (CI keeps only the tail of the output), and one line "N passed, M failed" over all suites.
 import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { ensureChromium, ensureConsoleBuilt, ensureDependencies, mustRun, ROOT, run } from './lib.mjs';
@@ -117,23 +118,52 @@ async function playwright(name, config, log, env = {}) {
   }
 }
 
+const scriptBegan = performance.now();
 ensureDependencies();
 ensureChromium();
 
 console.log('\n▸ lint and typecheck');
 mustRun('npx', ['biome', 'check', '.']);
 mustRun('node', ['scripts/check-engines.mjs']);
-mustRun('npm', ['run', 'typecheck', '--silent']);
-
-// The console's route weight budgets (apps/console/weight) read this build's manifest.
+// The typecheck (one core: tsc is single-threaded) beside the console build, whose route weight
+// budgets (apps/console/weight) the tests read from this build's manifest.
+const typecheck = runAsync('npm', ['run', 'typecheck', '--silent']);
 ensureConsoleBuilt({ force: true });
+if ((await typecheck) !== 0) {
+  console.error('typecheck failed');
+  process.exit(1);
+}
 
 // The PGlite runs must not see the PostgreSQL URL (.ci/run exports it): with it, the server suite
 // would run on PostgreSQL and the PostgreSQL-only project would be collected.
 const PGLITE = { GANTRY_TEST_DATABASE_URL: '' };
 
 const began = performance.now();
-const minutes = () => `${((performance.now() - began) / 60_000).toFixed(1)} min`;
+/** The machine's CPU time so far (/proc/stat, in ticks): busy and all. */
+function cpuTicks() {
+  if (!existsSync('/proc/stat')) return undefined;
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  const all = fields.reduce((sum, ticks) => sum + ticks, 0);
+  return { busy: all - fields[3] - fields[4], all };
+}
+let lastMark = cpuTicks();
+/** Where CI time goes: each phase's end, repeated at the end of the output. */
+const marks = [];
+function mark(what) {
+  const line = `${what}: tests began ${minutes()} ago`;
+  marks.push(line);
+  console.log(`\n  (${line})`);
+}
+/** Time since the tests began, and how many cores were busy since the last mark. */
+function minutes() {
+  const now = cpuTicks();
+  const busy =
+    now && lastMark && now.all > lastMark.all
+      ? `; ${(((now.busy - lastMark.busy) / (now.all - lastMark.all)) * availableParallelism()).toFixed(1)} of ${availableParallelism()} cores busy since the last mark`
+      : '';
+  lastMark = now;
+  return `${((performance.now() - began) / 60_000).toFixed(1)} min${busy}`;
+}
 
 // Two workers: the machine has two cores, and this pass is mostly CPU (each test app starts an
 // embedded database of its own).
@@ -143,13 +173,13 @@ await vitest(
   ['--project', 'shared', '--project', 'server', '--project', 'server-unit', '--project', 'console', '--maxWorkers=2'],
   { env: PGLITE },
 );
-console.log(`  (tests began ${minutes()} ago)`);
+mark('PGlite pass done');
 
 // Alone: the kill -9 drills keep a server busy with writes, uploads and a clean-up at once; beside
 // another suite on a two-core machine they starve (4 confirmed writes in 90 s).
 console.log('\n▸ process tests (real server processes, on PGlite)');
 await vitest('vitest-process', ['--project', 'server-process'], { env: PGLITE });
-console.log(`  (tests began ${minutes()} ago)`);
+mark('process tests done');
 
 async function postgresPass() {
   let pgUrl = process.env.GANTRY_TEST_DATABASE_URL;
@@ -202,12 +232,10 @@ const secondLog = path.join(reports, 'browser-second.log');
 const secondStream = createWriteStream(secondLog);
 await Promise.all([
   postgresPass()
-    .then(() => console.log(`\n  (PostgreSQL pass done; tests began ${minutes()} ago)`))
+    .then(() => mark('PostgreSQL pass done'))
     .then(() => secondBrowserLane(secondStream))
-    .then(() => console.log(`\n  (browser tests' second lane done; tests began ${minutes()} ago)`)),
-  browserLane(browserStream).then(() =>
-    console.log(`\n  (browser tests' first lane done; tests began ${minutes()} ago)`),
-  ),
+    .then(() => mark("browser tests' second lane done")),
+  browserLane(browserStream).then(() => mark("browser tests' first lane done")),
 ]);
 await new Promise((resolve) => secondStream.end(resolve));
 await new Promise((resolve) => browserStream.end(resolve));
@@ -215,6 +243,9 @@ console.log('\n▸ browser tests output (also in artifacts/reports/browser.log a
 console.log(readFileSync(browserLog, 'utf8'));
 console.log(readFileSync(secondLog, 'utf8'));
 
+console.log(
+  `\nWhere the time went (lint, typecheck and the console build took ${((began - scriptBegan) / 60_000).toFixed(1)} min before the tests):\n${marks.map((line) => `  ${line}`).join('\n')}`,
+);
 if (failedSuites.length) console.error(`\nFailed suites: ${failedSuites.join(', ')}`);
 if (failedTests.length) console.error(`\nFailed tests:\n${failedTests.map((line) => `  - ${line}`).join('\n')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed`);

@@ -96,7 +96,8 @@ describe('database backups on FTP storage (vsftpd)', () => {
     expect((await call('GET', `${DB}/ftp`)).json()).toEqual([]);
     expect(await readdir(path.join(ftp.root, project))).toEqual([]);
     expect((await call('DELETE', `${DB}/ftp/${id}`)).statusCode).toBe(404);
-  });
+    // a dump, a restore and four FTP transfers: 32 s on a loaded machine
+  }, 90_000);
 
   it('refuses a tampered FTP archive (the sidecar hash) and changes nothing', async () => {
     const { ftp } = await withFtp();

@@ -1,18 +1,8 @@
-import type { TableDefinition } from '@gantry/shared';
+import { type TableDefinition, tableDefinition } from '@gantry/shared';
 import type { FieldChange } from '../../../services/tables';
 
 /** Test data for the table pages (imported by tests only): a definition with these fields and defaults otherwise. */
-export const definitionOf = (fields: unknown[]) =>
-  ({
-    internal: true,
-    uniqueTogether: [],
-    rules: [],
-    permissions: { view: [], add: [], manage: [] },
-    list: { pageSize: 20, sortOrder: -1 },
-    display: {},
-    detail: {},
-    fields,
-  }) as unknown as TableDefinition;
+export const definitionOf = (fields: unknown[]): TableDefinition => tableDefinition.parse({ fields });
 
 /** A publish difference's change of `depth` from text to number: of its `values`, `converted` kept, the rest dropped. */
 export const depthRetyped = (values: number, converted: number): FieldChange => ({

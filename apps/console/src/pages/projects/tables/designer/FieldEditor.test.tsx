@@ -145,7 +145,8 @@ describe('field list', () => {
     expect(screen.getByTestId('field-editor').isConnected).toBe(true);
     // fixed: the problem goes as typed, and 完成 closes the drawer
     fireEvent.change(screen.getByTestId('choice-value-1'), { target: { value: 'b' } });
-    expect(screen.queryByTestId('choice-problem-1')).toBeNull();
+    // (the message leaves with antd's motion: gone once it ends)
+    await waitFor(() => expect(screen.queryByTestId('choice-problem-1')).toBeNull());
     fireEvent.click(screen.getByTestId('field-editor-done'));
     await waitFor(() => expect(screen.queryByTestId('field-editor')).toBeNull());
   });
