@@ -17,7 +17,7 @@
  * floor: the same job done by a script with the AWS SDK and zip (the files fetched from the S3 server,
  * `zip -1 -r` streamed into an upload to it; bench/s3-floor.ts), goal backup ≥ 0.9 × its speed.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -51,16 +51,16 @@ import {
   summarise,
 } from './lib.js';
 import { withPostgres } from './projects.js';
-import { sdkFetchTree, sdkRemove, sdkUpload } from './s3-floor.js';
+import { sdkAlone } from './s3-floor.js';
 
 const SCALE = benchScale();
 const DOCUMENTS = Math.round(200_000 * SCALE);
 const FILES = Math.round(5_000 * SCALE);
 const PROJECT = 'bk0001';
 const STORAGE = process.env.GANTRY_BENCH_STORAGE ?? 'disk';
+/** The media library's folder in a project archive. */
+const FILES_DIR = 'fileServer';
 if (STORAGE !== 'disk' && STORAGE !== 's3') throw new Error('GANTRY_BENCH_STORAGE must be disk or s3');
-/** Where the floor's archives go in the bucket (apart from the server's `bench-<engine>/`). */
-const FLOOR_PREFIX = 'bench-backup-floor/';
 
 interface Run {
   engine: 'pglite' | 'postgres';
@@ -90,33 +90,24 @@ interface Floor {
 
 /**
  * Object storage's floor: the archive's data modules and manifest laid in a folder first (not timed:
- * the database's part, which the zip baseline gets free too), then, timed, the project's media files
- * fetched from the S3 server by GetObject (as many at once as the backup reads ahead) and `zip -1 -r`
- * of the folder streamed into an SDK upload to the same server (the store's part size and parts in
- * flight). The uploaded archive is removed after.
+ * the database's part, which the zip baseline gets free too), then, timed in the floor's own process,
+ * the project's media files fetched from the S3 server by GetObject (as many at once as the backup
+ * reads ahead) and `zip -1 -r` of the folder streamed into an SDK upload to the same server (the
+ * store's part size and parts in flight).
  */
 async function sdkAndZip(s3: S3TestServer, engine: string, archive: string, mediaPrefix: string): Promise<Floor> {
-  const tree = scratch(`backup-${engine}-floor`);
-  execFileSync('unzip', ['-q', archive, '-x', 'fileServer/*', '-d', tree]);
-  const location = s3.location(FLOOR_PREFIX);
-  const key = `${FLOOR_PREFIX}${engine}.zip`;
-  const began = performance.now();
-  const fetched = await sdkFetchTree(location, mediaPrefix, path.join(tree, 'fileServer'), EXPORT_FILES_AHEAD);
-  const zip = spawn('zip', ['-1', '-r', '-q', '-', '.'], { cwd: tree, stdio: ['ignore', 'pipe', 'inherit'] });
-  const zipped = new Promise<void>((resolve, reject) =>
-    zip.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`zip exited with ${code}`)))),
-  );
-  let bytes: number;
-  try {
-    [bytes] = await Promise.all([sdkUpload(location, key, zip.stdout), zipped]);
-  } catch (error) {
-    zip.kill();
-    throw error;
-  }
-  const seconds = (performance.now() - began) / 1000;
-  await sdkRemove(location, key);
-  rmSync(tree, { recursive: true, force: true });
-  return { seconds, files: fetched.files, archiveMB: bytes / MB };
+  const folder = scratch(`backup-${engine}-floor`);
+  execFileSync('unzip', ['-q', archive, '-x', `${FILES_DIR}/*`, '-d', folder]);
+  const floor = await sdkAlone<{ ms: number; files: number; bytes: number }>(s3, {
+    kind: 'backup',
+    name: `${engine}.zip`,
+    mediaPrefix,
+    folder,
+    filesDir: FILES_DIR,
+    atOnce: EXPORT_FILES_AHEAD,
+  });
+  rmSync(folder, { recursive: true, force: true });
+  return { seconds: floor.ms / 1000, files: floor.files, archiveMB: floor.bytes / MB };
 }
 
 function folderBytes(dir: string): number {
@@ -348,7 +339,7 @@ export async function backupBench(): Promise<void> {
     'the server runs as users run it: npm start, NODE_ENV=production, default logging to a file',
     ...(s3
       ? [
-          `SDK + zip -1 -r (object storage's floor, bench/s3-floor.ts): what a script with the AWS SDK and zip takes for the same job, from this bench's process to the same s3rver: the project's media files fetched by GetObject (${EXPORT_FILES_AHEAD} at once, as the backup reads ahead) into a folder holding the archive's data modules (laid there untimed, as for zip -1 -r), then zip -1 -r of the folder streamed into an SDK Upload (8 MiB parts, 2 in flight, as Gantry's store); ratio to the floor = its seconds ÷ the backup's, goal ≥ 0.9: s3rver's cost is in both`,
+          `SDK + zip -1 -r (object storage's floor, bench/s3-floor.ts): what a Node script of the AWS SDK and zip, in a process of its own, takes for the same job on the same s3rver: the project's media files fetched by GetObject (${EXPORT_FILES_AHEAD} at once, as the backup reads ahead) into a folder holding the archive's data modules (laid there untimed, as for zip -1 -r), then zip -1 -r of the folder streamed into an SDK Upload (8 MiB parts, 2 in flight, as Gantry's store); ratio to the floor = its seconds ÷ the backup's, goal ≥ 0.9: s3rver's cost is in both`,
         ]
       : []),
   ]);

@@ -29,7 +29,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { open, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -83,7 +83,7 @@ import {
   WARM_UP_SECONDS,
 } from './lib.js';
 import { withPostgres } from './projects.js';
-import { sdkDownload, sdkRemove, sdkUpload } from './s3-floor.js';
+import { sdkAlone } from './s3-floor.js';
 
 // ---- sizes ----
 const SCALE = benchScale();
@@ -103,8 +103,6 @@ const SAMPLE_EVERY_MS = 100;
 const SERVER_POOL = 4;
 /** Object storage: the biggest file's transfers through Gantry against the SDK alone (issue 35's floor). */
 const FLOOR_GOAL = 0.9;
-/** Where the floor's objects go in the bucket (apart from the server's `bench-data-<engine>/`). */
-const FLOOR_PREFIX = 'bench-data-floor/';
 
 const TENANT = 'databench';
 const TENANT_PASSWORD = sha256Hex('Tenant12345');
@@ -341,28 +339,20 @@ async function timeDownload(
 }
 
 /**
- * The floor on object storage: `source` uploaded to the same S3 server by the AWS SDK alone (a
- * stream of the file, the store's part size and parts in flight), then downloaded by GetObject into
- * `target`, fsync'd as curl's download is; each timed, the object removed after.
+ * The floor on object storage: `source` uploaded to the same S3 server by the AWS SDK alone in a
+ * process of its own (a stream of the file, the store's part size and parts in flight), then
+ * downloaded by GetObject into `target`, fsync'd as curl's download is; each timed there.
  */
-async function timeSdkAlone(
-  s3: S3TestServer,
-  source: string,
-  target: string,
-  size: number,
-): Promise<{ uploadMs: number; downloadMs: number }> {
-  const location = s3.location(FLOOR_PREFIX);
-  const key = `${FLOOR_PREFIX}${path.basename(source)}`;
-  const uploadMs = await timed(() => sdkUpload(location, key, createReadStream(source)));
-  let got = 0;
-  const downloadMs = await timed(async () => {
-    got = await sdkDownload(location, key, target);
-    await fsyncFile(target);
+async function timeSdkAlone(s3: S3TestServer, source: string, target: string, size: number) {
+  const floor = await sdkAlone<{ uploadMs: number; downloadMs: number; sent: number; got: number }>(s3, {
+    kind: 'transfer',
+    name: path.basename(source),
+    file: source,
+    target,
   });
-  await rm(target);
-  await sdkRemove(location, key);
-  if (got !== size) throw new Error(`SDK download: ${got} bytes of ${size}`);
-  return { uploadMs, downloadMs };
+  if (floor.sent !== size || floor.got !== size)
+    throw new Error(`SDK alone: ${floor.sent} / ${floor.got} bytes of ${size}`);
+  return { uploadMs: floor.uploadMs, downloadMs: floor.downloadMs };
 }
 
 // ---- the section ----
@@ -796,7 +786,7 @@ export async function dataBench(): Promise<void> {
       `server and direct SQL took turns: ${ROUNDS} rounds of ${(LOAD_SECONDS / ROUNDS).toFixed(1)} s after a ${WARM_UP_SECONDS} s warm-up each; the machine is shared, figures are shapes`,
       ...(s3
         ? [
-            `SDK alone (object storage's floor, bench/s3-floor.ts) = the same file sent by this bench's process to the same s3rver with the AWS SDK alone (lib-storage Upload of a read stream of the file, Gantry's store's part size and parts in flight: 8 MiB, 2), then GetObject streamed into a file, fsync'd; right after Gantry's transfers of that file; Gantry ÷ SDK alone = their MB/s, goal ≥ ${FLOOR_GOAL} for the biggest file: what Gantry adds on top of S3 itself (HTTP in, the store's checks, the relay), s3rver's cost being in both`,
+            `SDK alone (object storage's floor, bench/s3-floor.ts) = the same file sent to the same s3rver by a Node script of the AWS SDK alone, in a process of its own (lib-storage Upload of a read stream of the file, Gantry's store's part size and parts in flight: 8 MiB, 2), then GetObject streamed into a file, fsync'd; right after Gantry's transfers of that file; Gantry ÷ SDK alone = their MB/s, goal ≥ ${FLOOR_GOAL} for the biggest file: what Gantry adds on top of S3 itself (HTTP in, the store's checks, the relay), s3rver's cost being in both`,
           ]
         : []),
     ]);
