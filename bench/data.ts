@@ -83,7 +83,7 @@ import {
   WARM_UP_SECONDS,
 } from './lib.js';
 import { withPostgres } from './projects.js';
-import { sdkAlone } from './s3-floor.js';
+import { sdkAlone, UPLOAD_PARTS } from './s3-floor.js';
 
 // ---- sizes ----
 const SCALE = benchScale();
@@ -668,7 +668,7 @@ export async function dataBench(): Promise<void> {
         size,
         processes.server,
       );
-      rss.phase = `SDK alone ${sizeText(size)}`;
+      if (s3) rss.phase = `SDK alone ${sizeText(size)}`;
       const floor = s3 ? await timeSdkAlone(s3, source, path.join(folder, 'download.bin'), size) : undefined;
       rss.phase = 'cp';
       const cpAfter = await timeCp(source, path.join(folder, 'copy.bin'));
@@ -786,7 +786,7 @@ export async function dataBench(): Promise<void> {
       `server and direct SQL took turns: ${ROUNDS} rounds of ${(LOAD_SECONDS / ROUNDS).toFixed(1)} s after a ${WARM_UP_SECONDS} s warm-up each; the machine is shared, figures are shapes`,
       ...(s3
         ? [
-            `SDK alone (object storage's floor, bench/s3-floor.ts) = the same file sent to the same s3rver by a Node script of the AWS SDK alone, in a process of its own (lib-storage Upload of a read stream of the file, Gantry's store's part size and parts in flight: 8 MiB, 2), then GetObject streamed into a file, fsync'd; right after Gantry's transfers of that file; Gantry ÷ SDK alone = their MB/s, goal ≥ ${FLOOR_GOAL} for the biggest file: what Gantry adds on top of S3 itself (HTTP in, the store's checks, the relay), s3rver's cost being in both`,
+            `SDK alone (object storage's floor, bench/s3-floor.ts) = the same file sent to the same s3rver by a Node script of the AWS SDK alone, in a process of its own (lib-storage Upload of a read stream of the file, as Gantry's store: ${UPLOAD_PARTS}), then GetObject streamed into a file, fsync'd; right after Gantry's transfers of that file; Gantry ÷ SDK alone = their MB/s, goal ≥ ${FLOOR_GOAL} for the biggest file: what Gantry adds on top of S3 itself (HTTP in, the store's checks, the relay), s3rver's cost being in both`,
           ]
         : []),
     ]);

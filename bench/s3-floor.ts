@@ -6,6 +6,7 @@
  * parts in flight of Gantry's own store (S3FileStore), so the requests are the same.
  */
 import { execFile } from 'node:child_process';
+import { PART_BYTES, PARTS_AT_ONCE } from '../apps/server/src/lib/s3-file-store.js';
 import type { S3TestServer } from '../apps/server/src/test/s3-server.js';
 import { ROOT } from './lib.js';
 
@@ -17,6 +18,9 @@ export type FloorJob =
    * `zip -1 -r` of `folder` streamed into an upload as `name`.
    */
   | { kind: 'backup'; name: string; mediaPrefix: string; folder: string; filesDir: string; atOnce: number };
+
+/** How the floor's uploads (and Gantry's store's) go, for the bench's notes. */
+export const UPLOAD_PARTS = `${PART_BYTES / 1024 / 1024} MiB parts, ${PARTS_AT_ONCE} in flight`;
 
 /** Where the floor's objects go in the bucket (apart from the server's), removed after each job. */
 const FLOOR_PREFIX = 'bench-floor/';
