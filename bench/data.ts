@@ -16,7 +16,8 @@
  *     server under autocannon (50 connections) and the captured statements run directly from 50
  *     concurrent loops take turns (lib.ts `interleave`);
  *  5. a 64 MiB and a 1 GiB file: `cp` (+ fsync) on the same filesystem, upload through the media
- *     library (multipart, streamed from the file), download (streamed to a file, fsync'd);
+ *     library (multipart, streamed from the file), download (streamed to a file, fsync'd); on object
+ *     storage also the floor: the same upload and download with the AWS SDK alone (bench/s3-floor.ts);
  *  6. the resident memory of the server process and of the engine is sampled every 100 ms throughout
  *     steps 3–5; the peak is checked against the issue's goal (server under 300 MB, whatever the size).
  *
@@ -82,6 +83,7 @@ import {
   WARM_UP_SECONDS,
 } from './lib.js';
 import { withPostgres } from './projects.js';
+import { sdkAlone, UPLOAD_PARTS } from './s3-floor.js';
 
 // ---- sizes ----
 const SCALE = benchScale();
@@ -99,6 +101,8 @@ const RSS_GOAL_MB = 300;
 const SAMPLE_EVERY_MS = 100;
 /** The server's request pool on PGlite (apps/server/src/db/database.ts); the direct pool has the same size. */
 const SERVER_POOL = 4;
+/** Object storage: the biggest file's transfers through Gantry against the SDK alone (issue 35's floor). */
+const FLOOR_GOAL = 0.9;
 
 const TENANT = 'databench';
 const TENANT_PASSWORD = sha256Hex('Tenant12345');
@@ -334,6 +338,23 @@ async function timeDownload(
   return transfer;
 }
 
+/**
+ * The floor on object storage: `source` uploaded to the same S3 server by the AWS SDK alone in a
+ * process of its own (a stream of the file, the store's part size and parts in flight), then
+ * downloaded by GetObject into `target`, fsync'd as curl's download is; each timed there.
+ */
+async function timeSdkAlone(s3: S3TestServer, source: string, target: string, size: number) {
+  const floor = await sdkAlone<{ uploadMs: number; downloadMs: number; sent: number; got: number }>(s3, {
+    kind: 'transfer',
+    name: path.basename(source),
+    file: source,
+    target,
+  });
+  if (floor.sent !== size || floor.got !== size)
+    throw new Error(`SDK alone: ${floor.sent} / ${floor.got} bytes of ${size}`);
+  return { uploadMs: floor.uploadMs, downloadMs: floor.downloadMs };
+}
+
 // ---- the section ----
 interface CallResult {
   server: Measure;
@@ -351,11 +372,35 @@ interface FileResult {
   download: Transfer;
   peakUpload: { server: number; engine: number };
   peakDownload: { server: number; engine: number };
+  /** Object storage: the same upload and download with the AWS SDK alone (ms). */
+  floor?: { uploadMs: number; downloadMs: number };
 }
 
 const mbps = (bytes: number, ms: number) => bytes / MB / (ms / 1000);
 const sizeText = (bytes: number) =>
   bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(0)} GiB` : `${(bytes / 1024 ** 2).toFixed(0)} MiB`;
+
+/** The floor's cells of a file's row: the SDK alone's MB/s, Gantry's ÷ them (judged for the biggest file). */
+function floorCells(
+  size: number,
+  up: number,
+  down: number,
+  floor: { uploadMs: number; downloadMs: number },
+  judged: boolean,
+): string[] {
+  const sdkUp = mbps(size, floor.uploadMs);
+  const sdkDown = mbps(size, floor.downloadMs);
+  const ratio = (name: string, value: number) =>
+    `${value.toFixed(2)}×${
+      judged
+        ? ` ${goal(`data (s3): ${name} ÷ SDK alone (${sizeText(size)})`, `≥ ${FLOOR_GOAL}`, value.toFixed(2), value >= FLOOR_GOAL)}`
+        : ''
+    }`;
+  return [
+    `${sdkUp.toFixed(0)} / ${sdkDown.toFixed(0)}`,
+    `${ratio('upload', up / sdkUp)} / ${ratio('download', down / sdkDown)}`,
+  ];
+}
 
 /** The server's request pool per engine (apps/server/src/db/database.ts); the direct pool has the same size. */
 const POOL: Record<Engine, number> = { pglite: SERVER_POOL, postgres: 10 };
@@ -605,7 +650,7 @@ export async function dataBench(): Promise<void> {
     const files: FileResult[] = [];
     const folder = scratch('data-files');
     for (const size of FILE_SIZES) {
-      console.log(`  ${sizeText(size)} file: cp, upload, download…`);
+      console.log(`  ${sizeText(size)} file: cp, upload, download${s3 ? ', the same with the SDK alone' : ''}…`);
       const source = path.join(folder, `source-${size}.bin`);
       rss.phase = 'writing the test file';
       await makeFile(source, size);
@@ -623,6 +668,8 @@ export async function dataBench(): Promise<void> {
         size,
         processes.server,
       );
+      if (s3) rss.phase = `SDK alone ${sizeText(size)}`;
+      const floor = s3 ? await timeSdkAlone(s3, source, path.join(folder, 'download.bin'), size) : undefined;
       rss.phase = 'cp';
       const cpAfter = await timeCp(source, path.join(folder, 'copy.bin'));
       await rm(source);
@@ -633,6 +680,7 @@ export async function dataBench(): Promise<void> {
         download,
         peakUpload: must(rss.peaks.get(`upload ${sizeText(size)}`), 'upload samples'),
         peakDownload: must(rss.peaks.get(`download ${sizeText(size)}`), 'download samples'),
+        ...(floor ? { floor } : {}),
       });
     }
     rss.phase = 'after';
@@ -658,8 +706,9 @@ export async function dataBench(): Promise<void> {
         'download MB/s (ratio to cp)',
         'peak RSS MiB during upload: server / engine',
         'during download: server / engine',
+        ...(s3 ? ['SDK alone MB/s: upload / download', 'Gantry ÷ SDK alone: upload / download'] : []),
       ],
-      files.map((f) => {
+      files.map((f, i) => {
         const cp = mbps(f.size, (must(f.cpMs[0], 'cp') + must(f.cpMs[1], 'cp')) / 2);
         const up = mbps(f.size, f.upload.ms);
         const down = mbps(f.size, f.download.ms);
@@ -671,6 +720,7 @@ export async function dataBench(): Promise<void> {
           `${down.toFixed(0)} (${(down / cp).toFixed(2)}×); server CPU ${cpuPerMb(f.download)} ms/MB`,
           `${f.peakUpload.server.toFixed(0)} / ${f.peakUpload.engine.toFixed(0)}`,
           `${f.peakDownload.server.toFixed(0)} / ${f.peakDownload.engine.toFixed(0)}`,
+          ...(f.floor ? floorCells(f.size, up, down, f.floor, i === files.length - 1) : []),
         ];
       }),
     );
@@ -734,6 +784,11 @@ export async function dataBench(): Promise<void> {
       "upload = curl -F: one multipart/form-data POST …/mediaLibrary/upload streamed from the file (content-length set), timed to the answer (the server fsyncs the file before answering); download = curl of GET …/mediaLibrary/download?path=…&token=… (a browser link) into a file, fsync'd, timed through the fsync. curl is the client because the bench's own Node client was the bottleneck (2–3× slower than curl on this machine). MB = 10^6 bytes; server CPU = the server process's user + system time during the transfer",
       `RSS = VmRSS of the server process (node, npm's child) and of the embedded engine (its child), sampled every ${SAMPLE_EVERY_MS} ms from the restart on the seeded data to the end; VmHWM = the largest the kernel saw, between samples too`,
       `server and direct SQL took turns: ${ROUNDS} rounds of ${(LOAD_SECONDS / ROUNDS).toFixed(1)} s after a ${WARM_UP_SECONDS} s warm-up each; the machine is shared, figures are shapes`,
+      ...(s3
+        ? [
+            `SDK alone (object storage's floor, bench/s3-floor.ts) = the same file sent to the same s3rver by a Node script of the AWS SDK alone, in a process of its own (lib-storage Upload of a read stream of the file, as Gantry's store: ${UPLOAD_PARTS}), then GetObject streamed into a file, fsync'd; right after Gantry's transfers of that file; Gantry ÷ SDK alone = their MB/s, goal ≥ ${FLOOR_GOAL} for the biggest file: what Gantry adds on top of S3 itself (HTTP in, the store's checks, the relay), s3rver's cost being in both`,
+          ]
+        : []),
     ]);
     console.log('\nStatements captured (steady state; ∥ = sent together with the one before):');
     for (const call of CALLS) {

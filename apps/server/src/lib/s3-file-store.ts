@@ -21,8 +21,8 @@ import { inPool } from './in-pool.js';
  * Multipart part size and parts in flight: an upload holds at most PART_BYTES × (PARTS_AT_ONCE + 1)
  * in memory whatever the file's size; a file smaller than one part is a single PUT.
  */
-const PART_BYTES = 8 * 1024 * 1024;
-const PARTS_AT_ONCE = 2;
+export const PART_BYTES = 8 * 1024 * 1024;
+export const PARTS_AT_ONCE = 2;
 /** The most keys one DeleteObjects call takes (S3's own limit). */
 const DELETE_BATCH = 1000;
 /** Objects copied at once when a folder or an area moves. */

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { S3Client } from '@aws-sdk/client-s3';
-import type { S3Location } from '../lib/s3-file-store.js';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { type S3Location, s3LocationOf } from '../lib/s3-file-store.js';
 
 export const S3_TEST_BUCKET = 'gantry-test';
 const ACCOUNT = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -57,9 +57,17 @@ export async function startS3Server(options: { port?: number } = {}): Promise<S3
       AWS_SECRET_ACCESS_KEY: ACCOUNT.secretAccessKey,
     },
     location(prefix) {
-      const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: ACCOUNT });
-      clients.push(client);
-      return { client, bucket: S3_TEST_BUCKET, prefix };
+      // The server's own construction (what GANTRY_S3_* above give it), so tests and bench talk alike.
+      const location = s3LocationOf({
+        bucket: S3_TEST_BUCKET,
+        prefix,
+        endpoint,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: ACCOUNT,
+      });
+      clients.push(location.client);
+      return location;
     },
     async stop() {
       for (const client of clients) client.destroy();

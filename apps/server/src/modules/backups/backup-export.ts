@@ -111,7 +111,7 @@ async function spoolModules(
 /** Files up to this size are read whole and compressed ahead, several at once; larger ones are streamed. */
 const WHOLE_FILE_MAX = 4 * 1024 * 1024;
 /** How many small files are read and compressed ahead of the one being written. */
-const AHEAD = 4;
+export const AHEAD = 4;
 
 /**
  * Writes the media files into the archive, in walk order. Small files are read and deflated ahead on
