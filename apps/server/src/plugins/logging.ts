@@ -80,7 +80,13 @@ export function loggerOptions(level: string) {
  * uncaught exception; a line can be lost only to SIGKILL or a crash of Node itself.
  */
 export function logDestination(): DestinationStream {
-  return pino.destination({ dest: 1, sync: false, minLength: 0 });
+  // Queued as bytes: as text, sonic-boom measured the whole queued text (up to 16 KiB) again for every
+  // line added, 1.8-2.4 µs a line under load against 0.4 µs as bytes (issue 33).
+  const stream = pino.destination({ dest: 1, sync: false, minLength: 0, contentMode: 'buffer' });
+  // (sonic-boom's types know only its text mode.)
+  const writeBytes = stream.write.bind(stream) as unknown as (bytes: Buffer) => boolean;
+  stream.write = (line: string) => writeBytes(Buffer.from(line));
+  return stream;
 }
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
