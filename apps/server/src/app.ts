@@ -31,7 +31,7 @@ import type { TenantService } from './modules/tenants/tenant.service.js';
 import { openConfiguredDatabase } from './open-database.js';
 import type { ActionRoute } from './plugins/auth.js';
 import { answerFrameworkError, errorAnswer } from './plugins/error-handler.js';
-import { logDestination, loggerOptions, RequestLog } from './plugins/logging.js';
+import { logDestination, loggerOptions, RequestLog, requestLogger } from './plugins/logging.js';
 import type { ProjectGate } from './plugins/project-gate.js';
 import type { UploadRoute } from './plugins/upload-routes.js';
 import './plugins/types.js';
@@ -113,8 +113,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
       options.logger === false
         ? false
         : { ...loggerOptions(config.logLevel), stream: options.logStream ?? logDestination() },
-    // One line per request instead of Fastify's two.
+    // One line per request instead of Fastify's two; a request's own logger made only when used.
     logController: new RequestLog(),
+    childLoggerFactory: requestLogger,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     rewriteUrl: (request) => hostRewrite(request),

@@ -1,4 +1,3 @@
-import fastifyCors from '@fastify/cors';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifyWebsocket from '@fastify/websocket';
@@ -20,10 +19,10 @@ import { registerPlatformRestoreGuard } from '../modules/platform-backup/platfor
 import { registerBackOfficeGate } from '../modules/sites/back-office-gate.js';
 import { type ActionRoute, registerAuth } from '../plugins/auth.js';
 import { registerCompression } from '../plugins/compression.js';
+import { registerCors } from '../plugins/cors.js';
 import { type ErrorAnswer, registerErrorHandler } from '../plugins/error-handler.js';
 import { registerNoStore } from '../plugins/no-store.js';
 import { rejectNulCharacters } from '../plugins/nul-characters.js';
-import { PROJECT_HEADER } from '../plugins/project-gate.js';
 import { registerSecurityHeaders } from '../plugins/security-headers.js';
 import { registerTenantContext } from '../plugins/tenant-context.js';
 import { registerUnreadBody } from '../plugins/unread-body.js';
@@ -85,23 +84,8 @@ export async function registerRequestPipeline(
   registerBackOfficeGate(app, services.sites);
   // While a platform restore replaces the database, every API call but its status waits it out (503).
   registerPlatformRestoreGuard(app, platformBackups, API);
-  await app.register(fastifyCors, {
-    // Cross-origin access follows the enableCors setting at run time.
-    origin: (origin, callback) => {
-      // No Origin header (same-origin calls, probes, API clients): nothing to decide, and no
-      // reason to wait for the settings (a busy database must not hold up /healthz).
-      if (!origin) return callback(null, false);
-      settings.get().then(
-        (s) => callback(null, s.enableCors),
-        // Settings unreadable: no cross-origin access, and the request itself goes on to its answer.
-        () => callback(null, false),
-      );
-    },
-    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'Accept-Language', PROJECT_HEADER],
-    exposedHeaders: ['count', 'count-estimated', 'next-cursor', 'Content-Disposition', 'ftp-configured'],
-    maxAge: 600,
-  });
+  // Cross-origin access follows the enableCors setting at run time (asked only when an Origin is sent).
+  registerCors(app, () => settings.get().then((current) => current.enableCors));
   registerSecurityHeaders(app);
   await app.register(fastifyRateLimit, { global: false, errorResponseBuilder: () => new AppError('tooManyRequests') });
   // The progress channel (modules/tasks); at most 64 KiB per message from a client.

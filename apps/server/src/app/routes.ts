@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { apiTokenRoutes } from '../modules/api-tokens/api-token.routes.js';
 import { auditRoutes } from '../modules/audit/audit.routes.js';
-import { authRoutes } from '../modules/auth/auth.routes.js';
+import { authRoutes, type ProfileExtras } from '../modules/auth/auth.routes.js';
 import { backupRoutes } from '../modules/backups/backup.routes.js';
 import { dashboardRoutes } from '../modules/dashboard/dashboard.routes.js';
 import { cycleRoutes } from '../modules/db-backup-cycles/cycle.routes.js';
@@ -20,6 +20,7 @@ import { healthRoutes } from '../modules/health/health.routes.js';
 import { licenceRoutes } from '../modules/licence/licence.routes.js';
 import { LicenceHistoryService } from '../modules/licence/licence-history.service.js';
 import { machineInfoRoutes } from '../modules/licence/machine-info.routes.js';
+import type { Holding } from '../modules/licence/platform-licence.service.js';
 import { mediaRoutes } from '../modules/media/media.routes.js';
 import { platformBackupRoutes } from '../modules/platform-backup/platform-backup.routes.js';
 import { projectRoutes } from '../modules/projects/project.routes.js';
@@ -35,6 +36,7 @@ import { tenantRoutes } from '../modules/tenants/tenant.routes.js';
 import { twoFactorRoutes } from '../modules/two-factor/two-factor.routes.js';
 import { ImageService } from '../modules/uploads/image.service.js';
 import { uploadRoutes } from '../modules/uploads/upload.routes.js';
+import type { UserRow } from '../modules/users/user.repository.js';
 import { varyOnAcceptEncoding } from '../plugins/compression.js';
 import { rightsOf } from '../policy/policy.js';
 import { API, PORTAL, SPM } from './prefixes.js';
@@ -68,12 +70,17 @@ export async function registerRoutes(
   await app.register(
     siteRoutes({ sites, settings, media, tables, store: fileStore, loginRatePerMinute: config.loginRatePerMinute }),
   );
+  // The same extras while the user row and its holding are the same (login/current/user reuses its answer).
+  const extras = new WeakMap<UserRow, { holding: Holding; value: Awaited<ReturnType<ProfileExtras>> }>();
   await app.register(
-    authRoutes(auth, config.loginRatePerMinute, async (user) => ({
-      ...(await platformLicence.holding(user)),
-      rights: rightsOf(user),
-      evaluation: config.licenceEvaluation,
-    })),
+    authRoutes(auth, config.loginRatePerMinute, async (user) => {
+      const holding = await platformLicence.holding(user);
+      const known = extras.get(user);
+      if (known?.holding === holding) return known.value;
+      const value = { ...holding, rights: rightsOf(user), evaluation: config.licenceEvaluation };
+      extras.set(user, { holding, value });
+      return value;
+    }),
     { prefix: SPM },
   );
   await app.register(twoFactorRoutes(services.twoFactor, config.loginRatePerMinute), { prefix: SPM });

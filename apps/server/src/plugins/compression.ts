@@ -1,5 +1,6 @@
 import fastifyCompress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
+import { addToVary } from '../lib/vary.js';
 
 /** Answers smaller than this go as they are: compressing them saves less than it costs. */
 export const COMPRESS_THRESHOLD = 1024;
@@ -35,11 +36,7 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
  */
 export function varyOnAcceptEncoding(scope: FastifyInstance): void {
   scope.addHook('onSend', (_request, reply, payload, done) => {
-    const vary = reply.getHeader('vary');
-    const current = Array.isArray(vary) ? vary.join(', ') : vary === undefined ? '' : String(vary);
-    if (!/(^|,)\s*(accept-encoding|\*)\s*(,|$)/i.test(current)) {
-      reply.header('vary', current ? `${current}, Accept-Encoding` : 'Accept-Encoding');
-    }
+    addToVary(reply, 'Accept-Encoding');
     done(null, payload);
   });
 }

@@ -1,4 +1,5 @@
 import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import type { Bindings, ChildLoggerOptions } from 'pino';
 import pino, { type DestinationStream } from 'pino';
 
 /** Query parameters that may carry secrets and never reach the logs (names compared normalized). */
@@ -79,8 +80,73 @@ export function loggerOptions(level: string) {
  * uncaught exception; a line can be lost only to SIGKILL or a crash of Node itself.
  */
 export function logDestination(): DestinationStream {
-  return pino.destination({ dest: 1, sync: false, minLength: 0 });
+  // Queued as bytes: as text, sonic-boom measured the whole queued text (up to 16 KiB) again for every
+  // line added, 1.8-2.4 µs a line under load against 0.4 µs as bytes (issue 33).
+  const stream = pino.destination({ dest: 1, sync: false, minLength: 0, contentMode: 'buffer' });
+  // (sonic-boom's types know only its text mode.)
+  const writeBytes = stream.write.bind(stream) as unknown as (bytes: Buffer) => boolean;
+  stream.write = (line: string) => writeBytes(Buffer.from(line));
+  return stream;
 }
+
+type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const write = (logger: FastifyBaseLogger, level: Level, args: unknown[]) =>
+  (logger[level] as (...line: unknown[]) => void).apply(logger, args);
+
+/**
+ * A request's logger (`request.log`), made only when a line is written through it: pino's child
+ * (its request id bound) cost ~1.5 µs on every request (issue 33), while a request's own line is
+ * written by RequestLog and only failures and a few warnings go through `request.log`.
+ */
+class RequestLogger implements FastifyBaseLogger {
+  private made: FastifyBaseLogger | undefined;
+
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  private get logger(): FastifyBaseLogger {
+    this.made ??= this.parent.child(this.bindings, this.options);
+    return this.made;
+  }
+
+  get level(): string {
+    return this.logger.level;
+  }
+  set level(level: string) {
+    this.logger.level = level;
+  }
+  fatal(...args: unknown[]): void {
+    write(this.logger, 'fatal', args);
+  }
+  error(...args: unknown[]): void {
+    write(this.logger, 'error', args);
+  }
+  warn(...args: unknown[]): void {
+    write(this.logger, 'warn', args);
+  }
+  info(...args: unknown[]): void {
+    write(this.logger, 'info', args);
+  }
+  debug(...args: unknown[]): void {
+    write(this.logger, 'debug', args);
+  }
+  trace(...args: unknown[]): void {
+    write(this.logger, 'trace', args);
+  }
+  silent(...args: unknown[]): void {
+    write(this.logger, 'silent', args);
+  }
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.logger.child(bindings, options);
+  }
+}
+
+/** Fastify's `childLoggerFactory`: each request's logger, made when first written to. */
+export const requestLogger = (logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) =>
+  new RequestLogger(logger, bindings, options);
 
 /** Liveness and readiness probes: polled every few seconds by orchestrators, logged only when failing. */
 const PROBES = new Set(['/healthz', '/readyz']);

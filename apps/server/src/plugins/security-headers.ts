@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 
 /**
  * The Content-Security-Policy of every answer (console pages, API answers, files). The console is
@@ -59,16 +59,22 @@ export const API_SECURITY_HEADERS = {
  * proxy in front serves it over TLS; the proxy that terminates TLS sets it. No
  * upgrade-insecure-requests, which would break an install served over plain HTTP on a LAN address.
  * The headers are the ones @fastify/helmet wrote, computed once: helmet rebuilt its middleware and
- * parsed the CSP on every request (issue 33). A route with `config.securityHeaders: false` (the
- * front sites' files) sets its own.
+ * parsed the CSP on every request (issue 33). They go with the answer's own headers (not on the raw
+ * answer: Node then writes them all in one pass), so every answer given through Fastify carries them,
+ * errors and 404s included. A route with `config.securityHeaders: false` (the front sites' files)
+ * sets its own: its own hook takes these off again, so that no other request pays for the check.
  */
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  const headers = Object.entries(API_SECURITY_HEADERS);
-  // On the raw answer, as helmet did: an answer written by a route itself carries them too.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.routeOptions.config?.securityHeaders !== false) {
-      for (const [name, value] of headers) reply.raw.setHeader(name, value);
-    }
+  const names = Object.keys(API_SECURITY_HEADERS);
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(API_SECURITY_HEADERS);
     done();
+  });
+  const withoutHeaders: onRequestHookHandler = (_request, reply, done) => {
+    for (const name of names) reply.removeHeader(name);
+    done();
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.config?.securityHeaders === false) route.onRequest = [route.onRequest ?? [], withoutHeaders].flat();
   });
 }

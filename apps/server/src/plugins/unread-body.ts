@@ -8,8 +8,15 @@ export const DRAIN_MAX_MS = 5_000;
 /** How long a connection closed after an early answer still reads (and drops) what the client sends. */
 export const LINGER_MS = 5_000;
 
-/** Whether nothing of the request's body is left to arrive or to be read (a GET, a body read whole). */
+/**
+ * Whether nothing of the request's body is left to arrive or to be read: a request without a body
+ * (neither Content-Length nor Transfer-Encoding, RFC 9112 §6.3: a GET), or a body read whole. The
+ * headers decide a GET answered synchronously, before Node has marked its message complete (which
+ * would otherwise cost a drain, a promise and a timer per request: issue 33).
+ */
 function consumed(raw: IncomingMessage): boolean {
+  const { headers } = raw;
+  if (headers['transfer-encoding'] === undefined && !Number(headers['content-length'])) return true;
   return raw.readableEnded || (raw.complete && raw.readableLength === 0);
 }
 

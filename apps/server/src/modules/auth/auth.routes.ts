@@ -10,7 +10,7 @@ import {
   registerBody,
   translate,
 } from '@gantry/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
@@ -19,7 +19,11 @@ import type { UserRow } from '../users/user.repository.js';
 import { type AuthService, toSessionUser } from './auth.service.js';
 
 /** Registration of the administrator, sign-in, sign-out and the signed-in user's own account. */
-/** What `login/current/user` adds to the session user: the grant held, the features usable now, the rights, evaluation install or not. */
+/**
+ * What `login/current/user` adds to the session user: the grant held, the features usable now, the
+ * rights, evaluation install or not. The same object for a user row as long as none of it changed
+ * (the answer made of it is then reused).
+ */
 export type ProfileExtras = (
   user: UserRow,
 ) => Promise<Pick<CurrentUser, 'grant' | 'features' | 'rights' | 'evaluation'>>;
@@ -97,12 +101,25 @@ export function authRoutes(auth: AuthService, loginRatePerMinute: number, profil
       },
     );
 
+    // Asked on every page of the console: the answer is checked and serialised by its schema once per
+    // user row, session expiry and extras (rows and cached sessions are never changed: a change is a
+    // new object), then sent as it is (issue 33: the schema's encoding was most of the call's cost).
+    const answers = new WeakMap<UserRow, { expiresAt: Date; extras: object; json: string }>();
     app.get(
       '/login/current/user',
       { config: { action: 'session' }, schema: { tags: ['auth'], response: { 200: currentUser } } },
-      async (request) => {
-        const session = sessionOf(request);
-        return { ...toSessionUser(session.user, session.expiresAt), ...(await profileExtras(session.user)) };
+      async (request, reply) => {
+        const { user, expiresAt } = sessionOf(request);
+        const extras = await profileExtras(user);
+        let known = answers.get(user);
+        if (known?.expiresAt !== expiresAt || known.extras !== extras) {
+          const answer = currentUser.encode({ ...toSessionUser(user, expiresAt), ...extras });
+          known = { expiresAt, extras, json: JSON.stringify(answer) };
+          answers.set(user, known);
+        }
+        // Already JSON: a string with a JSON content type is sent as it is, past the typed serializer.
+        const untyped: FastifyReply = reply;
+        return untyped.type('application/json; charset=utf-8').send(known.json);
       },
     );
   };
