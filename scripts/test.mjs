@@ -150,7 +150,7 @@ let lastMark = cpuTicks();
 /** Where CI time goes: each phase's end, repeated at the end of the output. */
 const marks = [];
 function mark(what) {
-  const line = `${what}: tests began ${minutes()} ago`;
+  const line = `${what}: ${minutes()}`;
   marks.push(line);
   console.log(`\n  (${line})`);
 }
@@ -159,10 +159,10 @@ function minutes() {
   const now = cpuTicks();
   const busy =
     now && lastMark && now.all > lastMark.all
-      ? `; ${(((now.busy - lastMark.busy) / (now.all - lastMark.all)) * availableParallelism()).toFixed(1)} of ${availableParallelism()} cores busy since the last mark`
+      ? ` (${(((now.busy - lastMark.busy) / (now.all - lastMark.all)) * availableParallelism()).toFixed(1)} of ${availableParallelism()} cores busy since the mark before)`
       : '';
   lastMark = now;
-  return `${((performance.now() - began) / 60_000).toFixed(1)} min${busy}`;
+  return `tests began ${((performance.now() - began) / 60_000).toFixed(1)} min ago${busy}`;
 }
 
 // Two workers: the machine has two cores, and this pass is mostly CPU (each test app starts an
