@@ -42,6 +42,11 @@ export interface AppOptions {
   config: Config;
   /** An open database; when absent the app opens the one the config names and closes it with itself. */
   database?: DatabaseHandle;
+  /**
+   * The given `database` still starts and is ready when this resolves (main.ts builds the app
+   * meanwhile): what a stopped process left is then decided as soon as it is (app/lifecycle.ts).
+   */
+  databaseReady?: Promise<void>;
   /** Close the given `database` with the app too (main.ts opens it early, while the server loads). */
   closeDatabase?: boolean;
   clock?: Clock;
@@ -120,6 +125,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     bodyLimit: 1024 * 1024,
     rewriteUrl: (request) => hostRewrite(request),
     frameworkErrors: (error, request, reply) => answerFrameworkError(answerError, error, request, reply),
+    schemaController: { compilersFactory: { buildValidator: noDefaultCompiler, buildSerializer: noDefaultCompiler } },
   });
   databaseLog = (message) => app.log.warn(message);
   if (metrics) database.embedded?.onStop((stop) => metrics.engineStopped(stop.reason));
@@ -161,6 +167,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     config,
     clock,
     database,
+    databaseReady: options.databaseReady,
     closeDatabase: !options.database || options.closeDatabase === true,
   });
   await registerRoutes(app, services, { config, database });
@@ -172,6 +179,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
     projectGate: services.projectGate,
     services: exposed(services),
   };
+}
+
+/**
+ * Fastify's default schema compilers (ajv, fast-json-stringify) are loaded when the app is made unless
+ * factories are given (~0.1 s of a start), and none would be used: every route's schemas are zod,
+ * compiled by the compilers app/http.ts sets before any route. Only a scope that added shared schemas
+ * of its own (`addSchema`; none does) would ask for a factory.
+ */
+function noDefaultCompiler(): never {
+  throw new Error('no default schema compiler: schemas are zod, compiled by the compilers app/http.ts sets');
 }
 
 /** The services tests and the process entry reach for. */

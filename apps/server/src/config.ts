@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { BACKUP_LIMITS, MEDIA_LIMITS } from '@gantry/shared';
 import { z } from 'zod';
 import { S3_COPY_MAX_BYTES } from './lib/s3-limits.js';
-import { DEVELOPMENT_PUBLIC_KEY } from './modules/licence/trusted-keys.js';
+import { DEVELOPMENT_PUBLIC_KEY } from './modules/licence/development-key.js';
 import { SERVER_ROOT } from './server-root.js';
 
 /** Everything the server reads from the environment, parsed and checked once at start. */

@@ -98,7 +98,7 @@ async function main(): Promise<void> {
   timings.loadMs = since(started);
   const { handle: database, ready } = await opening;
   const building = performance.now();
-  const { app } = await buildApp({ config, database, closeDatabase: true });
+  const { app } = await buildApp({ config, database, databaseReady: ready, closeDatabase: true });
   timings.buildMs = since(building);
   databaseLog = (message) => app.log.warn(message);
   await ready;

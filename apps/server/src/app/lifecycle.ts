@@ -13,16 +13,24 @@ const CLEAN_UP_MS = 10 * 60 * 1000;
 const RESTORE_RECOVERY_MS = 60_000;
 
 /**
- * The server's start and stop, in order, in one place. Before listen (`onReady`): what a stopped
- * process left is decided (a platform restore, orphaned tasks, restores' journals, template
- * installs), then the scheduled work starts. After listen: the trash of restores is emptied in the
+ * The server's start and stop, in order, in one place. Before listen (`onReady`, or from the moment
+ * the database is ready when the app is built while it starts): what a stopped process left is
+ * decided (a platform restore, orphaned tasks, restores' journals, template installs); then (`onReady`)
+ * the scheduled work starts. After listen: the trash of restores is emptied in the
  * background, never awaited. On close (hooks run last-registered first): the scheduled work and the
  * tasks stop, then the database closes.
  */
 export function registerLifecycle(
   app: FastifyInstance,
   services: Services,
-  context: { config: Config; clock: Clock; database: DatabaseHandle; closeDatabase: boolean },
+  context: {
+    config: Config;
+    clock: Clock;
+    database: DatabaseHandle;
+    /** Set while `database` still starts (its engine, migrations). */
+    databaseReady?: Promise<void> | undefined;
+    closeDatabase: boolean;
+  },
 ): void {
   const { config, clock, database } = context;
   const { auth, sites, media, taskEngine, backups, dbBackups, templates, retention, siteListeners } = services;
@@ -41,7 +49,8 @@ export function registerLifecycle(
   app.addHook('onClose', async () => clearInterval(cleanUp));
   if (context.closeDatabase) app.addHook('onClose', () => database.close());
 
-  app.addHook('onReady', async () => {
+  /** What a stopped process left is decided, in this order. */
+  const recover = async () => {
     // A platform restore a stopped process left: its files put in place if its data committed, else dropped.
     await recoverPlatformRestore({
       db: database.background,
@@ -75,6 +84,15 @@ export function registerLifecycle(
         (removed) => removed > 0 && app.log.warn({ removed }, 'removed projects of unfinished template installs'),
         warn('template install recovery failed'),
       );
+  };
+  // A start (main.ts) builds the app while its database starts: the recovery's statements then run as
+  // soon as the database is ready, while the routes are registered (the engine works while this
+  // process does), and onReady waits for them. Without it (tests) they run at onReady.
+  const recovering = context.databaseReady?.then(recover);
+  recovering?.catch(() => undefined); // awaited by onReady; not an unhandled rejection meanwhile
+
+  app.addHook('onReady', async () => {
+    await (recovering ?? recover());
     retention.schedule();
     // Projects with a port are listened on; a port that cannot be is logged, never fatal.
     await siteListeners.start().catch(warn('project site listeners failed'));
@@ -107,6 +125,8 @@ export function registerLifecycle(
   }, RESTORE_RECOVERY_MS);
   restoreRecovery.unref();
   app.addHook('onClose', async () => {
+    // Stopped during the start: the recovery under way finishes before the tasks and the database stop.
+    await recovering?.catch(() => undefined);
     clearInterval(restoreRecovery);
     await trash.stop();
     await siteListeners.close();

@@ -1,12 +1,17 @@
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase, queryRows, startDatabase } from './database.js';
 import { mapDatabaseError } from './database-errors.js';
 import { EmbeddedEngine } from './embedded-engine.js';
+import { PGLITE_EXTENSIONS } from './pglite-options.js';
 
 /** The embedded engine as the server runs it: PGlite in its own process, reached over its socket. */
 describe('embedded database process', () => {
@@ -164,6 +169,42 @@ describe('embedded database process', () => {
     await expect(ready).rejects.toThrow(/is in use by process \d+/);
     expect(existsSync(socketDir)).toBe(false);
     expect(await early.status(100)).toBe('stopped');
+  });
+});
+
+describe('migrations at start', () => {
+  it('applies what an existing database lacks (an upgrade), and nothing twice when it lacks nothing', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'gantry-upgrade-'));
+    try {
+      const dataDir = path.join(dir, 'pglite');
+      // The database as the previous release left it: every migration but the newest.
+      const previous = path.join(dir, 'migrations');
+      cpSync(fileURLToPath(new URL('./migrations', import.meta.url)), previous, { recursive: true });
+      const journalFile = path.join(previous, 'meta/_journal.json');
+      const journal: { entries: { when: number }[] } = JSON.parse(readFileSync(journalFile, 'utf8'));
+      const newest = journal.entries.pop();
+      writeFileSync(journalFile, JSON.stringify(journal));
+      const client = new PGlite({ dataDir, extensions: PGLITE_EXTENSIONS });
+      await migrate(drizzle({ client }), { migrationsFolder: previous });
+      await client.close();
+
+      const applied = async () => {
+        const handle = await openDatabase({ dataDir });
+        try {
+          return await queryRows<{ count: number; last: string }>(
+            handle.db,
+            sql`select count(*)::int as count, max(created_at)::text as last from drizzle.__drizzle_migrations`,
+          );
+        } finally {
+          await handle.close();
+        }
+      };
+      const all = [{ count: journal.entries.length + 1, last: String(newest?.when) }];
+      expect(await applied()).toEqual(all);
+      expect(await applied()).toEqual(all);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

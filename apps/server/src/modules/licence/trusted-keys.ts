@@ -2,13 +2,10 @@ import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SERVER_ROOT } from '../../server-root.js';
+import { DEVELOPMENT_PUBLIC_KEY } from './development-key.js';
 import { keyIdOf, privateKeyFromPem, publicKeyFromBase64, rawPublicKey, type TrustedKey } from './licence-signature.js';
 
-/**
- * DEVELOPMENT key (public half). Its private half is in the repository (`licence-dev/`), so anyone
- * can sign with it: trusted only outside production, for tests and local use.
- */
-export const DEVELOPMENT_PUBLIC_KEY = 'Ip/fVIM0xwWHPdWkPnc6Himl39Xaj+COi4Co1CpprKk=';
+export { DEVELOPMENT_PUBLIC_KEY };
 
 /**
  * The keys whose signatures the server accepts: the configured vendor keys, plus the development key
