@@ -79,8 +79,7 @@ async function settled(page: Page, network: { inFlight: number; since: number })
 }
 
 async function axeFindings(page: Page): Promise<Finding[]> {
-  // once per document: a route change is a hash change, the same document
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
+  await page.evaluate(AXE);
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<unknown> } }).axe;
     const result = (await axe.run(document, {

@@ -19,7 +19,7 @@ export const SITES_HTTPS_PORT = Number(process.env.GANTRY_E2E_SITES_HTTPS_PORT ?
  * after the PostgreSQL pass, takes these projects; `GANTRY_E2E_LANE` (`first` or `second`) picks a
  * lane, and without it every project runs.
  */
-const SECOND_LANE = new Set(['guide', 'templates', 'sites', 'hub']);
+const SECOND_LANE = new Set(['templates', 'hub']);
 const LANE = process.env.GANTRY_E2E_LANE;
 const inLane = (project: { name: string }) => !LANE || (LANE === 'second') === SECOND_LANE.has(project.name);
 
