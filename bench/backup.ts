@@ -339,7 +339,7 @@ export async function backupBench(): Promise<void> {
     'the server runs as users run it: npm start, NODE_ENV=production, default logging to a file',
     ...(s3
       ? [
-          `SDK + zip -1 -r (object storage's floor, bench/s3-floor.ts): what a Node script of the AWS SDK and zip, in a process of its own, takes for the same job on the same s3rver: the project's media files fetched by GetObject (${EXPORT_FILES_AHEAD} at once, as the backup reads ahead) into a folder holding the archive's data modules (laid there untimed, as for zip -1 -r), then zip -1 -r of the folder streamed into an SDK Upload (${UPLOAD_PARTS}, as Gantry's store); ratio to the floor = its seconds ÷ the backup's, goal ≥ 0.9: s3rver's cost is in both`,
+          `SDK + zip -1 -r (object storage's floor, bench/s3-floor.ts): what a Node script of the AWS SDK and zip, in a process of its own, takes for the same job on the same s3rver: the project's media files fetched by GetObject (${EXPORT_FILES_AHEAD} at once, as the backup reads ahead) into a folder holding the archive's data modules (laid there untimed, as for zip -1 -r), then zip -1 -r of the folder streamed into object storage by the store's own multipart upload (lib/s3-upload.ts, ${UPLOAD_PARTS}); ratio to the floor = its seconds ÷ the backup's, goal ≥ 0.9: s3rver's cost is in both`,
         ]
       : []),
   ]);

@@ -786,7 +786,7 @@ export async function dataBench(): Promise<void> {
       `server and direct SQL took turns: ${ROUNDS} rounds of ${(LOAD_SECONDS / ROUNDS).toFixed(1)} s after a ${WARM_UP_SECONDS} s warm-up each; the machine is shared, figures are shapes`,
       ...(s3
         ? [
-            `SDK alone (object storage's floor, bench/s3-floor.ts) = the same file sent to the same s3rver by a Node script of the AWS SDK alone, in a process of its own (lib-storage Upload of a read stream of the file, as Gantry's store: ${UPLOAD_PARTS}), then GetObject streamed into a file, fsync'd; right after Gantry's transfers of that file; Gantry ÷ SDK alone = their MB/s, goal ≥ ${FLOOR_GOAL} for the biggest file: what Gantry adds on top of S3 itself (HTTP in, the store's checks, the relay), s3rver's cost being in both`,
+            `SDK alone (object storage's floor, bench/s3-floor.ts) = the same file sent to the same s3rver by a Node script of the AWS SDK alone, in a process of its own (a read stream of the file sent by the store's own multipart upload, lib/s3-upload.ts: ${UPLOAD_PARTS}), then GetObject streamed into a file, fsync'd; right after Gantry's transfers of that file; Gantry ÷ SDK alone = their MB/s, goal ≥ ${FLOOR_GOAL} for the biggest file: what Gantry adds on top of S3 itself (HTTP in, the store's checks, the relay), s3rver's cost being in both`,
           ]
         : []),
     ]);

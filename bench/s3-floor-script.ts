@@ -11,32 +11,14 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { loadConfig } from '../apps/server/src/config.js';
 import { inPool } from '../apps/server/src/lib/in-pool.js';
-import { PART_BYTES, PARTS_AT_ONCE, type S3Location, s3LocationOf } from '../apps/server/src/lib/s3-file-store.js';
+import { type S3Location, s3LocationOf } from '../apps/server/src/lib/s3-file-store.js';
+import { uploadObject } from '../apps/server/src/lib/s3-upload.js';
 import type { FloorJob } from './s3-floor.js';
 
-/** `body` uploaded as the object `key` (a multipart upload, counted as the store counts); its size in bytes. */
-async function upload(s3: S3Location, key: string, body: Readable): Promise<number> {
-  let size = 0;
-  const counted = Readable.from(
-    (async function* () {
-      for await (const chunk of body) {
-        size += (chunk as Buffer).length;
-        yield chunk as Buffer;
-      }
-    })(),
-    { objectMode: false },
-  );
-  await new Upload({
-    client: s3.client,
-    params: { Bucket: s3.bucket, Key: key, Body: counted },
-    partSize: PART_BYTES,
-    queueSize: PARTS_AT_ONCE,
-  }).done();
-  return size;
-}
+/** `body` uploaded as the object `key` by the store's own multipart upload (lib/s3-upload.ts); its size in bytes. */
+const upload = (s3: S3Location, key: string, body: Readable): Promise<number> => uploadObject(s3, key, body);
 
 /** The object `key` streamed into the file `target` (not fsync'd); its size in bytes. */
 async function download(s3: S3Location, key: string, target: string): Promise<number> {

@@ -6,7 +6,7 @@
  * parts in flight of Gantry's own store (S3FileStore), so the requests are the same.
  */
 import { execFile } from 'node:child_process';
-import { PART_BYTES, PARTS_AT_ONCE } from '../apps/server/src/lib/s3-file-store.js';
+import { PART_BYTES, PARTS_AT_ONCE } from '../apps/server/src/lib/s3-upload.js';
 import type { S3TestServer } from '../apps/server/src/test/s3-server.js';
 import { ROOT } from './lib.js';
 

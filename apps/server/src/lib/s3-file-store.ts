@@ -10,19 +10,13 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { MEDIA_TEMP_PREFIX } from '@gantry/shared';
 import type { S3Settings } from '../config.js';
 import type { AreaEntry, FileInfo, FileStore, TreeAnswer, TreeNode } from './file-store.js';
 import { FileStoreError } from './file-store.js';
 import { inPool } from './in-pool.js';
+import { uploadObject } from './s3-upload.js';
 
-/**
- * Multipart part size and parts in flight: an upload holds at most PART_BYTES × (PARTS_AT_ONCE + 1)
- * in memory whatever the file's size; a file smaller than one part is a single PUT.
- */
-export const PART_BYTES = 8 * 1024 * 1024;
-export const PARTS_AT_ONCE = 2;
 /** The most keys one DeleteObjects call takes (S3's own limit). */
 const DELETE_BATCH = 1000;
 /** Objects copied at once when a folder or an area moves. */
@@ -196,7 +190,7 @@ export class S3FileStore implements FileStore {
   private async putMarker(area: string, segments: string[]): Promise<void> {
     if (segments.length === 0) return;
     await this.s3.client.send(
-      new PutObjectCommand({ Bucket: this.s3.bucket, Key: this.folderKey(area, segments), Body: '' }),
+      new PutObjectCommand({ Bucket: this.s3.bucket, Key: this.folderKey(area, segments), Body: '', ContentLength: 0 }),
     );
   }
 
@@ -246,33 +240,16 @@ export class S3FileStore implements FileStore {
     await this.requireFolder(area, segments.slice(0, -1));
     const existing = await this.stat(area, segments);
     if (existing && (existing.type === 'dir' || !options.overwrite)) throw new FileStoreError('exists', segments);
-    let size = 0;
-    // Counted as it goes: past the limit the stream fails, the upload is aborted, nothing appears.
-    const counted = Readable.from(
-      (async function* () {
-        for await (const chunk of source) {
-          const bytes = chunk as Buffer;
-          size += bytes.length;
-          if (size > options.maxBytes) throw new FileStoreError('tooLarge', segments);
-          yield bytes;
-        }
-      })(),
-      { objectMode: false },
-    );
-    const upload = new Upload({
-      client: this.s3.client,
-      params: { Bucket: this.s3.bucket, Key: key, Body: counted },
-      partSize: PART_BYTES,
-      queueSize: PARTS_AT_ONCE,
-    });
+    // Counted as it goes: past the limit the upload is aborted and nothing appears.
     try {
-      await upload.done();
+      const size = await uploadObject(this.s3, key, source, (bytes) => {
+        if (bytes > options.maxBytes) throw new FileStoreError('tooLarge', segments);
+      });
+      return { size };
     } catch (error) {
       source.destroy();
-      if (size > options.maxBytes) throw new FileStoreError('tooLarge', segments);
       throw error;
     }
-    return { size };
   }
 
   private async get(area: string, segments: string[]) {
@@ -325,7 +302,9 @@ export class S3FileStore implements FileStore {
   async mkdir(area: string, segments: string[]): Promise<void> {
     if (await this.stat(area, segments)) throw new FileStoreError('exists', segments);
     if (segments.length === 0) {
-      await this.s3.client.send(new PutObjectCommand({ Bucket: this.s3.bucket, Key: this.areaKey(area), Body: '' }));
+      await this.s3.client.send(
+        new PutObjectCommand({ Bucket: this.s3.bucket, Key: this.areaKey(area), Body: '', ContentLength: 0 }),
+      );
       return;
     }
     for (let i = 1; i <= segments.length; i++) {
