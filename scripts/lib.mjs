@@ -19,13 +19,16 @@ export function mustRun(command, args, options = {}) {
   }
 }
 
-/** npm ci when node_modules is missing or older than the lockfile. */
+/**
+ * npm ci when node_modules is missing or older than the lockfile. The build tools are dev dependencies,
+ * which npm leaves out under NODE_ENV=production (how `npm start` is often run): included explicitly.
+ */
 export function ensureDependencies() {
   const marker = path.join(ROOT, 'node_modules', '.package-lock.json');
   const lock = path.join(ROOT, 'package-lock.json');
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
   console.log('▸ installing npm packages (npm ci)');
-  mustRun('npm', ['ci', '--no-audit', '--no-fund']);
+  mustRun('npm', ['ci', '--include=dev', '--no-audit', '--no-fund']);
 }
 
 function newestMtime(dir) {
