@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Admission, type Release, StatementOwner, statementOwner } from './admission.js';
+import { Admission, type Release, StatementOwner, SYSTEM_TENANT, statementOwner } from './admission.js';
 
 /** Asks for a slot as `tenant`; records the order in which slots were given; `done`: gives it back at once. */
 function asker(admission: Admission, order: string[]) {
@@ -47,6 +47,30 @@ describe('admission: fair sharing of the request pool', () => {
     await Promise.all(waiting);
     // B was served last: C, then A (never served), then B, C, B.
     expect(order).toEqual(['b1', 'c1', 'a1', 'b2', 'c2', 'b3']);
+  });
+
+  it('queues a statement outside any request context as the system tenant, never past a waiting tenant', async () => {
+    const admission = new Admission({ slots: 1, share: 1 });
+    const order: string[] = [];
+    const tenants: string[] = [];
+    admission.watch((event) => {
+      if (event.kind === 'admit') tenants.push(event.tenant);
+    });
+    const ask = asker(admission, order);
+    const held = await ask('b', 'b1');
+    const a = ask('a', 'a1', true);
+    // No statement context (start-up, timers): it waits for the slot like any tenant's statement.
+    const outside = Promise.resolve(admission.enter()).then((release) => {
+      order.push('outside');
+      release();
+    });
+    await Promise.resolve();
+    expect(admission.queued).toBe(2);
+    expect(order).toEqual(['b1']);
+    held();
+    await Promise.all([a, outside]);
+    expect(order).toEqual(['b1', 'a1', 'outside']);
+    expect(tenants).toEqual(['b', 'a', SYSTEM_TENANT]);
   });
 
   it('lets a statement through at once beside its own transaction, and a release counts once', async () => {

@@ -42,6 +42,19 @@ describe(`settings (${ENGINE})`, () => {
     });
   });
 
+  it('answers anonymous callers the same from the database and from the cache, and a change at once', async () => {
+    await t.call('PATCH', URL, token, { name: 'Renamed' });
+    // The change dropped the cached copy: the first answer is read from the database, the next from the cache.
+    const [cold, warm] = [await t.call('GET', URL), await t.call('GET', URL)];
+    for (const response of [cold, warm]) {
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    }
+    expect(warm.body).toBe(cold.body);
+    expect(cold.json()).toMatchObject({ name: 'Renamed', language: 'zh_Hans' });
+    expect(cold.json()).not.toHaveProperty('enableCors');
+  });
+
   it('needs a signed-in administrator to write', async () => {
     expect((await t.call('PUT', URL, undefined, full())).statusCode).toBe(401);
     expect((await t.call('PATCH', URL, 'dead-token', { name: 'x' })).statusCode).toBe(401);

@@ -20,13 +20,20 @@ export function settingsRoutes(settings: SettingsService) {
           response: { 200: z.union([settingsSchema, settingsSchema.partial()]) },
         },
       },
-      async (request, reply) => {
+      (request, reply) => {
         if (can(request.auth?.user, 'settings.read')) return settings.get();
         // Already JSON: a string with a JSON content type is sent as it is, past the typed serializer.
         const untyped: FastifyReply = reply;
-        return untyped
-          .type('application/json; charset=utf-8')
-          .send(settings.cachedPublicJson() ?? (await settings.getPublicJson()));
+        const send = (json: string): void => {
+          untyped.type('application/json; charset=utf-8').send(json);
+        };
+        const cached = settings.cachedPublicJson();
+        // Cached (nearly always): answered in this call, no promise for Fastify to wait on (issue 33).
+        if (cached !== undefined) {
+          send(cached);
+          return;
+        }
+        return settings.getPublicJson().then(send);
       },
     );
 
