@@ -1,4 +1,3 @@
-import { isRecord } from '@gantry/shared';
 import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { Bindings, ChildLoggerOptions } from 'pino';
 import pino, { type DestinationStream } from 'pino';
@@ -191,85 +190,12 @@ const pathOf = (url: string) => {
 /** Requests whose line was already written (an unexpected error, logged with its details). */
 const logged = new WeakSet<FastifyRequest>();
 
-/** The fields of an ordinary request line, in their order. */
-const LINE_KEYS = ['reqId', 'method', 'url', 'status', 'ms', 'msg'];
-
-/** Writes one ordinary request line: its id, method, URL (redacted here), status and milliseconds. */
-export type LineWriter = (id: string, method: string, url: string, status: number, ms: number) => void;
-
-/**
- * The ordinary request line written straight to `logger`'s stream: the same text pino writes for
- * `info({ reqId, method, url, status, ms }, 'request')`, from pino's own pieces (the level's text,
- * the time, the bindings, the line's end), without its generic path (rest arguments, a loop over the
- * keys with each value's serializer and type), which cost twice as much per line (issue 33). Strings
- * are quoted by JSON.stringify, as pino quotes them (the URL and the id come from HTTP's latin-1 text,
- * so no lone surrogate, where the two would differ). Undefined, and pino's own path taken, when the
- * logger has anything this does not reproduce: custom levels, a mixin, a log formatter, a stream
- * hook, a nested key, a message prefix or key, serializers or redaction of these keys, or a stream
- * that wants each line's metadata (pino's multistream).
- */
-export function directLine(logger: FastifyBaseLogger): LineWriter | undefined {
-  const symbols = pino.symbols;
-  const get = (key: symbol | string): unknown => Reflect.get(logger, key);
-  const info = pino.levels.values.info ?? 30;
-  const stream = get(symbols.streamSym);
-  const time = get(symbols.timeSym);
-  const bindings = get(symbols.chindingsSym);
-  const end = get(symbols.endSym);
-  const levels = get(symbols.lsCacheSym);
-  const level = isRecord(levels) ? levels[info] : undefined;
-  const formatters = get(symbols.formattersSym);
-  const hooks = get(symbols.hooksSym);
-  const serializers = get(symbols.serializersSym);
-  const stringifiers = get(symbols.stringifiersSym);
-  // (a symbol pino's types do not list)
-  const msgPrefix: unknown = Reflect.get(symbols, 'msgPrefixSym');
-  const own = (value: unknown, key: string) => isRecord(value) && Object.hasOwn(value, key);
-  if (
-    !isRecord(stream) ||
-    typeof stream.write !== 'function' ||
-    Reflect.get(stream, symbols.needsMetadataGsym) === true ||
-    typeof time !== 'function' ||
-    typeof bindings !== 'string' ||
-    typeof end !== 'string' ||
-    typeof level !== 'string' ||
-    get(symbols.useOnlyCustomLevelsSym) ||
-    get(symbols.mixinSym) ||
-    get(symbols.nestedKeySym) ||
-    (typeof msgPrefix === 'symbol' && get(msgPrefix) !== undefined) ||
-    get(symbols.messageKeySym) !== 'msg' ||
-    !isRecord(formatters) ||
-    formatters.log !== undefined ||
-    !isRecord(hooks) ||
-    hooks.streamWrite !== undefined ||
-    !isRecord(stringifiers) ||
-    Reflect.get(stringifiers, symbols.wildcardFirstSym) !== undefined ||
-    LINE_KEYS.some((key) => own(serializers, key) || own(stringifiers, key))
-  ) {
-    return undefined;
-  }
-  const write = stream.write;
-  return (id, method, url, status, ms) => {
-    const enabled = get('levelVal');
-    if (typeof enabled === 'number' && enabled > info) return;
-    const rounded = Math.round(ms * 10) / 10;
-    const line =
-      `${level}${Reflect.apply(time, logger, [])}${bindings},"reqId":${JSON.stringify(id)}` +
-      `,"method":${JSON.stringify(method)},"url":${JSON.stringify(redactUrl(url))}` +
-      `,"status":${status},"ms":${Number.isFinite(rounded) ? rounded : null},"msg":"request"${end}`;
-    Reflect.apply(write, stream, [line]);
-  };
-}
-
-const fieldsOf = (method: string, url: string, status: number, ms: number) => ({
-  method,
-  url: redactUrl(url),
+const lineOf = (request: FastifyRequest, status: number, ms: number) => ({
+  method: request.method,
+  url: redactUrl(request.url),
   status,
   ms: Math.round(ms * 10) / 10,
 });
-
-const lineOf = (request: FastifyRequest, status: number, ms: number) =>
-  fieldsOf(request.method, request.url, status, ms);
 
 /**
  * One log line per request, instead of Fastify's two ('incoming request' and 'request completed'):
@@ -284,16 +210,7 @@ export class RequestLog extends LogController {
    * double the cost of a line for nothing (its fields are known: the URL is redacted by
    * `redactUrl`). Failures, which carry an error, go through the request's own (redacting) logger.
    */
-  private line: LineWriter | undefined;
-
-  /** How ordinary lines are written: directly where the logger allows it (`directLine`), else by pino. */
-  static lineWriter(server: FastifyBaseLogger): LineWriter {
-    const lines = server.child({}, { redact: { paths: [] } });
-    return (
-      directLine(lines) ??
-      ((id, method, url, status, ms) => lines.info({ reqId: id, ...fieldsOf(method, url, status, ms) }, 'request'))
-    );
-  }
+  private lines: FastifyBaseLogger | undefined;
 
   override incomingRequest(): void {}
 
@@ -308,8 +225,8 @@ export class RequestLog extends LogController {
         'request failed',
       );
     } else if (status >= 400 || !PROBES.has(pathOf(request.url))) {
-      this.line ??= RequestLog.lineWriter(request.server.log);
-      this.line(request.id, request.method, request.url, status, reply.elapsedTime);
+      this.lines ??= request.server.log.child({}, { redact: { paths: [] } });
+      this.lines.info({ reqId: request.id, ...lineOf(request, status, reply.elapsedTime) }, 'request');
     }
   }
 }

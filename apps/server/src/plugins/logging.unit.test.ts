@@ -1,11 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { Writable } from 'node:stream';
-import fc from 'fast-check';
 import Fastify from 'fastify';
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { registerErrorHandler } from './error-handler.js';
-import { directLine, loggerOptions, RequestLog, redactUrl } from './logging.js';
+import { loggerOptions, RequestLog, redactUrl } from './logging.js';
 
 describe('logs keep secrets out', () => {
   it('redacts tokens and passwords in URLs', () => {
@@ -131,65 +129,6 @@ describe('one line per request', () => {
     await app.inject({ method: 'GET', url: '/boom' });
     await app.close();
     expect(parsed()).toEqual([expect.objectContaining({ level: 50, url: '/boom' })]);
-  });
-});
-
-/** A pino logger configured as the server's, writing its lines into `lines`. */
-function capturedLogger(extra: pino.LoggerOptions = {}) {
-  const lines: string[] = [];
-  const logger = pino({ ...loggerOptions('info'), ...extra }, { write: (line: string) => lines.push(line) });
-  return { logger, lines };
-}
-
-const withoutTime = (line: string | undefined) => line?.replace(/,"time":\d+,/, ',"time":0,');
-
-describe('the request line written directly', () => {
-  // What HTTP carries in a request line and its id: latin-1 text, quotes, backslashes and control characters included.
-  const latin1 = fc.string({ unit: fc.integer({ min: 0, max: 255 }).map((code) => String.fromCharCode(code)) });
-
-  it("is the same text as pino's own line, for any id, method, URL, status and time", () => {
-    const { logger, lines } = capturedLogger();
-    const child = logger.child({}, { redact: { paths: [] } });
-    const direct = directLine(child);
-    expect(direct, 'the server logger takes the direct path').toBeDefined();
-    fc.assert(
-      fc.property(
-        latin1,
-        latin1,
-        latin1,
-        fc.integer({ min: 100, max: 599 }),
-        fc.double({ noNaN: false }),
-        (id, method, url, status, ms) => {
-          lines.length = 0;
-          direct?.(id, method, url, status, ms);
-          child.info({ reqId: id, method, url: redactUrl(url), status, ms: Math.round(ms * 10) / 10 }, 'request');
-          expect(lines).toHaveLength(2);
-          expect(withoutTime(lines[0])).toBe(withoutTime(lines[1]));
-        },
-      ),
-    );
-  });
-
-  it('writes nothing when the level is above info', () => {
-    const { logger, lines } = capturedLogger();
-    const write = RequestLog.lineWriter(logger);
-    logger.level = 'warn';
-    write('req-1', 'GET', '/x', 200, 1);
-    logger.level = 'info';
-    write('req-2', 'GET', '/x', 200, 1);
-    expect(lines.map((line) => JSON.parse(line).reqId)).toEqual(['req-2']);
-  });
-
-  it('leaves the line to pino when the logger adds what the direct line would not (a mixin, a message prefix)', () => {
-    for (const extra of [{ mixin: () => ({ node: 'a' }) }, { msgPrefix: '[api] ' }]) {
-      const { logger, lines } = capturedLogger(extra);
-      expect(directLine(logger.child({}, { redact: { paths: [] } }))).toBeUndefined();
-      RequestLog.lineWriter(logger)('req-1', 'GET', '/x?token=t0p', 200, 1.25);
-      expect(lines).toHaveLength(1);
-      const line = JSON.parse(lines[0] ?? '{}');
-      expect(line).toMatchObject({ reqId: 'req-1', url: '/x?token=[REDACTED]', status: 200, ms: 1.3 });
-      expect(line.node === 'a' || line.msg === '[api] request').toBe(true);
-    }
   });
 });
 
