@@ -2,9 +2,9 @@
 //   dist/main.js         the server (apps/server/src/main.ts), and the chunks it imports (app-*.js, chunk-*.js)
 //   dist/pglite-host.js  the embedded database's child process (src/db/pglite-host.ts), when present
 //   dist/migrations/     the SQL migrations, read at start from `new URL('./migrations', import.meta.url)`
-// npm packages stay external (node_modules is there at run time, and some of them find their own
-// files next to their modules: PGlite's WebAssembly, argon2's native binding); only the workspace
-// package @gantry/shared, which is TypeScript source, is bundled in.
+//   dist/*.LEGAL.txt     the licence and copyright comments of the npm packages bundled into each chunk
+// Bundled in: our code, the workspace package @gantry/shared (TypeScript source) and the pure-JS npm
+// packages; EXTERNAL_PACKAGES below are loaded from node_modules at run time.
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
