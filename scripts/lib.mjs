@@ -42,13 +42,18 @@ function newestMtime(dir) {
   return newest;
 }
 
-/** Builds the server (scripts/build-server.mjs) when its bundle is missing or older than its sources. */
+/**
+ * Builds the server (scripts/build-server.mjs) when its bundle is missing or older than its sources,
+ * the npm packages it bundles included (npm rewrites node_modules/.package-lock.json at each install).
+ */
 export async function ensureServerBuilt({ force = false } = {}) {
   const main = path.join(ROOT, 'apps/server/dist/main.js');
   const sources = [
     path.join(ROOT, 'apps/server/src'),
     path.join(ROOT, 'packages/shared/src'),
     path.join(ROOT, 'scripts/build-server.mjs'),
+    path.join(ROOT, 'scripts/source-map-trim.mjs'),
+    path.join(ROOT, 'node_modules/.package-lock.json'),
   ];
   const stale = !existsSync(main) || sources.some((source) => newestMtime(source) > statSync(main).mtimeMs);
   if (!force && !stale) return;

@@ -1,6 +1,7 @@
+import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import type { DatabaseHandle } from '../db/database.js';
+import { type Database, type DatabaseHandle, queryRows } from '../db/database.js';
 import { vacuumChangedTables } from '../db/vacuum.js';
 import type { Clock } from '../lib/clock.js';
 import { Trash } from '../lib/trash.js';
@@ -11,6 +12,17 @@ import type { Services } from './services.js';
 const CLEAN_UP_MS = 10 * 60 * 1000;
 /** Restores a dead process left half swapped: looked for this often (and the trash emptied). */
 const RESTORE_RECOVERY_MS = 60_000;
+
+/**
+ * Whether a stopped process may have left work in the database for the `modules`' recovery (a
+ * running task, a restore's rows or tables, a failed install's project): one statement, where their
+ * checks ran eight one after another on every start, the critical path once the engine is ready.
+ */
+export async function leftInDatabase(db: Database, modules: Array<{ leftOver(): SQL }>): Promise<boolean> {
+  const conditions = modules.map((module) => module.leftOver());
+  const [row] = await queryRows<{ left: boolean }>(db, sql`select (${sql.join(conditions, sql` or `)}) as "left"`);
+  return row?.left !== false;
+}
 
 /**
  * The server's start and stop, in order, in one place. Before listen (`onReady`, or from the moment
@@ -51,6 +63,12 @@ export function registerLifecycle(
 
   /** What a stopped process left is decided, in this order. */
   const recover = async () => {
+    const inDatabase = await leftInDatabase(database.background, [taskEngine, backups, templates]).catch(
+      (error: unknown) => {
+        warn('recovery check failed')(error);
+        return true;
+      },
+    );
     // A platform restore a stopped process left: its files put in place if its data committed, else dropped.
     await recoverPlatformRestore({
       db: database.background,
@@ -61,7 +79,7 @@ export function registerLifecycle(
       (done) => done !== 'none' && app.log.warn({ done }, 'a platform restore a stopped server left'),
       warn('platform restore recovery failed'),
     );
-    await taskEngine.start();
+    await taskEngine.start({ orphans: inDatabase });
     // Restores a stopped server left are finished or dropped (after the engine failed its orphans).
     await dbBackups
       .recover()
@@ -70,7 +88,7 @@ export function registerLifecycle(
         warn('database backup recovery failed'),
       );
     await backups
-      .recover()
+      .recover({ inDatabase })
       .then(
         (recovered) =>
           (recovered.finished || recovered.dropped || recovered.partials) &&
@@ -79,7 +97,7 @@ export function registerLifecycle(
       );
     // Projects of template installs a stopped server left half made are removed.
     await templates
-      .recover()
+      .recover({ inDatabase })
       .then(
         (removed) => removed > 0 && app.log.warn({ removed }, 'removed projects of unfinished template installs'),
         warn('template install recovery failed'),

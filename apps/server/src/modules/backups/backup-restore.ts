@@ -431,6 +431,8 @@ export async function recoverRestores(deps: {
   repo: BackupRepository;
   store: FileStore;
   journals: RestoreJournals;
+  /** False when the start's recovery check found no staging row and no load table (`restoresLeftOver`). */
+  inDatabase?: boolean;
 }): Promise<{ finished: number; dropped: number }> {
   let finished = 0;
   let dropped = 0;
@@ -457,7 +459,9 @@ export async function recoverRestores(deps: {
       dropped++;
     }
   }
-  await deps.repo.clearStrayStaging();
-  await deps.repo.partitions.dropStrayLoads();
+  if (deps.inDatabase !== false) {
+    await deps.repo.clearStrayStaging();
+    await deps.repo.partitions.dropStrayLoads();
+  }
   return { finished, dropped };
 }

@@ -377,14 +377,16 @@ export class BackupRepository {
     return this.db
       .select({ id: tasks.id, type: tasks.type, language: sql<unknown>`${tasks.params}->'language'` })
       .from(tasks)
-      .where(
-        and(
-          inArray(tasks.type, types),
-          eq(tasks.status, TaskState.Failed),
-          eq(tasks.message, stoppedMessage),
-          sql`exists (select 1 from ${projectBackups} where ${projectBackups.taskId} = ${tasks.id} and ${projectBackups.type} = 'import')`,
-        ),
-      );
+      .where(committedButStoppedWhere(types, stoppedMessage));
+  }
+
+  /**
+   * True in the database when `recoverRestores` and `committedButStopped` may have work: a staging
+   * row, a load table, or a committed restore whose task failed as stopped (one statement at a start).
+   */
+  restoresLeftOver(types: string[], stoppedMessage: string): SQL {
+    return sql`(exists (select 1 from ${restoreStaging}) or ${this.partitions.loadsExist()} or exists (
+      select 1 from ${tasks} where ${committedButStoppedWhere(types, stoppedMessage)}))`;
   }
 
   /** Marks a task succeeded (a restore found committed after a restart). */
@@ -411,4 +413,13 @@ export class BackupRepository {
       delete from ${restoreStaging} where restore_id not in (
         select ${tasks.id} from ${tasks} where ${tasks.status} = ${TaskState.Ongoing})`);
   }
+}
+
+function committedButStoppedWhere(types: string[], stoppedMessage: string): SQL | undefined {
+  return and(
+    inArray(tasks.type, types),
+    eq(tasks.status, TaskState.Failed),
+    eq(tasks.message, stoppedMessage),
+    sql`exists (select 1 from ${projectBackups} where ${projectBackups.taskId} = ${tasks.id} and ${projectBackups.type} = 'import')`,
+  );
 }

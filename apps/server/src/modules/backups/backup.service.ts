@@ -24,6 +24,7 @@ import {
   uploadRecordName,
 } from '@gantry/shared';
 import { ZipWriter } from '@zip.js/zip.js';
+import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { ArchiveProblem, WrongPassword } from '../../lib/archive/archive-problem.js';
@@ -76,6 +77,8 @@ export interface BackupServiceOptions {
   archivesInStore?: boolean;
 }
 
+/** Restores whose task a kill may have failed after their data committed (`recover`). */
+const STOPPED_RESTORES = [BACKUP_TASK_IMPORT, DB_BACKUP_TASK_RESTORE];
 /** A partial archive untouched this long is a leftover of a stopped server (another process may be writing newer ones). */
 const PARTIAL_STALE_MS = 60 * 60 * 1000;
 
@@ -147,12 +150,17 @@ export class BackupService {
    * rename and the insert). Only at the first call of the only process is everything a leftover;
    * later calls (and other processes) leave what changed within the last hour.
    */
-  async recover(): Promise<{ finished: number; dropped: number; partials: number }> {
+  async recover({ inDatabase = true }: { inDatabase?: boolean } = {}): Promise<{
+    finished: number;
+    dropped: number;
+    partials: number;
+  }> {
     const everything = this.options.onlyProcess && !this.recovered;
     this.recovered = true;
-    const restores = await recoverRestores({ repo: this.repo, store: this.store, journals: this.journals });
+    const { repo, store, journals } = this;
+    const restores = await recoverRestores({ repo, store, journals, inDatabase });
     // A restore killed after its commit, before its task said so: the task says it now.
-    const stopped = await this.repo.committedButStopped([BACKUP_TASK_IMPORT, DB_BACKUP_TASK_RESTORE], SERVER_STOPPED);
+    const stopped = inDatabase ? await repo.committedButStopped(STOPPED_RESTORES, SERVER_STOPPED) : [];
     for (const task of stopped) {
       const language = LANGUAGES.find((known) => known === task.language) ?? DEFAULT_LANGUAGE;
       const message = translate(
@@ -179,6 +187,14 @@ export class BackupService {
       }
     }
     return { ...restores, partials };
+  }
+
+  /**
+   * True in the database when `recover` has work there (what the files show it finds anyway): the
+   * start asks once, with the other modules' conditions, and passes `inDatabase: false` when not.
+   */
+  leftOver(): SQL {
+    return this.repo.restoresLeftOver(STOPPED_RESTORES, SERVER_STOPPED);
   }
 
   /** `getSizeAndTime`: per content kind, whole MB (and bytes, and documents or files). */

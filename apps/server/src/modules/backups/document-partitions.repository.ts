@@ -23,6 +23,9 @@ const SWAP_ATTEMPTS = 5;
 const defaultCheckName = (projectId: string) => `${DEFAULT_PARTITION}_not_${md5Hex(projectId)}`;
 const LOAD_PREFIX = 'project_documents_load_';
 const loadName = (restoreId: string) => `${LOAD_PREFIX}${md5Hex(restoreId)}`;
+/** The restores' load tables in the catalogue (a `from … where` clause). */
+const LOAD_TABLES = sql`from pg_class c join pg_namespace n on n.oid = c.relnamespace
+  where n.nspname = 'public' and c.relkind = 'r' and c.relname like ${`${LOAD_PREFIX.replaceAll('_', '\\_')}%`}`;
 
 const id = (name: string) => sql.identifier(name);
 
@@ -202,16 +205,18 @@ export class DocumentPartitions {
     await this.background.execute(sql`drop table if exists ${id(loadName(restoreId))}`);
   }
 
+  /** True in the database when a load table exists (a restore running, or one a stopped server left). */
+  loadsExist(): SQL {
+    return sql`exists (select 1 ${LOAD_TABLES})`;
+  }
+
   /** Drops load tables of restores no longer running (a server stopped while one loaded). */
   async dropStrayLoads(): Promise<number> {
     const ongoing = await this.rows<{ id: string }>(
       sql`select ${tasks.id} as id from ${tasks} where ${tasks.status} = ${TaskState.Ongoing}`,
     );
     const keep = new Set(ongoing.map((row) => loadName(row.id)));
-    const tables = await this.rows<{ name: string }>(
-      sql`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-          where n.nspname = 'public' and c.relkind = 'r' and c.relname like ${`${LOAD_PREFIX.replaceAll('_', '\\_')}%`}`,
-    );
+    const tables = await this.rows<{ name: string }>(sql`select c.relname as name ${LOAD_TABLES}`);
     let dropped = 0;
     for (const { name } of tables) {
       if (keep.has(name)) continue;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type MessageKey, type TaskOutcome, TaskState } from '@gantry/shared';
+import type { SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Clock } from '../../lib/clock.js';
 import type { TaskRepository, TaskRow } from './task.repository.js';
@@ -155,11 +156,14 @@ export class TaskEngine {
     for (const listener of this.changeListeners) listener();
   }
 
-  /** Never fails: with the database down, the clean-up and the claims are tried again at each poll. */
-  async start(): Promise<void> {
+  /**
+   * Never fails: with the database down, the clean-up and the claims are tried again at each poll.
+   * `orphans: false`: the start's recovery check (`leftOver`) found no running task, so none is failed now.
+   */
+  async start({ orphans = true }: { orphans?: boolean } = {}): Promise<void> {
     const cleanUp = () =>
       this.failOrphans().catch((error: unknown) => this.options.log.warn({ err: error }, 'task clean-up failed'));
-    await cleanUp();
+    if (orphans) await cleanUp();
     this.poller = setInterval(() => {
       void cleanUp();
       this.kick();
@@ -168,6 +172,11 @@ export class TaskEngine {
     this.reporter = setInterval(() => void this.reportAll(), this.options.reportMs);
     this.reporter.unref();
     this.kick();
+  }
+
+  /** True in the database when a stopped server may have left a running task (`start`'s clean-up). */
+  leftOver(): SQL {
+    return this.repo.orphansMayExist();
   }
 
   /** Queues a task; it runs here or in another process, whichever claims it first. */

@@ -1,5 +1,5 @@
 import { type MessageKey, type TaskOutcome, TaskState } from '@gantry/shared';
-import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { projects, tasks } from '../../db/schema.js';
 import type { ListQuery, ResourceDef } from '../../lib/list-query/list-query.js';
@@ -149,6 +149,14 @@ export class TaskRepository {
    * Fails the tasks whose runner is gone: any runner but `alive` when this process is the only one
    * (the embedded engine), else those whose heartbeat is older than `staleBefore`.
    */
+  /**
+   * Whether `failOrphans` may have anything to fail: a running task with a runner (the cheap part of
+   * its condition; false on a server whose tasks all ended), for the start's one recovery statement.
+   */
+  orphansMayExist(): SQL {
+    return sql`exists (select 1 from ${tasks} where ${tasks.status} = ${TaskState.Ongoing} and ${tasks.runner} is not null)`;
+  }
+
   async failOrphans(options: { alive: string; onlyProcess: boolean; staleBefore: Date; now: Date; message: string }) {
     const gone = options.onlyProcess
       ? and(isNotNull(tasks.runner), ne(tasks.runner, options.alive))

@@ -173,9 +173,14 @@ export class TemplateImageStore {
     return names;
   }
 
-  /** Removes images no template names that are older than `before` (uploads never used). */
-  async sweep(used: ReadonlySet<string>, before: number): Promise<void> {
+  /**
+   * Removes images no template names that are older than `before` (uploads never used). The names in
+   * use are read only when there is an image (a start without any runs no statement for them).
+   */
+  async sweep(inUse: () => Promise<ReadonlySet<string>>, before: number): Promise<void> {
+    let used: ReadonlySet<string> | undefined;
     for (const name of await this.names()) {
+      used ??= await inUse();
       if (used.has(name)) continue;
       const changed = (await this.changed(name).catch(() => undefined)) ?? Number.POSITIVE_INFINITY;
       if (changed >= before) continue;

@@ -1,5 +1,5 @@
 import { type Industry, TaskState } from '@gantry/shared';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { projectBackups, projects, tasks, templates } from '../../db/schema.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
@@ -237,13 +237,24 @@ export class TemplateRepository {
     const rows = await this.db
       .select({ taskId: tasks.id, projectId: sql<string | null>`${tasks.params}->>'projectId'` })
       .from(tasks)
-      .where(
-        and(
-          eq(tasks.type, type),
-          eq(tasks.status, TaskState.Failed),
-          sql`exists (select 1 from ${projects} where ${projects.id} = ${tasks.params}->>'projectId')`,
-        ),
-      );
+      .where(failedInstallWhere(type));
     return rows.flatMap((row) => (row.projectId ? [{ taskId: row.taskId, projectId: row.projectId }] : []));
   }
+
+  /**
+   * True in the database when a failed install's project is there to remove (`removeUninstalled`
+   * keeps a project whose restore committed: such tasks are not counted).
+   */
+  installsLeftOver(type: string): SQL {
+    return sql`exists (select 1 from ${tasks} where ${failedInstallWhere(type)} and not exists (
+      select 1 from ${projectBackups} where ${projectBackups.taskId} = ${tasks.id}))`;
+  }
+}
+
+function failedInstallWhere(type: string): SQL | undefined {
+  return and(
+    eq(tasks.type, type),
+    eq(tasks.status, TaskState.Failed),
+    sql`exists (select 1 from ${projects} where ${projects.id} = ${tasks.params}->>'projectId')`,
+  );
 }

@@ -20,6 +20,7 @@ import {
   templatePublishBody,
   templateText,
 } from '@gantry/shared';
+import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
@@ -522,9 +523,14 @@ export class TemplateService {
    * After a restart: projects of installs that failed (a stopped server fails its running tasks)
    * and never committed are removed; leftover partial packages go.
    */
-  async recover(): Promise<number> {
+  /**
+   * `inDatabase: false`: the start's recovery check (`leftOver`) found no failed install whose
+   * project is still there, so that statement is not run.
+   */
+  async recover({ inDatabase = true }: { inDatabase?: boolean } = {}): Promise<number> {
     let removed = 0;
-    for (const { taskId, projectId } of await this.deps.repo.failedInstalls(TEMPLATE_TASK_INSTALL)) {
+    const failed = inDatabase ? await this.deps.repo.failedInstalls(TEMPLATE_TASK_INSTALL) : [];
+    for (const { taskId, projectId } of failed) {
       const before = await this.deps.repo.removeUninstalled(projectId, taskId);
       if (before) {
         await removeProjectFiles(this.deps.storage, this.deps.store, projectId);
@@ -532,7 +538,7 @@ export class TemplateService {
       }
     }
     // Uploaded images no template names, a day after their upload (a publish dialog left open).
-    await this.images.sweep(await this.deps.repo.imageNames(), this.deps.clock().getTime() - 24 * 60 * 60 * 1000);
+    await this.images.sweep(() => this.deps.repo.imageNames(), this.deps.clock().getTime() - 24 * 60 * 60 * 1000);
     const hourAgo = this.deps.clock().getTime() - 60 * 60 * 1000;
     const names = await readdir(this.files.folder()).catch((): string[] => []);
     let kept: Set<string> | undefined;
@@ -548,6 +554,11 @@ export class TemplateService {
       if (!kept.has(name) && updateTime.getTime() < hourAgo) await this.files.discard('', name);
     }
     return removed;
+  }
+
+  /** True in the database when `recover` has a failed install's project to remove. */
+  leftOver(): SQL {
+    return this.deps.repo.installsLeftOver(TEMPLATE_TASK_INSTALL);
   }
 
   /** For tests and the bench: a new id no template has. */
