@@ -87,8 +87,10 @@ export async function buildServer({ quiet = false } = {}) {
     // The maps carry no copy of the sources (they are in the repository): --enable-source-maps reads and
     // parses every map as its module loads, and the sources were three quarters of the 1.9 MB.
     sourcesContent: false,
-    // Stack traces and logs keep the class and function names of the sources.
-    keepNames: true,
+    // No keepNames: it wraps every function made at run time in a defineProperty call, closures made
+    // per request inside the bundled Fastify included (server CPU per /healthz 0.017 → 0.025 ms). Not
+    // minified, the output keeps the sources' names anyway, but for names two modules share (renamed).
+    keepNames: false,
     logLevel: 'warning',
     metafile: true,
     plugins: [externalPackages],
