@@ -146,10 +146,6 @@ export class TaskRepository {
   }
 
   /**
-   * Fails the tasks whose runner is gone: any runner but `alive` when this process is the only one
-   * (the embedded engine), else those whose heartbeat is older than `staleBefore`.
-   */
-  /**
    * Whether `failOrphans` may have anything to fail: a running task with a runner (the cheap part of
    * its condition; false on a server whose tasks all ended), for the start's one recovery statement.
    */
@@ -157,6 +153,10 @@ export class TaskRepository {
     return sql`exists (select 1 from ${tasks} where ${tasks.status} = ${TaskState.Ongoing} and ${tasks.runner} is not null)`;
   }
 
+  /**
+   * Fails the tasks whose runner is gone: any runner but `alive` when this process is the only one
+   * (the embedded engine), else those whose heartbeat is older than `staleBefore`.
+   */
   async failOrphans(options: { alive: string; onlyProcess: boolean; staleBefore: Date; now: Date; message: string }) {
     const gone = options.onlyProcess
       ? and(isNotNull(tasks.runner), ne(tasks.runner, options.alive))

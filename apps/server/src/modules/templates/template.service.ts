@@ -521,11 +521,9 @@ export class TemplateService {
 
   /**
    * After a restart: projects of installs that failed (a stopped server fails its running tasks)
-   * and never committed are removed; leftover partial packages go.
-   */
-  /**
-   * `inDatabase: false`: the start's recovery check (`leftOver`) found no failed install whose
-   * project is still there, so that statement is not run.
+   * and never committed are removed; leftover partial packages go. `inDatabase: false`: the start's
+   * recovery check (`leftOver`) found no failed install whose project is still there, so that
+   * statement is not run.
    */
   async recover({ inDatabase = true }: { inDatabase?: boolean } = {}): Promise<number> {
     let removed = 0;
