@@ -308,7 +308,12 @@ export async function backupBench(): Promise<void> {
         `${r.contentMB.toFixed(0)} MB (archive ${r.archiveMB.toFixed(0)} MB)`,
         `${(r.contentMB / r.backupSeconds).toFixed(1)} MB/s (${r.backupSeconds.toFixed(1)} s)`,
         `${(r.contentMB / r.zipSeconds).toFixed(1)} MB/s (archive ${r.zipArchiveMB.toFixed(0)} MB)`,
-        `${ratio.toFixed(2)} ${goal(`backup ÷ zip -1 (${on(r.engine)})`, '≥ 0.9', ratio.toFixed(2), ratio >= 0.9)}`,
+        // On object storage zip writes to the local disk and the backup to s3rver, which shares these two
+        // cores: the floor (the same job through the SDK) shows how much of zip's speed is reachable at all,
+        // and the goal is judged against it (the next column).
+        r.floor
+          ? `${ratio.toFixed(2)} (the floor's own: ${(r.zipSeconds / r.floor.seconds).toFixed(2)}; judged against the floor)`
+          : `${ratio.toFixed(2)} ${goal(`backup ÷ zip -1 (${on(r.engine)})`, '≥ 0.9', ratio.toFixed(2), ratio >= 0.9)}`,
         ...(r.floor && floorRatio !== undefined
           ? [
               `${(r.contentMB / r.floor.seconds).toFixed(1)} MB/s (${r.floor.seconds.toFixed(1)} s; ${r.floor.files} files fetched, archive ${r.floor.archiveMB.toFixed(0)} MB)`,
@@ -340,6 +345,7 @@ export async function backupBench(): Promise<void> {
     ...(s3
       ? [
           `SDK + zip -1 -r (object storage's floor, bench/s3-floor.ts): what a Node script of the AWS SDK and zip, in a process of its own, takes for the same job on the same s3rver: the project's media files fetched by GetObject (${EXPORT_FILES_AHEAD} at once, as the backup reads ahead) into a folder holding the archive's data modules (laid there untimed, as for zip -1 -r), then zip -1 -r of the folder streamed into object storage by the store's own multipart upload (lib/s3-upload.ts, ${UPLOAD_PARTS}); ratio to the floor = its seconds ÷ the backup's, goal ≥ 0.9: s3rver's cost is in both`,
+          "ratio to zip on object storage: printed, not judged. zip writes to the local disk, the backup and the floor to s3rver, which runs on the same two cores as the server and zip; the floor's own ratio to zip shows the most any server could reach here, so the goal (≥ 0.9) is judged against the floor. Against a real S3 service the floor's ratio would be the one to compare with zip's",
         ]
       : []),
   ]);

@@ -86,6 +86,24 @@ export async function nextProjectSerial(
   return Number(first?.last);
 }
 
+function maintainedWhere({ userId, status }: MaintainedTotal): SQL | undefined {
+  return and(
+    userId === undefined ? undefined : eq(projectCounts.userId, userId),
+    status === undefined ? undefined : eq(projectCounts.status, status),
+  );
+}
+
+/**
+ * One owner's total (a tenant's own list) as a column of the page's statement: kept live in
+ * `project_counts`, so it is read in the same round trip rather than by a second statement.
+ */
+function liveTotal(maintained: MaintainedTotal | undefined): SQL<number> | undefined {
+  if (maintained?.userId === undefined) return undefined;
+  return sql<number>`(select coalesce(sum(${projectCounts.n}), 0) from ${projectCounts} where ${maintainedWhere(maintained)})`.mapWith(
+    Number,
+  );
+}
+
 export class ProjectRepository {
   /** Shared with every repository that writes projects (tenants disable theirs). */
   readonly counts = new CountCache<ListTotal>(COUNT_TTL_MS);
@@ -118,14 +136,17 @@ export class ProjectRepository {
   ): Promise<{ rows: ProjectWithOwner[]; total?: ListTotal }> {
     const where = and(scope, query.where);
     const page = this.page(query, where);
+    const live = query.withCount ? liveTotal(maintained) : undefined;
     const found = await this.db
-      .select(withOwner)
+      .select({ ...withOwner, ...(live && { total: live }) })
       .from(page)
       .innerJoin(projects, eq(projects.id, page.id))
       .innerJoin(users, eq(users.id, projects.userId))
       .orderBy(...query.orderBy);
     const rows = found.map((r) => ({ ...r.project, ownerName: r.ownerName, tables: r.tables }));
     if (!query.withCount) return { rows };
+    const first = found[0];
+    if (live && first && 'total' in first) return { rows, total: { count: Number(first.total), estimated: false } };
     return { rows, total: await this.count(where, maintained) };
   }
 
@@ -141,16 +162,19 @@ export class ProjectRepository {
   ): Promise<{ json: string; total?: ListTotal }> {
     const where = and(scope, query.where);
     const page = this.page(query, where);
+    const live = query.withCount ? liveTotal(maintained) : undefined;
     // As text: node-postgres would parse a json column.
     const [found] = await this.db
       .select({
         json: sql<string>`coalesce(json_agg(${view} order by ${sql.join(query.orderBy, sql`, `)}), '[]')::text`,
+        ...(live && { total: live }),
       })
       .from(page)
       .innerJoin(projects, eq(projects.id, page.id))
       .innerJoin(users, eq(users.id, projects.userId));
     const json = found?.json ?? '[]';
     if (!query.withCount) return { json };
+    if (live && found && 'total' in found) return { json, total: { count: Number(found.total), estimated: false } };
     return { json, total: await this.count(where, maintained) };
   }
 
@@ -175,16 +199,11 @@ export class ProjectRepository {
     return this.counts.get(`${text}|${JSON.stringify(params)}`, now, () => cappedCount(this.db, projects, where));
   }
 
-  private async maintainedTotal({ userId, status }: MaintainedTotal): Promise<number> {
+  private async maintainedTotal(maintained: MaintainedTotal): Promise<number> {
     const [row] = await this.db
       .select({ n: sql<number>`coalesce(sum(${projectCounts.n}), 0)`.mapWith(Number) })
       .from(projectCounts)
-      .where(
-        and(
-          userId === undefined ? undefined : eq(projectCounts.userId, userId),
-          status === undefined ? undefined : eq(projectCounts.status, status),
-        ),
-      );
+      .where(maintainedWhere(maintained));
     return row?.n ?? 0;
   }
 
