@@ -51,6 +51,50 @@ function view(schema: z.core.$ZodType, value: SQL, level: number): SQL {
   return value;
 }
 
+/**
+ * `jsonbView` in JavaScript, for documents the server already holds (the embedded engine's list,
+ * whose rows come back parsed): a function made once per schema that keeps only the keys `schema`
+ * lists, at every depth, fills `.default()`s where a key is absent, leaves an optional key absent and
+ * null null, and leaves records, arrays of plain values and plain values as they are. What zod's
+ * response check would answer for a document of the right types, without checking the types.
+ */
+export function jsonShape<T>(schema: z.ZodType<T>): (value: T) => T;
+export function jsonShape(schema: z.core.$ZodType): (value: unknown) => unknown;
+export function jsonShape(schema: z.core.$ZodType): (value: unknown) => unknown {
+  if (!shapes(schema)) return (value) => value;
+  if (schema instanceof z.ZodDefault) {
+    const inner = jsonShape(schema.unwrap());
+    const fallback = JSON.stringify(schema.def.defaultValue);
+    return (value) => (value === undefined ? JSON.parse(fallback) : inner(value));
+  }
+  if (schema instanceof z.ZodOptional) return jsonShape(schema.unwrap());
+  if (schema instanceof z.ZodNullable) {
+    const inner = jsonShape(schema.unwrap());
+    return (value) => (value === null ? null : inner(value));
+  }
+  if (schema instanceof z.ZodArray) {
+    const element = jsonShape(schema.element);
+    return (value) => (Array.isArray(value) ? value.map(element) : value);
+  }
+  if (schema instanceof z.ZodObject) {
+    const fields = Object.entries(schema.shape).map(
+      ([key, field]) => [key, jsonShape(field), mayBeAbsent(field)] as const,
+    );
+    return (value) => {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+      const document = value as Record<string, unknown>;
+      const shaped: Record<string, unknown> = {};
+      for (const [key, shape, optional] of fields) {
+        const item = Object.hasOwn(document, key) ? document[key] : undefined;
+        if (item === undefined && optional) continue;
+        shaped[key] = shape(item);
+      }
+      return shaped;
+    };
+  }
+  return (value) => value;
+}
+
 /** Whether shaping a value of `schema` does anything: objects, defaults, or arrays of them. */
 function shapes(schema: z.core.$ZodType): boolean {
   if (schema instanceof z.ZodObject || schema instanceof z.ZodDefault) return true;

@@ -61,8 +61,13 @@ export function listAnswer<T extends object>(
   fields: string[] | undefined,
 ): Partial<T>[] {
   if (result.total !== undefined) setTotal(reply, result.total);
-  if (!fields) return result.items;
-  return result.items.map(
+  return projected(result.items, fields);
+}
+
+/** Only the projected fields of each item (and its id); every field when there is no projection. */
+export function projected<T extends object>(items: T[], fields: string[] | undefined): Partial<T>[] {
+  if (!fields) return items;
+  return items.map(
     (item) =>
       Object.fromEntries(Object.entries(item).filter(([key]) => key === 'id' || fields.includes(key))) as Partial<T>,
   );
@@ -85,8 +90,9 @@ export function countAnswer(reply: FastifyReply, total: ListTotal): { count: num
 }
 
 /**
- * A page as JSON text the database built (each item already the answer's shape and projection,
- * e.g. `projectViewSql`): sent as it is, without parsing, checking or serialising it again.
+ * A page as JSON text already in the answer's shape and projection (built by the database, e.g.
+ * `projectViewSql`, or serialised from items a presenter shaped by the schema, e.g. `projectViewOf`):
+ * sent as it is, without parsing, checking or serialising it again.
  */
 export interface JsonPage {
   json: string;
@@ -96,8 +102,8 @@ export interface JsonPage {
 /**
  * Outside production, a JSON page is checked as zod's response check would check an answer (the
  * schema's types, and not one key it does not list, at any depth): every test of a list runs it.
- * Production trusts the SQL built from the same schema (`lib/json-view.ts`) and the property test
- * that holds it equal to the presenter.
+ * Production trusts the shaping by the same schema (`lib/json-view.ts`, in SQL or in JavaScript)
+ * and the property test that holds both equal to the presenter after zod's check.
  */
 const CHECK_JSON_PAGES = process.env.NODE_ENV !== 'production';
 
@@ -107,7 +113,7 @@ function checkJsonPage(json: string, item: z.ZodObject, path: string): void {
   const unlisted = Array.isArray(items) ? items.flatMap((one) => unlistedKeys(item, one)) : [];
   if (!parsed.success || unlisted.length > 0) {
     throw new Error(
-      `${path}: the page built by the database does not match the answer's schema: ${
+      `${path}: the page does not match the answer's schema: ${
         parsed.success ? `unlisted keys ${unlisted.slice(0, 5).join(', ')}` : parsed.error.message
       }`,
     );

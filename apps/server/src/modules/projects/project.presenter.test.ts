@@ -1,9 +1,10 @@
 /**
- * The project list's page is built by the database (`renderedProjectView`); single projects still go
- * through `projectViewOf` and zod's response check. Over generated rows (hand-made ones too: keys
+ * On PostgreSQL the project list's page is built by the database (`renderedProjectView`); on the
+ * embedded engine it is `projectViewOf`'s items serialised without zod's response check; single
+ * projects go through `projectViewOf` and the check. Over generated rows (hand-made ones too: keys
  * no schema lists inside every JSON column, partial `advanced`, microsecond timestamps, grants
- * ending past year 9999), the page equals what the presenter and the response check answered for
- * the same rows, with any projection, and carries no key `projectView` does not list.
+ * ending past year 9999), both pages equal what the presenter and the response check answered for
+ * the same rows, with any projection, and carry no key `projectView` does not list.
  */
 import { dateOfDay, type ProjectView, PUBLIC_DIR_PERMISSIONS, projectView } from '@gantry/shared';
 import { sql } from 'drizzle-orm';
@@ -13,6 +14,7 @@ import { z } from 'zod';
 import { projects, users } from '../../db/schema.js';
 import { unlistedKeys } from '../../lib/json-view.js';
 import { parseListQuery } from '../../lib/list-query/list-query.js';
+import { projected } from '../../lib/list-response.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { projectViewOf, renderedProjectView } from './project.presenter.js';
 import { PROJECT_RESOURCE, ProjectRepository } from './project.repository.js';
@@ -157,6 +159,9 @@ describe('the project list built by the database', () => {
           expect(ids).toHaveLength(rows.length);
           expect(page).toEqual(presented(views, fields));
           for (const item of page as unknown[]) expect(unlistedKeys(projectView, item)).toEqual([]);
+          // The embedded engine's page: the presenter's items serialised as they are, no response check.
+          expect(JSON.parse(JSON.stringify(projected(views, fields)))).toEqual(presented(views, fields));
+          for (const item of views) expect(unlistedKeys(projectView, item)).toEqual([]);
         },
       ),
       { numRuns: 100 },

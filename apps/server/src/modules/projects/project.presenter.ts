@@ -2,11 +2,18 @@ import { advancedSchema, grantSchema, type ProjectView, projectView, viewGrant }
 import { type SQL, sql } from 'drizzle-orm';
 import { type AnyPgColumn, PgDialect } from 'drizzle-orm/pg-core';
 import { projects, users } from '../../db/schema.js';
-import { isoTime, jsonbView, jsonObject } from '../../lib/json-view.js';
+import { isoTime, jsonbView, jsonObject, jsonShape } from '../../lib/json-view.js';
 import { usedMeasures, usedMeasuresSql } from '../licence/project-measures.js';
 import type { ProjectWithOwner } from './project.repository.js';
 
-/** A project row (with its owner's name) as the API answers it; `today` dates the grant's remaining time. */
+const shapeGrant = jsonShape(grantSchema);
+const shapeStats = jsonShape(projectView.shape._stats_);
+
+/**
+ * A project row (with its owner's name) as the API answers it; `today` dates the grant's remaining
+ * time. Its documents are shaped by their schemas (`jsonShape`: unlisted keys dropped, defaults
+ * filled), so the view is what zod's response check would answer (the property test holds it).
+ */
 export function projectViewOf(row: ProjectWithOwner, today: string): ProjectView {
   return {
     id: row.id,
@@ -15,10 +22,10 @@ export function projectViewOf(row: ProjectWithOwner, today: string): ProjectView
     user: { id: row.userId, name: row.ownerName },
     createTime: row.createdAt.toISOString(),
     industry: row.industry,
-    grant: row.grant ? viewGrant(row.grant, today) : null,
+    grant: row.grant ? viewGrant(shapeGrant(row.grant), today) : null,
     license: usedMeasures(row.usage, row.tables),
     licenseReportedAt: row.usageReportedAt?.toISOString() ?? null,
-    _stats_: row.stats,
+    _stats_: shapeStats(row.stats),
     online: row.online,
     hasSSO: row.hasSso,
     remarks: row.remarks,
