@@ -1,5 +1,5 @@
 import type { ProjectPermissions } from '@gantry/shared';
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { projectCounts, projects, serialCounters, users } from '../../db/schema.js';
 import { CountCache } from '../../lib/count-cache.js';
@@ -46,7 +46,8 @@ export const PROJECT_RESOURCE: ResourceDef = {
   maxLimit: 10_000,
 };
 
-const withOwner = { project: projects, ownerName: users.name, tables: tableCountSql(projects.id) };
+/** A project's columns with its owner's name and its table count, flat: drizzle maps each row straight to a `ProjectWithOwner`. */
+const withOwner = { ...getTableColumns(projects), ownerName: users.name, tables: tableCountSql(projects.id) };
 
 const COUNT_TTL_MS = 3_000;
 
@@ -143,11 +144,11 @@ export class ProjectRepository {
       .innerJoin(projects, eq(projects.id, page.id))
       .innerJoin(users, eq(users.id, projects.userId))
       .orderBy(...query.orderBy);
-    const rows = found.map((r) => ({ ...r.project, ownerName: r.ownerName, tables: r.tables }));
-    if (!query.withCount) return { rows };
+    if (!query.withCount) return { rows: found };
     const first = found[0];
-    if (live && first && 'total' in first) return { rows, total: { count: Number(first.total), estimated: false } };
-    return { rows, total: await this.count(where, maintained) };
+    if (live && first && 'total' in first)
+      return { rows: found, total: { count: Number(first.total), estimated: false } };
+    return { rows: found, total: await this.count(where, maintained) };
   }
 
   /**
@@ -214,7 +215,7 @@ export class ProjectRepository {
       .innerJoin(users, eq(users.id, projects.userId))
       .where(eq(projects.id, id));
     const [row] = lock ? await query.for('update', { of: projects }) : await query;
-    return row && { ...row.project, ownerName: row.ownerName, tables: row.tables };
+    return row;
   }
 
   async available(scope: SQL | undefined, limit: number): Promise<Array<{ id: string; name: string }>> {
