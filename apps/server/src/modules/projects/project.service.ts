@@ -16,7 +16,6 @@ import type { Database } from '../../db/database.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { FileStore } from '../../lib/file-store.js';
-import type { ListTotal } from '../../lib/list-count.js';
 import type { Equalities, ListQuery, ParsedFilter } from '../../lib/list-query/list-query.js';
 import { type JsonPage, projected } from '../../lib/list-response.js';
 import type { Storage } from '../../lib/storage.js';
