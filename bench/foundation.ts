@@ -12,7 +12,7 @@
  *  - then sign-in p50 (sequential), a login flood at the default per-address limit with GET setting
  *    measured meanwhile, and the gzip size of the console's login route.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,6 +47,7 @@ import {
   rateText,
   scratch,
   sleep,
+  startBaseline,
   startServer,
   stopServer,
   type Target,
@@ -55,19 +56,8 @@ import {
 
 /** The hello-world in its own process; its URL and Fastify version. */
 async function startHello(): Promise<{ child: ChildProcess; url: string; fastify: string }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bench/hello-world.mjs')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    must(child.stdout, 'stdout').on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(must(out.split('\n')[0], 'line'));
-    });
-    child.once('exit', (code) => reject(new Error(`hello-world exited with ${code}`)));
-  });
-  const { port, fastify } = JSON.parse(line) as { port: number; fastify: string };
-  return { child, url: `http://127.0.0.1:${port}/`, fastify };
+  const { child, line } = await startBaseline<{ port: number; fastify: string }>('hello-world.mjs');
+  return { child, url: `http://127.0.0.1:${line.port}/`, fastify: line.fastify };
 }
 
 export async function foundation(): Promise<void> {

@@ -157,6 +157,25 @@ export function serverStartMs(run: ServerRun): number {
 const tail = (file: string) => readFileSync(file, 'utf8').split('\n').slice(-20).join('\n');
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * A baseline server of the bench (`bench/<script>`, its own Node process): started with the
+ * arguments given, answers the child and the JSON line it prints once listening.
+ */
+export async function startBaseline<T>(script: string, args: string[] = []): Promise<{ child: ChildProcess; line: T }> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench', script), ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    must(child.stdout, 'stdout').on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve(must(out.split('\n')[0], 'line'));
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+  return { child, line: JSON.parse(line) as T };
+}
+
 /** A GET's status on a new connection; 0 when nothing answers. */
 function status(url: string): Promise<number> {
   return new Promise((resolve) => {

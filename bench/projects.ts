@@ -71,6 +71,7 @@ import {
   sleep,
   startServer,
   stopServer,
+  startBaseline,
   summarise,
   type Target,
   WARM_UP_SECONDS,
@@ -246,13 +247,15 @@ export async function withPostgres<T>(run: (url: string) => Promise<T>): Promise
 interface RoleResult {
   server: Measure;
   direct: Measure;
+  /** The floor server (bench/list-floor.mjs) on the same statements. */
+  floor: Measure;
   healthz: Samples & { failed: number };
   statements: Captured[];
   plans: string[];
   body: { rows: number; count: string; estimated: string; bytes: number };
   linesPerRequest: number;
   /** CPU ms per request: [client process (the server, or this bench's direct loops), database]. */
-  cpu: { server: [number, number]; direct: [number, number] };
+  cpu: { server: [number, number]; direct: [number, number]; floor: [number, number] };
 }
 
 interface EngineResult {
@@ -352,23 +355,35 @@ async function benchEngine(engine: Engine, databaseUrl?: string): Promise<Engine
         SERVER_POOL[engine],
         statements.map((s) => [s]),
       );
+      const floor = await startBaseline<{ port: number }>('list-floor.mjs', [
+        JSON.stringify({
+          connection,
+          poolSize: SERVER_POOL[engine],
+          statements: statements.map(({ text, params }) => ({ text, params })),
+        }),
+      ]);
       // The administrator's list is also measured as a browser asks for it (compression negotiated).
       const browser = { ...headers, 'accept-encoding': 'gzip, deflate, br, zstd' };
       const targets: Record<string, Target> = {
         server: (seconds) => httpLoad(url, { seconds, headers }),
         direct: direct.target,
+        floor: (seconds) => httpLoad(`http://127.0.0.1:${floor.line.port}/`, { seconds }),
         ...(role === 'admin' ? { compressed: (seconds: number) => httpLoad(url, { seconds, headers: browser }) } : {}),
       };
       const healthz: number[] = [];
       let healthzFailed = 0;
-      const cpu = { server: new CpuPerRequest(), direct: new CpuPerRequest(), compressed: new CpuPerRequest() };
+      const cpu = {
+        server: new CpuPerRequest(),
+        direct: new CpuPerRequest(),
+        floor: new CpuPerRequest(),
+        compressed: new CpuPerRequest(),
+      };
+      const applications: Record<string, string> = { direct: 'gantry-bench-direct', floor: 'gantry-bench-floor' };
       const measured = await interleave(targets, async (key, run) => {
         const pids = {
-          client: [key === 'direct' ? process.pid : processes.server],
+          client: [key === 'direct' ? process.pid : key === 'floor' ? floor.child.pid : processes.server],
           database:
-            engine === 'pglite'
-              ? [processes.engine]
-              : await backendPids(key === 'direct' ? 'gantry-bench-direct' : 'gantry'),
+            engine === 'pglite' ? [processes.engine] : await backendPids(applications[key] ?? 'gantry'),
         };
         const counter = cpu[key as keyof typeof cpu];
         if (key !== 'server') return counter.around(pids, run);
@@ -378,7 +393,10 @@ async function benchEngine(engine: Engine, databaseUrl?: string): Promise<Engine
         healthz.push(...probed.times);
         healthzFailed += probed.failed;
         return slice;
-      }).finally(() => direct.close());
+      }).finally(() => {
+        floor.child.kill('SIGTERM');
+        return direct.close();
+      });
       if (measured.compressed) {
         const sample = await get(url, browser);
         compressed = {
@@ -392,6 +410,7 @@ async function benchEngine(engine: Engine, databaseUrl?: string): Promise<Engine
       roles[role] = {
         server: must(measured.server, 'server run'),
         direct: must(measured.direct, 'direct run'),
+        floor: must(measured.floor, 'floor run'),
         healthz: { ...summarise(healthz), failed: healthzFailed },
         statements,
         plans,
@@ -400,6 +419,7 @@ async function benchEngine(engine: Engine, databaseUrl?: string): Promise<Engine
         cpu: {
           server: [cpu.server.of('client'), cpu.server.of('database')],
           direct: [cpu.direct.of('client'), cpu.direct.of('database')],
+          floor: [cpu.floor.of('client'), cpu.floor.of('database')],
         },
       };
     }
@@ -449,7 +469,7 @@ export async function projectsBench(): Promise<void> {
   const rows: string[][] = [];
   for (const r of results) {
     for (const role of ROLES) {
-      const { server, direct, healthz } = r.roles[role];
+      const { server, direct, floor, healthz } = r.roles[role];
       const throughput = server.rate / direct.rate;
       const p99 = server.latency.p99 / direct.latency.p99;
       const who = role === 'admin' ? 'administrator' : `tenant ${TENANT}`;
@@ -459,6 +479,7 @@ export async function projectsBench(): Promise<void> {
         who,
         rateText(server),
         rateText(direct),
+        `${rateText(floor)}; ${((floor.rate / direct.rate) * 100).toFixed(0)} %, ${(floor.latency.p99 / direct.latency.p99).toFixed(2)}×`,
         `${(throughput * 100).toFixed(0)} % ${goal(`${label}: list throughput vs direct SQL`, `≥ ${GOALS.throughput * 100} %`, `${(throughput * 100).toFixed(0)} %`, throughput >= GOALS.throughput)}`,
         `${p99.toFixed(2)}× ${goal(`${label}: list p99 vs direct SQL`, `≤ ${GOALS.p99}×`, `${p99.toFixed(2)}×`, p99 <= GOALS.p99)}`,
         `${ms(healthz.p99)} / ${ms(healthz.max)} (n=${healthz.n}${healthz.failed ? `, failed ${healthz.failed}` : ''}) ${goal(`${label}: /healthz p99 during the list load`, `≤ ${GOALS.healthzMs} ms`, `${ms(healthz.p99)} ms`, healthz.p99 <= GOALS.healthzMs)}`,
@@ -474,6 +495,7 @@ export async function projectsBench(): Promise<void> {
       'who',
       'server: req/s, p50 / p99 ms',
       'direct SQL: req/s, p50 / p99 ms',
+      'floor server: req/s, p50 / p99 ms; throughput and p99 vs direct',
       'throughput server / direct',
       'p99 server / direct',
       '/healthz p99 / max ms meanwhile',
@@ -506,10 +528,10 @@ export async function projectsBench(): Promise<void> {
       r.roles[role].plans.map((p, i) => `${i + 1}. ${p}`).join('<br>'),
     );
     fact(`${role}: server log lines per request`, (r) => r.roles[role].linesPerRequest.toFixed(2));
-    fact(`${role}: CPU ms / request, server: server process + database; direct: bench client + database`, (r) => {
-      const { server, direct } = r.roles[role].cpu;
+    fact(`${role}: CPU ms / request, server: server process + database; direct: bench client + database; floor: floor server + database`, (r) => {
+      const { server, direct, floor } = r.roles[role].cpu;
       const pair = ([a, b]: [number, number]) => `${a.toFixed(2)} + ${b.toFixed(2)}`;
-      return `server ${pair(server)}; direct ${pair(direct)}`;
+      return `server ${pair(server)}; direct ${pair(direct)}; floor ${pair(floor)}`;
     });
   }
   fact(

@@ -7,7 +7,7 @@
  *    memory before and after, then a restart: `npm start` → healthy with the 1,000 listeners bound at
  *    start, and its memory.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -24,15 +24,14 @@ import {
   memoryOf,
   memoryText,
   merge,
-  must,
   post,
   printNotes,
   printTable,
   processesOf,
-  ROOT,
   rateText,
   type Slice,
   scratch,
+  startBaseline,
   startServer,
   stopServer,
   WARM_UP_SECONDS,
@@ -103,18 +102,8 @@ function writePackage(dir: string): string[] {
 }
 
 async function startStatic(root: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bench/static-server.mjs'), root], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    must(child.stdout, 'stdout').on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(must(out.split('\n')[0], 'line'));
-    });
-    child.once('exit', (code) => reject(new Error(`static server exited with ${code}`)));
-  });
-  return { child, url: `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}/` };
+  const { child, line } = await startBaseline<{ port: number }>('static-server.mjs', [root]);
+  return { child, url: `http://127.0.0.1:${line.port}/` };
 }
 
 /** `count` consecutive free loopback ports from 5001 up (each bound once to check, then released). */

@@ -157,6 +157,8 @@ describe('the project list built by the database', () => {
             return projectViewOf(one, today);
           });
           expect(ids).toHaveLength(rows.length);
+          // The embedded engine's rows, read without drizzle's mapping, are the rows drizzle maps.
+          expect((await repo.list(query, undefined)).rows).toEqual(found);
           expect(page).toEqual(presented(views, fields));
           for (const item of page as unknown[]) expect(unlistedKeys(projectView, item)).toEqual([]);
           // The embedded engine's page: the presenter's items serialised as they are, no response check.
