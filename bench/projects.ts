@@ -69,9 +69,9 @@ import {
   type ServerRun,
   scratch,
   sleep,
+  startBaseline,
   startServer,
   stopServer,
-  startBaseline,
   summarise,
   type Target,
   WARM_UP_SECONDS,
@@ -382,8 +382,7 @@ async function benchEngine(engine: Engine, databaseUrl?: string): Promise<Engine
       const measured = await interleave(targets, async (key, run) => {
         const pids = {
           client: [key === 'direct' ? process.pid : key === 'floor' ? floor.child.pid : processes.server],
-          database:
-            engine === 'pglite' ? [processes.engine] : await backendPids(applications[key] ?? 'gantry'),
+          database: engine === 'pglite' ? [processes.engine] : await backendPids(applications[key] ?? 'gantry'),
         };
         const counter = cpu[key as keyof typeof cpu];
         if (key !== 'server') return counter.around(pids, run);
@@ -528,11 +527,14 @@ export async function projectsBench(): Promise<void> {
       r.roles[role].plans.map((p, i) => `${i + 1}. ${p}`).join('<br>'),
     );
     fact(`${role}: server log lines per request`, (r) => r.roles[role].linesPerRequest.toFixed(2));
-    fact(`${role}: CPU ms / request, server: server process + database; direct: bench client + database; floor: floor server + database`, (r) => {
-      const { server, direct, floor } = r.roles[role].cpu;
-      const pair = ([a, b]: [number, number]) => `${a.toFixed(2)} + ${b.toFixed(2)}`;
-      return `server ${pair(server)}; direct ${pair(direct)}; floor ${pair(floor)}`;
-    });
+    fact(
+      `${role}: CPU ms / request, server: server process + database; direct: bench client + database; floor: floor server + database`,
+      (r) => {
+        const { server, direct, floor } = r.roles[role].cpu;
+        const pair = ([a, b]: [number, number]) => `${a.toFixed(2)} + ${b.toFixed(2)}`;
+        return `server ${pair(server)}; direct ${pair(direct)}; floor ${pair(floor)}`;
+      },
+    );
   }
   fact(
     'administrator, with Accept-Encoding: gzip, deflate, br, zstd (as browsers): req/s, p50 / p99 ms (encoding, bytes)',
