@@ -52,8 +52,8 @@ const withOwner = { ...getTableColumns(projects), ownerName: users.name, tables:
 
 /**
  * Column kinds whose values the drivers' own parsers give as drizzle's mapping does (text, booleans,
- * int4 as numbers, jsonb parsed), and the timestamps, which node-postgres gives as Date and PGlite
- * in process (the tests) as text: `instant` takes both.
+ * int4 as numbers, jsonb parsed), and the timestamps, which drizzle has both drivers give as text
+ * and which `instant` reads as drizzle does (Date taken as well, should a driver parse them).
  */
 const DRIVER_MAPPED = new Set(['PgText', 'PgBoolean', 'PgInteger', 'PgJsonb']);
 const TIMESTAMPS = ['createdAt', 'updatedAt', 'usageReportedAt'] as const;
@@ -92,14 +92,7 @@ type PageRow = Omit<ProjectWithOwner, (typeof TIMESTAMPS)[number]> & {
 /** As drizzle reads a timestamptz's text (`2026-11-29 16:08:59.629+00`). */
 const instant = (value: Date | string): Date => (typeof value === 'string' ? new Date(value) : value);
 
-/** node-postgres' rows (the server's): already Dates, used as they are. */
-const decoded = (row: PageRow): row is PageRow & ProjectWithOwner =>
-  row.createdAt instanceof Date &&
-  row.updatedAt instanceof Date &&
-  (row.usageReportedAt === null || row.usageReportedAt instanceof Date);
-
 function projectOf(row: PageRow): ProjectWithOwner {
-  if (decoded(row)) return row;
   const { createdAt, updatedAt, usageReportedAt } = row;
   return {
     ...row,
