@@ -6,8 +6,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * and a freed slot goes to the waiting tenant with the fewest statements running (ties in turn, the
  * one served longest ago first). So a tenant streaming heavy lists keeps its share while another
  * tenant's single reads are served between its statements, and a tenant that runs nothing now is
- * served first. On the embedded engine (one statement at a time) `share` is 1: a statement never
- * queues in the engine behind more than one statement of another tenant.
+ * served first. On the embedded engine (one statement at a time) a tenant may have two sent, so
+ * that the engine never waits for its next statement's round trip; the engine's process then runs
+ * the waiting statements tenant by tenant (`pglite-host.ts`), so a statement never queues there
+ * behind more than one statement of another tenant.
  */
 export interface AdmissionPolicy {
   /** Statements (or transactions) sent to the database at once. */

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient, PoolConfig } from 'pg';
-import { type Admission, type Release, statementOwner } from './admission.js';
+import { type Admission, type Release, SYSTEM_TENANT, statementOwner } from './admission.js';
+import { tenantTag } from './pglite-host-contract.js';
 
 type ConnectCallback = (
   err: Error | undefined,
@@ -13,8 +14,15 @@ type ConnectCallback = (
  * (one statement) takes a client through the callback form; drizzle's transactions take one through
  * the promise form and hold it, during which the same request's other statements are not queued.
  * A subclass of the driver's own Pool (passed in: the driver is loaded lazily), as drizzle expects.
+ * With `tagTenants` (the embedded engine) each statement's text starts with its tenant's tag
+ * (`tenantTag`), by which the engine's process runs waiting statements in a fair order.
  */
-export function admittedPool(PgPool: typeof Pool, admission: Admission, config: PoolConfig): Pool {
+export function admittedPool(
+  PgPool: typeof Pool,
+  admission: Admission,
+  config: PoolConfig,
+  options: { tagTenants: boolean } = { tagTenants: false },
+): Pool {
   class AdmittedPool extends PgPool {
     override connect(): Promise<PoolClient>;
     override connect(callback: ConnectCallback): void;
@@ -40,6 +48,7 @@ export function admittedPool(PgPool: typeof Pool, admission: Admission, config: 
         throw error;
       }
       if (owner) owner.transactions++;
+      const untag = options.tagTenants ? tagged(client, statementOwner.getStore()?.tenant ?? SYSTEM_TENANT) : undefined;
       const giveBack = client.release.bind(client);
       let given = false;
       // The slot is freed when the client is given back, or when its connection breaks: drizzle
@@ -50,6 +59,7 @@ export function admittedPool(PgPool: typeof Pool, admission: Admission, config: 
         client.off('error', free);
         client.off('end', free);
         if (owner) owner.transactions--;
+        untag?.();
         release();
       };
       client.on('error', free);
@@ -62,4 +72,31 @@ export function admittedPool(PgPool: typeof Pool, admission: Admission, config: 
     }
   }
   return new AdmittedPool(config);
+}
+
+/**
+ * Until the returned function is called, every statement `client` sends starts with the tenant's
+ * tag: a text or a config with a text (what node-postgres and drizzle send); anything else (a
+ * submittable such as a COPY stream) goes as it is.
+ */
+function tagged(client: PoolClient, tenant: string): () => void {
+  const tag = tenantTag(tenant);
+  const send = client.query;
+  client.query = (...args: unknown[]) => {
+    const [first, ...rest] = args;
+    const text =
+      typeof first === 'string'
+        ? tag + first
+        : typeof first === 'object' &&
+            first !== null &&
+            !('submit' in first) &&
+            'text' in first &&
+            typeof first.text === 'string'
+          ? { ...first, text: tag + first.text }
+          : first;
+    return Reflect.apply(send, client, [text, ...rest]);
+  };
+  return () => {
+    client.query = send;
+  };
 }

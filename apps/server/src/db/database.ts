@@ -71,12 +71,14 @@ const IDLE_IN_TRANSACTION_MS = 60_000;
 const POOL_END_TIMEOUT_MS = 5_000;
 /**
  * The request pool's sharing among tenants (admission.ts). The embedded engine runs one statement
- * at a time: two are sent at once (the engine never waits for the next one's round trip), never two
- * of one tenant, so another tenant's statement is never behind more than one of its statements.
- * PostgreSQL runs them side by side: a tenant may hold 8 of the pool's 10 connections.
+ * at a time: four are sent at once, two at most of one tenant, so the engine never waits for a
+ * tenant's next statement's round trip, and another tenant always has a slot; its process runs the
+ * waiting statements tenant by tenant (the one served longest ago first: `pglite-host.ts`), so a
+ * statement never runs after more than one of another tenant's. PostgreSQL runs them side by side: a
+ * tenant may hold 8 of the pool's 10 connections.
  */
 const REQUEST_POOL: Record<'pglite' | 'postgres', AdmissionPolicy> = {
-  pglite: { slots: 2, share: 1 },
+  pglite: { slots: 4, share: 2 },
   postgres: { slots: 10, share: 8 },
 };
 
@@ -163,7 +165,9 @@ async function usePools(
   const admission = new Admission(REQUEST_POOL[engine]);
   const pool = (config: PoolConfig, admitted?: Admission): Pool => {
     const options = { ...connection, idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS, ...config };
-    const created = admitted ? admittedPool(pg.Pool, admitted, options) : new pg.Pool(options);
+    const created = admitted
+      ? admittedPool(pg.Pool, admitted, options, { tagTenants: engine === 'pglite' })
+      : new pg.Pool(options);
     // A dropped connection (server restart, engine restart) must not crash the process; the pool
     // replaces it, and the query that used it fails with a clear error.
     created.on('error', (error) => onLog(`database connection error: ${error.message}`));
@@ -173,10 +177,7 @@ async function usePools(
     pools.push(created);
     return created;
   };
-  const requests = pool(
-    { max: engine === 'pglite' ? 4 : admission.policy.slots, application_name: 'gantry', ...kinds.request },
-    admission,
-  );
+  const requests = pool({ max: admission.policy.slots, application_name: 'gantry', ...kinds.request }, admission);
   const long = pool({ max: 2, application_name: BACKGROUND_APPLICATION, ...kinds.background });
   const requestDb = drizzle({ client: requests, schema });
   const backgroundDb = drizzle({ client: long, schema });

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StatementOwner, statementOwner } from './admission.js';
 import { type DatabaseHandle, openDatabase, queryRows, startDatabase } from './database.js';
 import { mapDatabaseError } from './database-errors.js';
 import { EmbeddedEngine } from './embedded-engine.js';
@@ -74,6 +75,28 @@ describe('embedded database process', () => {
     });
     const [total] = await queryRows<{ count: string }>(handle.db, sql`select count(*) from drill`);
     expect(Number(total?.count)).toBe(30 * 5);
+  });
+
+  it("runs a waiting tenant's statement before another tenant's second one (the engine's fair order)", async () => {
+    const finished: string[] = [];
+    const as = (tenant: string, name: string, statement: ReturnType<typeof sql>) =>
+      statementOwner.run(new StatementOwner(() => tenant), () =>
+        handle.db.execute(statement).then(() => {
+          finished.push(name);
+        }),
+      );
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // Connections open beforehand: a new one's start-up would itself wait for the engine.
+    await Promise.all(['w1', 'w2', 'w3'].map((name) => as(name, name, sql`select pg_sleep(0.05)`)));
+    finished.length = 0;
+    // B's first statement holds the engine; B's second, then A's, arrive while it runs.
+    const first = as('bravo', 'b1', sql`select count(*) from generate_series(1, 4000000) g where g % 7 = ${3}`);
+    await pause(100);
+    const second = as('bravo', 'b2', sql`select ${'b2'}::text`);
+    await pause(50);
+    const alpha = as('alpha', 'a1', sql`select ${'a1'}::text`);
+    await Promise.all([first, second, alpha]);
+    expect(finished).toEqual(['b1', 'a1', 'b2']);
   });
 
   it('stops a statement over its limit, says why, restarts from its files and keeps committed data', async () => {

@@ -112,14 +112,16 @@ describe('fair sharing of the database among tenants', () => {
         // No statement of B is sent before A's, once A's waits.
         expect(aWaiting.get(event.id)?.bAdmittedMeanwhile ?? 0, around(index)).toBe(0);
         aWaiting.delete(event.id);
-        // What A's statement may be queued behind in a serial engine: B's statements sent and not done.
+        // B's statements sent and not done, which A's may find in the engine: at most B's share, of which
+        // the engine's process runs only the one already running before A's.
         expect(bRunning.size, around(index)).toBeLessThanOrEqual(admission.policy.share);
       }
     }
     expect(aStatements).toBeGreaterThanOrEqual(A_READS);
     // The order was tested under contention: B had statements waiting when A's were sent.
     expect(contended).toBeGreaterThan(0);
-    // On the embedded engine (one statement at a time) B's share is one statement.
-    if (ENGINE === 'pglite') expect(admission.policy).toEqual({ slots: 2, share: 1 });
+    // On the embedded engine (one statement at a time) B may have two sent, of which its process runs
+    // A's before the second (embedded-engine.process.test.ts: the engine's fair order).
+    if (ENGINE === 'pglite') expect(admission.policy).toEqual({ slots: 4, share: 2 });
   });
 });

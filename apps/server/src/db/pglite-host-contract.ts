@@ -17,3 +17,18 @@ export const SOCKET_PORT = 5432;
 
 export type HostMessage = { type: 'ready' } | { type: 'pong' } | { type: 'failed'; message: string };
 export type ServerMessage = { type: 'stop' } | { type: 'ping' };
+
+/**
+ * A request statement's tenant, told to the embedded engine's process so that it runs waiting
+ * statements in a fair order (`pglite-host.ts`): a leading comment, the tenant in hex (any id is
+ * safe inside it), written by the request pool (`admitted-pool.ts`).
+ */
+const TAG_OPEN = '/*tenant:';
+const TAG_CLOSE = '*/ ';
+export const tenantTag = (tenant: string): string => `${TAG_OPEN}${Buffer.from(tenant).toString('hex')}${TAG_CLOSE}`;
+/** The tag at the start of a statement's text, or undefined. */
+export function taggedTenant(text: string): string | undefined {
+  if (!text.startsWith(TAG_OPEN)) return undefined;
+  const end = text.indexOf(TAG_CLOSE, TAG_OPEN.length);
+  return end < 0 ? undefined : text.slice(TAG_OPEN.length, end);
+}

@@ -4,13 +4,16 @@
  * the same driver and its event loop never runs a query.
  *
  * PGlite has one session, so batches from all connections run one at a time; while a connection is
- * inside a transaction only its own batches run. A watchdog thread stops the process when one batch
+ * inside a transaction only its own batches run. Otherwise the next batch is the oldest of the tenant
+ * served longest ago (the request pool tags each statement with its tenant: `tenantTag`), so a
+ * tenant's statement never runs after more than one of another tenant's waiting beside it. A watchdog thread stops the process when one batch
  * runs longer than its connection's limit (PGlite cannot cancel a running statement); the server
  * then restarts it from its files.
  */
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import path from 'node:path';
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import {
@@ -19,6 +22,7 @@ import {
   type HostOptions,
   type ServerMessage,
   SOCKET_PORT,
+  taggedTenant,
   WATCHDOG_MARKER,
 } from './pglite-host-contract.js';
 import { PGLITE_EXTENSIONS } from './pglite-options.js';
@@ -36,6 +40,8 @@ const READY_FOR_QUERY_BYTES = 6;
 const IDLE_IN_TRANSACTION_MS = 60_000;
 const CHECKPOINT_MS = 30_000;
 const LOCK_WAIT_MS = 5_000;
+/** Tenants whose last turn is remembered; beyond, all are forgotten at once (they count as never served). */
+const MAX_TENANTS_KEPT = 10_000;
 
 const options = JSON.parse(process.argv[2] ?? '{}') as HostOptions;
 
@@ -43,6 +49,25 @@ interface Batch {
   bytes: Uint8Array;
   /** Ends with Sync or Query: the answer must end with ReadyForQuery. */
   complete: boolean;
+  /** Its first statement's tenant tag ('' when untagged: start-ups, long work). */
+  tenant: string;
+}
+
+const PARSE = 0x50; // 'P'
+const QUERY = 0x51; // 'Q'
+/** The tag is read from this many bytes of a statement's text at most. */
+const TAG_BYTES = 256;
+
+/** The tenant tag at the start of a batch's first statement (a Parse or a simple Query). */
+function tenantOf(bytes: Uint8Array): string {
+  let at = 5;
+  if (bytes[0] === PARSE) {
+    const nameEnd = bytes.indexOf(0, at);
+    if (nameEnd < 0) return '';
+    at = nameEnd + 1;
+  } else if (bytes[0] !== QUERY) return '';
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset + at, Math.max(0, Math.min(TAG_BYTES, bytes.length - at)));
+  return taggedTenant(head.toString('latin1')) ?? '';
 }
 
 interface Connection {
@@ -185,17 +210,39 @@ async function main(): Promise<void> {
     return status === 'I' || status === 'T' || status === 'E' ? status : undefined;
   };
 
+  /** When each tenant's batch last started (a turn number). */
+  const servedAt = new Map<string, number>();
+  let turn = 0;
+  /** The connection whose next batch runs: the owner's, else the first of the tenant served longest ago. */
+  const next = (): number => {
+    if (owner) return queue.indexOf(owner);
+    let chosen = 0;
+    let longestAgo = Number.POSITIVE_INFINITY;
+    for (const [index, connection] of queue.entries()) {
+      const served = servedAt.get(connection.pending[0]?.tenant ?? '') ?? -1;
+      if (served < longestAgo) {
+        chosen = index;
+        longestAgo = served;
+      }
+    }
+    return chosen;
+  };
+
   const pump = async (): Promise<void> => {
     if (running) return;
     running = true;
     try {
       for (;;) {
-        const index = owner ? queue.indexOf(owner) : 0;
+        // The engine's statement held this thread: what arrived meanwhile is read before choosing.
+        await setImmediatePromise();
+        const index = next();
         const connection = index >= 0 ? queue[index] : undefined;
         if (!connection) break;
         const batch = connection.pending.shift();
         if (connection.pending.length === 0) queue.splice(index, 1);
         if (!batch || connection.closed) continue;
+        if (servedAt.size > MAX_TENANTS_KEPT) servedAt.clear();
+        servedAt.set(batch.tenant, turn++);
         let state: Awaited<ReturnType<typeof runBatch>>;
         try {
           state = await runBatch(connection, batch);
@@ -233,10 +280,10 @@ async function main(): Promise<void> {
         return;
       case 'startup':
         if (frame.params.application_name === BACKGROUND_APPLICATION) connection.limitMs = options.limitsMs.background;
-        enqueue(connection, { bytes: frame.bytes, complete: true });
+        enqueue(connection, { bytes: frame.bytes, complete: true, tenant: '' });
         return;
       case 'messages':
-        enqueue(connection, { bytes: frame.bytes, complete: frame.complete });
+        enqueue(connection, { bytes: frame.bytes, complete: frame.complete, tenant: tenantOf(frame.bytes) });
     }
   };
 
