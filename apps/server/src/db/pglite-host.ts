@@ -6,9 +6,9 @@
  * PGlite has one session, so batches from all connections run one at a time; while a connection is
  * inside a transaction only its own batches run. Otherwise the next batch is the oldest of the tenant
  * served longest ago (the request pool tags each statement with its tenant: `tenantTag`), so a
- * tenant's statement never runs after more than one of another tenant's waiting beside it. A watchdog thread stops the process when one batch
- * runs longer than its connection's limit (PGlite cannot cancel a running statement); the server
- * then restarts it from its files.
+ * tenant's statement never runs after more than one of another tenant's waiting beside it. A
+ * watchdog thread stops the process when one batch runs longer than its connection's limit (PGlite
+ * cannot cancel a running statement); the server then restarts it from its files.
  */
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
