@@ -162,7 +162,8 @@ describe('media library page', () => {
         .closest('.ant-tree-treenode')
         ?.querySelector('.ant-tree-switcher') as Element,
     );
-    await waitFor(() => expect(screen.queryByTestId('media-node-images/logo.png')).toBeNull());
+    // The tree folds with an animation, which a loaded machine may take past waitFor's default second.
+    await waitFor(() => expect(screen.queryByTestId('media-node-images/logo.png')).toBeNull(), { timeout: 5000 });
     const search = screen.getByPlaceholderText('搜索文件或文件夹');
     fireEvent.change(search, { target: { value: 'logo' } });
     fireEvent.click(await screen.findByTestId('media-node-images/logo.png'));
