@@ -23,7 +23,8 @@ export type ServerMessage = { type: 'stop' } | { type: 'ping' };
  * statements in a fair order (`pglite-host.ts`): a leading comment, the tenant in hex (any id is
  * safe inside it), written by the request pool (`admitted-pool.ts`).
  */
-const TAG_OPEN = '/*tenant:';
+/** How a tagged statement's text starts. */
+export const TAG_OPEN = '/*tenant:';
 const TAG_CLOSE = '*/ ';
 export const tenantTag = (tenant: string): string => `${TAG_OPEN}${Buffer.from(tenant).toString('hex')}${TAG_CLOSE}`;
 /** The tag at the start of a statement's text, or undefined. */

@@ -22,6 +22,7 @@ import {
   type HostOptions,
   type ServerMessage,
   SOCKET_PORT,
+  TAG_OPEN,
   taggedTenant,
   WATCHDOG_MARKER,
 } from './pglite-host-contract.js';
@@ -55,8 +56,8 @@ interface Batch {
 
 const PARSE = 0x50; // 'P'
 const QUERY = 0x51; // 'Q'
-/** The tag is read from this many bytes of a statement's text at most. */
-const TAG_BYTES = 256;
+/** The tag is read from this many bytes of a statement's text at most (a tenant id of up to 2 KiB). */
+const TAG_BYTES = 4_200;
 
 /** The tenant tag at the start of a batch's first statement (a Parse or a simple Query). */
 function tenantOf(bytes: Uint8Array): string {
@@ -67,6 +68,8 @@ function tenantOf(bytes: Uint8Array): string {
     at = nameEnd + 1;
   } else if (bytes[0] !== QUERY) return '';
   const head = Buffer.from(bytes.buffer, bytes.byteOffset + at, Math.max(0, Math.min(TAG_BYTES, bytes.length - at)));
+  // Only a tagged statement is read further than its first bytes.
+  if (head.toString('latin1', 0, TAG_OPEN.length) !== TAG_OPEN) return '';
   return taggedTenant(head.toString('latin1')) ?? '';
 }
 
