@@ -7,11 +7,13 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatementOwner, statementOwner } from './admission.js';
 import { type DatabaseHandle, openDatabase, queryRows, startDatabase } from './database.js';
 import { mapDatabaseError } from './database-errors.js';
 import { EmbeddedEngine } from './embedded-engine.js';
+import { SOCKET_PORT, tenantTag } from './pglite-host-contract.js';
 import { PGLITE_EXTENSIONS } from './pglite-options.js';
 
 /** The embedded engine as the server runs it: PGlite in its own process, reached over its socket. */
@@ -192,6 +194,94 @@ describe('embedded database process', () => {
     await expect(ready).rejects.toThrow(/is in use by process \d+/);
     expect(existsSync(socketDir)).toBe(false);
     expect(await early.status(100)).toBe('stopped');
+  });
+});
+
+/**
+ * A light tenant's statements and a heavy tenant's, in the engine's order. B's statements take 0.5 s
+ * and the longest wait for a light statement is 150 ms (the server's: 10), so the engine waits up to
+ * 50 ms for one: the order does not depend on how busy the machine is.
+ */
+describe("the embedded engine's order between a light tenant and a heavy one", () => {
+  let dir: string;
+  let engine: EmbeddedEngine;
+  const clients: pg.Client[] = [];
+  const finished: string[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'gantry-engine-order-'));
+    engine = new EmbeddedEngine({
+      dataDir: path.join(dir, 'pglite'),
+      sharedBuffers: '16MB',
+      limitsMs: { request: 20_000, background: 20_000 },
+      lightTenantWaitMs: 150,
+    });
+    await engine.start();
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.end()));
+    await engine?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** A connection that runs statements as `tenant`, noting each one's name when it is answered. */
+  const connect = async (tenant: string) => {
+    const client = new pg.Client({ host: engine.socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' });
+    clients.push(client);
+    await client.connect();
+    return async (name: string, statement: string) => {
+      await client.query(`${tenantTag(tenant)}${statement}`);
+      finished.push(name);
+    };
+  };
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("runs a light statement arriving on the heels of a light one before a heavy tenant's waiting one", async () => {
+    const [bravo, bravoToo, session, alpha] = await Promise.all([
+      connect('bravo'),
+      connect('bravo'),
+      connect('anonymous'),
+      connect('alpha'),
+    ]);
+    await bravo('b1', 'select pg_sleep(0.5)');
+    finished.length = 0;
+    // B's long statement holds the engine; B's next and a request's first statement (its session's,
+    // not yet its tenant's) arrive meanwhile. The request's next, A's, is sent when the first is
+    // answered, after the engine has had B's next to choose.
+    const running = bravo('b2', 'select pg_sleep(0.5)');
+    await pause(50);
+    const waiting = bravoToo('b3', 'select 1');
+    await pause(20);
+    const light = session('s1', 'select 1').then(() => alpha('a1', 'select 2'));
+    await Promise.all([running, waiting, light]);
+    expect(finished).toEqual(['b2', 's1', 'a1', 'b3']);
+  });
+
+  it("keeps the heavy tenant's statement waiting no longer than light ones may hold it: a light tenant's stream does not starve it", async () => {
+    const [bravo, bravoToo, alpha] = await Promise.all([connect('bravo'), connect('bravo'), connect('alpha')]);
+    finished.length = 0;
+    const running = bravo('b4', 'select pg_sleep(0.5)');
+    await pause(50);
+    let waitingDone = false;
+    const waiting = bravoToo('b5', 'select 1').then(() => {
+      waitingDone = true;
+    });
+    await pause(20);
+    // A sends its next statement as soon as each is answered, until B's waiting one has run.
+    const until = Date.now() + 10_000;
+    let sent = 0;
+    while (!waitingDone && Date.now() < until) {
+      await alpha(`a${sent}`, 'select 1');
+      sent++;
+    }
+    await Promise.all([running, waiting]);
+    expect(waitingDone).toBe(true);
+    const order = finished.indexOf('b5');
+    // A went first (it was held for), and B's statement ran while A kept sending.
+    expect(finished.slice(0, 2)).toEqual(['b4', 'a0']);
+    expect(order).toBeGreaterThan(2);
+    expect(order).toBeLessThan(finished.length - 1);
   });
 });
 

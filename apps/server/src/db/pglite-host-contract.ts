@@ -6,7 +6,15 @@ export interface HostOptions {
   sharedBuffers: string;
   /** Longest run of one batch, by connection kind (the startup's application_name). */
   limitsMs: { request: number; background: number };
+  /**
+   * The longest the engine keeps a heavy statement waiting for a light tenant's next statement
+   * (`pglite-host.ts`); 0 never waits. Default `LIGHT_TENANT_WAIT_MS`.
+   */
+  lightTenantWaitMs?: number;
 }
+
+/** A light tenant's next statement, the rest of its request or its client's next one, mostly arrives within this. */
+export const LIGHT_TENANT_WAIT_MS = 10;
 
 /** The file the watchdog leaves before stopping the process: `{limitMs, ranMs}`. */
 export const WATCHDOG_MARKER = 'watchdog.json';

@@ -6,7 +6,16 @@
  * PGlite has one session, so batches from all connections run one at a time; while a connection is
  * inside a transaction only its own batches run. Otherwise the next batch is the oldest of the tenant
  * served longest ago (the request pool tags each statement with its tenant: `tenantTag`), so a
- * tenant's statement never runs after more than one of another tenant's waiting beside it. A
+ * tenant's statement never runs after more than one of another tenant's waiting beside it.
+ *
+ * One statement cannot be interrupted, so a light tenant (its statements typically short) would wait
+ * out a heavy one's (typically long) before each of its statements: the rest of its request arrives
+ * a moment after the engine has started the heavy one (and the request's first statement, the
+ * session's, is not yet its tenant's). So after a light tenant's batch, a heavy tenant's waits while
+ * light tenants' batches are there or arrive soon after the last one's end: within a tenth of the
+ * heavy one's typical length (at most `lightTenantWaitMs`), and for as long in all as that typical
+ * length. Waiting in vain costs the heavy tenant a tenth of a statement at most; and its statement
+ * runs after at most one statement's worth of light ones. A
  * watchdog thread stops the process when one batch runs longer than its connection's limit (PGlite
  * cannot cancel a running statement); the server then restarts it from its files.
  */
@@ -20,6 +29,7 @@ import {
   BACKGROUND_APPLICATION,
   type HostMessage,
   type HostOptions,
+  LIGHT_TENANT_WAIT_MS,
   type ServerMessage,
   SOCKET_PORT,
   TAG_OPEN,
@@ -43,6 +53,10 @@ const CHECKPOINT_MS = 30_000;
 const LOCK_WAIT_MS = 5_000;
 /** Tenants whose last turn is remembered; beyond, all are forgotten at once (they count as never served). */
 const MAX_TENANTS_KEPT = 10_000;
+/** A tenant whose statements typically take this long or less is light: its next may go before a heavy tenant's. */
+const LIGHT_MS = 5;
+/** A heavy statement waits at most this share of its tenant's typical length for a light one that may come. */
+const HOLD_SHARE = 0.1;
 
 const options = JSON.parse(process.argv[2] ?? '{}') as HostOptions;
 
@@ -216,19 +230,69 @@ async function main(): Promise<void> {
   /** When each tenant's batch last started (a turn number). */
   const servedAt = new Map<string, number>();
   let turn = 0;
-  /** The connection whose next batch runs: the owner's, else the first of the tenant served longest ago. */
-  const next = (): number => {
+  /** How long each tenant's batches typically run (ms, a moving average). */
+  const typicalMs = new Map<string, number>();
+  /** A tagged tenant not known to run long statements. */
+  const isLight = (tenant: string) => tenant !== '' && (typicalMs.get(tenant) ?? 0) <= LIGHT_MS;
+  /** When the last batch ended, when it was a light tenant's. */
+  let lightEndedAt: number | undefined;
+  /** Since when a heavy tenant's batch has waited for light ones (0: none waits). */
+  let heldSince = 0;
+  /** Called when a light tenant's batch arrives while the engine waits for one. */
+  let lightArrived: (() => void) | undefined;
+  const lightTenantWaitMs = options.lightTenantWaitMs ?? LIGHT_TENANT_WAIT_MS;
+
+  /**
+   * The connection whose next batch runs: the owner's, else the first of the tenant served longest
+   * ago (among light tenants only, with `lightOnly`); -1 when none.
+   */
+  const next = (lightOnly = false): number => {
     if (owner) return queue.indexOf(owner);
-    let chosen = 0;
+    let chosen = -1;
     let longestAgo = Number.POSITIVE_INFINITY;
     for (const [index, connection] of queue.entries()) {
-      const served = servedAt.get(connection.pending[0]?.tenant ?? '') ?? -1;
+      const tenant = connection.pending[0]?.tenant ?? '';
+      if (lightOnly && !isLight(tenant)) continue;
+      const served = servedAt.get(tenant) ?? -1;
       if (served < longestAgo) {
         chosen = index;
         longestAgo = served;
       }
     }
     return chosen;
+  };
+
+  /** The connection to run instead of `chosen`'s heavy batch: a light tenant's, when one may go first (header). */
+  const lightBefore = async (chosen: number): Promise<number> => {
+    const tenant = queue[chosen]?.pending[0]?.tenant;
+    const heavyMs = typicalMs.get(tenant ?? '') ?? 0;
+    const windowMs = Math.min(lightTenantWaitMs, heavyMs * HOLD_SHARE);
+    const now = performance.now();
+    if (tenant === undefined || owner || lightEndedAt === undefined || heavyMs <= LIGHT_MS) {
+      heldSince = 0;
+      return chosen;
+    }
+    if (heldSince === 0) heldSince = now;
+    const heldUntil = heldSince + heavyMs;
+    const ready = next(true);
+    if (heldUntil > now && ready >= 0) return ready;
+    const waitMs = Math.min(lightEndedAt + windowMs, heldUntil) - now;
+    if (waitMs <= 0) {
+      heldSince = 0;
+      return chosen;
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, waitMs);
+      lightArrived = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    lightArrived = undefined;
+    const arrived = next(true);
+    if (arrived >= 0) return arrived;
+    heldSince = 0;
+    return next();
   };
 
   const pump = async (): Promise<void> => {
@@ -238,20 +302,28 @@ async function main(): Promise<void> {
       for (;;) {
         // The engine's statement held this thread: what arrived meanwhile is read before choosing.
         await setImmediatePromise();
-        const index = next();
+        const index = await lightBefore(next());
         const connection = index >= 0 ? queue[index] : undefined;
         if (!connection) break;
         const batch = connection.pending.shift();
         if (connection.pending.length === 0) queue.splice(index, 1);
         if (!batch || connection.closed) continue;
-        if (servedAt.size > MAX_TENANTS_KEPT) servedAt.clear();
+        if (servedAt.size > MAX_TENANTS_KEPT) {
+          servedAt.clear();
+          typicalMs.clear();
+        }
         servedAt.set(batch.tenant, turn++);
+        const started = performance.now();
         let state: Awaited<ReturnType<typeof runBatch>>;
         try {
           state = await runBatch(connection, batch);
         } catch (error) {
           console.error(`embedded database: ${messageOf(error)}`);
         }
+        const ranMs = performance.now() - started;
+        const before = typicalMs.get(batch.tenant);
+        typicalMs.set(batch.tenant, before === undefined ? ranMs : before + (ranMs - before) / 4);
+        lightEndedAt = isLight(batch.tenant) ? performance.now() : undefined;
         if (!state) {
           // The client would wait forever, and the session's state is unknown: start afresh.
           console.error('embedded database: a statement got no complete answer; restarting the engine');
@@ -269,6 +341,7 @@ async function main(): Promise<void> {
   const enqueue = (connection: Connection, batch: Batch): void => {
     if (connection.pending.length === 0) queue.push(connection);
     connection.pending.push(batch);
+    if (lightArrived && isLight(batch.tenant)) lightArrived();
     void pump();
   };
 

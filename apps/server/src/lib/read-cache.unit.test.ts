@@ -117,4 +117,57 @@ describe('ReadCache', () => {
     await cache.get(large, read(large));
     expect(reads.get(large)).toBe(2);
   });
+  it('answers a hit past half its time to live at once and reads it again meanwhile, once, keeping the new answer', async () => {
+    let now = 1_000;
+    const cache = new ReadCache<string>(5_000, 10, () => now);
+    const source = controlledRead<string>();
+    const first = cache.get('p1', source.read);
+    source.answer('v1');
+    expect(await first).toBe('v1');
+    now += 2_499;
+    expect(await cache.get('p1', source.read)).toBe('v1');
+    expect(source.calls()).toBe(1);
+    now += 1;
+    // Answered from memory while the read it started is still unanswered; a second hit adds none.
+    expect(await cache.get('p1', source.read)).toBe('v1');
+    expect(await cache.get('p1', source.read)).toBe('v1');
+    expect(source.calls()).toBe(2);
+    source.answer('v2');
+    await Promise.resolve();
+    await Promise.resolve();
+    // Kept from when that read began: fresh for another half of the time to live.
+    now += 2_499;
+    expect(await cache.get('p1', source.read)).toBe('v2');
+    expect(source.calls()).toBe(2);
+  });
+
+  it('drops an entry whose refresh finds nothing, and keeps nothing a refresh begun before a forget answers', async () => {
+    let now = 1_000;
+    const cache = new ReadCache<string>(5_000, 10, () => now);
+    const source = controlledRead<string>();
+    const settle = async () => {
+      for (let i = 0; i < 3; i++) await Promise.resolve();
+    };
+    const first = cache.get('gone', source.read);
+    source.answer('v1');
+    await first;
+    now += 3_000;
+    expect(await cache.get('gone', source.read)).toBe('v1');
+    source.answer(undefined);
+    await settle();
+    const missed = cache.get('gone', source.read);
+    expect(source.calls()).toBe(3);
+    source.answer('made since');
+    expect(await missed).toBe('made since');
+
+    now += 3_000;
+    expect(await cache.get('gone', source.read)).toBe('made since');
+    cache.forget('gone');
+    source.answer('read before the forget');
+    await settle();
+    const afresh = cache.get('gone', source.read);
+    expect(source.calls()).toBe(5);
+    source.answer('after');
+    expect(await afresh).toBe('after');
+  });
 });

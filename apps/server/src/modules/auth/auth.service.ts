@@ -239,10 +239,24 @@ export class AuthService {
     const now = this.deps.clock();
     const cache = this.deps.sessionCache;
     const cached = cache?.get(tokenHash, now.getTime());
-    if (cached) return { ...cached, tokenHash };
+    if (cached) {
+      if (cache?.refreshDue(tokenHash, now.getTime())) {
+        void this.lookUp(tokenHash, now)
+          .catch(() => undefined)
+          .finally(() => cache.refreshed(tokenHash));
+      }
+      return { ...cached, tokenHash };
+    }
+    const found = await this.lookUp(tokenHash, now);
+    return found && { ...found, tokenHash };
+  }
+
+  /** The live session behind a token hash, kept in the session cache (or dropped from it). */
+  private async lookUp(tokenHash: string, now: Date) {
+    const cache = this.deps.sessionCache;
     const generation = cache?.generation;
     const found = await this.deps.sessions.findActive(tokenHash, now);
-    if (found && cache && generation !== undefined) cache.set(tokenHash, found, now.getTime(), generation);
-    return found && { ...found, tokenHash };
+    if (cache && generation !== undefined) cache.set(tokenHash, found, now.getTime(), generation);
+    return found;
   }
 }

@@ -10,7 +10,8 @@ export interface CachedSession {
  * Recently seen sessions, so that every call of a signed-in user does not cost a query. Kept right
  * across processes by the invalidation bus (logout, password change, a disabled, edited or deleted
  * user, ended sessions: `apply`), and trusted for at most `ttlMs` whatever happens, so that a
- * missed message costs at most that.
+ * missed message costs at most that. A session in steady use is read again in the background once
+ * past half that time (`refreshDue`), so its calls never wait for the database.
  */
 export class SessionCache {
   private readonly entries = new Map<string, CachedSession & { at: number }>();
@@ -19,6 +20,8 @@ export class SessionCache {
    * its answer only if no revocation happened meanwhile (else it could cache a session just ended).
    */
   generation = 0;
+  /** Tokens whose session is being read again in the background. */
+  private readonly refreshing = new Set<string>();
 
   constructor(
     private readonly ttlMs: number,
@@ -35,13 +38,30 @@ export class SessionCache {
     return entry;
   }
 
-  set(tokenHash: string, session: CachedSession, now: number, generation: number): void {
+  /** Keeps what a lookup begun at `now` found, or drops the token when it found nothing. */
+  set(tokenHash: string, session: CachedSession | undefined, now: number, generation: number): void {
     if (generation !== this.generation) return;
+    if (!session) {
+      this.entries.delete(tokenHash);
+      return;
+    }
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
     this.entries.set(tokenHash, { ...session, at: now });
+  }
+
+  /** Whether the token's session, past half its time, should be read again now: once until `refreshed`. */
+  refreshDue(tokenHash: string, now: number): boolean {
+    const entry = this.entries.get(tokenHash);
+    if (!entry || now - entry.at < this.ttlMs / 2 || this.refreshing.has(tokenHash)) return false;
+    this.refreshing.add(tokenHash);
+    return true;
+  }
+
+  refreshed(tokenHash: string): void {
+    this.refreshing.delete(tokenHash);
   }
 
   forget(tokenHash: string): void {

@@ -35,6 +35,24 @@ describe('SessionCache', () => {
     expect(cache.get('a', 1)).toBeUndefined();
   });
 
+  it('asks once for a session past half its time to be read again, keeps the new answer from when it was asked, and drops a session found gone', () => {
+    const cache = new SessionCache(1000, 10);
+    cache.set('a', session('u1', 10_000), 0, cache.generation);
+    expect(cache.refreshDue('a', 499)).toBe(false);
+    expect(cache.refreshDue('a', 500)).toBe(true);
+    expect(cache.refreshDue('a', 600)).toBe(false);
+    const generation = cache.generation;
+    cache.set('a', session('u1', 10_000), 500, generation);
+    cache.refreshed('a');
+    // Trusted from when the second lookup began: past the first's time to live.
+    expect(cache.get('a', 1400)?.user.id).toBe('u1');
+    expect(cache.refreshDue('a', 1000)).toBe(true);
+    cache.set('a', undefined, 1000, cache.generation);
+    cache.refreshed('a');
+    expect(cache.get('a', 1001)).toBeUndefined();
+    expect(cache.refreshDue('a', 1001)).toBe(false);
+  });
+
   it('stays within its size, dropping the oldest', () => {
     const cache = new SessionCache(1000, 2);
     cache.set('a', session('u', 9999), 0, cache.generation);

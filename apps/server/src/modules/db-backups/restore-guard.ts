@@ -1,5 +1,6 @@
 import { DB_BACKUP_TASK_RESTORE } from '@gantry/shared';
 import { AppError } from '../../lib/app-error.js';
+import { ReadCache } from '../../lib/read-cache.js';
 import type { Action } from '../../policy/policy.js';
 import type { DbBackupRepository } from './db-backup.repository.js';
 
@@ -20,6 +21,7 @@ const REFUSED_WHILE_RESTORING: ReadonlySet<Action> = new Set<Action>([
 
 /** How long "no restore running" seen in the database is trusted (a restore started by another process). */
 const NOT_RESTORING_TRUST_MS = 1_000;
+const NOT_RESTORING_KEPT = 10_000;
 
 /**
  * Which projects are being restored: a database restore running here (entered when the job starts,
@@ -29,40 +31,39 @@ const NOT_RESTORING_TRUST_MS = 1_000;
  */
 export class RestoringProjects {
   private readonly here = new Map<string, number>();
-  private readonly clear = new Map<string, number>();
+  /** Projects seen with no restore job (a restore job found is never kept: it is asked again). */
+  private readonly notRestoring: ReadCache<false>;
 
   constructor(
     private readonly repo: Pick<DbBackupRepository, 'running'>,
-    private readonly now: () => number = Date.now,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.notRestoring = new ReadCache(NOT_RESTORING_TRUST_MS, NOT_RESTORING_KEPT, now);
+  }
 
   enter(projectId: string): void {
     this.here.set(projectId, (this.here.get(projectId) ?? 0) + 1);
-    this.clear.delete(projectId);
+    this.notRestoring.forget(projectId);
   }
 
   leave(projectId: string): void {
     const count = (this.here.get(projectId) ?? 1) - 1;
     if (count > 0) this.here.set(projectId, count);
     else this.here.delete(projectId);
-    this.clear.delete(projectId);
+    this.notRestoring.forget(projectId);
   }
 
   /** Forgets what was seen of a project (a restore job was just queued). */
   forget(projectId: string): void {
-    this.clear.delete(projectId);
+    this.notRestoring.forget(projectId);
   }
 
   async restoring(projectId: string): Promise<boolean> {
     if (this.here.has(projectId)) return true;
-    const until = this.clear.get(projectId);
-    if (until !== undefined && until > this.now()) return false;
-    const running = await this.repo.running(projectId, [DB_BACKUP_TASK_RESTORE]);
-    if (!running) {
-      if (this.clear.size > 10_000) this.clear.clear();
-      this.clear.set(projectId, this.now() + NOT_RESTORING_TRUST_MS);
-    }
-    return running;
+    const seen = await this.notRestoring.get(projectId, async () =>
+      (await this.repo.running(projectId, [DB_BACKUP_TASK_RESTORE])) ? undefined : false,
+    );
+    return seen === undefined;
   }
 
   /** Throws `projectRestoring` (423) while the project is being restored. */
