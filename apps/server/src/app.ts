@@ -113,13 +113,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // The one error handler, also for what Fastify meets before any route (frameworkErrors).
   const answerError = errorAnswer(database, metrics && (() => metrics.statementTimeout()));
 
+  const logStream = options.logger === false ? undefined : (options.logStream ?? logDestination());
   const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : { ...loggerOptions(config.logLevel), stream: options.logStream ?? logDestination() },
+    logger: logStream ? { ...loggerOptions(config.logLevel), stream: logStream } : false,
     // One line per request instead of Fastify's two; a request's own logger made only when used.
-    logController: new RequestLog(),
+    logController: new RequestLog(logStream),
     childLoggerFactory: requestLogger,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,

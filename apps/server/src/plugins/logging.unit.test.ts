@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { Writable } from 'node:stream';
+import fc from 'fast-check';
 import Fastify from 'fastify';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { registerErrorHandler } from './error-handler.js';
-import { loggerOptions, RequestLog, redactUrl } from './logging.js';
+import { loggerOptions, RequestLog, redactUrl, requestLine } from './logging.js';
 
 describe('logs keep secrets out', () => {
   it('redacts tokens and passwords in URLs', () => {
@@ -65,12 +67,35 @@ function loggedApp(level = 'info') {
       done();
     },
   });
-  const app = Fastify({ logger: { ...loggerOptions(level), stream }, logController: new RequestLog() });
+  const app = Fastify({ logger: { ...loggerOptions(level), stream }, logController: new RequestLog(stream) });
   registerErrorHandler(app);
   return { app, lines, parsed: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
 
 describe('one line per request', () => {
+  it("writes the request line byte for byte as the server's pino logger writes the same fields", () => {
+    const written: string[] = [];
+    const logger = pino({ ...loggerOptions('info') }, { write: (line: string) => written.push(line) });
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary' }),
+        fc.string({ unit: 'binary' }),
+        fc.string({ unit: 'binary' }),
+        fc.integer({ min: 100, max: 599 }),
+        fc.double({ min: 0, max: 1e7, noNaN: true }),
+        (reqId, method, url, status, elapsed) => {
+          written.length = 0;
+          const line = { method, url, status, ms: Math.round(elapsed * 10) / 10 };
+          logger.info({ reqId, ...line }, 'request');
+          const [byPino] = written;
+          const time = Number(/"time":(\d+)/.exec(byPino ?? '')?.[1]);
+          expect(requestLine(time, reqId, line)).toBe(byPino);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('writes one line with method, redacted URL, status, time and request id', async () => {
     const { app, parsed } = loggedApp();
     app.get('/x', async () => ({ ok: true }));
