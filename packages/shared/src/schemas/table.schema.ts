@@ -95,9 +95,21 @@ export const publishPreviewView = z.object({
 export const publishedView = z.object({ table: tableView, diff: publishPreviewView });
 
 /** A record: its values (only the projection's, when the list asked for fields) and who wrote it when. */
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+/**
+ * A record's values as answered: checked to be an object and passed on as they are (its values are
+ * any JSON the table's fields hold). `z.record` checked and copied them key by key: 0.55 ms of a
+ * records page of 100 × 50 fields, and the records list at 0.68–0.72 of its statement's throughput
+ * (issue 33); the same JSON Schema in the API docs.
+ */
+const recordValuesView = z
+  .custom<Record<string, unknown>>(isPlainObject, { message: 'expected an object' })
+  .meta({ type: 'object', additionalProperties: {} });
+
 export const recordView = z.object({
   id: z.string(),
-  data: z.record(z.string(), z.unknown()),
+  data: recordValuesView,
   createdBy: z.string().nullable(),
   updatedBy: z.string().nullable(),
   createTime: z.string(),
