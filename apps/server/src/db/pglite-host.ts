@@ -15,8 +15,8 @@
  * light tenants' batches are there or arrive soon after the last one's end: within a tenth of the
  * heavy one's typical length (at most `lightTenantWaitMs`), and for as long in all as that typical
  * length. Waiting in vain costs the heavy tenant a tenth of a statement at most; and its statement
- * runs after at most one statement's worth of light ones. Untagged batches (connection start-ups,
- * transaction control, long work) never wait for light ones.
+ * runs after at most one statement's worth of light ones. Untagged batches (connection start-ups and
+ * long work) never wait for light ones.
  *
  * A watchdog thread stops the process when one batch runs longer than its connection's limit (PGlite
  * cannot cancel a running statement); the server then restarts it from its files.
