@@ -188,4 +188,12 @@ describe('the asynchronous log destination', () => {
     expect(lines.slice(0, 2000).map((line) => JSON.parse(line).i)).toEqual([...Array(2000).keys()]);
     expect(JSON.parse(lines.at(-1) ?? '{}')).toMatchObject({ msg: 'shutting down' });
   });
+
+  it('writes the lines while the process runs, not only when it ends: a SIGKILL 300 ms later loses none', () => {
+    const result = runLogger("setTimeout(() => process.kill(process.pid, 'SIGKILL'), 300);");
+    expect(result.signal).toBe('SIGKILL');
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toHaveLength(2001);
+    expect(JSON.parse(lines.at(-1) ?? '{}')).toMatchObject({ msg: 'shutting down' });
+  });
 });
