@@ -29,9 +29,9 @@ export type ServerMessage = { type: 'stop' } | { type: 'ping' };
 /**
  * A request statement's tenant, told to the embedded engine's process so that it runs waiting
  * statements in a fair order (`pglite-host.ts`): a leading comment, the tenant in hex (any id is
- * safe inside it), written by the request pool (`admitted-pool.ts`).
+ * safe inside it), written by the request pool (`admitted-pool.ts`). `TAG_OPEN` is how a tagged
+ * statement's text starts.
  */
-/** How a tagged statement's text starts. */
 export const TAG_OPEN = '/*tenant:';
 const TAG_CLOSE = '*/ ';
 export const tenantTag = (tenant: string): string => `${TAG_OPEN}${Buffer.from(tenant).toString('hex')}${TAG_CLOSE}`;

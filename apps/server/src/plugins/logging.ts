@@ -246,10 +246,12 @@ export class RequestLog extends LogController {
         { ...lineOf(request, status, reply.elapsedTime), ...(error ? { err: error } : {}) },
         'request failed',
       );
-    } else if (this.lines && (status >= 400 || !PROBES.has(pathOf(request.url)))) {
-      if (WRITES_INFO.has(request.server.log.level)) {
-        this.lines.write(requestLine(Date.now(), request.id, lineOf(request, status, reply.elapsedTime)));
-      }
+    } else if (
+      this.lines &&
+      WRITES_INFO.has(request.server.log.level) &&
+      (status >= 400 || !PROBES.has(pathOf(request.url)))
+    ) {
+      this.lines.write(requestLine(Date.now(), request.id, lineOf(request, status, reply.elapsedTime)));
     }
   }
 }
