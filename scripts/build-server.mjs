@@ -1,5 +1,6 @@
-// npm run build:server: the server as JavaScript in apps/server/dist/ (esbuild, ESM, node20).
-//   dist/main.js         the server (apps/server/src/main.ts), and the chunks it imports (app-*.js, chunk-*.js)
+// npm run build:server: the server as JavaScript in apps/server/dist/ (esbuild, node20).
+//   dist/main.js         what Node runs (src/launch.ts): compiles server.cjs with V8's code cache and runs it
+//   dist/server.cjs      the server (src/main.ts) in one CommonJS file; dist/.code-cache/ its caches, made by starts
 //   dist/pglite-host.js  the embedded database's child process (src/db/pglite-host.ts), when present
 //   dist/migrations/     the SQL migrations, read at start from `new URL('./migrations', import.meta.url)`
 //   dist/*.LEGAL.txt     the licence and copyright comments of the npm packages bundled into each chunk
@@ -63,29 +64,31 @@ const COMMONJS_GLOBALS = [
   "const __dirname = __gantryFileURLToPath(new URL('.', import.meta.url));",
 ].join(' ');
 
+/**
+ * The server bundle is CommonJS, for V8's code cache (src/code-cache.ts); its modules read their own
+ * location from `import.meta.url`, which a CommonJS file answers from `__filename`.
+ */
+const IMPORT_META_URL = '__gantryImportMetaUrl';
+const COMMONJS_IMPORT_META = `const ${IMPORT_META_URL} = require('node:url').pathToFileURL(__filename).href;`;
+
 export async function buildServer({ quiet = false } = {}) {
   const started = performance.now();
-  const entries = { main: path.join(SERVER, 'src/main.ts') };
+  const modules = { main: path.join(SERVER, 'src/launch.ts') };
   const host = path.join(SERVER, 'src/db/pglite-host.ts');
-  if (existsSync(host)) entries['pglite-host'] = host;
+  if (existsSync(host)) modules['pglite-host'] = host;
   else if (!quiet) console.warn('  (apps/server/src/db/pglite-host.ts not present: built without it)');
 
   // Built beside and then swapped in, so that a server running from dist/ never sees half a build.
   const staging = `${SERVER_DIST}.${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
-  const result = await build({
-    entryPoints: entries,
+  const common = {
     outdir: staging,
     bundle: true,
-    // main.js stays small and starts the database before importing app.js (a chunk) with the rest. All
-    // chunks sit beside main.js: modules find files relative to themselves (migrations, the host).
-    splitting: true,
     platform: 'node',
-    format: 'esm',
     target: 'node20',
     sourcemap: 'linked',
-    // The maps carry no copy of the sources (they are in the repository): --enable-source-maps reads and
-    // parses every map as its module loads, and the sources were three quarters of the 1.9 MB.
+    // The maps carry no copy of the sources (they are in the repository): a stack trace reads its
+    // map, and the sources were three quarters of the 1.9 MB.
     sourcesContent: false,
     // No keepNames: it wraps every function made at run time in a defineProperty call, closures made
     // per request inside the bundled Fastify included (server CPU per /healthz 0.017 → 0.025 ms). Not
@@ -94,15 +97,30 @@ export async function buildServer({ quiet = false } = {}) {
     logLevel: 'warning',
     metafile: true,
     plugins: [externalPackages],
-    banner: { js: COMMONJS_GLOBALS },
     // The bundled packages' licence and copyright comments, gathered in one file per output beside it.
     legalComments: 'linked',
-  });
+  };
+  const results = await Promise.all([
+    // One file, so one compile and one code cache; app.ts's modules still run only when main.ts
+    // imports it (esbuild keeps a dynamic import's modules for that moment), after the engine forks.
+    build({
+      ...common,
+      entryPoints: { server: path.join(SERVER, 'src/main.ts') },
+      format: 'cjs',
+      outExtension: { '.js': '.cjs' },
+      define: { 'import.meta.url': IMPORT_META_URL },
+      // import() as require() (which loads ES modules since Node 20.19): a script compiled from a code
+      // cache cannot import() in Node 20 (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING).
+      supported: { 'dynamic-import': false },
+      banner: { js: COMMONJS_IMPORT_META },
+    }),
+    build({ ...common, entryPoints: modules, format: 'esm', banner: { js: COMMONJS_GLOBALS } }),
+  ]);
   // esbuild keeps a helper process for further builds; npm start goes on to run the server in this process.
   await stop();
   // Maps of our own code only: the bundled packages' mappings made the maps ~4× larger, and Node parses
-  // each map as its module loads (--enable-source-maps).
-  for (const file of readdirSync(staging).filter((name) => name.endsWith('.js.map'))) {
+  // each map as its module loads (--enable-source-maps; server.cjs's at its first stack trace).
+  for (const file of readdirSync(staging).filter((name) => /\.c?js\.map$/.test(name))) {
     const map = JSON.parse(readFileSync(path.join(staging, file), 'utf8'));
     const trimmed = trimSourceMap(map, (source) => !source.split('/').includes('node_modules'));
     writeFileSync(path.join(staging, file), JSON.stringify(trimmed));
@@ -111,8 +129,9 @@ export async function buildServer({ quiet = false } = {}) {
   rmSync(SERVER_DIST, { recursive: true, force: true });
   renameSync(staging, SERVER_DIST);
   if (!quiet) {
-    const files = Object.entries(result.metafile.outputs)
-      .filter(([file]) => file.endsWith('.js'))
+    const files = results
+      .flatMap((result) => Object.entries(result.metafile.outputs))
+      .filter(([file]) => /\.c?js$/.test(file))
       .map(([file, output]) => `${path.basename(file)} ${(output.bytes / 1024).toFixed(0)} KiB`);
     console.log(`  server built in ${(performance.now() - started).toFixed(0)} ms: ${files.join(', ')}`);
   }
