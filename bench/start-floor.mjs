@@ -21,10 +21,11 @@ const options = {
   sharedBuffers: '16MB',
   limitsMs: { request: 5_000, background: 600_000 },
 };
-const engine = fork(path.join(serverDir, 'dist/pglite-host.js'), [JSON.stringify(options)], {
+const engine = fork(path.join(serverDir, 'dist/pglite-host.js'), [], {
   execArgv: ['--enable-source-maps'],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
+engine.send({ type: 'start', options });
 const ready = new Promise((resolve, reject) => {
   engine.on('message', (message) => message.type === 'ready' && resolve(undefined));
   engine.once('exit', (code) => reject(new Error(`the engine exited with ${code}`)));

@@ -87,8 +87,9 @@ async function main(): Promise<void> {
     console.log(JSON.stringify({ level: levels[level], ...fields, msg: message })),
   );
   const config = loadConfig();
-  // The database (on PGlite, its own process) comes up while the rest of the server loads and is
-  // built: the two take most of a start. The bundle runs app.js's modules only now (a dynamic import);
+  // The database (on PGlite, its own process, forked by dist/main.js before this bundle loaded) comes
+  // up while the rest of the server loads and is built: the two take most of a start. The bundle
+  // runs app.js's modules only now (a dynamic import);
   // building registers routes and runs no statement (the onReady hooks do, at listen).
   let databaseLog = (message: string) => console.warn(message);
   const since = (from: number) => Math.round(performance.now() - from);

@@ -1,8 +1,8 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { forkHost, takePreforkedHost } from './engine-prefork.js';
 import { type HostMessage, type HostOptions, type ServerMessage, WATCHDOG_MARKER } from './pglite-host-contract.js';
 
 export type EngineState = 'starting' | 'ready' | 'restarting' | 'down' | 'stopped';
@@ -19,14 +19,6 @@ const QUICK_RESTART_WINDOW_MS = 60_000;
 const MAX_QUICK_RESTARTS = 5;
 const START_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 15_000;
-
-/** The host entry beside this module: TypeScript under tsx, JavaScript in the built server. */
-function hostEntry(): { file: string; execArgv: string[] } {
-  const self = fileURLToPath(import.meta.url);
-  const typescript = self.endsWith('.ts');
-  const file = path.join(path.dirname(self), typescript ? 'pglite-host.ts' : 'pglite-host.js');
-  return { file, execArgv: typescript ? ['--import', 'tsx'] : ['--enable-source-maps'] };
-}
 
 /**
  * The embedded database as a child process (`pglite-host.ts`), kept running: started once, and
@@ -140,13 +132,10 @@ export class EmbeddedEngine {
   }
 
   private spawn(): Promise<ChildProcess> {
-    const { file, execArgv } = hostEntry();
-    const hostOptions: HostOptions = { ...this.options, socketDir: this.socketDir };
+    const options: HostOptions = { ...this.options, socketDir: this.socketDir };
     rmSync(path.join(this.socketDir, WATCHDOG_MARKER), { force: true });
-    const child = fork(file, [JSON.stringify(hostOptions)], {
-      execArgv,
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
+    const child = takePreforkedHost() ?? forkHost();
+    child.send({ type: 'start', options } satisfies ServerMessage, () => undefined);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         child.kill('SIGKILL');

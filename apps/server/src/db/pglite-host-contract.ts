@@ -24,7 +24,8 @@ export const BACKGROUND_APPLICATION = 'gantry-background';
 export const SOCKET_PORT = 5432;
 
 export type HostMessage = { type: 'ready' } | { type: 'pong' } | { type: 'failed'; message: string };
-export type ServerMessage = { type: 'stop' } | { type: 'ping' };
+/** `start` comes first, once: the process may be forked before the server has read its config. */
+export type ServerMessage = { type: 'start'; options: HostOptions } | { type: 'stop' } | { type: 'ping' };
 
 /**
  * A request statement's tenant, told to the embedded engine's process so that it runs waiting

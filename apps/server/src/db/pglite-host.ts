@@ -22,6 +22,7 @@
  * cannot cancel a running statement); the server then restarts it from its files.
  */
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { setImmediate as setImmediatePromise } from 'node:timers/promises';
@@ -60,7 +61,32 @@ const LIGHT_MS = 5;
 /** A heavy statement waits at most this share of its tenant's typical length for a light one that may come. */
 const HOLD_SHARE = 0.1;
 
-const options = JSON.parse(process.argv[2] ?? '{}') as HostOptions;
+/** Set by the server's first message (`start`); the process may be forked before the server has read its config. */
+let options: HostOptions;
+
+/** PGlite's code compiled and its file system image read, while the options are awaited. */
+const artifacts = (async () => {
+  const dist = import.meta.resolve('@electric-sql/pglite');
+  const [wasm, image] = await Promise.all([
+    readFile(new URL('./pglite.wasm', dist)),
+    readFile(new URL('./pglite.data', dist)),
+  ]);
+  return { pgliteWasmModule: await WebAssembly.compile(wasm), fsBundle: new Blob([image]) };
+})();
+artifacts.catch(() => undefined); // awaited by main; PGlite then says what is wrong
+
+/** The server's `start`; a server gone before sending it (its config was wrong) ends this process. */
+function startMessage(): Promise<HostOptions> {
+  return new Promise((resolve) => {
+    const leave = () => process.exit(0);
+    process.once('disconnect', leave);
+    process.once('message', (message: ServerMessage) => {
+      process.off('disconnect', leave);
+      if (message.type === 'start') resolve(message.options);
+      else leave();
+    });
+  });
+}
 
 interface Batch {
   bytes: Uint8Array;
@@ -171,11 +197,13 @@ function isAlive(pid: number): boolean {
 }
 
 async function main(): Promise<void> {
+  options = await startMessage();
   const lockFile = await lockDataDir(options.dataDir);
   const db = await PGlite.create({
     dataDir: options.dataDir,
     extensions: PGLITE_EXTENSIONS,
     postgresqlconf: [`shared_buffers=${options.sharedBuffers}`],
+    ...(await artifacts.catch(() => ({}))),
   });
   startWatchdog();
 
