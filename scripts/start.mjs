@@ -8,9 +8,13 @@ import { pathToFileURL } from 'node:url';
 import { ensureConsoleBuilt, ensureDependencies, ensureServerBuilt, ROOT } from './lib.mjs';
 
 ensureDependencies();
-ensureConsoleBuilt();
 await ensureServerBuilt();
 
 process.env.NODE_ENV ??= 'production';
 // package.json starts this script with --enable-source-maps: stack traces name the TypeScript sources.
-await import(pathToFileURL(path.join(ROOT, 'apps/server/dist/main.js')).href);
+const server = await import(pathToFileURL(path.join(ROOT, 'apps/server/dist/main.js')).href);
+// The embedded engine's process starts first (the longest part of a start), the console's check
+// (and build, when stale) meanwhile.
+server.prefork();
+ensureConsoleBuilt();
+server.run();

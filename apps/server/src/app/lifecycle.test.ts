@@ -40,13 +40,19 @@ describe('what a stopped server left in the database', () => {
   it('says nothing is left on a database whose work all ended', async () => {
     expect(await left()).toBe(false);
     await task('done', BACKUP_TASK_IMPORT, 'succeeded', 'a-runner');
-    await task('queued', BACKUP_TASK_IMPORT, 'ongoing', null);
+    await task('stopped', BACKUP_TASK_IMPORT, 'failed', 'a-runner');
     expect(await left()).toBe(false);
     await clear();
   });
 
   it('finds a task that was running', async () => {
     await task('running', 'any.type', 'ongoing', 'a-dead-process');
+    expect(await left()).toBe(true);
+    await clear();
+  });
+
+  it('finds a task waiting to be claimed (the start claims it: nothing else would before the first poll)', async () => {
+    await task('queued', BACKUP_TASK_IMPORT, 'ongoing', null);
     expect(await left()).toBe(true);
     await clear();
   });

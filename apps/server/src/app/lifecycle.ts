@@ -79,7 +79,7 @@ export function registerLifecycle(
       (done) => done !== 'none' && app.log.warn({ done }, 'a platform restore a stopped server left'),
       warn('platform restore recovery failed'),
     );
-    await taskEngine.start({ orphans: inDatabase });
+    await taskEngine.start({ ongoing: inDatabase });
     // Restores a stopped server left are finished or dropped (after the engine failed its orphans).
     await dbBackups
       .recover()

@@ -158,12 +158,13 @@ export class TaskEngine {
 
   /**
    * Never fails: with the database down, the clean-up and the claims are tried again at each poll.
-   * `orphans: false`: the start's recovery check (`leftOver`) found no running task, so none is failed now.
+   * `ongoing: false`: the start's recovery check (`leftOver`) found no ongoing task, so there is none
+   * to fail or to claim now (the first poll looks again): no statement before the server listens.
    */
-  async start({ orphans = true }: { orphans?: boolean } = {}): Promise<void> {
+  async start({ ongoing = true }: { ongoing?: boolean } = {}): Promise<void> {
     const cleanUp = () =>
       this.failOrphans().catch((error: unknown) => this.options.log.warn({ err: error }, 'task clean-up failed'));
-    if (orphans) await cleanUp();
+    if (ongoing) await cleanUp();
     this.poller = setInterval(() => {
       void cleanUp();
       this.kick();
@@ -171,12 +172,12 @@ export class TaskEngine {
     this.poller.unref();
     this.reporter = setInterval(() => void this.reportAll(), this.options.reportMs);
     this.reporter.unref();
-    this.kick();
+    if (ongoing) this.kick();
   }
 
-  /** True in the database when a stopped server may have left a running task (`start`'s clean-up). */
+  /** True in the database when a task is ongoing: waiting to be claimed, or left running by a stopped server. */
   leftOver(): SQL {
-    return this.repo.orphansMayExist();
+    return this.repo.ongoingExists();
   }
 
   /** Queues a task; it runs here or in another process, whichever claims it first. */

@@ -146,11 +146,11 @@ export class TaskRepository {
   }
 
   /**
-   * Whether `failOrphans` may have anything to fail: a running task with a runner (the cheap part of
-   * its condition; false on a server whose tasks all ended), for the start's one recovery statement.
+   * Whether a start has tasks to look at: one waiting to be claimed, or one `failOrphans` may fail
+   * (false on a server whose tasks all ended), for the start's one recovery statement.
    */
-  orphansMayExist(): SQL {
-    return sql`exists (select 1 from ${tasks} where ${tasks.status} = ${TaskState.Ongoing} and ${tasks.runner} is not null)`;
+  ongoingExists(): SQL {
+    return sql`exists (select 1 from ${tasks} where ${tasks.status} = ${TaskState.Ongoing})`;
   }
 
   /**
