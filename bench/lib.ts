@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LICENCE_FORMAT, localDate, PLATFORM_PRODUCT, sha256Hex } from '@gantry/shared';
 import pg from 'pg';
+import { SOCKET_PORT } from '../apps/server/src/db/pglite-host-contract.js';
 import { rawPublicKey, signLicence } from '../apps/server/src/modules/licence/licence-signature.js';
 import { machineCodeOf, readMachineIdentity } from '../apps/server/src/modules/licence/machine-identity.js';
 
@@ -208,13 +209,13 @@ function childrenOf(pid: number): Array<{ pid: number; cmdline: string }> {
 }
 
 /** The server process (npm's child, `node … scripts/start.mjs`) and the embedded engine (its child running pglite-host). */
-export function processesOf(run: ServerRun): { server?: number; engine?: number; engineCmdline?: string } {
+export function processesOf(run: ServerRun): { server?: number; engine?: number } {
   const server =
     run.npm.pid === undefined ? undefined : childrenOf(run.npm.pid).find((c) => /start\.mjs/.test(c.cmdline));
   const engine = server && childrenOf(server.pid).find((c) => /pglite-host/.test(c.cmdline));
   return {
     ...(server ? { server: server.pid } : {}),
-    ...(engine ? { engine: engine.pid, engineCmdline: engine.cmdline } : {}),
+    ...(engine ? { engine: engine.pid } : {}),
   };
 }
 
@@ -295,13 +296,33 @@ export class CpuPerRequest {
   }
 }
 
-/** The embedded engine's private socket folder, from its command line (the options the server gave it). */
+/**
+ * The embedded engine's private socket folder: the folder of the Unix socket its process listens on
+ * (its options come over IPC, not on its command line), found by the socket inodes among its open files.
+ */
 export function engineSocketDir(run: ServerRun): string {
-  const cmdline = processesOf(run).engineCmdline;
-  const json = cmdline?.slice(cmdline.indexOf('{'));
-  const socketDir = json ? (JSON.parse(json.trim()) as { socketDir?: string }).socketDir : undefined;
-  if (!socketDir) throw new Error('the embedded engine process was not found');
-  return socketDir;
+  const pid = processesOf(run).engine;
+  if (pid === undefined) throw new Error('the embedded engine process was not found');
+  const inodes = new Set(
+    readdirSync(`/proc/${pid}/fd`)
+      .map((fd) => /^socket:\[(\d+)\]$/.exec(readlinkOrEmpty(`/proc/${pid}/fd/${fd}`))?.[1])
+      .filter((inode) => inode !== undefined),
+  );
+  // /proc/net/unix: Num RefCount Protocol Flags Type St Inode Path
+  const socket = readFileSync(`/proc/${pid}/net/unix`, 'utf8')
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .find((fields) => inodes.has(fields[6] ?? '') && fields[7]?.endsWith(`/.s.PGSQL.${SOCKET_PORT}`))?.[7];
+  if (!socket) throw new Error("the embedded engine's socket was not found");
+  return path.dirname(socket);
+}
+
+function readlinkOrEmpty(file: string): string {
+  try {
+    return readlinkSync(file);
+  } catch {
+    return '';
+  }
 }
 
 /** Log lines the server has written so far (one per request at the default level, probes only when failing). */
