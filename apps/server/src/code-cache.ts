@@ -114,10 +114,10 @@ function mapStackTraces(file: string, wrapperColumns: number): void {
     const column = frame.getColumnNumber();
     if (frame.getFileName() !== file || line === null || column === null) return text;
     const entry = sourceMap()?.findEntry(line - 1, line === 1 ? column - 1 - wrapperColumns : column - 1);
-    if (!entry || !('originalSource' in entry)) return text;
-    const original = entry.originalSource.startsWith('file:')
-      ? new URL(entry.originalSource).pathname
-      : path.resolve(path.dirname(file), entry.originalSource);
+    // A bundled package's code has no mapping (the build keeps only ours): the frame as V8 wrote it.
+    const source: unknown = entry && 'originalSource' in entry ? entry.originalSource : undefined;
+    if (!entry || !('originalLine' in entry) || typeof source !== 'string') return text;
+    const original = source.startsWith('file:') ? new URL(source).pathname : path.resolve(path.dirname(file), source);
     return text.replace(
       `${file}:${line}:${column}`,
       `${original}:${entry.originalLine + 1}:${entry.originalColumn + 1}`,
@@ -126,6 +126,14 @@ function mapStackTraces(file: string, wrapperColumns: number): void {
   Error.prepareStackTrace = (error: unknown, frames: NodeJS.CallSite[]) => {
     // Error.captureStackTrace takes any object (a few packages give it their own).
     const head = typeof error === 'object' && error !== null ? Error.prototype.toString.call(error) : String(error);
-    return [head, ...frames.map((frame) => `    at ${mapped(frame)}`)].join('\n');
+    const at = (frame: NodeJS.CallSite) => {
+      // A stack trace is made wherever an error is: this must never throw.
+      try {
+        return `    at ${mapped(frame)}`;
+      } catch {
+        return `    at ${frame}`;
+      }
+    };
+    return [head, ...frames.map(at)].join('\n');
   };
 }

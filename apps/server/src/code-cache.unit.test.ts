@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { SourceMapPayload } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +8,8 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const CODE_CACHE = fileURLToPath(new URL('./code-cache.ts', import.meta.url));
+const TRIM = new URL('../../../scripts/source-map-trim.mjs', import.meta.url).href;
+type Trim = (map: SourceMapPayload, keep: (source: string) => boolean) => SourceMapPayload;
 const dir = mkdtempSync(path.join(tmpdir(), 'gantry-code-cache-'));
 const bundle = path.join(dir, 'server.cjs');
 const cacheDir = path.join(dir, '.code-cache');
@@ -18,13 +21,14 @@ beforeAll(async () => {
     entry,
     [
       `import { saveCodeCache } from ${JSON.stringify(CODE_CACHE)};`,
+      "import { call } from 'bundled-package';",
       'function fail(reason: string): never {',
       "  throw new Error('failed: ' + reason);",
       '}',
       'async function main(): Promise<void> {',
       '  let stack = "";',
       '  try {',
-      '    fail("on purpose");',
+      '    call(() => fail("on purpose"));',
       '  } catch (error) {',
       '    stack = (error as Error).stack ?? "";',
       '  }',
@@ -34,6 +38,12 @@ beforeAll(async () => {
       'void main();',
     ].join('\n'),
   );
+  // A package bundled in, after some of our code (code-cache.ts), whose code the trimmed map does
+  // not name (scripts/source-map-trim.mjs: a one-field segment where it starts).
+  const bundled = path.join(dir, 'node_modules/bundled-package');
+  mkdirSync(bundled, { recursive: true });
+  writeFileSync(path.join(bundled, 'package.json'), JSON.stringify({ name: 'bundled-package', type: 'module' }));
+  writeFileSync(path.join(bundled, 'index.js'), 'export function call(fn) {\n  return fn();\n}\n');
   // An ES-module-only package beside the bundle, as openid-client and marked are.
   const esmOnly = path.join(dir, 'node_modules/esm-only');
   mkdirSync(esmOnly, { recursive: true });
@@ -55,6 +65,10 @@ beforeAll(async () => {
     supported: { 'dynamic-import': false },
     logLevel: 'silent',
   });
+  const { trimSourceMap } = (await import(TRIM)) as { trimSourceMap: Trim };
+  const map = JSON.parse(readFileSync(`${bundle}.map`, 'utf8')) as SourceMapPayload;
+  const trimmed = trimSourceMap(map, (source) => !source.split('/').includes('node_modules'));
+  writeFileSync(`${bundle}.map`, JSON.stringify(trimmed));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -80,11 +94,16 @@ describe('the server bundle compiled with its code cache', () => {
     expect(start().state).toBe('used');
   });
 
-  it('names the TypeScript line a stack frame was built from', () => {
+  it("names the TypeScript line a stack frame was built from, and a bundled package's frame as V8 wrote it", () => {
     const { stack } = start();
-    expect(stack.split('\n')[0]).toBe('Error: failed: on purpose');
-    expect(stack).toMatch(/at fail \(.*entry\.ts:3:\d+\)/);
-    expect(stack).toMatch(/at main \(.*entry\.ts:8:\d+\)/);
-    expect(stack).not.toContain('server.cjs');
+    const lines = stack.split('\n');
+    expect(lines[0]).toBe('Error: failed: on purpose');
+    expect(stack).toMatch(/at fail \(.*entry\.ts:4:\d+\)/);
+    expect(stack).toMatch(/at main \(.*entry\.ts:9:\d+\)/);
+    // The package's function (esbuild may rename it), unmapped.
+    expect(
+      lines.find((line) => /at call\d* \(/.test(line)),
+      stack,
+    ).toMatch(/server\.cjs:\d+:\d+\)$/);
   });
 });
