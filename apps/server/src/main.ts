@@ -89,8 +89,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   // The database (on PGlite, its own process, forked by dist/main.js before this bundle loaded) comes
   // up while the rest of the server loads and is built: the two take most of a start. The bundle
-  // runs app.js's modules only now (a dynamic import);
-  // building registers routes and runs no statement (the onReady hooks do, at listen).
+  // runs app.js's modules only now (a dynamic import); building registers routes and runs no
+  // statement (the onReady hooks do, at listen).
   let databaseLog = (message: string) => console.warn(message);
   const since = (from: number) => Math.round(performance.now() - from);
   const timings: Record<string, number> = {};

@@ -1,5 +1,5 @@
 /**
- * The embedded database's own process (forked by `EmbeddedEngine`): it owns PGlite and serves it in
+ * The embedded database's own process (forked by `EmbeddedEngine`, or early by `dist/main.js`: it waits for its options): it owns PGlite and serves it in
  * PostgreSQL's wire protocol on a private Unix socket, so the server reaches both engines through
  * the same driver and its event loop never runs a query.
  *
