@@ -1,7 +1,8 @@
 /**
- * The embedded database's own process (forked by `EmbeddedEngine`, or early by `dist/main.js`: it waits for its options): it owns PGlite and serves it in
- * PostgreSQL's wire protocol on a private Unix socket, so the server reaches both engines through
- * the same driver and its event loop never runs a query.
+ * The embedded database's own process (forked by `EmbeddedEngine`, or early by `dist/main.js`; it
+ * waits for its options): it owns PGlite and serves it in PostgreSQL's wire protocol on a private
+ * Unix socket, so the server reaches both engines through the same driver and its event loop never
+ * runs a query.
  *
  * PGlite has one session, so batches from all connections run one at a time; while a connection is
  * inside a transaction only its own batches run. Otherwise the next batch is the oldest of the tenant
