@@ -15,6 +15,6 @@ process.env.NODE_ENV ??= 'production';
 const server = await import(pathToFileURL(path.join(ROOT, 'apps/server/dist/main.js')).href);
 // The embedded engine's process starts first (the longest part of a start), the console's check
 // (and build, when stale) meanwhile.
-server.prefork();
+server.preforkHost();
 ensureConsoleBuilt();
 server.run();

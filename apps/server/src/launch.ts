@@ -9,13 +9,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runCached } from './code-cache.js';
 import { preforkHost } from './db/engine-prefork.js';
 
-export const prefork = preforkHost;
+export { preforkHost };
 
 export function run(): void {
   runCached(fileURLToPath(new URL('./server.cjs', import.meta.url)));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  prefork();
+  preforkHost();
   run();
 }

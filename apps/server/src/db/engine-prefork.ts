@@ -13,7 +13,7 @@ const PREFORKED = Symbol.for('gantry.engineHost');
 const holder = globalThis as { [PREFORKED]?: ChildProcess };
 
 /** The host entry beside this module: TypeScript under tsx, JavaScript in the built server. */
-export function hostEntry(): { file: string; execArgv: string[] } {
+function hostEntry(): { file: string; execArgv: string[] } {
   const self = fileURLToPath(import.meta.url);
   const typescript = self.endsWith('.ts');
   const file = path.join(path.dirname(self), typescript ? 'pglite-host.ts' : 'pglite-host.js');
