@@ -280,7 +280,7 @@ export function buildServices(context: ServiceContext) {
     db,
     database.background,
     invalidation,
-    database.copyOut,
+    database,
     config.ownPartitionMinDocuments,
   );
   configureArchiveLimits({

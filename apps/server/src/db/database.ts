@@ -1,5 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
@@ -17,6 +19,9 @@ export type Database = PgDatabase<RowsResultHKT, typeof schema>;
 
 /** Streams what a `COPY (…) TO STDOUT` statement writes, chunk by chunk. */
 export type CopyOut = (statement: string) => AsyncIterable<Buffer>;
+
+/** Sends `data` to a `COPY … FROM STDIN` statement; answers the rows it wrote. */
+export type CopyIn = (statement: string, data: Buffer) => Promise<number>;
 
 /** Longest statement, by kind of work: a request's, and long work's (vacuum, backups). */
 export interface StatementLimits {
@@ -54,6 +59,8 @@ export interface DatabaseHandle {
    * connection (held until the stream ends, dropped if it is left early).
    */
   copyOut?: CopyOut;
+  /** PostgreSQL only: `COPY … FROM STDIN` on a background connection. */
+  copyIn?: CopyIn;
   /** Set when the embedded engine last stopped on its own (a runaway statement, a crash). */
   lastStop?(): { at: number; reason: 'statement-limit' | 'crashed'; limitMs?: number } | undefined;
   /** The request and background pools now (absent for an in-process PGlite: tests). */
@@ -247,6 +254,23 @@ async function usePools(
           }
         }
       : undefined;
+  const copyIn: CopyIn | undefined =
+    engine === 'postgres'
+      ? async (statement, data) => {
+          const { from } = await import('pg-copy-streams');
+          const client = await long.connect();
+          let finished = false;
+          try {
+            const copy = client.query(from(statement));
+            await pipeline(Readable.from([data]), copy);
+            finished = true;
+            return copy.rowCount;
+          } finally {
+            // A refused COPY: the connection is closed, not reused.
+            client.release(!finished);
+          }
+        }
+      : undefined;
   const stats = (pool: 'request' | 'background', of: Pool): PoolStats => ({
     pool,
     total: of.totalCount,
@@ -263,6 +287,7 @@ async function usePools(
     pools: () => [stats('request', requests), stats('background', long)],
     admission,
     ...(copyOut ? { copyOut } : {}),
+    ...(copyIn ? { copyIn } : {}),
     ...(embedded ? { embedded, lastStop: () => embedded.lastStop } : {}),
     close,
   };

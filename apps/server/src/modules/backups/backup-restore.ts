@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -19,6 +20,7 @@ import { inPool } from '../../lib/in-pool.js';
 import { htmlArea, mediaArea } from '../media/media.service.js';
 import type { BackupRepository, BackupRow } from './backup.repository.js';
 import { type Manifest, parseDocumentLine, placeEntry } from './backup-archive.js';
+import { copyRows, RowBuffers } from './copy-rows.js';
 import type { LoadedCollections } from './document-partitions.repository.js';
 
 export type FileKind = 'fileServer' | 'html';
@@ -43,6 +45,27 @@ export interface RestoreRequest {
   rules: Record<string, RestoreRule>;
   kinds: FileKind[];
   record: BackupRow;
+  /** `restoreRoute`'s answer. */
+  route: RestoreRoute;
+}
+
+/**
+ * How a restore's documents go in: staged and applied in one transaction, or (a whole-project
+ * restore of a large project, or of one that has its own partition) loaded into a new partition;
+ * on PostgreSQL by COPY, each data module checked as it loads (`checksWhileLoading`): verification
+ * then leaves them out, nothing being visible before the swap.
+ */
+export type RestoreRoute = 'staging' | 'partition' | 'partition-checked-while-loading';
+
+export async function restoreRoute(
+  repo: BackupRepository,
+  projectId: string,
+  rules: Record<string, RestoreRule>,
+  manifest: Manifest,
+): Promise<RestoreRoute> {
+  const documents = Object.values(manifest.modules).reduce((sum, module) => sum + module.documents, 0);
+  if (!wholeProject(rules) || !(await repo.partitions.wanted(projectId, documents))) return 'staging';
+  return repo.partitions.checksWhileLoading ? 'partition-checked-while-loading' : 'partition';
 }
 
 export interface RestoreSteps {
@@ -65,49 +88,106 @@ const STAGE_BYTES = 4 * 1024 * 1024;
 
 /** Runs staged at once: the database parses one while the next is read (and, on PostgreSQL, staged). */
 const RUNS_IN_FLIGHT = 2;
+/** Modules read at once: a small module's one run is read while another's is loaded. */
+const MODULES_AT_ONCE = 2;
+
+/** A module file not verified before the restore: its bytes and lines are checked as it loads. */
+export interface ModuleCheck {
+  declared: { size: number; sha256: string };
+  /** Its documents, as the manifest lists them. */
+  documents: number;
+}
+
+/** The check of a data module's file as the manifest declares it (verifyArchive's, made while loading). */
+export function moduleCheck(manifest: Manifest, module: string): ModuleCheck | undefined {
+  const path = `${BACKUP_ARCHIVE.modulesDir}/${module}.jsonl`;
+  const declared = manifest.entries.find((entry) => entry.path === path);
+  const listed = manifest.modules[module];
+  return declared && listed ? { declared, documents: listed.documents } : undefined;
+}
+
+/** What to do with each run of a module's lines: `prepare` it at once (the run's bytes are reused after), then `send` it. */
+interface RunHandler<T> {
+  prepare(run: Buffer, lines: number, firstLine: number): T;
+  send(prepared: T, lines: number): Promise<void>;
+}
 
 /**
- * Streams a module's file in the archive (already verified) to `onRun` as runs of about STAGE_BYTES:
- * each run its whole lines, joined by newlines (no newline after the last), and how many lines it
- * holds. Up to RUNS_IN_FLIGHT runs are handed on while the next is read and inflated (the database
- * and this process work at once); a failed run stops the reading at the next hand-over.
+ * Streams a module's file in the archive as runs of about STAGE_BYTES (whole lines, each ended by a
+ * newline; the number of the first), each prepared as it is cut and sent while the next is read.
+ * The lines are gathered in one buffer, reused run after run: fresh memory for every run cost more
+ * in garbage collection than the rest of the reading. Up to RUNS_IN_FLIGHT runs are sent at once
+ * (the database and this process work at once); a failed run stops the reading at the next
+ * hand-over. With `check` (a file not verified before), its size and SHA-256 are checked, and a line
+ * that outgrows the limit before its end stops the reading.
  */
-async function readModuleRuns(
+async function readModuleRuns<T>(
   reader: ArchiveReader,
   module: string,
-  onRun: (lines: string, count: number) => Promise<void>,
+  handler: RunHandler<T>,
+  check?: ModuleCheck,
 ): Promise<void> {
   const entry = reader.entries.find((e) => e.filename === `${BACKUP_ARCHIVE.modulesDir}/${module}.jsonl`);
   if (!entry || entry.directory) return;
-  let parts: Buffer[] = [];
+  const hash = check ? createHash('sha256') : undefined;
+  let size = 0;
+  let pending = Buffer.allocUnsafe(Math.min(STAGE_BYTES * 2, entry.uncompressedSize + 1));
   let bytes = 0;
+  let linesBefore = 0;
   const inFlight: Array<Promise<void>> = [];
-  const emit = async (run: Buffer) => {
-    let count = 0;
-    for (let at = run.indexOf(10); at !== -1; at = run.indexOf(10, at + 1)) count++;
-    // The run ends with a newline, which is left out.
-    const lines = run.toString('utf8', 0, run.length - 1);
+  /** Hands on the pending bytes up to `cut` (a line's end) and keeps the rest. */
+  const emit = async (cut: number) => {
     if (inFlight.length >= RUNS_IN_FLIGHT) await inFlight.shift();
-    const handedOn = onRun(lines, count);
+    const run = pending.subarray(0, cut);
+    let lines = 0;
+    for (let at = run.indexOf(10); at !== -1; at = run.indexOf(10, at + 1)) lines++;
+    const prepared = handler.prepare(run, lines, linesBefore + 1);
+    linesBefore += lines;
+    pending.copyWithin(0, cut, bytes);
+    bytes -= cut;
+    const sent = handler.send(prepared, lines);
     // Not awaited here: its failure is met at a later hand-over or at the end.
-    handedOn.catch(() => undefined);
-    inFlight.push(handedOn);
+    sent.catch(() => undefined);
+    inFlight.push(sent);
   };
   try {
     await reader.read(entry, async (chunk) => {
-      parts.push(Buffer.from(chunk));
+      if (check) {
+        size += chunk.byteLength;
+        if (size > check.declared.size) throw new ArchiveProblem('size', { path: entry.filename });
+        hash?.update(chunk);
+      }
+      if (bytes + chunk.byteLength > pending.length) {
+        const grown = Buffer.allocUnsafe(Math.max(pending.length * 2, bytes + chunk.byteLength));
+        pending.copy(grown, 0, 0, bytes);
+        pending = grown;
+      }
+      pending.set(chunk, bytes);
       bytes += chunk.byteLength;
       if (bytes < STAGE_BYTES) return;
-      const joined = Buffer.concat(parts, bytes);
-      const cut = joined.lastIndexOf(10) + 1;
-      if (cut === 0) return;
-      parts = [joined.subarray(cut)];
-      bytes = joined.length - cut;
-      await emit(joined.subarray(0, cut));
+      const cut = pending.lastIndexOf(10, bytes - 1) + 1;
+      if (cut > 0) await emit(cut);
+      // What is left is part of one line (whole lines are measured by the loader: `copyRows`).
+      if (check && bytes > BACKUP_LIMITS.lineBytesMax) {
+        throw new ArchiveProblem('badDocument', { module, line: linesBefore + 1 });
+      }
     });
-    const rest = Buffer.concat(parts, bytes);
-    // A verified module file ends with a newline; one that does not gets it here.
-    if (rest.length > 0) await emit(rest[rest.length - 1] === 10 ? rest : Buffer.concat([rest, Buffer.from('\n')]));
+    if (bytes > 0) {
+      // A module file that does not end with a newline gets it here.
+      if (pending[bytes - 1] !== 10) {
+        if (bytes === pending.length) {
+          const grown = Buffer.allocUnsafe(bytes + 1);
+          pending.copy(grown, 0, 0, bytes);
+          pending = grown;
+        }
+        pending[bytes++] = 10;
+      }
+      await emit(bytes);
+    }
+    if (check) {
+      if (size !== check.declared.size) throw new ArchiveProblem('size', { path: entry.filename });
+      if (hash?.digest('hex') !== check.declared.sha256) throw new ArchiveProblem('hash', { path: entry.filename });
+    }
   } catch (error) {
     // The runs in flight end before the caller clears what was staged.
     await Promise.allSettled(inFlight);
@@ -326,14 +406,11 @@ export async function applyRestore(
   let done = 0;
   const step = () => steps.progress(++done / total);
   const { partitions } = repo;
-  const byPartition =
-    wholeProject(request.rules) &&
-    (await partitions.wanted(
-      request.projectId,
-      Object.values(manifest.modules).reduce((sum, module) => sum + module.documents, 0),
-    ));
+  const byPartition = request.route !== 'staging';
+  const checkWhileLoading = request.route === 'partition-checked-while-loading';
   let loaded: LoadedCollections = [];
   const retarget = { from: manifest.project.id, to: request.projectId };
+  const rowBuffers = new RowBuffers(MODULES_AT_ONCE * RUNS_IN_FLIGHT);
   /** Not committed: the journal goes, and the staged files and documents with it. */
   const discard = async () => {
     await store.discardArea(staging);
@@ -345,17 +422,49 @@ export async function applyRestore(
     const began = performance.now();
     let staged = 0;
     if (byPartition) await partitions.createLoad(request.id, request.projectId);
-    for (const module of Object.keys(request.rules)) {
-      await readModuleRuns(reader, module, async (lines, count) => {
-        await steps.checkpoint();
-        const added = byPartition
-          ? await partitions.load(request.id, request.projectId, module, lines, retarget)
-          : await repo.stageDocuments(request.id, module, lines, retarget);
-        if (added !== count) throw new ArchiveProblem('duplicate', { module });
-        staged += added;
-      });
+    await inPool(Object.keys(request.rules), MODULES_AT_ONCE, async (module) => {
+      const check = checkWhileLoading ? moduleCheck(manifest, module) : undefined;
+      let documents = 0;
+      if (check) {
+        const target = { projectId: request.projectId, module, retarget };
+        await readModuleRuns(
+          reader,
+          module,
+          {
+            prepare: (run, _lines, firstLine) => copyRows(run, firstLine, target, rowBuffers),
+            send: async (rows) => {
+              try {
+                await steps.checkpoint();
+                // Not `documents += await …`: that reads `documents` before a run in flight adds to it.
+                const copied = await partitions.copy(request.id, request.projectId, rows, retarget);
+                documents += copied;
+              } finally {
+                rowBuffers.give(rows.buffer);
+              }
+            },
+          },
+          check,
+        );
+      } else {
+        await readModuleRuns(reader, module, {
+          // The run's text, less its last newline.
+          prepare: (run) => run.toString('utf8', 0, run.length - 1),
+          send: async (text, lines) => {
+            await steps.checkpoint();
+            const added = byPartition
+              ? await partitions.load(request.id, request.projectId, module, text, retarget)
+              : await repo.stageDocuments(request.id, module, text, retarget);
+            if (added !== lines) throw new ArchiveProblem('duplicate', { module });
+            documents += added;
+          },
+        });
+      }
+      // As verification counts: one document past the listed ones is a bad line.
+      if (check && documents !== check.documents)
+        throw new ArchiveProblem('badDocument', { module, line: documents + 1 });
+      staged += documents;
       step();
-    }
+    });
     if (byPartition) {
       const indexing = performance.now();
       loaded = await partitions.finishLoad(request.id);

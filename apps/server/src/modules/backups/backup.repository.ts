@@ -1,7 +1,7 @@
 import { BACKUP_RECORD_STATUS_WIRE, RestoreRule, TaskState } from '@gantry/shared';
 import { and, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import type { CopyOut, Database } from '../../db/database.js';
+import type { CopyIn, CopyOut, Database } from '../../db/database.js';
 import { projectBackups, projectCollectionStats, projectDocuments, restoreStaging, tasks } from '../../db/schema.js';
 import type { InvalidationBus } from '../../lib/invalidation-bus.js';
 import { isoTime } from '../../lib/json-view.js';
@@ -104,6 +104,7 @@ async function* coalesced(source: AsyncIterable<Buffer>): AsyncGenerator<LineChu
 export class BackupRepository {
   /** Whole-project restores by partition (large ones, and any of a project that has its own). */
   readonly partitions: DocumentPartitions;
+  private readonly copyOut: CopyOut | undefined;
 
   /** `db` for requests; `background` (its longer statement limit) for the tasks' reads and the restore. */
   constructor(
@@ -111,11 +112,15 @@ export class BackupRepository {
     private readonly background: Database,
     /** Told when a restore has committed: the project's cached table definitions go. */
     private readonly bus?: InvalidationBus,
-    /** PostgreSQL's COPY: a collection is then read in one statement (`documentLines`). */
-    private readonly copyOut?: CopyOut,
+    /**
+     * PostgreSQL's COPY: a collection is then read in one statement (`documentLines`), and a restore
+     * by partition loaded by COPY (`DocumentPartitions.copy`).
+     */
+    copy: { copyOut?: CopyOut | undefined; copyIn?: CopyIn | undefined } = {},
     ownPartitionMinDocuments = 100_000,
   ) {
-    this.partitions = new DocumentPartitions(background, ownPartitionMinDocuments);
+    this.copyOut = copy.copyOut;
+    this.partitions = new DocumentPartitions(background, ownPartitionMinDocuments, copy.copyIn);
   }
 
   async insert(row: BackupRow, db: Database = this.db): Promise<void> {

@@ -1,6 +1,6 @@
 import { TaskState } from '@gantry/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { type Database, queryRows } from '../../db/database.js';
+import { type CopyIn, type Database, queryRows } from '../../db/database.js';
 import { DEFAULT_PARTITION, hasOwnPartition, md5Hex, ownPartitionName } from '../../db/document-partitions.js';
 import { projectBackups, projectCollectionStats, tasks } from '../../db/schema.js';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
@@ -9,6 +9,7 @@ import { rawLiteral } from '../../lib/sql-literal.js';
 import { assertTablesWithinGrant, lockTables } from '../licence/table-gate.js';
 import { statisticsName, tableIndexPrefix } from '../tables/record-index.js';
 import type { BackupRow } from './backup.repository.js';
+import { COPY_COLUMNS, COPY_OPTIONS, type CopyRun, refusedRow } from './copy-rows.js';
 import { parsedLines } from './parsed-lines.js';
 
 /** Rows a statement wrote, as both drivers report it (`rowCount`; 0 when none is said). */
@@ -51,7 +52,14 @@ export class DocumentPartitions {
     private readonly background: Database,
     /** Documents from which a whole-project restore loads a partition even for a project without one. */
     private readonly minDocuments: number,
+    /** PostgreSQL's COPY: runs are then loaded by `copy`, checked as they load. */
+    private readonly copyIn?: CopyIn,
   ) {}
+
+  /** Whether runs load by COPY, each line checked on the way (`copy`): the data modules need no reading before. */
+  get checksWhileLoading(): boolean {
+    return this.copyIn !== undefined;
+  }
 
   /** Whether a whole-project restore of `documents` documents goes by partition. */
   async wanted(projectId: string, documents: number): Promise<boolean> {
@@ -90,26 +98,70 @@ export class DocumentPartitions {
   }
 
   /**
+   * Loads a run (`copyRows`: each line checked as verification checks it): its rows by COPY (their
+   * JSON parsed by PostgreSQL as it loads them), its lines in another form as `load` does. A line
+   * PostgreSQL refuses is a `badDocument` at its number (for the other lines, the first of them).
+   * Answers how many were loaded.
+   */
+  async copy(
+    restoreId: string,
+    projectId: string,
+    run: CopyRun,
+    retarget: { from: string; to: string },
+  ): Promise<number> {
+    const copyIn = this.copyIn;
+    if (!copyIn) throw new Error('COPY is PostgreSQL only');
+    const refused = (error: unknown, line: () => number): never => {
+      // Class 22: data exceptions (JSON, text encoding, times).
+      if (!isPlainObject(error) || typeof error.code !== 'string' || !error.code.startsWith('22')) throw error;
+      throw new ArchiveProblem('badDocument', { module: run.module, line: line() });
+    };
+    let loaded = 0;
+    if (run.count > 0) {
+      // The load table's name is ours (a prefix and an md5): no quoting needed.
+      loaded += await copyIn(`copy ${loadName(restoreId)} ${COPY_COLUMNS} from stdin ${COPY_OPTIONS}`, run.rows).catch(
+        (error: unknown) => refused(error, () => run.lineOf(refusedRow(error))),
+      );
+    }
+    if (run.others.length > 0) {
+      loaded += await this.load(restoreId, projectId, run.module, run.others.join('\n'), retarget).catch(
+        (error: unknown) => refused(error, () => run.otherLines[0] ?? 1),
+      );
+    }
+    return loaded;
+  }
+
+  /**
    * Gives the loaded table the parent's key, indexes and foreign key (built once over all rows, as
-   * pg_restore does), and answers its documents and bytes per collection. An id twice in a
-   * collection fails the key: `duplicate`, naming the collection.
+   * pg_restore does), and answers its documents and bytes per collection. The indexes are built in
+   * two lanes, on the background pool's two connections (building an index takes a lock that lets
+   * another be built beside it): the key's beside the list's, each a sort of every row. An id twice
+   * in a collection fails the key: `duplicate`, naming the collection.
    */
   async finishLoad(restoreId: string): Promise<LoadedCollections> {
-    const table = id(loadName(restoreId));
-    try {
-      await this.background.execute(sql`alter table ${table} add primary key (project_id, collection, id)`);
-    } catch (error) {
-      if (!isCode(error, '23505')) throw error;
+    const name = loadName(restoreId);
+    const table = id(name);
+    // Named here: two indexes named by PostgreSQL at once could be given the same name.
+    const key = id(`${name}_pkey`);
+    const lanes = await Promise.allSettled([
+      this.inOrder([
+        sql`create unique index ${key} on ${table} (project_id, collection, id)`,
+        sql`create index ${id(`${name}_dr`)} on ${table} (create_time) where collection = 'data_record'`,
+      ]),
+      this.inOrder([
+        sql`create index ${id(`${name}_list`)} on ${table} (project_id, collection, create_time, id)`,
+        sql`create index ${id(`${name}_tr`)} on ${table} (project_id, (doc ->> 'table'), create_time, id) where collection = 'table_record'`,
+      ]),
+    ]);
+    for (const lane of lanes) {
+      if (lane.status === 'fulfilled') continue;
+      if (!isCode(lane.reason, '23505')) throw lane.reason;
       const [twice] = await this.rows<{ collection: string }>(
         sql`select collection from ${table} group by collection, id having count(*) > 1 limit 1`,
       );
       throw new ArchiveProblem('duplicate', { module: twice?.collection ?? '' });
     }
-    await this.background.execute(sql`create index on ${table} (project_id, collection, create_time, id)`);
-    await this.background.execute(sql`create index on ${table} (create_time) where collection = 'data_record'`);
-    await this.background.execute(
-      sql`create index on ${table} (project_id, (doc ->> 'table'), create_time, id) where collection = 'table_record'`,
-    );
+    await this.background.execute(sql`alter table ${table} add primary key using index ${key}`);
     // Validated here, outside the swap: attaching adopts an equal foreign key as it is.
     await this.background.execute(
       sql`alter table ${table} add foreign key (project_id) references projects (id) on delete cascade`,
@@ -119,6 +171,10 @@ export class DocumentPartitions {
       sql`select collection, count(*)::int as documents, sum(pg_column_size(doc))::float8 as bytes
           from ${table} group by collection`,
     );
+  }
+
+  private async inOrder(statements: SQL[]): Promise<void> {
+    for (const statement of statements) await this.background.execute(statement);
   }
 
   /**

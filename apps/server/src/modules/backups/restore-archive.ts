@@ -6,8 +6,15 @@ import type { Clock } from '../../lib/clock.js';
 import type { FileStore } from '../../lib/file-store.js';
 import { type TaskContext, TaskError } from '../tasks/task.engine.js';
 import type { BackupRepository } from './backup.repository.js';
-import { type Manifest, verifyArchive } from './backup-archive.js';
-import { applyRestore, elapsed, type FileKind, type RestoreJournals, type RestoreSteps } from './backup-restore.js';
+import { type Manifest, readManifest, verifyArchive } from './backup-archive.js';
+import {
+  applyRestore,
+  elapsed,
+  type FileKind,
+  type RestoreJournals,
+  type RestoreSteps,
+  restoreRoute,
+} from './backup-restore.js';
 
 /** An archive problem in words, for a task's message (`The backup file is not valid: …`). */
 export const problemText = (problem: ArchiveProblem, language: Language) =>
@@ -69,12 +76,19 @@ export async function restoreArchive(
   };
   const [from, to] = restore.verify;
   const verifying = performance.now();
-  const manifest = await verifyArchive(reader, {
+  const manifest = await readManifest(reader).catch(failure);
+  const plan = restore.plan(manifest);
+  const route = await restoreRoute(deps.repo, restore.projectId, plan.rules, manifest);
+  // Checked as they load (nothing is visible before the swap), unless work comes between.
+  const leaveModules = route === 'partition-checked-while-loading' && !restore.before ? Object.keys(plan.rules) : [];
+  await verifyArchive(reader, {
     onProgress: phase(from, to).progress,
     checkpoint: () => context.checkpoint(),
+    leaveModules: new Set(leaveModules),
   }).catch(failure);
-  context.log(`archive verified (${reader.entries.length} entries) in ${elapsed(verifying)}`);
-  const plan = restore.plan(manifest);
+  context.log(
+    `archive verified (${reader.entries.length} entries${leaveModules.length > 0 ? ', the data modules as they load' : ''}) in ${elapsed(verifying)}`,
+  );
   let applyFrom = to;
   if (restore.before) {
     await restore.before.run(plan, phase(to, restore.before.until));
@@ -89,6 +103,7 @@ export async function restoreArchive(
       projectId: restore.projectId,
       rules: plan.rules,
       kinds: plan.kinds,
+      route,
       record: {
         ...plan.record,
         id: task.id,

@@ -116,7 +116,7 @@ export class DumpSource extends BackupRepository {
     private readonly dumps: DbBackupRepository,
     copyOut?: CopyOut,
   ) {
-    super(db, background, undefined, copyOut);
+    super(db, background, undefined, { copyOut });
   }
 
   override async insert(row: BackupRow): Promise<void> {

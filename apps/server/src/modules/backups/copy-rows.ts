@@ -1,0 +1,253 @@
+import { BACKUP_LIMITS, DOCUMENT_LIMITS } from '@gantry/shared';
+import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
+import { parseDocumentLine } from './backup-archive.js';
+
+/**
+ * Rows for PostgreSQL's `COPY … (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')`: two bytes valid JSON
+ * never holds raw, so a line's JSON passes through unescaped. The columns, in order.
+ */
+export const COPY_COLUMNS = '(project_id, collection, id, doc, create_time, update_time)';
+export const COPY_OPTIONS = `(format csv, delimiter E'\\x01', quote E'\\x02')`;
+
+const FIELD = 0x01;
+const NEWLINE = 0x0a;
+
+const ascii = (text: string) => Buffer.from(text, 'latin1');
+/** A line as our dumps write it (backup.repository.ts DOCUMENT_LINE), piece by piece. */
+const ID_OPEN = ascii('{"id":"');
+const CREATE_OPEN = ascii('","createTime":"');
+const UPDATE_OPEN = ascii('","updateTime":"');
+const DOC_OPEN = ascii('","doc":');
+/** `toISOString()`'s form: 2024-01-31T08:00:00.000Z. */
+const TIME_BYTES = 24;
+const TIME_SHAPE = ascii('0000-00-00T00:00:00.000Z');
+
+const quoted = (text: string) => `\x02${text.replaceAll('\x02', '\x02\x02')}\x02`;
+
+function startsWith(bytes: Buffer, at: number, piece: Buffer): boolean {
+  if (at + piece.length > bytes.length) return false;
+  for (let i = 0; i < piece.length; i++) if (bytes[at + i] !== piece[i]) return false;
+  return true;
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * A time in `toISOString()`'s form naming a real instant (month, day, hour, minute and second in
+ * range): one JavaScript and PostgreSQL read alike. Anything else is read by `parseDocumentLine`.
+ */
+function isTime(bytes: Buffer, at: number): boolean {
+  for (let i = 0; i < TIME_BYTES; i++) {
+    const shape = TIME_SHAPE[i];
+    const byte = bytes[at + i] ?? 0;
+    if (shape === 0x30 ? byte < 0x30 || byte > 0x39 : byte !== shape) return false;
+  }
+  const number = (from: number, digits: number) => {
+    let value = 0;
+    for (let i = 0; i < digits; i++) value = value * 10 + (bytes[at + from + i] ?? 0) - 0x30;
+    return value;
+  };
+  const year = number(0, 4);
+  const month = number(5, 2);
+  const day = number(8, 2);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0);
+  return year > 0 && day >= 1 && day <= days && number(11, 2) < 24 && number(14, 2) < 60 && number(17, 2) < 60;
+}
+
+/**
+ * The end of the id of a line as our dumps write it (a string without escapes, 1 to idMax bytes, no
+ * control character), or -1.
+ */
+function idEnd(bytes: Buffer, from: number, end: number): number {
+  const limit = Math.min(end, from + DOCUMENT_LIMITS.idMax + 1);
+  for (let at = from; at < limit; at++) {
+    const byte = bytes[at] ?? 0;
+    if (byte === 0x22) return at > from ? at : -1;
+    if (byte < 0x20 || byte === 0x5c) return -1;
+  }
+  return -1;
+}
+
+/**
+ * Scans a document's JSON (an object from `from` to `end`): 'deep' when containers nest deeper than
+ * the limit (the document itself is 1, as `parseDocumentLine` counts), 'other' when it is not one
+ * object closed at `end` or holds a control character (the line is then parsed here), else 'ok'.
+ * The JSON itself is parsed by PostgreSQL.
+ */
+function scanDocument(bytes: Buffer, from: number, end: number): 'ok' | 'deep' | 'other' {
+  let depth = 0;
+  let inString = false;
+  for (let at = from; at < end; at++) {
+    const byte = bytes[at] as number;
+    if (inString) {
+      if (byte === 0x22) inString = false;
+      else if (byte === 0x5c) {
+        // The escaped byte: never a raw control character either.
+        if ((bytes[++at] ?? 0) < 0x20) return 'other';
+      } else if (byte < 0x20) return 'other';
+    } else if (byte === 0x22) {
+      inString = true;
+    } else if (byte === 0x7b || byte === 0x5b) {
+      if (++depth > DOCUMENT_LIMITS.depth) return 'deep';
+    } else if (byte === 0x7d || byte === 0x5d) {
+      if (--depth === 0 && at !== end - 1) return 'other';
+    } else if (byte < 0x20 && byte !== 0x09 && byte !== 0x20) {
+      return 'other';
+    }
+  }
+  return depth === 0 && !inString ? 'ok' : 'other';
+}
+
+export interface CopyTarget {
+  projectId: string;
+  module: string;
+  /** A `projectId` field naming the source project is made the target's. */
+  retarget: { from: string; to: string };
+}
+
+/** A growable byte buffer (rows are about as long as the lines they come from). */
+class Rows {
+  length = 0;
+  constructor(public bytes: Buffer) {}
+  room(more: number): void {
+    if (this.length + more <= this.bytes.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + more));
+    this.bytes.copy(grown, 0, 0, this.length);
+    this.bytes = grown;
+  }
+  put(from: Buffer, start: number, end: number): void {
+    this.room(end - start);
+    this.length += from.copy(this.bytes, this.length, start, end);
+  }
+  byte(value: number): void {
+    this.room(1);
+    this.bytes[this.length++] = value;
+  }
+}
+
+/**
+ * A run's lines as our dumps write them, as COPY rows (and the line of the module file each row
+ * comes from), and its lines in any other form, checked, for the database to parse whole.
+ */
+export interface CopyRun {
+  module: string;
+  rows: Buffer;
+  count: number;
+  /** The buffer the rows are in, for `RowBuffers.give`. */
+  buffer: Buffer;
+  /** The line of the module file of the n-th row (from 1). */
+  lineOf(row: number): number;
+  /** Lines in another form (verified here: `parseDocumentLine`), and their numbers. */
+  others: string[];
+  otherLines: number[];
+}
+
+/**
+ * Buffers for rows, reused: a restore writes hundreds of megabytes of rows, and fresh memory for
+ * each run cost more in garbage collection than making the rows. At most `keep` wait to be reused.
+ */
+export class RowBuffers {
+  private readonly free: Buffer[] = [];
+  constructor(private readonly keep: number) {}
+  take(size: number): Buffer {
+    const index = this.free.findIndex((buffer) => buffer.length >= size);
+    if (index === -1) return Buffer.allocUnsafe(size);
+    return this.free.splice(index, 1)[0] ?? Buffer.allocUnsafe(size);
+  }
+  give(buffer: Buffer): void {
+    if (this.free.length < this.keep) this.free.push(buffer);
+  }
+}
+
+/**
+ * A run of an archive's document lines (whole lines, each ended by a newline; the first is line
+ * `firstLine` of its module file), each line checked on the way as verification checks it
+ * (`parseDocumentLine`). A line as our dumps write it (its times in `toISOString()`'s form, real
+ * instants; no retarget) becomes a COPY row: it is cut apart as bytes, only its document's nesting
+ * and raw bytes are checked here, and its JSON is parsed by PostgreSQL as it loads it. Any other
+ * line is parsed here and kept whole (`others`): the database parses it (`parsedLines`), as before
+ * COPY, so its numbers keep every digit. A bad line is a `badDocument` of the module; an empty line
+ * is skipped (as verification skips it). The rows are written into a buffer of `into`, given back
+ * once they are sent.
+ */
+export function copyRows(run: Buffer, firstLine: number, target: CopyTarget, into: RowBuffers): CopyRun {
+  const { module } = target;
+  const fast = target.retarget.from === target.retarget.to;
+  const head = Buffer.from(`${quoted(target.projectId)}\x01${quoted(module)}\x01`);
+  const rows = new Rows(into.take(run.length + 1024 + Math.ceil(run.length / 64) * head.length));
+  /** Lines that are not rows (empty, or in another form), in order: `lineOf` steps over them. */
+  const skipped: number[] = [];
+  const others: string[] = [];
+  const otherLines: number[] = [];
+  let count = 0;
+  let line = firstLine;
+  for (let start = 0; start < run.length; line++) {
+    let end = run.indexOf(NEWLINE, start);
+    if (end === -1) end = run.length;
+    const next = end + 1;
+    if (end === start) {
+      skipped.push(line);
+      start = next;
+      continue;
+    }
+    if (end - start > BACKUP_LIMITS.lineBytesMax) throw new ArchiveProblem('badDocument', { module, line });
+    const id = start + ID_OPEN.length;
+    const idClose = fast && startsWith(run, start, ID_OPEN) ? idEnd(run, id, end) : -1;
+    const created = idClose + CREATE_OPEN.length;
+    const updated = created + TIME_BYTES + UPDATE_OPEN.length;
+    const doc = updated + TIME_BYTES + DOC_OPEN.length;
+    if (
+      idClose !== -1 &&
+      startsWith(run, idClose, CREATE_OPEN) &&
+      isTime(run, created) &&
+      startsWith(run, created + TIME_BYTES, UPDATE_OPEN) &&
+      isTime(run, updated) &&
+      startsWith(run, updated + TIME_BYTES, DOC_OPEN) &&
+      run[doc] === 0x7b &&
+      run[end - 1] === 0x7d
+    ) {
+      const scanned = scanDocument(run, doc, end - 1);
+      if (scanned === 'deep') throw new ArchiveProblem('badDocument', { module, line });
+      if (scanned === 'ok') {
+        count++;
+        rows.put(head, 0, head.length);
+        rows.put(run, id, idClose);
+        rows.byte(FIELD);
+        rows.put(run, doc, end - 1);
+        rows.byte(FIELD);
+        rows.put(run, created, created + TIME_BYTES);
+        rows.byte(FIELD);
+        rows.put(run, updated, updated + TIME_BYTES);
+        rows.byte(NEWLINE);
+        start = next;
+        continue;
+      }
+    }
+    const text = run.toString('utf8', start, end);
+    if (!parseDocumentLine(text)) throw new ArchiveProblem('badDocument', { module, line });
+    others.push(text);
+    otherLines.push(line);
+    skipped.push(line);
+    start = next;
+  }
+  return {
+    module,
+    rows: rows.bytes.subarray(0, rows.length),
+    count,
+    buffer: rows.bytes,
+    lineOf: (row) => {
+      let line = firstLine + row - 1;
+      for (const other of skipped) if (other <= line) line++;
+      return line;
+    },
+    others,
+    otherLines,
+  };
+}
+
+/** Where PostgreSQL refused a row in a COPY (its error's `where`: "COPY t, line 12, column doc: …"): the 12th row. */
+export function refusedRow(error: unknown): number {
+  const where = error instanceof Error && 'where' in error && typeof error.where === 'string' ? error.where : '';
+  return Number(/\bline (\d+)\b/.exec(where)?.[1] ?? 1);
+}
