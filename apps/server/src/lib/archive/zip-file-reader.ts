@@ -294,9 +294,14 @@ async function inflate(blocks: AsyncIterable<Buffer>, sink: (chunk: Buffer) => P
     }
     inflater.end();
     await output;
-  } catch (error) {
+  } catch (thrown) {
     inflater.destroy();
-    await output.catch(() => {});
+    // The sink's own failure (a bad line) first: destroying the inflater for it fails the writing
+    // here too, with an AbortError that says nothing.
+    const error = await output.then(
+      () => thrown,
+      (failure: unknown) => failure,
+    );
     if (error instanceof ZipReadError) throw error;
     // zlib's own complaint (invalid distance, unexpected end…): the entry's data is damaged.
     if (isPlainObject(error) && typeof error.code === 'string' && error.code.startsWith('Z_')) {

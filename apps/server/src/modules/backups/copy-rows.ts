@@ -246,8 +246,9 @@ export function copyRows(run: Buffer, firstLine: number, target: CopyTarget, int
   };
 }
 
-/** Where PostgreSQL refused a row in a COPY (its error's `where`: "COPY t, line 12, column doc: …"): the 12th row. */
+/** Where PostgreSQL refused a row in a COPY (its error's `where`: "…COPY t, line 12, column doc: …"): the 12th row. */
 export function refusedRow(error: unknown): number {
   const where = error instanceof Error && 'where' in error && typeof error.where === 'string' ? error.where : '';
-  return Number(/\bline (\d+)\b/.exec(where)?.[1] ?? 1);
+  // Not the first "line" of it: a JSON error's own context comes first ("JSON data, line 1: …").
+  return Number(/\bCOPY [^,\n]*, line (\d+)/.exec(where)?.[1] ?? 1);
 }

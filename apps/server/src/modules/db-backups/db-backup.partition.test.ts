@@ -1,7 +1,12 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { BACKUP_ARCHIVE } from '@gantry/shared';
+import { TextWriter, Uint8ArrayReader, Uint8ArrayWriter, ZipReader, ZipWriter } from '@zip.js/zip.js';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/database.js';
+import { configureZip } from '../../lib/archive/zip-codec.js';
 import { SPM_URL } from '../../test/fixtures.js';
 import { DocumentPartitions } from '../backups/document-partitions.repository.js';
 import { recordIndexName, statisticsName, tableIndexPrefix } from '../tables/record-index.js';
@@ -24,6 +29,7 @@ import {
 // Every whole-project restore here is "large": it goes by partition (migration 0020).
 let world: World;
 beforeEach(async () => {
+  configureZip();
   world = await openWorld({}, { GANTRY_OWN_PARTITION_MIN_DOCUMENTS: '1' });
   worlds.current = world;
 });
@@ -57,6 +63,71 @@ const statsCount = async (projectId: string) => {
   );
   return row?.n;
 };
+
+interface ManifestEntry {
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+/**
+ * Rewrites a dump's archive with `lines` as a data module's file, listed in its manifest with their
+ * size, hash and count (as a dump would list them); `spoil` then changes one thing of that listing.
+ */
+async function rewriteModule(
+  id: string,
+  module: string,
+  lines: string,
+  spoil: { staleHash?: boolean; documents?: number } = {},
+): Promise<void> {
+  const file = path.join(world.app.dataDir, 'backups', project, 'dumps', `${id}.zip`);
+  const reader = new ZipReader(new Uint8ArrayReader(await readFile(file)));
+  const writer = new ZipWriter(new Uint8ArrayWriter(), { level: 1 });
+  const name = `${BACKUP_ARCHIVE.modulesDir}/${module}.jsonl`;
+  const data = new TextEncoder().encode(lines);
+  let manifest: { entries: ManifestEntry[]; modules: Record<string, { documents: number }> } | undefined;
+  for (const entry of await reader.getEntries()) {
+    if (entry.filename === BACKUP_ARCHIVE.manifest) {
+      manifest = JSON.parse(await entry.getData(new TextWriter()));
+    } else if (entry.directory) {
+      await writer.add(entry.filename, undefined, { directory: true });
+    } else if (entry.filename !== name) {
+      await writer.add(entry.filename, new Uint8ArrayReader(await entry.getData(new Uint8ArrayWriter())));
+    }
+  }
+  await reader.close();
+  if (!manifest) throw new Error('no manifest');
+  await writer.add(name, new Uint8ArrayReader(data));
+  const listed = lines.split('\n').filter((line) => line !== '').length;
+  const sha256 = createHash('sha256')
+    .update(spoil.staleHash ? `${lines} ` : lines)
+    .digest('hex');
+  manifest.entries = [
+    ...manifest.entries.filter((entry) => entry.path !== name),
+    { path: name, size: data.length, sha256 },
+  ];
+  manifest.modules[module] = { documents: spoil.documents ?? listed };
+  await writer.add(BACKUP_ARCHIVE.manifest, new Uint8ArrayReader(new TextEncoder().encode(JSON.stringify(manifest))));
+  await writeFile(file, await writer.close());
+}
+
+/** `count` rule documents as a dump writes them (about 150 bytes each, hardly compressible); `bad` replaces one line. */
+function ruleLines(count: number, bad?: { line: number; text: string }): string {
+  const lines: string[] = [];
+  for (let n = 1; n <= count; n++) {
+    lines.push(
+      n === bad?.line
+        ? bad.text
+        : JSON.stringify({
+            id: `r${n}`,
+            createTime: '2026-01-01T00:00:00.000Z',
+            updateTime: '2026-01-02T00:00:00.000Z',
+            doc: { name: `rule ${n}`, pad: randomBytes(30).toString('hex') },
+          }),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
 
 describe('whole-project restores by partition', () => {
   it('moves the project into a partition of its own, swaps it on the next restore, and drops it with the project', async () => {
@@ -159,6 +230,57 @@ describe('whole-project restores by partition', () => {
     expect(await database()).toEqual(changed);
     expect(await loadTables()).toEqual([]);
     expect(await partitions()).toEqual(['project_documents_default']);
+    // Not left for the next test given this database.
+    await world.app.database.db.execute(
+      sql`alter table project_documents_default drop constraint ${sql.identifier(`project_documents_default_not_${md5(project)}`)}`,
+    );
+  });
+
+  // On PostgreSQL the data modules are checked as they load (COPY); on PGlite before. Either way the
+  // same refusal, at the same line, and nothing changed. 40,000 lines are two runs of ~4 MiB: the
+  // bad ones are in the second, loaded while the first may still be in flight.
+  it('refuses a module file found bad while it loads, at its line, and changes nothing', async () => {
+    await seed();
+    const id = await dump('nightly');
+    await change();
+    const changed = await database();
+    const refused = async (problem: string) => {
+      expect(await restore(id, { database: true })).toMatchObject({
+        status: 'failed',
+        log: expect.stringContaining(`The backup file is not valid: ${problem}`),
+      });
+      expect(await database()).toEqual(changed);
+      expect(await loadTables()).toEqual([]);
+    };
+    const deep = `{"id":"deep","createTime":"2026-01-01T00:00:00.000Z","updateTime":"2026-01-01T00:00:00.000Z","doc":{"a":${'['.repeat(32)}${']'.repeat(32)}}}`;
+    await rewriteModule(id, 'rule', ruleLines(40_000, { line: 35_001, text: deep }));
+    await refused('line 35001 of data module rule is not a valid document');
+    // JSON only the database reads on PostgreSQL (the dump's form, its document not parsed here).
+    const invalid = `{"id":"bad","createTime":"2026-01-01T00:00:00.000Z","updateTime":"2026-01-01T00:00:00.000Z","doc":{"a": tru}}`;
+    await rewriteModule(id, 'rule', ruleLines(40_000, { line: 36_002, text: invalid }));
+    await refused('line 36002 of data module rule is not a valid document');
+    const nul = `{"id":"nul","createTime":"2026-01-01T00:00:00.000Z","updateTime":"2026-01-01T00:00:00.000Z","doc":{"a":"\\u0000"}}`;
+    await rewriteModule(id, 'rule', ruleLines(40_000, { line: 39_999, text: nul }));
+    await refused('line 39999 of data module rule is not a valid document');
+    await rewriteModule(id, 'rule', ruleLines(40_000), { staleHash: true });
+    await refused('an entry fails its SHA-256 check: mongodb/rule.jsonl');
+    await rewriteModule(id, 'rule', ruleLines(40_000), { documents: 40_001 });
+    await refused('line 40001 of data module rule is not a valid document');
+
+    // Whole: every line of both runs in, the counts right.
+    await rewriteModule(id, 'rule', ruleLines(40_000));
+    const whole = await restore(id, { database: true });
+    expect(whole.status, whole.log).toBe('success');
+    const [rules] = await rows<{ n: number; last: string }>(
+      sql`select count(*)::int as n, max(doc->>'name') filter (where id = 'r40000') as last
+          from project_documents where project_id = ${project} and collection = 'rule'`,
+    );
+    expect(rules).toEqual({ n: 40_000, last: 'rule 40000' });
+    const [stats] = await rows<{ documents: number }>(
+      sql`select documents::int as documents from project_collection_stats where project_id = ${project} and collection = 'rule'`,
+    );
+    expect(stats?.documents).toBe(40_000);
+    expect(await loadTables()).toEqual([]);
   });
 
   it('drops the load tables of restores no longer running, and keeps a running one’s', async () => {
