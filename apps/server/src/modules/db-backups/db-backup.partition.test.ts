@@ -87,10 +87,10 @@ async function rewriteModule(
   const data = new TextEncoder().encode(lines);
   let manifest: { entries: ManifestEntry[]; modules: Record<string, { documents: number }> } | undefined;
   for (const entry of await reader.getEntries()) {
-    if (entry.filename === BACKUP_ARCHIVE.manifest) {
-      manifest = JSON.parse(await entry.getData(new TextWriter()));
-    } else if (entry.directory) {
+    if (entry.directory) {
       await writer.add(entry.filename, undefined, { directory: true });
+    } else if (entry.filename === BACKUP_ARCHIVE.manifest) {
+      manifest = JSON.parse(await entry.getData(new TextWriter()));
     } else if (entry.filename !== name) {
       await writer.add(entry.filename, new Uint8ArrayReader(await entry.getData(new Uint8ArrayWriter())));
     }
