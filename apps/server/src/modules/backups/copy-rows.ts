@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { BACKUP_LIMITS, DOCUMENT_LIMITS } from '@gantry/shared';
 import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import { parseDocumentLine } from './backup-archive.js';
@@ -174,6 +175,9 @@ export class RowBuffers {
 export function copyRows(run: Buffer, firstLine: number, target: CopyTarget, into: RowBuffers): CopyRun {
   const { module } = target;
   const fast = target.retarget.from === target.retarget.to;
+  // Bytes not UTF-8 (verification reads them as U+FFFD, PostgreSQL refuses them): such a line is
+  // read here. One check of the whole run, usually.
+  const utf8 = isUtf8(run);
   const head = Buffer.from(`${quoted(target.projectId)}\x01${quoted(module)}\x01`);
   const rows = new Rows(into.take(run.length + 1024 + Math.ceil(run.length / 64) * head.length));
   /** Lines that are not rows (empty, or in another form), in order: `lineOf` steps over them. */
@@ -193,7 +197,8 @@ export function copyRows(run: Buffer, firstLine: number, target: CopyTarget, int
     }
     if (end - start > BACKUP_LIMITS.lineBytesMax) throw new ArchiveProblem('badDocument', { module, line });
     const id = start + ID_OPEN.length;
-    const idClose = fast && startsWith(run, start, ID_OPEN) ? idEnd(run, id, end) : -1;
+    const idClose =
+      fast && startsWith(run, start, ID_OPEN) && (utf8 || isUtf8(run.subarray(start, end))) ? idEnd(run, id, end) : -1;
     const created = idClose + CREATE_OPEN.length;
     const updated = created + TIME_BYTES + UPDATE_OPEN.length;
     const doc = updated + TIME_BYTES + DOC_OPEN.length;
