@@ -92,14 +92,14 @@ const RUNS_IN_FLIGHT = 2;
 const MODULES_AT_ONCE = 2;
 
 /** A module file not verified before the restore: its bytes and lines are checked as it loads. */
-export interface ModuleCheck {
+interface ModuleCheck {
   declared: { size: number; sha256: string };
   /** Its documents, as the manifest lists them. */
   documents: number;
 }
 
 /** The check of a data module's file as the manifest declares it (verifyArchive's, made while loading). */
-export function moduleCheck(manifest: Manifest, module: string): ModuleCheck | undefined {
+function moduleCheck(manifest: Manifest, module: string): ModuleCheck | undefined {
   const path = `${BACKUP_ARCHIVE.modulesDir}/${module}.jsonl`;
   const declared = manifest.entries.find((entry) => entry.path === path);
   const listed = manifest.modules[module];

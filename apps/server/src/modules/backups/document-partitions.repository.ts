@@ -52,7 +52,10 @@ export class DocumentPartitions {
     private readonly background: Database,
     /** Documents from which a whole-project restore loads a partition even for a project without one. */
     private readonly minDocuments: number,
-    /** PostgreSQL's COPY: runs are then loaded by `copy`, checked as they load. */
+    /**
+     * PostgreSQL's COPY: runs are then loaded by `copy`, checked as they load. Absent on the embedded
+     * engine, which also has no autovacuum: there `finishLoad` analyses the loaded table itself.
+     */
     private readonly copyIn?: CopyIn,
   ) {}
 
@@ -136,9 +139,9 @@ export class DocumentPartitions {
    * pg_restore does), and answers its documents and bytes per collection. Two lanes, on the
    * background pool's two connections (building an index takes a lock that lets another be built,
    * or the table be read, beside it): the key's index beside the list's (each a sort of every row),
-   * the totals counted after the second. No ANALYZE: its statistics come from autovacuum, as after a
-   * pg_restore (every row is new to it). An id twice in a collection fails the key: `duplicate`,
-   * naming the collection.
+   * the totals counted after the second. On PostgreSQL no ANALYZE: statistics come from autovacuum,
+   * as after a pg_restore (every row is new to it). An id twice in a collection fails the key:
+   * `duplicate`, naming the collection.
    */
   async finishLoad(restoreId: string): Promise<LoadedCollections> {
     const name = loadName(restoreId);
@@ -173,6 +176,7 @@ export class DocumentPartitions {
     await run(sql`alter table ${table} add primary key using index ${key}`);
     // Validated here, outside the swap: attaching adopts an equal foreign key as it is.
     await run(sql`alter table ${table} add foreign key (project_id) references projects (id) on delete cascade`);
+    if (!this.copyIn) await run(sql`analyze ${table}`);
     return listLane.value;
   }
 
