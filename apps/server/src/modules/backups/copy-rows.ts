@@ -11,6 +11,7 @@ export const COPY_COLUMNS = '(project_id, collection, id, doc, create_time, upda
 export const COPY_OPTIONS = `(format csv, delimiter E'\\x01', quote E'\\x02')`;
 
 const FIELD = 0x01;
+const MIB = 1024 * 1024;
 const NEWLINE = 0x0a;
 
 const ascii = (text: string) => Buffer.from(text, 'latin1');
@@ -153,8 +154,10 @@ export class RowBuffers {
   constructor(private readonly keep: number) {}
   take(size: number): Buffer {
     const index = this.free.findIndex((buffer) => buffer.length >= size);
-    if (index === -1) return Buffer.allocUnsafe(size);
-    return this.free.splice(index, 1)[0] ?? Buffer.allocUnsafe(size);
+    // Whole MiB: runs differ in length by a few bytes, and a buffer a byte too short is no use.
+    const fresh = () => Buffer.allocUnsafe(Math.ceil(size / MIB) * MIB);
+    if (index === -1) return fresh();
+    return this.free.splice(index, 1)[0] ?? fresh();
   }
   give(buffer: Buffer): void {
     if (this.free.length < this.keep) this.free.push(buffer);
