@@ -262,6 +262,10 @@ describe('whole-project restores by partition', () => {
     const nul = `{"id":"nul","createTime":"2026-01-01T00:00:00.000Z","updateTime":"2026-01-01T00:00:00.000Z","doc":{"a":"\\u0000"}}`;
     await rewriteModule(id, 'rule', ruleLines(40_000, { line: 39_999, text: nul }));
     await refused('line 39999 of data module rule is not a valid document');
+    // A line longer than any document may be (2 MiB), refused before it is read whole.
+    const long = `{"id":"long","createTime":"2026-01-01T00:00:00.000Z","updateTime":"2026-01-01T00:00:00.000Z","doc":{"a":"${randomBytes(1_600_000).toString('hex')}"}}`;
+    await rewriteModule(id, 'rule', ruleLines(40_000, { line: 30_000, text: long }));
+    await refused('line 30000 of data module rule is not a valid document');
     await rewriteModule(id, 'rule', ruleLines(40_000), { staleHash: true });
     await refused('an entry fails its SHA-256 check: mongodb/rule.jsonl');
     await rewriteModule(id, 'rule', ruleLines(40_000), { documents: 40_001 });
