@@ -86,12 +86,6 @@ const PLAN_BATCH = 500;
 /** Document lines are staged in runs of about this many bytes (whole lines). */
 const STAGE_BYTES = 4 * 1024 * 1024;
 
-/**
- * Runs loaded by COPY are smaller: their buffers are kept for reuse (`RowBuffers`), and 4 MiB ones
- * took the server past its memory goal at 2,000,000 documents.
- */
-const COPY_RUN_BYTES = 2 * 1024 * 1024;
-
 /** Runs staged at once: the database parses one while the next is read (and, on PostgreSQL, staged). */
 const RUNS_IN_FLIGHT = 2;
 /** Modules read at once: a small module's one run is read while another's is loaded. */
@@ -119,7 +113,7 @@ interface RunHandler<T> {
 }
 
 /**
- * Streams a module's file in the archive as runs of about `runBytes` (whole lines, each ended by a
+ * Streams a module's file in the archive as runs of about STAGE_BYTES (whole lines, each ended by a
  * newline; the number of the first), each prepared as it is cut and sent while the next is read.
  * The lines are gathered in one buffer, reused run after run: fresh memory for every run cost more
  * in garbage collection than the rest of the reading. Up to RUNS_IN_FLIGHT runs are sent at once
@@ -132,13 +126,12 @@ async function readModuleRuns<T>(
   module: string,
   handler: RunHandler<T>,
   check?: ModuleCheck,
-  runBytes = STAGE_BYTES,
 ): Promise<void> {
   const entry = reader.entries.find((e) => e.filename === `${BACKUP_ARCHIVE.modulesDir}/${module}.jsonl`);
   if (!entry || entry.directory) return;
   const hash = check ? createHash('sha256') : undefined;
   let size = 0;
-  let pending = Buffer.allocUnsafe(Math.min(runBytes * 2, entry.uncompressedSize + 1));
+  let pending = Buffer.allocUnsafe(Math.min(STAGE_BYTES * 2, entry.uncompressedSize + 1));
   let bytes = 0;
   let linesBefore = 0;
   const inFlight: Array<Promise<void>> = [];
@@ -171,7 +164,7 @@ async function readModuleRuns<T>(
       }
       pending.set(chunk, bytes);
       bytes += chunk.byteLength;
-      if (bytes < runBytes) return;
+      if (bytes < STAGE_BYTES) return;
       const cut = pending.lastIndexOf(10, bytes - 1) + 1;
       if (cut > 0) await emit(cut);
       // What is left is part of one line (whole lines are measured by the loader: `copyRows`).
@@ -451,7 +444,6 @@ export async function applyRestore(
             },
           },
           check,
-          COPY_RUN_BYTES,
         );
       } else {
         await readModuleRuns(reader, module, {
