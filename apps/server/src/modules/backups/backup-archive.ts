@@ -124,8 +124,14 @@ export interface VerifyOptions {
   leaveModules?: ReadonlySet<string>;
 }
 
+/** An archive's manifest and the entries it lists, checked but not yet read (`readStructure`). */
+export interface ArchiveStructure {
+  manifest: Manifest;
+  contents: ListedEntry[];
+}
+
 /** Reads and checks `manifest.json` and every entry's name and declared sizes (no content yet). */
-async function checkStructure(reader: ArchiveReader): Promise<{ manifest: Manifest; contents: ListedEntry[] }> {
+export async function readStructure(reader: ArchiveReader): Promise<ArchiveStructure> {
   const { entries } = reader;
   const manifest = await readArchiveManifest(reader, {
     file: BACKUP_ARCHIVE.manifest,
@@ -199,19 +205,28 @@ async function checkStructure(reader: ArchiveReader): Promise<{ manifest: Manife
  * size and SHA-256, and every document line of the data modules. Answers the manifest.
  */
 export async function verifyArchive(reader: ArchiveReader, options: VerifyOptions = {}): Promise<Manifest> {
-  const { manifest, contents } = await checkStructure(reader);
+  const structure = await readStructure(reader);
+  await verifyEntries(reader, structure, options);
+  return structure.manifest;
+}
+
+/** `verifyArchive`'s second half, for a structure already read: every entry's bytes and lines. */
+export async function verifyEntries(
+  reader: ArchiveReader,
+  { contents }: ArchiveStructure,
+  options: VerifyOptions = {},
+): Promise<void> {
   const left = options.leaveModules;
   await verifyContents(
     reader,
     left ? contents.filter(({ lines }) => !(lines && left.has(lines.module))) : contents,
     options,
   );
-  return manifest;
 }
 
 /** Only the structure (manifest, names, sizes, limits): quick, for answers given at once (uploads, dry runs). */
 export async function readManifest(reader: ArchiveReader): Promise<Manifest> {
-  return (await checkStructure(reader)).manifest;
+  return (await readStructure(reader)).manifest;
 }
 
 export const EMPTY_ITEM: BackupItem = { fileServer: false, html: false, mongodb: false };

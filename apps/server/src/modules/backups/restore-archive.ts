@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { FileStore } from '../../lib/file-store.js';
 import { type TaskContext, TaskError } from '../tasks/task.engine.js';
 import type { BackupRepository } from './backup.repository.js';
-import { type Manifest, readManifest, verifyArchive } from './backup-archive.js';
+import { type Manifest, readStructure, verifyEntries } from './backup-archive.js';
 import {
   applyRestore,
   elapsed,
@@ -76,12 +76,13 @@ export async function restoreArchive(
   };
   const [from, to] = restore.verify;
   const verifying = performance.now();
-  const manifest = await readManifest(reader).catch(failure);
+  const structure = await readStructure(reader).catch(failure);
+  const { manifest } = structure;
   const plan = restore.plan(manifest);
   const route = await restoreRoute(deps.repo, restore.projectId, plan.rules, manifest);
   // Checked as they load (nothing is visible before the swap), unless work comes between.
   const leaveModules = route === 'partition-checked-while-loading' && !restore.before ? Object.keys(plan.rules) : [];
-  await verifyArchive(reader, {
+  await verifyEntries(reader, structure, {
     onProgress: phase(from, to).progress,
     checkpoint: () => context.checkpoint(),
     leaveModules: new Set(leaveModules),
