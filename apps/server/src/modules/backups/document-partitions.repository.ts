@@ -136,48 +136,45 @@ export class DocumentPartitions {
 
   /**
    * Gives the loaded table the parent's key, indexes and foreign key (built once over all rows, as
-   * pg_restore does), and answers its documents and bytes per collection. Two lanes, on the
-   * background pool's two connections (building an index takes a lock that lets another be built,
-   * or the table be read, beside it): the key's index beside the list's (each a sort of every row),
-   * the totals counted after the second. On PostgreSQL no ANALYZE: statistics come from autovacuum,
-   * as after a pg_restore (every row is new to it). An id twice in a collection fails the key:
-   * `duplicate`, naming the collection.
+   * pg_restore does), and answers its documents and bytes per collection. The indexes one after
+   * another, as pg_restore builds them: each build already shares its sort with PostgreSQL's parallel
+   * workers, and two at once measured slower (bench/NOTES.md#dump). Then the totals' count beside the
+   * foreign key's check, one scan each on the background pool's two connections. On PostgreSQL no
+   * ANALYZE: statistics come from autovacuum, as after a pg_restore (every row is new to it). An id
+   * twice in a collection fails the key: `duplicate`, naming the collection.
    */
   async finishLoad(restoreId: string): Promise<LoadedCollections> {
     const name = loadName(restoreId);
     const table = id(name);
-    // Named here: two indexes named by PostgreSQL at once could be given the same name.
     const key = id(`${name}_pkey`);
     const run = (statement: SQL) => this.background.execute(statement);
-    const [keyLane, listLane] = await Promise.allSettled([
-      (async () => {
-        await run(sql`create unique index ${key} on ${table} (project_id, collection, id)`);
-        await run(sql`create index ${id(`${name}_dr`)} on ${table} (create_time) where collection = 'data_record'`);
-      })(),
-      (async () => {
-        await run(sql`create index ${id(`${name}_list`)} on ${table} (project_id, collection, create_time, id)`);
-        await run(
-          sql`create index ${id(`${name}_tr`)} on ${table} (project_id, (doc ->> 'table'), create_time, id) where collection = 'table_record'`,
-        );
-        return this.rows<{ collection: string; documents: number; bytes: number }>(
-          sql`select collection, count(*)::int as documents, sum(pg_column_size(doc))::float8 as bytes
-              from ${table} group by collection`,
-        );
-      })(),
-    ]);
-    if (keyLane.status === 'rejected') {
-      if (!isCode(keyLane.reason, '23505')) throw keyLane.reason;
+    try {
+      await run(sql`create unique index ${key} on ${table} (project_id, collection, id)`);
+    } catch (error) {
+      if (!isCode(error, '23505')) throw error;
       const [twice] = await this.rows<{ collection: string }>(
         sql`select collection from ${table} group by collection, id having count(*) > 1 limit 1`,
       );
       throw new ArchiveProblem('duplicate', { module: twice?.collection ?? '' });
     }
-    if (listLane.status === 'rejected') throw listLane.reason;
+    await run(sql`create index ${id(`${name}_dr`)} on ${table} (create_time) where collection = 'data_record'`);
+    await run(sql`create index ${id(`${name}_list`)} on ${table} (project_id, collection, create_time, id)`);
+    await run(
+      sql`create index ${id(`${name}_tr`)} on ${table} (project_id, (doc ->> 'table'), create_time, id) where collection = 'table_record'`,
+    );
     await run(sql`alter table ${table} add primary key using index ${key}`);
-    // Validated here, outside the swap: attaching adopts an equal foreign key as it is.
-    await run(sql`alter table ${table} add foreign key (project_id) references projects (id) on delete cascade`);
+    const [counted, checked] = await Promise.allSettled([
+      this.rows<{ collection: string; documents: number; bytes: number }>(
+        sql`select collection, count(*)::int as documents, sum(pg_column_size(doc))::float8 as bytes
+            from ${table} group by collection`,
+      ),
+      // Validated here, outside the swap: attaching adopts an equal foreign key as it is.
+      run(sql`alter table ${table} add foreign key (project_id) references projects (id) on delete cascade`),
+    ]);
+    if (counted.status === 'rejected') throw counted.reason;
+    if (checked.status === 'rejected') throw checked.reason;
     if (!this.copyIn) await run(sql`analyze ${table}`);
-    return listLane.value;
+    return counted.value;
   }
 
   /**
