@@ -4,15 +4,25 @@ import { ArchiveProblem } from '../../lib/archive/archive-problem.js';
 import { parseDocumentLine } from './backup-archive.js';
 
 /**
- * Rows for PostgreSQL's `COPY … (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')`: two bytes valid JSON
- * never holds raw, so a line's JSON passes through unescaped. The columns, in order.
+ * Rows for PostgreSQL's `COPY … (FORMAT binary)`: each field's length, then its bytes (the JSON as the
+ * line holds it, after jsonb's version byte; the times as microseconds since 2000). PostgreSQL reads
+ * no delimiter, quote or time text: the backend's share of a load measured a third less than CSV.
+ * The columns, in order.
  */
 export const COPY_COLUMNS = '(project_id, collection, id, doc, create_time, update_time)';
-export const COPY_OPTIONS = `(format csv, delimiter E'\\x01', quote E'\\x02')`;
+export const COPY_OPTIONS = '(format binary)';
 
-const FIELD = 0x01;
 const MIB = 1024 * 1024;
 const NEWLINE = 0x0a;
+const FIELDS = COPY_COLUMNS.split(',').length;
+/** The binary COPY's signature, flags and header extension length; the trailer (a field count of -1). */
+const COPY_HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
+const COPY_TRAILER = Buffer.from([0xff, 0xff]);
+/** jsonb's binary input: a version byte, then the JSON text. */
+const JSONB_VERSION = 1;
+/** Days from 1970-01-01 to PostgreSQL's epoch, 2000-01-01. */
+const PG_EPOCH_DAYS = 10_957;
+const TWO_32 = 2 ** 32;
 
 const ascii = (text: string) => Buffer.from(text, 'latin1');
 /** A line as our dumps write it (backup.repository.ts DOCUMENT_LINE), piece by piece. */
@@ -23,8 +33,6 @@ const DOC_OPEN = ascii('","doc":');
 /** `toISOString()`'s form: 2024-01-31T08:00:00.000Z. */
 const TIME_BYTES = 24;
 const TIME_SHAPE = ascii('0000-00-00T00:00:00.000Z');
-
-const quoted = (text: string) => `\x02${text.replaceAll('\x02', '\x02\x02')}\x02`;
 
 function startsWith(bytes: Buffer, at: number, piece: Buffer): boolean {
   if (at + piece.length > bytes.length) return false;
@@ -55,6 +63,40 @@ function isTime(bytes: Buffer, at: number): boolean {
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   const days = month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0);
   return year > 0 && day >= 1 && day <= days && number(11, 2) < 24 && number(14, 2) < 60 && number(17, 2) < 60;
+}
+
+/** Days since 1970-01-01 of a date of the proleptic Gregorian calendar (month 1–12). */
+function daysOf(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  return (
+    era * 146_097 + yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear - 719_468
+  );
+}
+
+/**
+ * Writes a time `isTime` accepted as PostgreSQL's binary timestamptz: microseconds since
+ * 2000-01-01T00:00:00Z, a signed 64-bit big-endian integer.
+ */
+function writeTime(bytes: Buffer, at: number, into: Buffer, to: number): void {
+  const number = (from: number, digits: number) => {
+    let value = 0;
+    for (let i = 0; i < digits; i++) value = value * 10 + (bytes[at + from + i] ?? 0) - 0x30;
+    return value;
+  };
+  const days = daysOf(number(0, 4), number(5, 2), number(8, 2)) - PG_EPOCH_DAYS;
+  const seconds = days * 86_400 + number(11, 2) * 3_600 + number(14, 2) * 60 + number(17, 2);
+  const micros = seconds * 1_000_000 + number(20, 3) * 1_000;
+  if (Number.isSafeInteger(micros)) {
+    const high = Math.floor(micros / TWO_32);
+    into.writeInt32BE(high, to);
+    into.writeUInt32BE(micros - high * TWO_32, to + 4);
+  } else {
+    // Beyond 2^53 µs (before 1715 or after 2285): exactly, as a BigInt.
+    into.writeBigInt64BE(BigInt(seconds) * 1_000_000n + BigInt(number(20, 3) * 1_000), to);
+  }
 }
 
 /**
@@ -126,6 +168,22 @@ class Rows {
     this.room(1);
     this.bytes[this.length++] = value;
   }
+  int32(value: number): void {
+    this.room(4);
+    this.length = this.bytes.writeInt32BE(value, this.length);
+  }
+  /** A field's length and bytes. */
+  field(from: Buffer, start: number, end: number): void {
+    this.int32(end - start);
+    this.put(from, start, end);
+  }
+  /** A timestamptz field from a time `isTime` accepted. */
+  time(from: Buffer, at: number): void {
+    this.int32(8);
+    this.room(8);
+    writeTime(from, at, this.bytes, this.length);
+    this.length += 8;
+  }
 }
 
 /**
@@ -181,7 +239,16 @@ export function copyRows(run: Buffer, firstLine: number, target: CopyTarget, int
   // Bytes not UTF-8 (verification reads them as U+FFFD, PostgreSQL refuses them): such a line is
   // read here. One check of the whole run, usually.
   const utf8 = isUtf8(run);
-  const head = Buffer.from(`${quoted(target.projectId)}\x01${quoted(module)}\x01`);
+  // Each row's field count and its first two fields, the same in every row of the run.
+  const project = Buffer.from(target.projectId);
+  const collection = Buffer.from(module);
+  const head = Buffer.alloc(2 + 4 + project.length + 4 + collection.length);
+  head.writeInt16BE(FIELDS, 0);
+  head.writeInt32BE(project.length, 2);
+  project.copy(head, 6);
+  head.writeInt32BE(collection.length, 6 + project.length);
+  collection.copy(head, 10 + project.length);
+  // A row is shorter than its line (at least 97 bytes) but for its head.
   const rows = new Rows(into.take(run.length + 1024 + Math.ceil(run.length / 64) * head.length));
   /** Lines that are not rows (empty, or in another form), in order: `lineOf` steps over them. */
   const skipped: number[] = [];
@@ -218,16 +285,15 @@ export function copyRows(run: Buffer, firstLine: number, target: CopyTarget, int
       const scanned = scanDocument(run, doc, end - 1);
       if (scanned === 'deep') throw new ArchiveProblem('badDocument', { module, line });
       if (scanned === 'ok') {
-        count++;
+        // The COPY's header before its first row: a run without rows is not sent at all.
+        if (count++ === 0) rows.put(COPY_HEADER, 0, COPY_HEADER.length);
         rows.put(head, 0, head.length);
-        rows.put(run, id, idClose);
-        rows.byte(FIELD);
+        rows.field(run, id, idClose);
+        rows.int32(1 + (end - 1 - doc));
+        rows.byte(JSONB_VERSION);
         rows.put(run, doc, end - 1);
-        rows.byte(FIELD);
-        rows.put(run, created, created + TIME_BYTES);
-        rows.byte(FIELD);
-        rows.put(run, updated, updated + TIME_BYTES);
-        rows.byte(NEWLINE);
+        rows.time(run, created);
+        rows.time(run, updated);
         start = next;
         continue;
       }
@@ -239,6 +305,7 @@ export function copyRows(run: Buffer, firstLine: number, target: CopyTarget, int
     skipped.push(line);
     start = next;
   }
+  if (count > 0) rows.put(COPY_TRAILER, 0, COPY_TRAILER.length);
   return {
     module,
     rows: rows.bytes.subarray(0, rows.length),

@@ -9,66 +9,16 @@ import { type CopyRun, type CopyTarget, copyRows, RowBuffers, refusedRow } from 
 /**
  * copyRows against the rules verification applies (`parseDocumentLine`). A line exactly as our dumps
  * write it (and no retarget) becomes a COPY row, read back here through a strict decoder of
- * PostgreSQL's CSV as the COPY is configured (delimiter \x01, quote \x02, quote doubled inside a
- * quoted field): it must hold what verification read from the line, its doc's bytes as the line holds
- * them. Any other line verification accepts is handed on whole and unchanged (`others`, with its line
- * number); any line it refuses is a `badDocument` of the module at its line.
+ * PostgreSQL's binary COPY (signature, field counts and lengths, jsonb's version byte, times as
+ * microseconds since 2000): it must hold what verification read from the line, its doc's bytes as
+ * the line holds them. Any other line verification accepts is handed on whole and unchanged
+ * (`others`, with its line number); any line it refuses is a `badDocument` of the module at its line.
  */
 
-const FIELD = '\x01';
-const QUOTE = '\x02';
-
-/**
- * Rows as PostgreSQL's CSV reader would split them, strictly: a quote inside an unquoted field, a
- * carriage return outside quotes, text after a closing quote, an empty unquoted field (NULL) or a
- * last row not ended by a newline is an error here.
- */
-function decodeCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  if (text === '') return rows;
-  let row: string[] = [];
-  let at = 0;
-  for (;;) {
-    let field = '';
-    if (text[at] === QUOTE) {
-      at++;
-      for (;;) {
-        const close = text.indexOf(QUOTE, at);
-        if (close === -1) throw new Error('unterminated quoted field');
-        field += text.slice(at, close);
-        if (text[close + 1] === QUOTE) {
-          field += QUOTE;
-          at = close + 2;
-          continue;
-        }
-        at = close + 1;
-        break;
-      }
-    } else {
-      let end = at;
-      while (end < text.length && text[end] !== FIELD && text[end] !== '\n') {
-        if (text[end] === QUOTE || text[end] === '\r')
-          throw new Error(`stray ${JSON.stringify(text[end])} in an unquoted field at ${end}`);
-        end++;
-      }
-      field = text.slice(at, end);
-      if (field === '') throw new Error(`empty unquoted field (NULL) at ${at}`);
-      at = end;
-    }
-    row.push(field);
-    if (at >= text.length) throw new Error('last row not ended by a newline');
-    if (text[at] === FIELD) {
-      at++;
-    } else if (text[at] === '\n') {
-      rows.push(row);
-      row = [];
-      at++;
-      if (at === text.length) return rows;
-    } else {
-      throw new Error(`text after a quoted field at ${at}`);
-    }
-  }
-}
+/** The binary COPY's signature, flags and header extension length (PostgreSQL's COPY documentation). */
+const SIGNATURE = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
+/** 2000-01-01T00:00:00Z, PostgreSQL's epoch, in JavaScript's milliseconds. */
+const PG_EPOCH_MS = Date.UTC(2000, 0, 1);
 
 interface Row {
   projectId: string;
@@ -79,12 +29,56 @@ interface Row {
   updateTime: string;
 }
 
+/**
+ * Rows as PostgreSQL's binary COPY reads them, strictly (none: no bytes): the signature first; each tuple of six
+ * fields, none NULL, each within the bytes, its texts valid UTF-8; the doc after jsonb's version
+ * byte 1; each time 8 bytes of whole milliseconds; the trailer (-1) last and nothing after it.
+ */
 function decodeRows(rows: Buffer): Row[] {
-  return decodeCsv(rows.toString('utf8')).map((fields) => {
-    expect(fields).toHaveLength(6);
-    const [projectId = '', module = '', id = '', doc = '', createTime = '', updateTime = ''] = fields;
-    return { projectId, module, id, doc, createTime, updateTime };
-  });
+  // No rows, no COPY: nothing at all.
+  if (rows.length === 0) return [];
+  expect(rows.subarray(0, SIGNATURE.length)).toEqual(SIGNATURE);
+  let at = SIGNATURE.length;
+  const field = (): Buffer => {
+    const length = rows.readInt32BE(at);
+    at += 4;
+    if (length < 0 || at + length > rows.length) throw new Error(`field length ${length} at ${at - 4}`);
+    at += length;
+    return rows.subarray(at - length, at);
+  };
+  const text = (bytes: Buffer): string => {
+    if (!isUtf8(bytes)) throw new Error(`not UTF-8: ${bytes.toString('hex')}`);
+    return bytes.toString('utf8');
+  };
+  const time = (bytes: Buffer): string => {
+    expect(bytes).toHaveLength(8);
+    const micros = bytes.readBigInt64BE(0);
+    expect(micros % 1000n).toBe(0n);
+    return new Date(Number(micros / 1000n) + PG_EPOCH_MS).toISOString();
+  };
+  const decoded: Row[] = [];
+  for (;;) {
+    const fields = rows.readInt16BE(at);
+    at += 2;
+    if (fields === -1) {
+      expect(at).toBe(rows.length);
+      return decoded;
+    }
+    expect(fields).toBe(6);
+    const projectId = text(field());
+    const module = text(field());
+    const id = text(field());
+    const jsonb = field();
+    expect(jsonb[0]).toBe(1);
+    decoded.push({
+      projectId,
+      module,
+      id,
+      doc: text(jsonb.subarray(1)),
+      createTime: time(field()),
+      updateTime: time(field()),
+    });
+  }
 }
 
 const target = (retarget = { from: 'p1', to: 'p1' }): CopyTarget => ({
@@ -256,7 +250,7 @@ const trickyDeepDoc = (depth: number, filled: boolean) =>
 // ---------------------------------------------------------------------------------------------------
 // Generators
 
-/** Characters for ids, keys and strings: printable, non-ASCII, and what JSON or the CSV must escape. */
+/** Characters for ids, keys and strings: printable, non-ASCII, what JSON must escape, and control bytes. */
 const anyChar = fc.oneof(
   { weight: 6, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }) },
@@ -561,11 +555,32 @@ describe('copyRows: rows and other lines', () => {
     expect(slow.otherLines).toEqual([4]);
   });
 
-  it('quotes the project id and module, doubling the quote byte; the id, doc and times go unquoted', () => {
+  it('writes the project id and module as they are, the id, doc and times as the line holds them', () => {
     const to: CopyTarget = { projectId: 'p\x02q\x01r\ns', module: 'm\x02', retarget: { from: 'a', to: 'a' } };
     const copied = copy(run(dumpLine('"i-d é"', TIME, LATER, '{"a": [1, "x"]}')), 1, to);
-    expect(copied.rows.toString('utf8')).toBe(
-      `\x02p\x02\x02q\x01r\ns\x02\x01\x02m\x02\x02\x02\x01i-d é\x01{"a": [1, "x"]}\x01${TIME}\x01${LATER}\n`,
+    const int16 = (value: number) => Buffer.from([value >> 8, value & 0xff]);
+    const sized = (bytes: Buffer) => {
+      const length = Buffer.alloc(4);
+      length.writeInt32BE(bytes.length);
+      return Buffer.concat([length, bytes]);
+    };
+    const micros = (time: string) => {
+      const bytes = Buffer.alloc(8);
+      bytes.writeBigInt64BE(BigInt(Date.parse(time) - PG_EPOCH_MS) * 1000n);
+      return bytes;
+    };
+    expect(copied.rows).toEqual(
+      Buffer.concat([
+        SIGNATURE,
+        int16(6),
+        sized(Buffer.from(to.projectId)),
+        sized(Buffer.from(to.module)),
+        sized(Buffer.from('i-d é')),
+        sized(Buffer.concat([Buffer.from([1]), Buffer.from('{"a": [1, "x"]}')])),
+        sized(micros(TIME)),
+        sized(micros(LATER)),
+        int16(-1 & 0xffff),
+      ]),
     );
     expect(decodeRows(copied.rows)[0]).toMatchObject({ projectId: to.projectId, module: to.module, id: 'i-d é' });
   });
@@ -1025,7 +1040,7 @@ describe('copyRows: bytes valid JSON never holds raw never reach the rows raw', 
     ['0x01 after an escaped quote', '\\"\\\x01'],
   ])('a raw %s after a backslash in a dump-form doc string or key is refused, never a row', (_, raw) => {
     // As if escaped: JSON has no such escape (verification refuses the line), and the byte would
-    // reach the COPY raw. With \x02\x02, PostgreSQL would even load the row, as {"s": "\\"}.
+    // reach the COPY raw.
     const good = dumpLine('"ok"', TIME, TIME, '{}');
     for (const docJson of [`{"s":"x${raw}y"}`, `{"k${raw}":1}`, `{"a":[1,{"s":"${raw}"}]}`]) {
       const line = dumpLine('"a"', TIME, TIME, docJson);
@@ -1220,7 +1235,9 @@ describe('copyRows: text that is not UTF-8', () => {
       expect(parseDocumentLine(bytes.toString('utf8', 0, bytes.length - 1))).toBeDefined();
       const copied = copy(bytes, 1);
       expect(copied.count + copied.others.length).toBe(1);
-      expect(isUtf8(copied.rows)).toBe(true);
+      // A row's texts are UTF-8 (decodeRows checks each); a line handed on goes as text.
+      expect(decodeRows(copied.rows)).toHaveLength(copied.count);
+      expect(copied.others.every((line) => isUtf8(Buffer.from(line)))).toBe(true);
     }
   });
 });
