@@ -510,6 +510,9 @@ export async function applyRestore(
       const counts = new Map(loaded.map((row) => [row.collection, row.documents]));
       written = Object.fromEntries(Object.keys(request.rules).map((module) => [module, counts.get(module) ?? 0]));
       await partitions.swapIn(request.id, request.projectId, loaded, { ...request.record, documents: written });
+      // The previous partition goes after the restore, not in its time; if this fails, recovery's
+      // sweep of stray load tables drops it.
+      partitions.dropRetired(request.id).catch(() => undefined);
       await repo.announceRestored(request.projectId);
       steps.log?.(`documents: the new partition swapped in in ${elapsed(applying)}`);
     } else {

@@ -24,6 +24,8 @@ const SWAP_ATTEMPTS = 5;
 const defaultCheckName = (projectId: string) => `${DEFAULT_PARTITION}_not_${md5Hex(projectId)}`;
 const LOAD_PREFIX = 'project_documents_load_';
 const loadName = (restoreId: string) => `${LOAD_PREFIX}${md5Hex(restoreId)}`;
+/** The project's previous partition once a restore's swap has detached it: a load table by its name, so never left behind. */
+const retiredName = (restoreId: string) => loadName(`${restoreId}/retired`);
 /** The restores' load tables in the catalogue (a `from … where` clause). */
 const LOAD_TABLES = sql`from pg_class c join pg_namespace n on n.oid = c.relnamespace
   where n.nspname = 'public' and c.relkind = 'r' and c.relname like ${`${LOAD_PREFIX.replaceAll('_', '\\_')}%`}`;
@@ -194,7 +196,11 @@ export class DocumentPartitions {
           // The table gate (licence/table-gate.ts): the project locked first, the result checked last.
           const tablesBefore = (await lockTables(tx, projectId)).count;
           if (hadOwn) {
-            await tx.execute(sql`drop table ${own}`);
+            // Detached, not dropped: unlinking its files took ~0.3 s of the commit at 2,000,000
+            // documents. `dropRetired` drops it once the swap is done; a stopped server's goes with
+            // the stray load tables.
+            await tx.execute(sql`alter table project_documents detach partition ${own}`);
+            await tx.execute(sql`alter table ${own} rename to ${id(retiredName(restoreId))}`);
           } else {
             await this.dropRecordIndexesFromDefault(tx, projectId);
             // Straight from the partition: the parent's statement triggers would count every row.
@@ -255,6 +261,11 @@ export class DocumentPartitions {
       await tx.execute(sql`drop index ${id(name)}`);
       await tx.execute(sql`drop statistics if exists ${id(statisticsName(name))}`);
     }
+  }
+
+  /** Drops the partition a restore's swap detached (none when the project had none). */
+  async dropRetired(restoreId: string): Promise<void> {
+    await this.background.execute(sql`drop table if exists ${id(retiredName(restoreId))}`);
   }
 
   async dropLoad(restoreId: string): Promise<void> {
