@@ -75,23 +75,21 @@ async function waitJob(
     const response = await get(`${server.origin}/portal/rest/db-backup/${id}`, headers);
     const job = JSON.parse(response.body) as { status: string; log: string };
     if (job.status !== 'running') {
-      const ended = execFileSync(
-        'psql',
-        [
-          databaseUrl,
-          '-tA',
-          '-c',
-          `SELECT (extract(epoch FROM end_time) * 1000)::bigint FROM tasks WHERE id = '${id.replaceAll("'", "''")}'`,
-        ],
-        { encoding: 'utf8' },
-      ).trim();
-      return { ...job, seconds: (Number(ended) - began) / 1000 };
+      const ended = psqlValue(
+        databaseUrl,
+        `SELECT (extract(epoch FROM end_time) * 1000)::bigint FROM tasks WHERE id = '${id.replaceAll("'", "''")}'`,
+      );
+      return { ...job, seconds: (ended - began) / 1000 };
     }
     await sleep(POLL_MS);
   }
 }
 
 const seconds = (began: number) => (performance.now() - began) / 1000;
+
+/** The one number a query answers. */
+const psqlValue = (databaseUrl: string, query: string) =>
+  Number(execFileSync('psql', [databaseUrl, '-tA', '-c', query], { encoding: 'utf8' }).trim());
 
 /**
  * Before each timed restore, ours and pg_restore's alike: what earlier steps left to do is done first,
@@ -101,13 +99,7 @@ const seconds = (began: number) => (performance.now() - began) / 1000;
  */
 async function quiesce(databaseUrl: string): Promise<void> {
   const workers = () =>
-    Number(
-      execFileSync(
-        'psql',
-        [databaseUrl, '-tA', '-c', "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'"],
-        { encoding: 'utf8' },
-      ).trim(),
-    );
+    psqlValue(databaseUrl, "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'");
   for (const until = Date.now() + QUIESCE_MS; workers() > 0 && Date.now() < until; ) await sleep(250);
   execFileSync('psql', [databaseUrl, '-q', '-c', 'CHECKPOINT']);
 }
@@ -150,22 +142,10 @@ export async function dumpBench(): Promise<void> {
       },
     );
     execFileSync('psql', [databaseUrl, '-q', '-c', 'VACUUM ANALYZE project_documents']);
+    // Partitioned by project (migration 0020): the sizes of its partitions.
     const rowsMB =
-      Number(
-        execFileSync(
-          'psql',
-          // Partitioned by project (migration 0020): the sizes of its partitions.
-          [
-            databaseUrl,
-            '-tA',
-            '-c',
-            "SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('project_documents')",
-          ],
-          {
-            encoding: 'utf8',
-          },
-        ).trim(),
-      ) / MB;
+      psqlValue(databaseUrl, "SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('project_documents')") /
+      MB;
 
     server = await startServer(options);
     token = await login(spm(), 'admin', BENCH_PASSWORD);
@@ -240,13 +220,7 @@ export async function dumpBench(): Promise<void> {
     phase = 'restore after every document changed';
     const changed = await restoreJob();
     const changedSeconds = changed.seconds;
-    const changedLeft = Number(
-      execFileSync(
-        'psql',
-        [databaseUrl, '-tA', '-c', `SELECT count(*) FROM project_documents WHERE doc ? 'benchChanged'`],
-        { encoding: 'utf8' },
-      ).trim(),
-    );
+    const changedLeft = psqlValue(databaseUrl, `SELECT count(*) FROM project_documents WHERE doc ? 'benchChanged'`);
     if (changedLeft !== 0) throw new Error(`the restore left ${changedLeft} changed documents`);
     const peak = rssMiB(serverPid, 'VmHWM');
     clearInterval(sampler);
@@ -295,29 +269,24 @@ export async function dumpBench(): Promise<void> {
     // cores, as if the checking cost the restore nothing but CPU. The two alternate, FULL_ROUNDS each.
     const fullRestore: number[] = [];
     const floor: number[] = [];
-    const restoreFull = async () => {
+    /** One timed restore of the full dump, its table dropped after. */
+    const restoreFullDump = async (into: number[], time: () => Promise<number>) => {
       await quiesce(databaseUrl);
-      fullRestore.push(timed('pg_restore', ['-d', databaseUrl, fullDump]));
+      into.push(await time());
       execFileSync('psql', [databaseUrl, '-q', '-c', `DROP TABLE ${FULL}`]);
     };
-    const restoreFloor = async () => {
-      await quiesce(databaseUrl);
-      floor.push(
-        await timedTogether([
+    const restoreFull = () =>
+      restoreFullDump(fullRestore, async () => timed('pg_restore', ['-d', databaseUrl, fullDump]));
+    const restoreFloor = () =>
+      restoreFullDump(floor, () =>
+        timedTogether([
           ['pg_restore', ['-d', databaseUrl, fullDump]],
           ['bash', ['-c', 'set -o pipefail; unzip -p "$1" | sha256sum > /dev/null', 'floor', archive]],
         ]),
       );
-      execFileSync('psql', [databaseUrl, '-q', '-c', `DROP TABLE ${FULL}`]);
-    };
     for (let round = 0; round < FULL_ROUNDS; round++) {
-      if (round % 2 === 0) {
-        await restoreFull();
-        await restoreFloor();
-      } else {
-        await restoreFloor();
-        await restoreFull();
-      }
+      for (const restore of round % 2 === 0 ? [restoreFull, restoreFloor] : [restoreFloor, restoreFull])
+        await restore();
     }
     const pgFullSeconds = median(fullRestore);
     const floorSeconds = median(floor);

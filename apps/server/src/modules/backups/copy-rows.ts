@@ -42,6 +42,13 @@ function startsWith(bytes: Buffer, at: number, piece: Buffer): boolean {
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+/** The decimal number written by `count` digits from `at`. */
+function digitsAt(bytes: Buffer, at: number, count: number): number {
+  let value = 0;
+  for (let i = 0; i < count; i++) value = value * 10 + (bytes[at + i] ?? 0) - 0x30;
+  return value;
+}
+
 /**
  * A time in `toISOString()`'s form naming a real instant (month, day, hour, minute and second in
  * range): one JavaScript and PostgreSQL read alike. Anything else is read by `parseDocumentLine`.
@@ -52,11 +59,7 @@ function isTime(bytes: Buffer, at: number): boolean {
     const byte = bytes[at + i] ?? 0;
     if (shape === 0x30 ? byte < 0x30 || byte > 0x39 : byte !== shape) return false;
   }
-  const number = (from: number, digits: number) => {
-    let value = 0;
-    for (let i = 0; i < digits; i++) value = value * 10 + (bytes[at + from + i] ?? 0) - 0x30;
-    return value;
-  };
+  const number = (from: number, digits: number) => digitsAt(bytes, at + from, digits);
   const year = number(0, 4);
   const month = number(5, 2);
   const day = number(8, 2);
@@ -81,11 +84,7 @@ function daysOf(year: number, month: number, day: number): number {
  * 2000-01-01T00:00:00Z, a signed 64-bit big-endian integer.
  */
 function writeTime(bytes: Buffer, at: number, into: Buffer, to: number): void {
-  const number = (from: number, digits: number) => {
-    let value = 0;
-    for (let i = 0; i < digits; i++) value = value * 10 + (bytes[at + from + i] ?? 0) - 0x30;
-    return value;
-  };
+  const number = (from: number, digits: number) => digitsAt(bytes, at + from, digits);
   const days = daysOf(number(0, 4), number(5, 2), number(8, 2)) - PG_EPOCH_DAYS;
   const seconds = days * 86_400 + number(11, 2) * 3_600 + number(14, 2) * 60 + number(17, 2);
   const micros = seconds * 1_000_000 + number(20, 3) * 1_000;
