@@ -65,17 +65,20 @@ const DOCUMENT_LINE = sql<string>`'{"id":' || to_json(${projectDocuments.id})::t
   || '","updateTime":"' || ${isoTime(projectDocuments.updateTime)}
   || '","doc":' || ${projectDocuments.doc}::text || '}'`;
 
+const dialect = new PgDialect();
+
 /**
  * The COPY that writes a collection's lines. COPY takes no parameters: the two values are quoted
  * literals. CSV with a delimiter and a quote byte that JSON text never holds (PostgreSQL's JSON
  * output escapes every control character), so each row is written as it is, plus a newline, where
- * COPY's text format would double every backslash of the JSON.
+ * COPY's text format would double every backslash of the JSON. By id, sorted by an expression of the
+ * id (the same order): PostgreSQL then reads the rows in the table's order and sorts them, where it
+ * chose to read them through the key's index, one random page read per row: 2.7 s against 1.3 s for
+ * 1.4 million documents stored in another order, 0.7 against 0.8 s for ones stored by id.
  */
-const dialect = new PgDialect();
-
 function copyLinesStatement(projectId: string, collection: string): string {
   const select = dialect.sqlToQuery(
-    sql`select ${DOCUMENT_LINE} from ${projectDocuments} where ${projectDocuments.projectId} = ${rawLiteral(projectId)} and ${projectDocuments.collection} = ${rawLiteral(collection)}`,
+    sql`select ${DOCUMENT_LINE} from ${projectDocuments} where ${projectDocuments.projectId} = ${rawLiteral(projectId)} and ${projectDocuments.collection} = ${rawLiteral(collection)} order by ${projectDocuments.id} || ''`,
   );
   return `COPY (${select.sql}) TO STDOUT (FORMAT csv, DELIMITER E'\\x01', QUOTE E'\\x02')`;
 }
@@ -203,10 +206,11 @@ export class BackupRepository {
 
   /**
    * A collection's documents as JSON lines, each ending in a newline, in chunks of about a megabyte
-   * (a chunk may end inside a line), each with how many lines end in it. On PostgreSQL one
-   * `COPY … TO STDOUT` (one snapshot, no order: a restore needs none); on the embedded engine batches
-   * of `batch` by id, each statement short (it holds the engine's one session), the next asked for
-   * while the caller works on the last.
+   * (a chunk may end inside a line), each with how many lines end in it, in the key's order (by id):
+   * a restore loads them in that order, and the key's index is then built from rows already sorted.
+   * On PostgreSQL one `COPY … TO STDOUT` (one snapshot); on the embedded engine batches of `batch` by
+   * id, each statement short (it holds the engine's one session), the next asked for while the caller
+   * works on the last.
    */
   async *documentLines(projectId: string, collection: string, batch: number): AsyncGenerator<LineChunk> {
     if (this.copyOut) {
