@@ -578,7 +578,13 @@ describe('project backups', () => {
 
   it('a paused backup leaves no record and no partial file', async () => {
     await seed();
-    for (let i = 0; i < 20; i++) await uploadMedia('docs', `blob${i}.bin`, randomBytes(200_000));
+    // Enough files that the backup is still writing them when the pause comes (each file is a safe
+    // point): 20 files of 200 KB were sometimes all written before it.
+    const docs = path.join(app.dataDir, 'projects', project, 'fileServer', 'docs');
+    await mkdir(docs, { recursive: true });
+    await Promise.all(
+      Array.from({ length: 2_000 }, (_, i) => writeFile(path.join(docs, `blob${i}.bin`), randomBytes(2_000))),
+    );
     const started = await call(
       'GET',
       `${BACKUP}/export?query=${q({ name: 'paused', item: ['fileServer', 'mongodb'], moduleRules: { rule: 0 } })}`,
