@@ -3,22 +3,14 @@
  * (GANTRY_TEST_DATABASE_URL; collected only by the `server-postgres` project).
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scratchPostgres } from '../test/scratch-postgres.js';
-import { type CopyOut, type DatabaseHandle, openDatabase } from './database.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { scratchDatabase } from '../test/scratch-postgres.js';
+import type { CopyOut } from './database.js';
 
-const scratch = scratchPostgres('gantry_copy');
-let database: DatabaseHandle;
+const { scratch, database } = scratchDatabase('gantry_copy');
 let copyOut: CopyOut;
-
-beforeAll(async () => {
-  await scratch.create();
-  database = await openDatabase({ url: scratch.url, dataDir: '' });
-  copyOut = database.copyOut as CopyOut;
-});
-afterAll(async () => {
-  await database?.close();
-  await scratch.drop();
+beforeAll(() => {
+  copyOut = database().copyOut as CopyOut;
 });
 
 const ROWS = `COPY (SELECT g FROM generate_series(1, 200000) g) TO STDOUT`;
@@ -30,7 +22,7 @@ function lines(chunks: Buffer[]): number {
 /** Both background connections answer (neither is left inside a COPY). */
 async function backgroundAnswers(): Promise<void> {
   const answers = await Promise.all(
-    [1, 2].map(() => database.background.execute(sql`SELECT pg_sleep(0.05), 1 AS one`)),
+    [1, 2].map(() => database().background.execute(sql`SELECT pg_sleep(0.05), 1 AS one`)),
   );
   expect(answers.map((answer) => (answer as { rows: Array<{ one: number }> }).rows[0]?.one)).toEqual([1, 1]);
 }

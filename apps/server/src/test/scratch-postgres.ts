@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { type DatabaseHandle, openDatabase } from '../db/database.js';
 
 /** Runs `work` with a client of its own on `url`, ended after. */
 export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -30,4 +32,26 @@ export function scratchPostgres(prefix: string) {
     create: () => admin((client) => client.query(`CREATE DATABASE ${name}`)),
     drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
   };
+}
+
+/**
+ * A scratch database (`scratchPostgres`) opened as the server opens its own, for a test file: made
+ * and opened in beforeAll, closed and dropped in afterAll. `database()` is the open handle.
+ */
+export function scratchDatabase(prefix: string) {
+  const scratch = scratchPostgres(prefix);
+  let opened: DatabaseHandle | undefined;
+  beforeAll(async () => {
+    await scratch.create();
+    opened = await openDatabase({ url: scratch.url, dataDir: '' });
+  });
+  afterAll(async () => {
+    await opened?.close();
+    await scratch.drop();
+  });
+  const database = (): DatabaseHandle => {
+    if (!opened) throw new Error('the scratch database is opened in beforeAll');
+    return opened;
+  };
+  return { scratch, database };
 }

@@ -6,27 +6,19 @@
  */
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type CopyIn, type DatabaseHandle, openDatabase, queryRows } from '../../db/database.js';
-import { scratchPostgres } from '../../test/scratch-postgres.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type CopyIn, queryRows } from '../../db/database.js';
+import { scratchDatabase } from '../../test/scratch-postgres.js';
 import { COPY_COLUMNS, COPY_OPTIONS, type CopyTarget, copyRows, RowBuffers } from './copy-rows.js';
 
-const scratch = scratchPostgres('gantry_copy_rows');
-let database: DatabaseHandle;
+const { database } = scratchDatabase('gantry_copy_rows');
 let copyIn: CopyIn;
-
-beforeAll(async () => {
-  await scratch.create();
-  database = await openDatabase({ url: scratch.url, dataDir: '' });
-  copyIn = database.copyIn as CopyIn;
-});
-afterAll(async () => {
-  await database?.close();
-  await scratch.drop();
+beforeAll(() => {
+  copyIn = database().copyIn as CopyIn;
 });
 beforeEach(async () => {
-  await database.db.execute(sql`drop table if exists loaded`);
-  await database.db.execute(sql`create table loaded (project_id text not null, collection text not null,
+  await database().db.execute(sql`drop table if exists loaded`);
+  await database().db.execute(sql`create table loaded (project_id text not null, collection text not null,
     id text not null, doc jsonb not null, create_time timestamp(3) with time zone not null,
     update_time timestamp(3) with time zone not null)`);
 });
@@ -56,7 +48,7 @@ async function load(lines: Line[]) {
     created: string;
     updated: string;
   }>(
-    database.db,
+    database().db,
     sql`select project_id, collection, id, doc::text as doc,
           to_char(create_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created,
           to_char(update_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated
@@ -66,7 +58,7 @@ async function load(lines: Line[]) {
 
 /** PostgreSQL's own reading of a doc's JSON. */
 async function parsed(doc: string): Promise<string> {
-  const [row] = await queryRows<{ doc: string }>(database.db, sql`select ${doc}::jsonb::text as doc`);
+  const [row] = await queryRows<{ doc: string }>(database().db, sql`select ${doc}::jsonb::text as doc`);
   return row?.doc ?? '';
 }
 
@@ -116,7 +108,7 @@ describe('copyRows into a binary COPY on PostgreSQL', () => {
   it('reads any instant of years 1 to 9999 back to the millisecond', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(instant, instant), { minLength: 1, maxLength: 50 }), async (pairs) => {
-        await database.db.execute(sql`truncate loaded`);
+        await database().db.execute(sql`truncate loaded`);
         const lines = pairs.map(([createTime, updateTime], index) => ({
           id: `i${index}`,
           createTime,
