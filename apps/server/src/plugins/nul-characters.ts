@@ -19,11 +19,20 @@ function textProblem(text: string): MessageKey | undefined {
   return LONE_SURROGATE.test(text) ? 'error.invalidField' : undefined;
 }
 
+/** No input, or an empty query or parameter list: most requests, which need no walk (issue 33). */
+function isEmpty(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value !== 'object') return false;
+  for (const _ in value) return false;
+  return true;
+}
+
 /**
  * The first string (value or key) PostgreSQL could not store, or the first value nested deeper than
  * MAX_INPUT_DEPTH. Iterative, so a hostile nesting depth costs no stack.
  */
 export function findBadInput(value: unknown): InputProblem | undefined {
+  if (isEmpty(value)) return undefined;
   const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: '', depth: 0 }];
   for (let item = stack.pop(); item; item = stack.pop()) {
     const { path, depth } = item;

@@ -1,5 +1,5 @@
 import { isRecord } from '@gantry/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preHandlerHookHandler, preValidationHookHandler } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../lib/app-error.js';
 import type { Invalidation } from '../lib/invalidation-bus.js';
@@ -7,7 +7,7 @@ import { ReadCache } from '../lib/read-cache.js';
 import { type RestoringProjects, refusedWhileRestoring } from '../modules/db-backups/restore-guard.js';
 import type { DocumentRepository, ProjectAccess } from '../modules/documents/document.repository.js';
 import type { UserRow } from '../modules/users/user.repository.js';
-import { NO_SESSION_NEEDED, reachableProject } from '../policy/policy.js';
+import { type Action, NO_SESSION_NEEDED, reachableProject } from '../policy/policy.js';
 
 /**
  * The project gate (issue 31 §1): the one place a request's project is read, loaded, checked for the
@@ -156,13 +156,18 @@ export class ProjectGate {
     return { id: projectId, ownerId: access.ownerId, name: access.name, enabled: access.enabled };
   }
 
-  /** The start-up check of every route, and the request hook. After `registerAuth` (it needs the session). */
+  /**
+   * The start-up check of every route, and the hooks of the routes that name a project (the others
+   * run none: issue 33). Registered after `registerAuth` (the gate needs the session) and after
+   * `registerUploadRoutes`, whose length check the gate's hook goes before.
+   */
   register(app: FastifyInstance): void {
     app.decorateRequest('project', undefined);
 
     app.addHook('onRoute', (route) => {
-      const need = route.config?.project;
-      const action = route.config?.action;
+      const config = route.config;
+      const need = config?.project;
+      const action = config?.action;
       const where = `${route.method} ${route.url}`;
       if (need === undefined) {
         if (PROJECT_PREFIXES.some((prefix) => route.url.startsWith(prefix))) {
@@ -176,43 +181,46 @@ export class ProjectGate {
       }
       for (const method of [route.method].flat()) {
         if (method === 'HEAD') continue;
-        this.guarded.push({ method, url: route.url, action, need, from: route.config?.projectFrom });
+        this.guarded.push({ method, url: route.url, action, need, from: config?.projectFrom });
       }
-    });
-
-    // After the session and the policy (registerAuth's preValidation), before the body and the
-    // header are validated: another tenant's project is 404 whatever the request carries.
-    app.addHook('preValidation', (request, _reply, done) => {
-      const config = request.routeOptions.config;
-      const need = config?.project;
-      if (need === undefined || need === 'none') return done();
-      const projectId = projectIdOf(request, config?.projectFrom);
-      // None named: the header is missing; a route naming it elsewhere has its validation answer.
-      if (projectId === undefined) {
-        return done(need === 'maybe' || config?.projectFrom ? undefined : new AppError('projectHeaderMissing'));
-      }
-      // Too long to be an id: never looked up; the route's validation answers (400), or, where the
-      // project is optional (no header schema), no such project (404), never "all of them".
-      if (projectId.length > ID_MAX) return done(need === 'maybe' ? new AppError('notFound') : undefined);
-      const user = request.auth?.user;
-      if (!user) return done(new AppError('unauthorized'));
-      this.pass(request, user, projectId, need === 'write' ? 'write' : 'read').then(
-        () => done(),
-        (error: Error) => done(error),
-      );
-    });
-    // A request that got past validation without a project (an id too long to look up) goes no further.
-    app.addHook('preHandler', (request, _reply, done) => {
-      const need = request.routeOptions.config?.project;
-      if (request.project || need === undefined || need === 'none' || need === 'maybe') return done();
-      done(new AppError('notFound'));
+      // First of the route's own hooks, after the session and the policy (registerAuth's, which every
+      // route runs), before the body and the header are validated: another tenant's project is 404
+      // whatever the request carries.
+      const from = config?.projectFrom;
+      const gate: preValidationHookHandler = (request, _reply, done) => {
+        const projectId = projectIdOf(request, from);
+        // None named: the header is missing; a route naming it elsewhere has its validation answer.
+        if (projectId === undefined) {
+          return done(need === 'maybe' || from ? undefined : new AppError('projectHeaderMissing'));
+        }
+        // Too long to be an id: never looked up; the route's validation answers (400), or, where the
+        // project is optional (no header schema), no such project (404), never "all of them".
+        if (projectId.length > ID_MAX) return done(need === 'maybe' ? new AppError('notFound') : undefined);
+        const user = request.auth?.user;
+        if (!user) return done(new AppError('unauthorized'));
+        this.pass(request, user, projectId, action, need === 'write' ? 'write' : 'read').then(
+          () => done(),
+          (error: Error) => done(error),
+        );
+      };
+      route.preValidation = [gate, ...[route.preValidation ?? []].flat()];
+      if (need === 'maybe') return;
+      // A request that got past validation without its project (an id too long to look up) goes no further.
+      const resolved: preHandlerHookHandler = (request, _reply, done) =>
+        done(request.project ? undefined : new AppError('notFound'));
+      route.preHandler = [resolved, ...[route.preHandler ?? []].flat()];
     });
   }
 
-  private async pass(request: FastifyRequest, user: UserRow, projectId: string, need: 'read' | 'write') {
+  private async pass(
+    request: FastifyRequest,
+    user: UserRow,
+    projectId: string,
+    action: Action,
+    need: 'read' | 'write',
+  ) {
     const project = await this.reach(user, projectId, need === 'write');
-    const action = request.routeOptions.config?.action;
-    if (action && refusedWhileRestoring(action)) await this.deps.restoringProjects.assertOpen(projectId);
+    if (refusedWhileRestoring(action)) await this.deps.restoringProjects.assertOpen(projectId);
     if (need === 'write') assertWritable(project);
     request.project = project;
     for (const watcher of this.watchers) watcher(request, project);
