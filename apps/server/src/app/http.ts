@@ -63,6 +63,11 @@ export async function registerRequestPipeline(
   // Every route that takes files, from the route table: its declared limits checked before its body is read.
   const multipartRoutes = registerUploadRoutes(app);
   const actionRoutes = registerAuth(app, auth, API);
+  // Every project-scoped route through the project gate: another tenant's project 404, a disabled one
+  // read-only, a restoring one 423. A hook of each such route, so it runs after every request's own
+  // checks (the session, the NUL check) and before the upload limits; registered before any route
+  // is added, so that none escapes it.
+  projectGate.register(app);
   // Answers of a session's calls (and those that carry a token) are never cached.
   registerNoStore(app, API);
   if (metrics && metricsToken) {
@@ -77,9 +82,6 @@ export async function registerRequestPipeline(
     });
   }
   rejectNulCharacters(app);
-  // Every project-scoped route through the project gate (after the session and the NUL check):
-  // another tenant's project 404, a disabled one read-only, a restoring one 423.
-  projectGate.register(app);
   // Every back-office call but the sign-in ones through its sign-in gate (its caller on the request).
   registerBackOfficeGate(app, services.sites);
   // While a platform restore replaces the database, every API call but its status waits it out (503).

@@ -158,8 +158,9 @@ export class ProjectGate {
 
   /**
    * The start-up check of every route, and the hooks of the routes that name a project (the others
-   * run none: issue 33). Registered after `registerAuth` (the gate needs the session) and after
-   * `registerUploadRoutes`, whose length check the gate's hook goes before.
+   * run none: issue 33), which Fastify runs after the hooks of every request (the session's among
+   * them). Registered after `registerUploadRoutes`, whose length check the gate's hook goes before,
+   * and before any route is added.
    */
   register(app: FastifyInstance): void {
     app.decorateRequest('project', undefined);
