@@ -6,6 +6,8 @@
  *    unset so info, standard output to a file, its caches, compression registered, embedded PGlite
  *    in its own process), with an administrator and a platform licence installed through the API:
  *    `GET /healthz`, `GET /portal/rest/spm/setting` (anonymous), `GET …/login/current/user` (admin);
+ *  - the floor beside `GET setting` (bench/setting-floor.ts: the same answer with only the server's
+ *    request line, security headers and statement context), in turns of its own with the hello-world;
  *  - autocannon, CONNECTIONS connections, each target warmed up WARM_UP_SECONDS (not counted), then
  *    LOAD_SECONDS each in ROUNDS turns (hello, healthz, setting, current user, …) so that all see the
  *    same machine; log lines per request from 100 sequential requests of each call;
@@ -54,6 +56,9 @@ import {
   WARM_UP_SECONDS,
 } from './lib.js';
 
+/** The floor's row: the server's own Fastify with only what issue 33 keeps on every answer (bench/setting-floor.ts). */
+const FLOOR = 'floor: the same answer, only the headers, the line and the context';
+
 /** The hello-world in its own process; its URL and Fastify version. */
 async function startHello(): Promise<{ child: ChildProcess; url: string; fastify: string }> {
   const { child, line } = await startBaseline<{ port: number; fastify: string }>('hello-world.mjs');
@@ -62,6 +67,7 @@ async function startHello(): Promise<{ child: ChildProcess; url: string; fastify
 
 export async function foundation(): Promise<void> {
   const hello = await startHello();
+  let floorChild: ChildProcess | undefined;
   const server = await startServer({
     dataDir: scratch('foundation'),
     logFile: `${scratch('foundation-log')}/server.log`,
@@ -92,6 +98,17 @@ export async function foundation(): Promise<void> {
       );
     }
 
+    // The floor beside GET setting: the same answer with only what the issue keeps on every answer.
+    const settingBody = (await get(`${base}/setting`, {})).body;
+    // With the young generation `npm start` gives the server (package.json's start script).
+    const floor = await startBaseline<{ port: number }>(
+      'setting-floor.ts',
+      [JSON.stringify({ body: settingBody, logFile: `${scratch('foundation-floor-log')}/floor.log` })],
+      ['--max-semi-space-size=32'],
+    );
+    floorChild = floor.child;
+    const floorUrl = `http://127.0.0.1:${floor.line.port}/`;
+
     const lines = new Map<string, number>();
     for (const call of calls) lines.set(call.name, await linesPerRequest(server, call.url, call.headers));
 
@@ -110,10 +127,23 @@ export async function foundation(): Promise<void> {
         run,
       );
     });
+    // The floor in turns of its own with the hello-world, after the calls': among them, the disk writes
+    // of its log lines fell on the next call's turn (\`/healthz\` measured 60 % of the hello-world, not 66 %).
+    const floorCpu = new Map<string, CpuPerRequest>();
+    const floorMeasured = await interleave(
+      { hello: (seconds) => httpLoad(hello.url, { seconds }), [FLOOR]: (seconds) => httpLoad(floorUrl, { seconds }) },
+      (key, run) => {
+        const counter = floorCpu.get(key) ?? new CpuPerRequest();
+        floorCpu.set(key, counter);
+        return counter.around({ server: [key === 'hello' ? hello.child.pid : floor.child.pid] }, run);
+      },
+    );
     const cpuText = (key: string) =>
-      key === 'hello'
-        ? `${must(cpu.get(key), key).of('server').toFixed(3)} (hello-world)`
-        : `${must(cpu.get(key), key).of('server').toFixed(3)} + ${must(cpu.get(key), key).of('engine').toFixed(3)}`;
+      key === FLOOR
+        ? `${must(floorCpu.get(key), key).of('server').toFixed(3)} (its own process)`
+        : key === 'hello'
+          ? `${must(cpu.get(key), key).of('server').toFixed(3)} (its own process)`
+          : `${must(cpu.get(key), key).of('server').toFixed(3)} + ${must(cpu.get(key), key).of('engine').toFixed(3)}`;
     const loadAtEnd = loadAverage();
     const idle = memoryOf(server);
     const helloRate = must(measured.hello, 'hello-world').rate;
@@ -156,6 +186,21 @@ export async function foundation(): Promise<void> {
         ),
       );
     }
+
+    const floorMeasure = must(floorMeasured[FLOOR], FLOOR);
+    const floorRate = floorMeasure.rate / must(floorMeasured.hello, 'hello-world').rate;
+    const floorByCpu =
+      must(floorCpu.get('hello'), 'hello').of('server') / must(floorCpu.get(FLOOR), FLOOR).of('server');
+    rows.push(
+      row(
+        FLOOR,
+        floorMeasure,
+        `${(floorRate * 100).toFixed(0)} % (by CPU: ${(floorByCpu * 100).toFixed(0)} %)`,
+        '',
+        "1 (the server's logging)",
+        `GET setting's ${Buffer.byteLength(settingBody)} B; Fastify ${hello.fastify} with the server's request line, its 11 security headers and its per-request statement context, nothing else (bench/setting-floor.ts)`,
+      ),
+    );
 
     // Sign-in, sequential: argon2id on the server's hashing pool. The default limit allows 30 a minute.
     const times: number[] = [];
@@ -202,6 +247,7 @@ export async function foundation(): Promise<void> {
       `not compressed: autocannon sends no Accept-Encoding, so no answer in this table was compressed (the 'answer' column says what a browser asking for br/gzip would get)`,
       `the four targets took turns (${ROUNDS} rounds of ${(LOAD_SECONDS / ROUNDS).toFixed(1)} s, after a ${WARM_UP_SECONDS} s warm-up each), so that the drift of this shared machine falls on all of them; ratios are to the hello-world's ${helloRate.toFixed(0)} req/s; autocannon (a new process per turn) runs on the same 2 cores as the server and other work: figures are shapes, not capacities; load average ${loadAtStart} → ${loadAtEnd}`,
       'log lines / request: 100 sequential requests of each call, then the lines the server wrote meanwhile',
+      `floor: in turns of its own with the hello-world, after the others (its ratios are to the hello-world of those turns): what a \`GET setting\` cannot do without (issue 33 keeps the log line and the security headers; the statement context is how a request's statements are counted against its tenant), each by the server's own code, in a process of its own; the server's other costs per answer (session and policy, NUL check, CORS, no-store, unread body, compression, restore guard, websocket, its router) are what lies between this row and the server's (bench/NOTES.md#foundation)`,
       "CPU ms / request: user + system time of the server process and of the engine process (/proc) during the measured turns, over the answers in them (the hello-world: its own process); 'by CPU' = the hello-world's CPU per request over the call's (server + engine), which the load generator sharing the 2 cores distorts less than req/s (the goal is judged on req/s)",
       `server RSS after these runs: ${memoryText(idle)} MiB`,
     ]);
@@ -223,6 +269,7 @@ export async function foundation(): Promise<void> {
   } finally {
     await stopServer(server);
     hello.child.kill('SIGTERM');
+    floorChild?.kill('SIGTERM');
   }
 }
 

@@ -162,8 +162,14 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * A baseline server of the bench (`bench/<script>`, its own Node process): started with the
  * arguments given, answers the child and the JSON line it prints once listening.
  */
-export async function startBaseline<T>(script: string, args: string[] = []): Promise<{ child: ChildProcess; line: T }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bench', script), ...args], {
+export async function startBaseline<T>(
+  script: string,
+  args: string[] = [],
+  nodeFlags: string[] = [],
+): Promise<{ child: ChildProcess; line: T }> {
+  // A TypeScript script runs through tsx, as the bench does (it imports the server's own modules).
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...nodeFlags, ...loader, path.join(ROOT, 'bench', script), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const line = await new Promise<string>((resolve, reject) => {

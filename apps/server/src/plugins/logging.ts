@@ -77,18 +77,18 @@ export function loggerOptions(level: string) {
 const LOG_GATHER_MS = 5;
 
 /**
- * Where the server's log lines go: standard output, written asynchronously instead of one blocking
- * write per line. The lines of `LOG_GATHER_MS` are joined and handed over together, then queued and
- * written by the next write call, so lines that arrive while one is being written go out together
- * too. pino writes what is still queued synchronously when the process exits, whether by
- * `process.exit` (the graceful stop), the end of the event loop or an uncaught exception
- * (`flushSync`, which takes the gathered lines first); a line can be lost only to SIGKILL or a
- * crash of Node itself.
+ * Where the server's log lines go: standard output (or `dest`, a file: the bench's floor server),
+ * written asynchronously instead of one blocking write per line. The lines of `LOG_GATHER_MS` are
+ * joined and handed over together, then queued and written by the next write call, so lines that
+ * arrive while one is being written go out together too. pino writes what is still queued
+ * synchronously when the process exits, whether by `process.exit` (the graceful stop), the end of
+ * the event loop or an uncaught exception (`flushSync`, which takes the gathered lines first); a
+ * line can be lost only to SIGKILL or a crash of Node itself.
  */
-export function logDestination(): DestinationStream {
+export function logDestination(dest: number | string = 1): DestinationStream {
   // Queued as bytes: as text, sonic-boom measured the whole queued text (up to 16 KiB) again for every
   // line added, 1.8-2.4 µs a line under load against 0.4 µs as bytes (issue 33).
-  const stream = pino.destination({ dest: 1, sync: false, minLength: 0, contentMode: 'buffer' });
+  const stream = pino.destination({ dest, sync: false, minLength: 0, contentMode: 'buffer' });
   // (sonic-boom's types know only its text mode: its own write is called with bytes untyped.)
   const writeBytes = stream.write;
   // A write call per few milliseconds instead of one per line: under load a line per request cost a
