@@ -128,7 +128,7 @@ export async function foundation(): Promise<void> {
       );
     });
     // The floor in turns of its own with the hello-world, after the calls': among them, the disk writes
-    // of its log lines fell on the next call's turn (\`/healthz\` measured 60 % of the hello-world, not 66 %).
+    // of its log lines fell on the next call's turn (`/healthz` measured 60 % of the hello-world, not 66 %).
     const floorCpu = new Map<string, CpuPerRequest>();
     const floorMeasured = await interleave(
       { hello: (seconds) => httpLoad(hello.url, { seconds }), [FLOOR]: (seconds) => httpLoad(floorUrl, { seconds }) },

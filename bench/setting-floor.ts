@@ -3,16 +3,12 @@
 // its logging (one request line, to a file through its destination), its security headers and its
 // per-request statement context. No session, policy, NUL check, CORS, no-store, compression or other
 // route. argv[2]: {"body", "logFile"}. Prints {"port"} once listening on 127.0.0.1.
-import { createRequire } from 'node:module';
-import type { FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 import { logDestination, loggerOptions, RequestLog, requestLogger } from '../apps/server/src/plugins/logging.js';
 import { registerSecurityHeaders } from '../apps/server/src/plugins/security-headers.js';
 import { registerTenantContext } from '../apps/server/src/plugins/tenant-context.js';
 
-const require = createRequire(new URL('../apps/server/package.json', import.meta.url));
-const Fastify = require('fastify') as (options: object) => FastifyInstance;
-
-const { body, logFile } = JSON.parse(process.argv[2] ?? '{}') as { body: string; logFile: string };
+const { body, logFile }: { body: string; logFile: string } = JSON.parse(process.argv[2] ?? '{}');
 const stream = logDestination(logFile);
 const app = Fastify({
   logger: { ...loggerOptions('info'), stream },
