@@ -88,8 +88,10 @@ export async function foundation(): Promise<void> {
     ];
     // What each answer is, and whether it would be compressed if the client asked.
     const shapes = new Map<string, string>();
+    const bodies = new Map<string, string>();
     for (const call of calls) {
       const plain = await get(call.url, call.headers);
+      bodies.set(call.url, plain.body);
       if (plain.status !== 200) throw new Error(`${call.name}: ${plain.status} ${plain.body.slice(0, 200)}`);
       const asked = await get(call.url, { ...call.headers, 'accept-encoding': 'br, gzip' });
       shapes.set(
@@ -99,7 +101,7 @@ export async function foundation(): Promise<void> {
     }
 
     // The floor beside GET setting: the same answer with only what the issue keeps on every answer.
-    const settingBody = (await get(`${base}/setting`, {})).body;
+    const settingBody = must(bodies.get(`${base}/setting`), 'GET setting');
     // With the young generation `npm start` gives the server (package.json's start script).
     const floor = await startBaseline<{ port: number }>(
       'setting-floor.ts',
