@@ -6,8 +6,9 @@
  *    unset so info, standard output to a file, its caches, compression registered, embedded PGlite
  *    in its own process), with an administrator and a platform licence installed through the API:
  *    `GET /healthz`, `GET /portal/rest/spm/setting` (anonymous), `GET …/login/current/user` (admin);
- *  - the floor beside `GET setting` (bench/setting-floor.ts: the same answer with only the server's
- *    request line, security headers and statement context), in turns of its own with the hello-world;
+ *  - the floors beside `GET setting` (bench/setting-floor.ts: the same answer with only the server's
+ *    request line, security headers and statement context, and with only the line and the headers),
+ *    in turns of their own with the hello-world;
  *  - autocannon, CONNECTIONS connections, each target warmed up WARM_UP_SECONDS (not counted), then
  *    LOAD_SECONDS each in ROUNDS turns (hello, healthz, setting, current user, …) so that all see the
  *    same machine; log lines per request from 100 sequential requests of each call;
@@ -56,8 +57,22 @@ import {
   WARM_UP_SECONDS,
 } from './lib.js';
 
-/** The floor's row: the server's own Fastify with only what issue 33 keeps on every answer (bench/setting-floor.ts). */
-const FLOOR = 'floor: the same answer, only the headers, the line and the context';
+/**
+ * The floors' rows: the server's own Fastify with only what issue 33 keeps on every answer (the request
+ * line and the security headers), with and without the statement context (bench/setting-floor.ts).
+ */
+const FLOORS = [
+  {
+    name: 'floor: the same answer, only the headers, the line and the context',
+    context: true,
+    includes: 'request line, 11 security headers and per-request statement context',
+  },
+  {
+    name: 'floor: the same answer, only the headers and the line',
+    context: false,
+    includes: 'request line and 11 security headers',
+  },
+] as const;
 
 /** The hello-world in its own process; its URL and Fastify version. */
 async function startHello(): Promise<{ child: ChildProcess; url: string; fastify: string }> {
@@ -67,7 +82,7 @@ async function startHello(): Promise<{ child: ChildProcess; url: string; fastify
 
 export async function foundation(): Promise<void> {
   const hello = await startHello();
-  let floorChild: ChildProcess | undefined;
+  const floorChildren: ChildProcess[] = [];
   const server = await startServer({
     dataDir: scratch('foundation'),
     logFile: `${scratch('foundation-log')}/server.log`,
@@ -100,16 +115,19 @@ export async function foundation(): Promise<void> {
       );
     }
 
-    // The floor beside GET setting: the same answer with only what the issue keeps on every answer.
+    // The floors beside GET setting: the same answer with only what the issue keeps on every answer.
     const settingBody = must(bodies.get(`${base}/setting`), 'GET setting');
-    // With the young generation `npm start` gives the server (package.json's start script).
-    const floor = await startBaseline<{ port: number }>(
-      'setting-floor.ts',
-      [JSON.stringify({ body: settingBody, logFile: `${scratch('foundation-floor-log')}/floor.log` })],
-      ['--max-semi-space-size=32'],
-    );
-    floorChild = floor.child;
-    const floorUrl = `http://127.0.0.1:${floor.line.port}/`;
+    const floors = new Map<string, { child: ChildProcess; url: string }>();
+    for (const [i, { name, context }] of FLOORS.entries()) {
+      // With the young generation `npm start` gives the server (package.json's start script).
+      const floor = await startBaseline<{ port: number }>(
+        'setting-floor.ts',
+        [JSON.stringify({ body: settingBody, logFile: `${scratch(`foundation-floor-log-${i}`)}/floor.log`, context })],
+        ['--max-semi-space-size=32'],
+      );
+      floorChildren.push(floor.child);
+      floors.set(name, { child: floor.child, url: `http://127.0.0.1:${floor.line.port}/` });
+    }
 
     const lines = new Map<string, number>();
     for (const call of calls) lines.set(call.name, await linesPerRequest(server, call.url, call.headers));
@@ -129,19 +147,19 @@ export async function foundation(): Promise<void> {
         run,
       );
     });
-    // The floor in turns of its own with the hello-world, after the calls': among them, the disk writes
-    // of its log lines fell on the next call's turn (`/healthz` measured 60 % of the hello-world, not 66 %).
+    // The floors in turns of their own with the hello-world, after the calls': among them, the disk writes
+    // of their log lines fell on the next call's turn (`/healthz` measured 60 % of the hello-world, not 66 %).
     const floorCpu = new Map<string, CpuPerRequest>();
-    const floorMeasured = await interleave(
-      { hello: (seconds) => httpLoad(hello.url, { seconds }), [FLOOR]: (seconds) => httpLoad(floorUrl, { seconds }) },
-      (key, run) => {
-        const counter = floorCpu.get(key) ?? new CpuPerRequest();
-        floorCpu.set(key, counter);
-        return counter.around({ server: [key === 'hello' ? hello.child.pid : floor.child.pid] }, run);
-      },
-    );
+    const floorTargets: Record<string, Target> = { hello: (seconds) => httpLoad(hello.url, { seconds }) };
+    for (const [name, floor] of floors) floorTargets[name] = (seconds) => httpLoad(floor.url, { seconds });
+    const floorMeasured = await interleave(floorTargets, (key, run) => {
+      const counter = floorCpu.get(key) ?? new CpuPerRequest();
+      floorCpu.set(key, counter);
+      const pid = key === 'hello' ? hello.child.pid : must(floors.get(key), key).child.pid;
+      return counter.around({ server: [pid] }, run);
+    });
     const cpuText = (key: string) =>
-      key === FLOOR
+      floors.has(key)
         ? `${must(floorCpu.get(key), key).of('server').toFixed(3)} (its own process)`
         : key === 'hello'
           ? `${must(cpu.get(key), key).of('server').toFixed(3)} (its own process)`
@@ -189,20 +207,22 @@ export async function foundation(): Promise<void> {
       );
     }
 
-    const floorMeasure = must(floorMeasured[FLOOR], FLOOR);
-    const floorRate = floorMeasure.rate / must(floorMeasured.hello, 'hello-world').rate;
-    const floorByCpu =
-      must(floorCpu.get('hello'), 'hello').of('server') / must(floorCpu.get(FLOOR), FLOOR).of('server');
-    rows.push(
-      row(
-        FLOOR,
-        floorMeasure,
-        `${(floorRate * 100).toFixed(0)} % (by CPU: ${(floorByCpu * 100).toFixed(0)} %)`,
-        '',
-        "1 (the server's logging)",
-        `GET setting's ${Buffer.byteLength(settingBody)} B; Fastify ${hello.fastify} with the server's request line, its 11 security headers and its per-request statement context, nothing else (bench/setting-floor.ts)`,
-      ),
-    );
+    for (const { name, includes } of FLOORS) {
+      const floorMeasure = must(floorMeasured[name], name);
+      const floorRate = floorMeasure.rate / must(floorMeasured.hello, 'hello-world').rate;
+      const floorByCpu =
+        must(floorCpu.get('hello'), 'hello').of('server') / must(floorCpu.get(name), name).of('server');
+      rows.push(
+        row(
+          name,
+          floorMeasure,
+          `${(floorRate * 100).toFixed(0)} % (by CPU: ${(floorByCpu * 100).toFixed(0)} %)`,
+          '',
+          "1 (the server's logging)",
+          `GET setting's ${Buffer.byteLength(settingBody)} B; Fastify ${hello.fastify} with the server's ${includes}, nothing else (bench/setting-floor.ts)`,
+        ),
+      );
+    }
 
     // Sign-in, sequential: argon2id on the server's hashing pool. The default limit allows 30 a minute.
     const times: number[] = [];
@@ -249,7 +269,7 @@ export async function foundation(): Promise<void> {
       `not compressed: autocannon sends no Accept-Encoding, so no answer in this table was compressed (the 'answer' column says what a browser asking for br/gzip would get)`,
       `the four targets took turns (${ROUNDS} rounds of ${(LOAD_SECONDS / ROUNDS).toFixed(1)} s, after a ${WARM_UP_SECONDS} s warm-up each), so that the drift of this shared machine falls on all of them; ratios are to the hello-world's ${helloRate.toFixed(0)} req/s; autocannon (a new process per turn) runs on the same 2 cores as the server and other work: figures are shapes, not capacities; load average ${loadAtStart} → ${loadAtEnd}`,
       'log lines / request: 100 sequential requests of each call, then the lines the server wrote meanwhile',
-      `floor: in turns of its own with the hello-world, after the others (its ratios are to the hello-world of those turns): what a \`GET setting\` cannot do without (issue 33 keeps the log line and the security headers; the statement context is how a request's statements are counted against its tenant), each by the server's own code, in a process of its own; the server's other costs per answer (session and policy, NUL check, CORS, no-store, unread body, compression, restore guard, websocket, its router) are what lies between this row and the server's (bench/NOTES.md#foundation)`,
+      `floors: in turns of their own with the hello-world, after the others (their ratios are to the hello-world of those turns), each in a process of its own: what a \`GET setting\` cannot do without, each by the server's own code (issue 33 keeps the log line and the security headers; the statement context is how a request's statements are counted against its tenant); the second leaves out the context, to show what the two kept costs alone leave of the goal; the server's other costs per answer (session and policy, NUL check, CORS, no-store, unread body, compression, restore guard, websocket, its router) are what lies between the first row and the server's (bench/NOTES.md#foundation)`,
       "CPU ms / request: user + system time of the server process and of the engine process (/proc) during the measured turns, over the answers in them (the hello-world: its own process); 'by CPU' = the hello-world's CPU per request over the call's (server + engine), which the load generator sharing the 2 cores distorts less than req/s (the goal is judged on req/s)",
       `server RSS after these runs: ${memoryText(idle)} MiB`,
     ]);
@@ -271,7 +291,7 @@ export async function foundation(): Promise<void> {
   } finally {
     await stopServer(server);
     hello.child.kill('SIGTERM');
-    floorChild?.kill('SIGTERM');
+    for (const child of floorChildren) child.kill('SIGTERM');
   }
 }
 
