@@ -109,7 +109,8 @@ export async function templatesBench(): Promise<void> {
           industry: largest.industry,
           projectType: 'template',
           type: largest.id,
-          grant: monthGrant(1, 10),
+          // Room for the template's tables: the server refuses an install past the grant's table count.
+          grant: monthGrant(10, 10),
         },
         auth,
       );
