@@ -207,9 +207,14 @@ export async function foundation(): Promise<void> {
       );
     }
 
+    // Each floor against the hello-world of its own turns.
+    const floorRatio = (name: string) =>
+      must(floorMeasured[name], name).rate / must(floorMeasured.hello, 'hello-world').rate;
+    const settingOfFloor =
+      must(measured['GET setting (anonymous)'], 'GET setting').rate / helloRate / floorRatio(FLOORS[0].name);
     for (const { name, includes } of FLOORS) {
       const floorMeasure = must(floorMeasured[name], name);
-      const floorRate = floorMeasure.rate / must(floorMeasured.hello, 'hello-world').rate;
+      const floorRate = floorRatio(name);
       const floorByCpu =
         must(floorCpu.get('hello'), 'hello').of('server') / must(floorCpu.get(name), name).of('server');
       rows.push(
@@ -271,6 +276,7 @@ export async function foundation(): Promise<void> {
       'log lines / request: 100 sequential requests of each call, then the lines the server wrote meanwhile',
       `floors: in turns of their own with the hello-world, after the others (their ratios are to the hello-world of those turns), each in a process of its own: what a \`GET setting\` cannot do without, each by the server's own code (issue 33 keeps the log line and the security headers; the statement context is how a request's statements are counted against its tenant); the second leaves out the context, to show what the two kept costs alone leave of the goal; the server's other costs per answer (session and policy, NUL check, CORS, no-store, unread body, compression, restore guard, websocket, its router) are what lies between the first row and the server's (bench/NOTES.md#foundation)`,
       "CPU ms / request: user + system time of the server process and of the engine process (/proc) during the measured turns, over the answers in them (the hello-world: its own process); 'by CPU' = the hello-world's CPU per request over the call's (server + engine), which the load generator sharing the 2 cores distorts less than req/s (the goal is judged on req/s)",
+      `GET setting ÷ the floor with the context (each as a share of the hello-world in its own turns): ${(settingOfFloor * 100).toFixed(0)} %`,
       `server RSS after these runs: ${memoryText(idle)} MiB`,
     ]);
     printTable(
