@@ -57,6 +57,9 @@ import {
   WARM_UP_SECONDS,
 } from './lib.js';
 
+/** The call the floors stand beside. */
+const SETTING = 'GET setting (anonymous)';
+
 /**
  * The floors' rows: the server's own Fastify with only what issue 33 keeps on every answer (the request
  * line and the security headers), with and without the statement context (bench/setting-floor.ts).
@@ -98,7 +101,7 @@ export async function foundation(): Promise<void> {
 
     const calls = [
       { name: 'GET /healthz', url: `${server.origin}/healthz`, headers: {}, goalPct: 60 },
-      { name: 'GET setting (anonymous)', url: `${base}/setting`, headers: {}, goalPct: 60 },
+      { name: SETTING, url: `${base}/setting`, headers: {}, goalPct: 60 },
       { name: 'GET login/current/user (admin token)', url: `${base}/login/current/user`, headers: auth, goalPct: 30 },
     ];
     // What each answer is, and whether it would be compressed if the client asked.
@@ -210,8 +213,7 @@ export async function foundation(): Promise<void> {
     // Each floor against the hello-world of its own turns.
     const floorRatio = (name: string) =>
       must(floorMeasured[name], name).rate / must(floorMeasured.hello, 'hello-world').rate;
-    const settingOfFloor =
-      must(measured['GET setting (anonymous)'], 'GET setting').rate / helloRate / floorRatio(FLOORS[0].name);
+    const settingOfFloor = must(measured[SETTING], SETTING).rate / helloRate / floorRatio(FLOORS[0].name);
     for (const { name, includes } of FLOORS) {
       const floorMeasure = must(floorMeasured[name], name);
       const floorRate = floorRatio(name);
